@@ -1,0 +1,1 @@
+"""HTTP/JSON API of the Sixty-Six game server."""
