@@ -1,0 +1,22 @@
+PYTHON ?= python
+
+.PHONY: install test lint openapi bench serve
+
+install:
+	$(PYTHON) -m pip install -e '.[test]'
+
+test:
+	$(PYTHON) -m pytest
+
+lint:
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m mypy
+
+openapi:
+	$(PYTHON) -m api.openapi_check --write
+
+bench:
+	$(PYTHON) -m engine.bench
+
+serve:
+	sixtysix serve
