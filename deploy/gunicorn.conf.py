@@ -1,0 +1,39 @@
+"""Gunicorn settings for the Sixty-Six API: ``gunicorn -c deploy/gunicorn.conf.py``.
+
+Environment: ``SIXTYSIX_BIND`` (default ``127.0.0.1:8066``), ``WEB_CONCURRENCY`` (workers),
+``SIXTYSIX_THREADS`` (threads per worker), ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``; off by
+default so that no tokens end up in logs).
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # respects CPU pinning in containers
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+wsgi_app = "api.app:create_app()"
+bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
+
+# Threads, not processes, absorb long-polls: a waiting request holds a thread, not a worker.
+workers = _env_int("WEB_CONCURRENCY", min(2 * _cores() + 1, 9))
+worker_class = "gthread"
+threads = _env_int("SIXTYSIX_THREADS", 8)
+
+timeout = 60  # long-polls wait up to 30 s
+graceful_timeout = 35  # let a running long-poll finish on reload/shutdown
+keepalive = 5
+
+accesslog: str | None = os.environ.get("SIXTYSIX_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("SIXTYSIX_LOG_LEVEL", "info")
