@@ -1,0 +1,61 @@
+"""Sixty-Six (Sechsundsechzig) rules engine: pure, deterministic given its shuffle, no I/O.
+
+Typical use::
+
+    from engine import Action, Rules, new_game, legal_actions, apply, view
+
+    state, events = new_game(Rules.make("sixty-six"))
+    seat = state.to_act()
+    events = apply(state, seat, legal_actions(state, seat)[0])
+    print(view(state, seat)["hand"])
+"""
+
+from engine.actions import Action
+from engine.deal import new_game, parse_deck
+from engine.errors import (
+    EngineError,
+    IllegalAction,
+    InvalidAction,
+    InvalidCard,
+    InvalidDeck,
+    InvalidOption,
+    InvalidState,
+)
+from engine.events import Event
+from engine.play import apply, is_legal, legal_actions
+from engine.rules import VARIANTS, Rules, Settings, describe, find_variant
+from engine.serialize import SCHEMA_VERSION, from_dict, from_json, to_dict, to_json
+from engine.state import HAND_OVER, MATCH_OVER, PLAYING, GameState
+from engine.views import view
+
+__all__ = [
+    "HAND_OVER",
+    "MATCH_OVER",
+    "PLAYING",
+    "SCHEMA_VERSION",
+    "VARIANTS",
+    "Action",
+    "EngineError",
+    "Event",
+    "GameState",
+    "IllegalAction",
+    "InvalidAction",
+    "InvalidCard",
+    "InvalidDeck",
+    "InvalidOption",
+    "InvalidState",
+    "Rules",
+    "Settings",
+    "apply",
+    "describe",
+    "find_variant",
+    "from_dict",
+    "from_json",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "parse_deck",
+    "to_dict",
+    "to_json",
+    "view",
+]

@@ -1,0 +1,137 @@
+"""Cards as small integers and hands as bitmasks.
+
+A card is an ``int`` in ``0..23``: ``suit * 6 + rank``. Ranks run high to low
+(``A T K Q J 9`` → ``0..5``), so within a suit a *lower* rank index is a *higher*
+card. A set of cards is an ``int`` bitmask with bit ``card`` set; the six bits of
+suit ``s`` are ``(mask >> 6*s) & 0b111111``.
+
+Codes are rank then suit, e.g. ``AH`` (ace of hearts), ``TD``, ``9S``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from engine.errors import InvalidCard
+
+Card = int
+Suit = int
+Rank = int
+Mask = int
+
+CLUBS: Final = 0
+SPADES: Final = 1
+HEARTS: Final = 2
+DIAMONDS: Final = 3
+SUITS: Final = (CLUBS, SPADES, HEARTS, DIAMONDS)
+SUIT_CODES: Final = "CSHD"
+SUIT_NAMES: Final = ("clubs", "spades", "hearts", "diamonds")
+
+ACE: Final = 0
+TEN: Final = 1
+KING: Final = 2
+QUEEN: Final = 3
+JACK: Final = 4
+NINE: Final = 5
+RANKS: Final = (ACE, TEN, KING, QUEEN, JACK, NINE)
+RANK_CODES: Final = "ATKQJ9"
+RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine")
+RANK_POINTS: Final = (11, 10, 4, 3, 2, 0)
+
+#: Card points of each card index.
+POINTS: Final = tuple(RANK_POINTS[c % 6] for c in range(24))
+CARD_CODES: Final = tuple(RANK_CODES[c % 6] + SUIT_CODES[c // 6] for c in range(24))
+_CODE_TO_CARD: Final = {code: i for i, code in enumerate(CARD_CODES)}
+
+SUIT_MASKS: Final = tuple(0b111111 << (6 * s) for s in SUITS)
+ALL_CARDS: Final = (1 << 24) - 1
+#: For each card, the mask of the cards of its suit that beat it.
+HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in range(24))
+#: Cards listed by each possible 6-bit pattern of one suit, per suit (hot path helper).
+_SUIT_PATTERN_CARDS: Final = tuple(
+    tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64))
+    for s in SUITS
+)
+
+
+def card(rank: Rank, suit: Suit) -> Card:
+    """The card of ``rank`` and ``suit``."""
+    return suit * 6 + rank
+
+
+def suit_of(c: Card) -> Suit:
+    return c // 6
+
+
+def rank_of(c: Card) -> Rank:
+    return c % 6
+
+
+def parse_card(code: str) -> Card:
+    """``"QH"`` → the queen of hearts; raises :class:`InvalidCard` otherwise."""
+    try:
+        return _CODE_TO_CARD[code.upper()]
+    except (KeyError, AttributeError):
+        raise InvalidCard(code) from None
+
+
+def card_code(c: Card) -> str:
+    return CARD_CODES[c]
+
+
+def parse_suit(code: str) -> Suit:
+    """``"H"`` → hearts; raises :class:`InvalidCard` for anything else."""
+    if isinstance(code, str) and len(code) == 1 and code.upper() in SUIT_CODES:
+        return SUIT_CODES.index(code.upper())
+    raise InvalidCard(code, what="suit")
+
+
+def bit(c: Card) -> Mask:
+    return 1 << c
+
+
+def mask_of(cards: Iterable[Card]) -> Mask:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: Mask) -> list[Card]:
+    """The cards of ``mask`` in index order (suit by suit, high to low)."""
+    out: list[Card] = []
+    for s in SUITS:
+        pattern = (mask >> (6 * s)) & 0b111111
+        if pattern:
+            out.extend(_SUIT_PATTERN_CARDS[s][pattern])
+    return out
+
+
+def iter_cards(mask: Mask) -> Iterator[Card]:
+    return iter(cards_of(mask))
+
+
+def count(mask: Mask) -> int:
+    return mask.bit_count()
+
+
+def points_of(mask: Mask) -> int:
+    """Sum of card points in ``mask``."""
+    return sum(POINTS[c] for c in cards_of(mask))
+
+
+def codes(mask: Mask) -> list[str]:
+    return [CARD_CODES[c] for c in cards_of(mask)]
+
+
+def parse_cards(text: Iterable[str]) -> list[Card]:
+    return [parse_card(code) for code in text]
+
+
+def beats(challenger: Card, best: Card, trump: Suit) -> bool:
+    """Whether ``challenger`` wins over the card ``best`` currently winning a trick."""
+    cs, bs = challenger // 6, best // 6
+    if cs == bs:
+        return challenger % 6 < best % 6
+    return cs == trump

@@ -1,0 +1,185 @@
+"""Shuffling, choosing the first dealer, and dealing a hand (RULES.md §2, §6).
+
+Deal order of a deck (explicit or shuffled), card 0 first:
+
+* **Two-hand** (``sixty-six``): 3 to forehand (the non-dealer), 3 to the dealer, 3 to forehand,
+  3 to the dealer; Schnapsen 3, 3, then 2, 2. The next card is the face-up trump card; the
+  rest is the talon, the first of them on top (drawn first).
+* **Three-hand**: the same between the two active players: forehand (left of the dealer,
+  ``dealer + 1``) and then ``dealer + 2``; the dealer sits out.
+* **Four-hand**: 3 to each seat starting left of the dealer, then 3 more each; the dealer's
+  last card (the deck's last) is shown to all and fixes trump.
+
+Shuffles come from :class:`secrets.SystemRandom` unless a caller passes its own ``rng``
+(benchmarks and the arena do); no seed is kept in the state, so none can leak into a view.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from engine.cards import Card, card_code, codes, parse_card
+from engine.errors import InvalidDeck, InvalidOption
+from engine.events import Event
+from engine.rules import Rules, Settings, Variant
+from engine.state import PLAYING, GameState
+
+_SECURE = secrets.SystemRandom()
+
+
+def shuffled_deck(variant: Variant, rng: random.Random | None = None) -> list[Card]:
+    deck = list(variant.deck)
+    (rng or _SECURE).shuffle(deck)
+    return deck
+
+
+def parse_deck(variant: Variant, codes: Sequence[str]) -> list[Card]:
+    """An explicit deal order; it must be a permutation of the variant's deck."""
+    if isinstance(codes, str) or not isinstance(codes, Sequence):
+        raise InvalidDeck("a deck is a list of card codes")
+    cards = [parse_card(c) for c in codes]
+    expected = set(variant.deck)
+    if len(cards) != len(expected) or set(cards) != expected:
+        missing = sorted(expected - set(cards))
+        extra = sorted(set(cards) - expected)
+        dup = sorted({c for c in cards if cards.count(c) > 1})
+        parts = [f"a {variant.name} deck has {len(expected)} distinct cards; got {len(cards)}"]
+        if missing:
+            parts.append("missing " + " ".join(card_code(c) for c in missing))
+        if dup:
+            parts.append("repeated " + " ".join(card_code(c) for c in dup))
+        if extra:
+            parts.append("not in this deck " + " ".join(card_code(c) for c in extra))
+        raise InvalidDeck("; ".join(parts))
+    return cards
+
+
+def cut_for_dealer(players: int, rng: random.Random | None = None) -> tuple[int, list[list[Card]]]:
+    """Each player draws a card; the highest deals; ties among the highest draw again.
+
+    Returns the dealer and the rounds of cards drawn (``None``-free lists, seat order of the
+    players still in the draw).
+    """
+    r = rng or _SECURE
+    contenders = list(range(players))
+    rounds: list[list[Card]] = []
+    while True:
+        drawn = r.sample(range(24), len(contenders))
+        rounds.append(drawn)
+        best = min(c % 6 for c in drawn)
+        contenders = [s for s, c in zip(contenders, drawn, strict=True) if c % 6 == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
+    """Seats receiving cards, in deal order; the first is forehand (leads the first trick)."""
+    if variant.players == 2:
+        return (1 - dealer, dealer)
+    if variant.players == 3:
+        return ((dealer + 1) % 3, (dealer + 2) % 3)
+    return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
+
+
+def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
+    """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
+    variant = state.rules.variant
+    order = deal_order(variant, state.dealer)
+    hands = [0] * variant.players
+    i = 0
+    for size in variant.packets:
+        for seat in order:
+            for c in deck[i : i + size]:
+                hands[seat] |= 1 << c
+            i += size
+    if variant.has_talon:
+        trump_card = deck[i]
+        talon = [trump_card, *reversed(deck[i + 1 :])]
+    else:
+        trump_card = deck[-1]
+        talon = []
+    sides = variant.sides
+    state.active = order
+    state.hands = hands
+    state.trump = trump_card // 6
+    state.trump_card = trump_card
+    state.talon = talon
+    state.closed_by = None
+    state.closed_at = None
+    state.closed_snapshot = None
+    state.leader = order[0]
+    state.trick = []
+    state.tricks = []
+    state.won_points = [0] * sides
+    state.won_tricks = [0] * sides
+    state.taken = [0] * sides
+    state.melds = []
+    state.melded_suit = None
+    state.public = 1 << trump_card
+    state.settlement = None
+    state.status = PLAYING
+    state.acks = 0
+    state.hand_no += 1
+    events = [
+        Event(
+            "hand_dealt",
+            {
+                "hand_no": state.hand_no,
+                "dealer": state.dealer,
+                "forehand": order[0],
+                "active": list(order),
+                "trump_suit": "CSHD"[state.trump],
+                "trump_card": card_code(trump_card),
+                "talon_size": len(talon),
+            },
+        )
+    ]
+    for seat in order:
+        events.append(Event("cards_dealt", {"seat": seat}, owner=seat,
+                            private={"cards": codes(hands[seat])}))
+    return events
+
+
+def next_deck(state: GameState, rng: random.Random | None) -> list[Card]:
+    """The preset deck for the next hand if one is left, else a fresh shuffle."""
+    if state.preset_decks:
+        return state.preset_decks.pop(0)
+    return shuffled_deck(state.rules.variant, rng)
+
+
+def new_game(
+    rules: Rules | None = None,
+    settings: Settings | None = None,
+    *,
+    first_dealer: int | None = None,
+    decks: Sequence[Sequence[str]] | None = None,
+    rng: random.Random | None = None,
+) -> tuple[GameState, list[Event]]:
+    """A new game with its first hand dealt.
+
+    ``decks`` are explicit deal orders for the first hands (then shuffles follow);
+    ``first_dealer`` skips the cut for the deal; ``rng`` replaces the secure shuffle.
+    """
+    rules = rules or Rules()
+    state = GameState(rules, settings or Settings())
+    variant = rules.variant
+    state.preset_decks = [parse_deck(variant, d) for d in (decks or ())]
+    events: list[Event] = []
+    if first_dealer is None:
+        dealer, rounds = cut_for_dealer(variant.players, rng)
+        events.append(Event("dealer_chosen", {
+            "dealer": dealer, "draws": [[card_code(c) for c in r] for r in rounds]}))
+    else:
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not (
+            0 <= first_dealer < variant.players
+        ):
+            raise InvalidOption(
+                "first_dealer", f"first_dealer must be a seat 0..{variant.players - 1}",
+                list(range(variant.players)),
+            )
+        dealer = first_dealer
+    state.dealer = dealer
+    events += deal(state, next_deck(state, rng))
+    return state, events

@@ -1,0 +1,454 @@
+"""Legal actions and applying them (RULES.md §2, §6): the engine's hot path.
+
+``legal_actions(state, seat)`` is exactly the set :func:`apply` accepts from ``seat``; it is
+empty when it is not that seat's turn. :func:`apply` changes the state in place (no copies)
+and returns the events; anything illegal raises :class:`~engine.errors.IllegalAction` with
+a reason in a player's words and the legal actions, leaving the state untouched.
+
+Following duty, once the talon is closed or exhausted (two- and three-hand) and from the first
+trick in four-hand: follow suit and beat the best card so far if you can; else follow suit;
+else trump, over-trumping a trump already in the trick if you can (and, unable to, any
+trump); else any card. In two-hand the best card so far is the led card, so this is the rule
+of RULES.md §2. Four-hand decision: the duty to beat holds even against one's partner, as the
+sources state it without exception.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from engine.actions import (
+    CLOSE,
+    CLOSE_ACTION,
+    CONTINUE,
+    CONTINUE_ACTION,
+    DECLARE,
+    DECLARE_ACTION,
+    EXCHANGE,
+    EXCHANGE_ACTION,
+    MELD,
+    PLAY,
+    Action,
+)
+from engine.cards import (
+    CARD_CODES,
+    HIGHER_IN_SUIT,
+    KING,
+    POINTS,
+    QUEEN,
+    RANK_NAMES,
+    SUIT_CODES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card,
+    cards_of,
+)
+from engine.deal import deal, next_deck
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.scoring import settle
+from engine.state import HAND_OVER, MATCH_OVER, PLAYING, GameState
+
+#: Play actions for each 6-bit pattern of each suit.
+_PLAYS: Final = tuple(
+    tuple(tuple(Action.play(c) for c in cards_of(pattern << (6 * s))) for pattern in range(64))
+    for s in range(4)
+)
+_MARRIAGE: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
+_MELDS: Final = tuple(Action.meld(s) for s in range(4))
+
+
+def plays(mask: int) -> list[Action]:
+    """Play actions for the cards of ``mask``."""
+    out: list[Action] = []
+    for s in (0, 1, 2, 3):
+        pattern = (mask >> (6 * s)) & 63
+        if pattern:
+            out.extend(_PLAYS[s][pattern])
+    return out
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def playable(state: GameState, seat: int) -> int:
+    """Mask of the cards ``seat`` may play now (0 when it may not play)."""
+    if state.status != PLAYING or seat != state.to_act():
+        return 0
+    hand = state.hands[seat]
+    trick = state.trick
+    if not trick:
+        suit = state.melded_suit
+        return hand if suit is None else hand & _MARRIAGE[suit]
+    if state.closed_by is None and state.talon:
+        return hand
+    best = trick[state.trick_winner_index()] if len(trick) > 1 else trick[0]
+    led_suit = trick[0] // 6
+    follow = hand & SUIT_MASKS[led_suit]
+    if follow:
+        if best // 6 == led_suit:
+            return follow & HIGHER_IN_SUIT[best] or follow
+        return follow
+    trumps = hand & SUIT_MASKS[state.trump]
+    if trumps:
+        if best // 6 == state.trump:
+            return trumps & HIGHER_IN_SUIT[best] or trumps
+        return trumps
+    return hand
+
+
+def _on_lead(state: GameState, seat: int) -> bool:
+    return state.status == PLAYING and not state.trick and seat == state.leader
+
+
+def can_declare(state: GameState, seat: int) -> bool:
+    return _on_lead(state, seat) and state.won_tricks[state.side_of(seat)] > 0
+
+
+def can_meld(state: GameState, seat: int, suit: int) -> bool:
+    return (
+        _on_lead(state, seat)
+        and state.melded_suit is None
+        and state.hands[seat] & _MARRIAGE[suit] == _MARRIAGE[suit]
+        and (
+            state.rules.meld_before_first_trick == "pending"
+            or state.won_tricks[state.side_of(seat)] > 0
+        )
+    )
+
+
+def can_exchange(state: GameState, seat: int) -> bool:
+    rules = state.rules
+    rank = rules.variant.exchange_rank
+    return (
+        rank is not None
+        and _on_lead(state, seat)
+        and state.melded_suit is None
+        and state.closed_by is None
+        and len(state.talon) >= rules.exchange_min_talon
+        and bool(state.hands[seat] >> card(rank, state.trump) & 1)
+        and (not rules.exchange_requires_trick or state.won_tricks[state.side_of(seat)] > 0)
+    )
+
+
+def can_close(state: GameState, seat: int) -> bool:
+    return (
+        state.rules.variant.has_talon
+        and _on_lead(state, seat)
+        and state.melded_suit is None
+        and state.closed_by is None
+        and len(state.talon) >= state.rules.close_min_talon
+    )
+
+
+def can_continue(state: GameState, seat: int) -> bool:
+    return state.status == HAND_OVER and not state.acks >> seat & 1
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Exactly the actions ``seat`` may take now (empty when it is not its turn)."""
+    if state.status != PLAYING:
+        return [CONTINUE_ACTION] if can_continue(state, seat) else []
+    out = plays(playable(state, seat))
+    if not _on_lead(state, seat):
+        return out
+    if state.melded_suit is None:
+        for s in (0, 1, 2, 3):
+            if can_meld(state, seat, s):
+                out.append(_MELDS[s])
+        if can_exchange(state, seat):
+            out.append(EXCHANGE_ACTION)
+        if can_close(state, seat):
+            out.append(CLOSE_ACTION)
+    if can_declare(state, seat):
+        out.append(DECLARE_ACTION)
+    return out
+
+
+def is_legal(state: GameState, seat: int, action: Action) -> bool:
+    kind = action.kind
+    if kind == PLAY:
+        assert action.card is not None
+        return bool(playable(state, seat) >> action.card & 1)
+    if kind == MELD:
+        assert action.suit is not None
+        return can_meld(state, seat, action.suit)
+    if kind == EXCHANGE:
+        return can_exchange(state, seat)
+    if kind == CLOSE:
+        return can_close(state, seat)
+    if kind == DECLARE:
+        return can_declare(state, seat)
+    return can_continue(state, seat)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(
+    state: GameState, seat: int, action: Action, rng: random.Random | None = None
+) -> list[Event]:
+    """Apply ``seat``'s ``action`` in place and return the events.
+
+    ``rng`` shuffles the next hand's deck on ``continue`` (default: the secure shuffle).
+    Raises :class:`IllegalAction` (state unchanged) if the action is not legal now.
+    """
+    if not is_legal(state, seat, action):
+        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+    kind = action.kind
+    if kind == PLAY:
+        assert action.card is not None
+        return _play(state, seat, action.card)
+    if kind == MELD:
+        assert action.suit is not None
+        return _meld(state, seat, action.suit)
+    if kind == EXCHANGE:
+        return _exchange(state, seat)
+    if kind == CLOSE:
+        return _close(state, seat)
+    if kind == DECLARE:
+        return _finish_hand(state, [Event("declare", {
+            "seat": seat, "points": state.credited_points(state.side_of(seat))})], seat)
+    return _continue(state, seat, rng)
+
+
+def _play(state: GameState, seat: int, c: int) -> list[Event]:
+    state.hands[seat] &= ~(1 << c)
+    state.melded_suit = None
+    trick = state.trick
+    trick.append(c)
+    events = [Event("card_played", {"seat": seat, "card": CARD_CODES[c]})]
+    if len(trick) < len(state.active):
+        return events
+    # The trick is complete.
+    win_i = state.trick_winner_index()
+    active = state.active
+    leader = state.leader
+    lead_i = active.index(leader)
+    winner = active[(lead_i + win_i) % len(active)]
+    side = state.side_of(winner)
+    win_card = trick[win_i]
+    led_suit = trick[0] // 6
+    if win_card // 6 != led_suit:
+        reason = "trump"
+    elif any(x // 6 == led_suit for i, x in enumerate(trick) if i != win_i):
+        reason = "higher_card"
+    else:
+        reason = "off_suit"
+    points = 0
+    taken = 0
+    for x in trick:
+        points += POINTS[x]
+        taken |= 1 << x
+    state.won_points[side] += points
+    state.won_tricks[side] += 1
+    state.taken[side] |= taken
+    cards = tuple(trick)
+    state.tricks.append((leader, cards, winner))
+    state.trick = []
+    state.leader = winner
+    events.append(Event("trick_won", {
+        "seat": winner, "cards": [CARD_CODES[x] for x in cards], "points": points,
+        "reason": reason}))
+    if state.won_tricks[side] == 1 and state.melds:
+        _credit_pending(state, side, events)
+    talon = state.talon
+    if talon and state.closed_by is None:
+        loser = state.next_seat(winner)
+        for drawer in (winner, loser):
+            drawn = talon.pop()
+            state.hands[drawer] |= 1 << drawn
+            public = bool(state.public >> drawn & 1)
+            events.append(Event(
+                "card_drawn",
+                {"seat": drawer, "card": CARD_CODES[drawn] if public else None,
+                 "talon_size": len(talon)},
+                owner=drawer, private={"card": CARD_CODES[drawn]},
+            ))
+        if not talon:
+            events.append(Event("talon_exhausted", {}))
+    if not any(state.hands[s] for s in active):
+        return _finish_hand(state, events, None)
+    return events
+
+
+def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
+    for i, (seat, suit, credited) in enumerate(state.melds):
+        if not credited and state.side_of(seat) == side:
+            state.melds[i] = (seat, suit, True)
+            events.append(Event("meld_credited", {
+                "seat": seat, "suit": SUIT_CODES[suit],
+                "points": 40 if suit == state.trump else 20}))
+
+
+def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
+    credited = state.won_tricks[state.side_of(seat)] > 0
+    state.melds.append((seat, suit, credited))
+    state.melded_suit = suit
+    state.public |= _MARRIAGE[suit]
+    return [Event("meld", {
+        "seat": seat, "suit": SUIT_CODES[suit], "points": 40 if suit == state.trump else 20,
+        "cards": [CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]],
+        "credited": credited})]
+
+
+def _exchange(state: GameState, seat: int) -> list[Event]:
+    rank = state.rules.variant.exchange_rank
+    assert rank is not None
+    low = card(rank, state.trump)
+    face = state.talon[0]
+    state.talon[0] = low
+    state.hands[seat] ^= (1 << low) | (1 << face)
+    state.public |= 1 << low
+    return [Event("exchange", {
+        "seat": seat, "took": CARD_CODES[face], "gave": CARD_CODES[low]})]
+
+
+def _close(state: GameState, seat: int) -> list[Event]:
+    opponent = state.opponent_side(state.side_of(seat))
+    state.closed_by = seat
+    state.closed_at = len(state.tricks)
+    state.closed_snapshot = (state.credited_points(opponent), state.won_tricks[opponent])
+    return [Event("close", {"seat": seat, "talon_size": len(state.talon)})]
+
+
+def _finish_hand(state: GameState, events: list[Event], declarer: int | None) -> list[Event]:
+    """Settle the hand, score it into the match and the set."""
+    settlement = settle(state, declarer)
+    state.settlement = settlement
+    state.status = HAND_OVER
+    state.acks = 0
+    events.append(Event("hand_settled", {"settlement": settlement}))
+    winner = settlement["winner_side"]
+    if winner is None:
+        return events
+    rules = state.rules
+    state.score[winner] += settlement["game_points"]
+    if state.score[winner] < rules.match_points:
+        return events
+    given = {}
+    for side in range(len(state.score)):
+        if side != winner:
+            n = 2 if rules.schneider_bummerl and state.score[side] == 0 else 1
+            state.bummerl[side] += n
+            given[side] = n
+    state.matches_won[winner] += 1
+    state.last_match_winner = winner
+    match = {
+        "match_no": state.match_no, "winner_side": winner,
+        "winners": list(state.seats_of(winner)), "score": list(state.score),
+        "bummerl_given": {str(k): v for k, v in given.items()}, "bummerl": list(state.bummerl),
+    }
+    settlement["match"] = match
+    events.append(Event("match_won", match))
+    if max(state.bummerl) >= rules.set_bummerl:
+        sides = range(len(state.bummerl))
+        state.set_winner = min(sides, key=lambda s: (state.bummerl[s], s != winner, s))
+        state.status = MATCH_OVER
+        events.append(Event("set_won", {
+            "winner_side": state.set_winner, "winners": list(state.seats_of(state.set_winner)),
+            "bummerl": list(state.bummerl), "matches_won": list(state.matches_won)}))
+    return events
+
+
+def _continue(state: GameState, seat: int, rng: random.Random | None) -> list[Event]:
+    state.acks |= 1 << seat
+    events = [Event("continue", {"seat": seat})]
+    if state.acks != (1 << state.players) - 1:
+        return events
+    if max(state.score) >= state.rules.match_points:
+        state.score = [0] * len(state.score)
+        state.match_no += 1
+    state.dealer = (state.dealer + 1) % state.players
+    events += deal(state, next_deck(state, rng))
+    return events
+
+
+# --------------------------------------------------------------------------- reasons
+
+
+def illegal_reason(state: GameState, seat: int, action: Action) -> str:
+    """Why ``action`` is illegal for ``seat`` now, in a player's words."""
+    if state.status == MATCH_OVER:
+        return "the game is over"
+    if state.status == HAND_OVER:
+        if action.kind != CONTINUE:
+            return "the hand is over: acknowledge the settlement with continue"
+        return "you have already acknowledged this settlement"
+    if seat not in state.active:
+        return "you sit out this hand"
+    if action.kind == CONTINUE:
+        return "there is no settlement to acknowledge: the hand is still being played"
+    to_act = state.to_act()
+    if seat != to_act:
+        return f"not your turn: waiting for seat {to_act}"
+    if action.kind != PLAY and state.trick:
+        return f"only the player on lead may {action.kind}; you must play a card"
+    side = state.side_of(seat)
+    hand = state.hands[seat]
+    if action.kind == PLAY:
+        assert action.card is not None
+        return _play_reason(state, seat, action.card)
+    if action.kind == MELD:
+        assert action.suit is not None
+        suit = action.suit
+        if state.melded_suit is not None:
+            return "you have already melded on this lead: lead its King or Queen"
+        if hand & _MARRIAGE[suit] != _MARRIAGE[suit]:
+            k, q = CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]
+            return f"to meld {SUIT_NAMES[suit]} you must hold both {k} and {q}"
+        return "these rules allow no meld before your first trick"
+    if action.kind == EXCHANGE:
+        rules = state.rules
+        rank = rules.variant.exchange_rank
+        if rank is None:
+            return "there is no trump card to exchange in this variant"
+        if state.melded_suit is not None:
+            return "after a meld you must lead its King or Queen"
+        if state.closed_by is not None:
+            return "the talon is closed"
+        if len(state.talon) < rules.exchange_min_talon:
+            return f"the talon must hold at least {rules.exchange_min_talon} cards to exchange"
+        if not hand >> card(rank, state.trump) & 1:
+            return f"you do not hold the trump {RANK_NAMES[rank]} " \
+                f"({CARD_CODES[card(rank, state.trump)]})"
+        return "you must win a trick before you may exchange"
+    if action.kind == CLOSE:
+        if not state.rules.variant.has_talon:
+            return "there is no talon to close in this variant"
+        if state.melded_suit is not None:
+            return "after a meld you must lead its King or Queen"
+        if state.closed_by is not None:
+            return "the talon is already closed"
+        return f"the talon must hold at least {state.rules.close_min_talon} cards to close"
+    assert action.kind == DECLARE
+    if state.won_tricks[side] == 0:
+        return "you must win a trick before you may declare"
+    return "you may not declare now"
+
+
+def _names(mask: int) -> str:
+    names = [CARD_CODES[c] for c in cards_of(mask)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _play_reason(state: GameState, seat: int, c: int) -> str:
+    hand = state.hands[seat]
+    if not hand >> c & 1:
+        return f"you do not hold {CARD_CODES[c]}"
+    allowed = playable(state, seat)
+    if not state.trick:
+        suit = state.melded_suit
+        assert suit is not None
+        return f"after melding {SUIT_NAMES[suit]} you must lead {_names(allowed)} (or declare)"
+    trick = state.trick
+    best = trick[state.trick_winner_index()]
+    led_suit = trick[0] // 6
+    if allowed & SUIT_MASKS[led_suit]:
+        if best // 6 == led_suit and allowed != hand & SUIT_MASKS[led_suit]:
+            return f"you must follow suit and win the trick: {_names(allowed)}"
+        return f"you must follow suit: {_names(allowed)}"
+    if best // 6 == state.trump and allowed != hand & SUIT_MASKS[state.trump]:
+        return f"you must over-trump: {_names(allowed)}"
+    return f"you hold no {SUIT_NAMES[led_suit]}, so you must trump: {_names(allowed)}"

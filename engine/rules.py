@@ -1,0 +1,259 @@
+"""Variants, rule options (house rules) and table settings — RULES.md §2, §6, §7.
+
+:class:`Rules` is immutable and validated: an unknown option, a wrong type or an
+out-of-range value raises :class:`~engine.errors.InvalidOption` naming the option
+and the allowed values. :func:`describe` lists everything for publication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.cards import JACK, NINE, RANKS, Mask, card
+from engine.errors import InvalidOption
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """Fixed properties of a variant (RULES.md §6)."""
+
+    name: str
+    players: int
+    description: str
+    ranks: tuple[int, ...]
+    packets: tuple[int, ...]
+    #: Rank of the trump card that may be exchanged for the face-up trump card.
+    exchange_rank: int | None
+    #: Whether a talon exists (four-hand deals all cards).
+    has_talon: bool
+    #: Schnapsen: a played-out hand goes to the winner of the last trick.
+    last_trick_wins: bool
+    #: Scoring sides: two-hand 2, three-hand 3 (one sits out each hand), four-hand 2 pairs.
+    sides: int
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """Card indices of the deck, suit by suit, high to low."""
+        return tuple(card(r, s) for s in range(4) for r in self.ranks)
+
+    @property
+    def deck_mask(self) -> Mask:
+        m = 0
+        for c in self.deck:
+            m |= 1 << c
+        return m
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.packets)
+
+    def side_of(self, seat: int) -> int:
+        """Scoring side of a seat: four-hand pairs seats 0+2 and 1+3."""
+        return seat % 2 if self.players == 4 else seat
+
+
+SIXTY_SIX: Final = Variant(
+    "sixty-six", 2, "Two-hand Sixty-Six with 24 cards (default).",
+    RANKS, (3, 3), NINE, True, False, 2,
+)
+SCHNAPSEN: Final = Variant(
+    "schnapsen", 2, "Austrian two-hand with 20 cards (no nines); the last trick wins.",
+    RANKS[:5], (3, 2), JACK, True, True, 2,
+)
+THREE_HAND: Final = Variant(
+    "three-hand", 3, "Three players; the dealer sits out and the other two play two-hand.",
+    RANKS, (3, 3), NINE, True, False, 3,
+)
+FOUR_HAND: Final = Variant(
+    "four-hand", 4, "Pairs 0+2 against 1+3; all cards dealt, strict play from the first trick.",
+    RANKS, (3, 3), None, False, False, 2,
+)
+VARIANTS: Final = {v.name: v for v in (SIXTY_SIX, SCHNAPSEN, THREE_HAND, FOUR_HAND)}
+
+
+def find_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        raise InvalidOption(
+            "variant", f"unknown variant {name!r}; allowed: {', '.join(VARIANTS)}", list(VARIANTS)
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule option: name, type, default, the values it allows, and its source."""
+
+    name: str
+    type: type
+    default: object
+    allowed: tuple[object, ...]
+    description: str
+    source: str
+    #: Variants the option applies to (all when empty).
+    variants: tuple[str, ...] = ()
+
+    def check(self, value: object) -> object:
+        ok_type = isinstance(value, self.type) and not (
+            self.type is int and isinstance(value, bool)
+        )
+        if not ok_type or value not in self.allowed:
+            allowed = ", ".join(repr(a) for a in self.allowed)
+            raise InvalidOption(
+                self.name, f"{self.name} must be one of {allowed}; got {value!r}", self.allowed
+            )
+        return value
+
+
+_ALL_TALON = ("sixty-six", "schnapsen", "three-hand")
+
+OPTIONS: Final = {
+    o.name: o
+    for o in (
+        Option("exchange_min_talon", int, 2, (2, 3, 4),
+               "Least talon size (the trump card included) at which the trump nine "
+               "(Schnapsen: jack) may be exchanged.", "000, 003; 001 uses 3", _ALL_TALON),
+        Option("exchange_requires_trick", bool, False, (False, True),
+               "The exchanger must already have won a trick in this hand.",
+               "001, 002 use true", _ALL_TALON),
+        Option("close_min_talon", int, 3, (2, 3, 4, 5),
+               "Least talon size (the trump card included) at which the talon may be closed.",
+               "000, 001", _ALL_TALON),
+        Option("meld_before_first_trick", str, "pending", ("pending", "forbidden"),
+               "pending: a meld before one's first trick is credited with that trick or lapses; "
+               "forbidden: no meld before one's first trick.", "000, 001; 003 forbids"),
+        Option("false_declaration", str, "fixed", ("fixed", "mirror"),
+               "fixed: the opponent gets 2, or 3 without a trick; mirror: the opponent gets "
+               "what the declarer would have won.", "001, 002, 003; 000 mirrors"),
+        Option("last_trick_bonus", int, 10, (0, 10),
+               "Points for the last trick when the talon ran out and no one declared.",
+               "all", ("sixty-six", "three-hand", "four-hand")),
+        Option("match_points", int, 7, (3, 7, 11),
+               "Game points that win a match (Bummerl).", "all; 001 offers 3 and 11"),
+        Option("schneider_bummerl", bool, True, (True, False),
+               "A match lost without a game point (7:0) counts two Bummerl.", "000"),
+        Option("set_bummerl", int, 1, (1, 2, 3),
+               "Bummerl that win a set (Partie); 1 plays a single match.", "000"),
+    )
+}
+
+
+def _default(name: str) -> Any:
+    return OPTIONS[name].default
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A variant and its options. Build with :meth:`make` to validate input."""
+
+    variant: Variant = SIXTY_SIX
+    exchange_min_talon: int = _default("exchange_min_talon")
+    exchange_requires_trick: bool = _default("exchange_requires_trick")
+    close_min_talon: int = _default("close_min_talon")
+    meld_before_first_trick: str = _default("meld_before_first_trick")
+    false_declaration: str = _default("false_declaration")
+    last_trick_bonus: int = _default("last_trick_bonus")
+    match_points: int = _default("match_points")
+    schneider_bummerl: bool = _default("schneider_bummerl")
+    set_bummerl: int = _default("set_bummerl")
+
+    @classmethod
+    def make(cls, variant: str = "sixty-six", options: Mapping[str, object] | None = None) -> Rules:
+        """Validated rules: unknown names, wrong types and values raise ``InvalidOption``."""
+        v = find_variant(variant)
+        values: dict[str, Any] = {}
+        for name, value in (options or {}).items():
+            opt = OPTIONS.get(name)
+            if opt is None:
+                raise InvalidOption(
+                    name, f"unknown option {name!r}; allowed: {', '.join(OPTIONS)}", list(OPTIONS)
+                )
+            if opt.variants and v.name not in opt.variants:
+                raise InvalidOption(
+                    name, f"{name} does not apply to {v.name}; it applies to "
+                    f"{', '.join(opt.variants)}", list(opt.variants),
+                )
+            values[name] = opt.check(value)
+        return cls(variant=v, **values)
+
+    @property
+    def bonus(self) -> int:
+        """The last-trick bonus in force (Schnapsen has none)."""
+        return 0 if self.variant.last_trick_wins else self.last_trick_bonus
+
+    def options(self) -> dict[str, object]:
+        """All option values, by name (the variant excluded)."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def as_dict(self) -> dict[str, object]:
+        return {"variant": self.variant.name, **self.options()}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Table settings that shape views, not play (RULES.md §7)."""
+
+    #: Show each side's current points in the view.
+    point_counter: bool = False
+    #: Flag in the view when the seat holds 66 credited points.
+    hint_66: bool = False
+
+    @classmethod
+    def make(cls, values: Mapping[str, object] | None = None) -> Settings:
+        out: dict[str, bool] = {}
+        for name, value in (values or {}).items():
+            if name not in ("point_counter", "hint_66"):
+                raise InvalidOption(
+                    name, f"unknown setting {name!r}; allowed: point_counter, hint_66",
+                    ["point_counter", "hint_66"],
+                )
+            if not isinstance(value, bool):
+                raise InvalidOption(name, f"{name} must be true or false; got {value!r}",
+                                    [True, False])
+            out[name] = value
+        return cls(**out)
+
+    def as_dict(self) -> dict[str, bool]:
+        return {"point_counter": self.point_counter, "hint_66": self.hint_66}
+
+
+SETTINGS_DESCRIPTIONS: Final = {
+    "point_counter": "Show each side's current points in the view (default off).",
+    "hint_66": "Flag in the view when the seat holds 66 credited points (default off).",
+}
+
+
+def describe() -> dict[str, object]:
+    """Variants, options (default, allowed values, source) and settings, for publication."""
+    return {
+        "variants": [
+            {
+                "name": v.name,
+                "players": v.players,
+                "description": v.description,
+                "deck_size": len(v.deck),
+                "hand_size": v.hand_size,
+                "talon_size": len(v.deck) - v.players * v.hand_size
+                if v.players != 3 else len(v.deck) - 2 * v.hand_size,
+            }
+            for v in VARIANTS.values()
+        ],
+        "options": [
+            {
+                "name": o.name,
+                "type": {bool: "boolean", int: "integer", str: "string"}[o.type],
+                "default": o.default,
+                "allowed": list(o.allowed),
+                "description": o.description,
+                "source": o.source,
+                "variants": list(o.variants or VARIANTS),
+            }
+            for o in OPTIONS.values()
+        ],
+        "settings": [
+            {"name": n, "type": "boolean", "default": False, "description": d}
+            for n, d in SETTINGS_DESCRIPTIONS.items()
+        ],
+    }

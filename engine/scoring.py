@@ -1,0 +1,160 @@
+"""Scoring a finished hand in game points, with its working (RULES.md §3, §4).
+
+The *table* applied to the loser: no trick → 3; a trick but at most 32 points → 2;
+33 or more → 1. Points are trick points plus *credited* melds (plus the last-trick bonus
+when the hand was played out with the talon exhausted, not closed).
+
+Decisions where RULES.md leaves room, taken as a careful player would:
+
+* A closer's false declaration is a failed closing (the table of §4 says so), not a
+  ``false_declaration`` under that option.
+* When the closer's opponent declares correctly he wins by the table applied to the closer
+  now, at least 2, and 3 if he himself had no trick when the talon was closed.
+* The loser's points for the table include his last-trick bonus, if he took the last trick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import codes
+from engine.state import GameState
+
+DECLARE_TARGET = 66
+
+
+def table(tricks: int, points: int) -> tuple[int, str]:
+    """Game points won against a loser with ``tricks`` and ``points``, and why."""
+    if tricks == 0:
+        return 3, "the loser took no trick"
+    if points <= 32:
+        return 2, f"the loser has {points} points (32 or fewer)"
+    return 1, f"the loser has {points} points (33 or more)"
+
+
+def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
+    """The settlement of the current hand, ended by ``declarer``'s "66!" or (``None``) played out.
+
+    Returns a JSON-ready dict: ``reason``, ``explanation``, ``winner_side``, ``winners``
+    (seats), ``game_points``, ``declared_by``, ``closed_by``, ``last_trick_by``,
+    ``missing_points`` (false declaration), ``at_close`` and per side its working.
+    """
+    rules = state.rules
+    side_a, side_b = state.hand_sides
+    closer = state.closed_by
+    closer_side = state.side_of(closer) if closer is not None else None
+    last_by = state.tricks[-1][2] if state.tricks else None
+    bonus = {side_a: 0, side_b: 0}
+    if declarer is None and closer is None and last_by is not None:
+        bonus[state.side_of(last_by)] = rules.bonus
+    total = {s: state.credited_points(s) + bonus[s] for s in (side_a, side_b)}
+    tricks = state.won_tricks
+    snapshot = state.closed_snapshot  # (points, tricks) of the closer's opponent at closing
+
+    def other(side: int) -> int:
+        return side_b if side == side_a else side_a
+
+    missing: int | None = None
+    winner: int | None
+    if declarer is not None:
+        d = state.side_of(declarer)
+        o = other(d)
+        if total[d] >= DECLARE_TARGET:
+            winner = d
+            if closer_side is None:
+                points, why = table(tricks[o], total[o])
+                reason = "declaration"
+            elif closer_side == d:
+                assert snapshot is not None
+                points, why = table(snapshot[1], snapshot[0])
+                reason, why = "closed_declaration", why + " when the talon was closed"
+            else:
+                assert snapshot is not None
+                points, why = table(tricks[o], total[o])
+                if snapshot[1] == 0:
+                    points, why = 3, "the declarer had no trick when the talon was closed"
+                elif points < 2:
+                    points, why = 2, "against a closer at least 2"
+                reason = "declaration_against_closer"
+        else:
+            winner = o
+            missing = DECLARE_TARGET - total[d]
+            if closer_side == d:
+                assert snapshot is not None
+                points, why = _failed_closing(snapshot[1])
+                reason = "closing_failed"
+            elif rules.false_declaration == "mirror":
+                points, why = table(tricks[o], total[o])
+                why = "what the declarer would have won: " + why
+                reason = "false_declaration"
+            else:
+                points, why = (3, "the opponent has no trick") if tricks[o] == 0 else (
+                    2, "a false declaration gives the opponent 2")
+                reason = "false_declaration"
+    elif closer_side is not None:
+        assert snapshot is not None
+        o = other(closer_side)
+        if total[closer_side] >= DECLARE_TARGET:
+            winner = closer_side
+            points, why = table(snapshot[1], snapshot[0])
+            reason, why = "closed_played_out", why + " when the talon was closed"
+        else:
+            winner = o
+            points, why = _failed_closing(snapshot[1])
+            reason = "closing_failed"
+    elif rules.variant.last_trick_wins:
+        assert last_by is not None
+        winner = state.side_of(last_by)
+        points, why = table(tricks[other(winner)], total[other(winner)])
+        reason = "last_trick"
+    elif total[side_a] == total[side_b]:
+        winner, points, reason = None, 0, "tie"
+        why = f"equal points {total[side_a]}:{total[side_b]}"
+    else:
+        winner = side_a if total[side_a] > total[side_b] else side_b
+        points, why = table(tricks[other(winner)], total[other(winner)])
+        reason = "played_out"
+
+    return {
+        "reason": reason,
+        "explanation": why,
+        "winner_side": winner,
+        "winners": list(state.seats_of(winner)) if winner is not None else [],
+        "game_points": points,
+        "declared_by": declarer,
+        "closed_by": closer,
+        "last_trick_by": last_by if declarer is None else None,
+        "missing_points": missing,
+        "at_close": None if snapshot is None or closer_side is None else {
+            "side": other(closer_side), "points": snapshot[0], "tricks": snapshot[1]},
+        "sides": [_side_working(state, s, bonus[s], total[s]) for s in (side_a, side_b)],
+        "hands_left": {str(seat): codes(state.hands[seat]) for seat in state.active},
+    }
+
+
+def _failed_closing(opponent_tricks_at_close: int) -> tuple[int, str]:
+    if opponent_tricks_at_close == 0:
+        return 3, "the closing failed and the opponent had no trick when the talon was closed"
+    return 2, "the closing failed"
+
+
+def _side_working(state: GameState, side: int, bonus: int, total: int) -> dict[str, Any]:
+    trump = state.trump
+    credited: list[dict[str, Any]] = []
+    forfeited: list[dict[str, Any]] = []
+    for seat, suit, cred in state.melds:
+        if state.side_of(seat) != side:
+            continue
+        entry = {"seat": seat, "suit": "CSHD"[suit], "points": 40 if suit == trump else 20}
+        (credited if cred else forfeited).append(entry)
+    return {
+        "side": side,
+        "seats": list(state.seats_of(side)),
+        "trick_points": state.won_points[side],
+        "tricks": state.won_tricks[side],
+        "melds": credited,
+        "forfeited_melds": forfeited,
+        "last_trick_bonus": bonus,
+        "total": total,
+        "cards": codes(state.taken[side]),
+    }

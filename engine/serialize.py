@@ -1,0 +1,131 @@
+"""Compact, versioned JSON for a :class:`~engine.state.GameState`.
+
+``from_json(to_json(s))`` reproduces ``s`` exactly at every step. Hands, taken cards and the
+public-card set are bitmasks; the talon, tricks and preset decks are strings of card codes.
+The key ``"v"`` is the schema version; older versions are upgraded by :data:`MIGRATIONS`
+(version → function returning the next version's dict) before loading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine.cards import CARD_CODES, parse_card
+from engine.errors import EngineError, InvalidState
+from engine.rules import Rules, Settings
+from engine.state import GameState
+
+SCHEMA_VERSION: Final = 1
+
+#: Upgrades of stored dicts: ``MIGRATIONS[v]`` turns a version-``v`` dict into version ``v+1``.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def _cards(cards: list[int] | tuple[int, ...]) -> str:
+    return "".join(CARD_CODES[c] for c in cards)
+
+
+def _parse_cards(text: str) -> list[int]:
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    rules = state.rules
+    defaults = Rules(variant=rules.variant).options()
+    return {
+        "v": SCHEMA_VERSION,
+        "var": rules.variant.name,
+        "opt": {k: v for k, v in rules.options().items() if defaults[k] != v},
+        "set": {k: v for k, v in state.settings.as_dict().items() if v},
+        "dl": state.dealer,
+        "hn": state.hand_no,
+        "mn": state.match_no,
+        "sc": state.score,
+        "bu": state.bummerl,
+        "mw": state.matches_won,
+        "lw": state.last_match_winner,
+        "sw": state.set_winner,
+        "st": state.status,
+        "ak": state.acks,
+        "pd": [_cards(d) for d in state.preset_decks],
+        "ac": list(state.active),
+        "hs": state.hands,
+        "tr": state.trump,
+        "tc": state.trump_card,
+        "ta": _cards(state.talon),
+        "cb": state.closed_by,
+        "ca": state.closed_at,
+        "cs": list(state.closed_snapshot) if state.closed_snapshot is not None else None,
+        "ld": state.leader,
+        "tk": _cards(state.trick),
+        "tt": [[leader, _cards(cards), winner] for leader, cards, winner in state.tricks],
+        "wp": state.won_points,
+        "wt": state.won_tricks,
+        "tn": state.taken,
+        "md": [[seat, suit, int(cred)] for seat, suit, cred in state.melds],
+        "ms": state.melded_suit,
+        "pu": state.public,
+        "se": state.settlement,
+    }
+
+
+def from_dict(data: dict[str, Any]) -> GameState:
+    """Load a stored dict, migrating older schema versions; raises :class:`InvalidState`."""
+    try:
+        version = data["v"]
+        while version < SCHEMA_VERSION:
+            data = MIGRATIONS[version](data)
+            version = data["v"]
+        if version != SCHEMA_VERSION:
+            raise InvalidState(f"unknown state schema version {version!r}")
+        state = GameState(Rules.make(data["var"], data["opt"]), Settings.make(data["set"]))
+        state.dealer = data["dl"]
+        state.hand_no = data["hn"]
+        state.match_no = data["mn"]
+        state.score = list(data["sc"])
+        state.bummerl = list(data["bu"])
+        state.matches_won = list(data["mw"])
+        state.last_match_winner = data["lw"]
+        state.set_winner = data["sw"]
+        state.status = data["st"]
+        state.acks = data["ak"]
+        state.preset_decks = [_parse_cards(d) for d in data["pd"]]
+        state.active = tuple(data["ac"])
+        state.hands = list(data["hs"])
+        state.trump = data["tr"]
+        state.trump_card = data["tc"]
+        state.talon = _parse_cards(data["ta"])
+        state.closed_by = data["cb"]
+        state.closed_at = data["ca"]
+        state.closed_snapshot = tuple(data["cs"]) if data["cs"] is not None else None
+        state.leader = data["ld"]
+        state.trick = _parse_cards(data["tk"])
+        state.tricks = [(t[0], tuple(_parse_cards(t[1])), t[2]) for t in data["tt"]]
+        state.won_points = list(data["wp"])
+        state.won_tricks = list(data["wt"])
+        state.taken = list(data["tn"])
+        state.melds = [(m[0], m[1], bool(m[2])) for m in data["md"]]
+        state.melded_suit = data["ms"]
+        state.public = data["pu"]
+        state.settlement = data["se"]
+    except InvalidState:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, EngineError) as exc:
+        raise InvalidState(f"corrupt game state: {exc!r}") from exc
+    return state
+
+
+def to_json(state: GameState) -> str:
+    return json.dumps(to_dict(state), separators=(",", ":"))
+
+
+def from_json(text: str | bytes) -> GameState:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidState(f"game state is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InvalidState("game state must be a JSON object")
+    return from_dict(data)

@@ -1,0 +1,210 @@
+"""The mutable state of a game: the match around the current hand.
+
+A :class:`GameState` is changed only by :func:`engine.play.apply`. Cards are small ints and
+hands bitmasks (:mod:`engine.cards`). Scores live per *side*: a seat in two- and three-hand,
+a pair (seats 0+2, 1+3) in four-hand.
+
+The talon is a list with the face-up trump card (or the card that replaced it by an exchange)
+at index 0 and the top card last, so drawing is ``talon.pop()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from engine.cards import POINTS, Card, Mask, Suit, points_of
+from engine.rules import Rules, Settings
+
+PLAYING: Final = "playing"
+HAND_OVER: Final = "hand_over"
+#: The game is finished: its match (or set of matches) is decided.
+MATCH_OVER: Final = "match_over"
+
+#: A meld: (seat, suit, credited). A pending meld is credited with its side's first trick.
+Meld = tuple[int, Suit, bool]
+#: A completed trick: (leader seat, cards in play order, winner seat).
+Trick = tuple[int, tuple[Card, ...], int]
+
+
+class GameState:
+    """Everything about a game, hidden cards included; filter with :func:`engine.views.view`."""
+
+    __slots__ = (
+        "acks",
+        "active",
+        "bummerl",
+        "closed_at",
+        "closed_by",
+        "closed_snapshot",
+        "dealer",
+        "hand_no",
+        "hands",
+        "last_match_winner",
+        "leader",
+        "match_no",
+        "matches_won",
+        "melded_suit",
+        "melds",
+        "preset_decks",
+        "public",
+        "rules",
+        "score",
+        "set_winner",
+        "settings",
+        "settlement",
+        "status",
+        "taken",
+        "talon",
+        "trick",
+        "tricks",
+        "trump",
+        "trump_card",
+        "won_points",
+        "won_tricks",
+    )
+
+    rules: Rules
+    settings: Settings
+    # --- match and set ---
+    dealer: int
+    hand_no: int
+    match_no: int
+    score: list[int]
+    bummerl: list[int]
+    matches_won: list[int]
+    last_match_winner: int | None
+    set_winner: int | None
+    status: str
+    acks: int
+    preset_decks: list[list[Card]]
+    # --- current hand ---
+    active: tuple[int, ...]
+    hands: list[Mask]
+    trump: Suit
+    trump_card: Card
+    talon: list[Card]
+    closed_by: int | None
+    #: Tricks completed when the talon was closed.
+    closed_at: int | None
+    closed_snapshot: tuple[int, int] | None
+    leader: int
+    trick: list[Card]
+    tricks: list[Trick]
+    won_points: list[int]
+    won_tricks: list[int]
+    taken: list[Mask]
+    melds: list[Meld]
+    melded_suit: Suit | None
+    public: Mask
+    settlement: dict[str, Any] | None
+
+    def __init__(self, rules: Rules, settings: Settings) -> None:
+        self.rules = rules
+        self.settings = settings
+        sides = rules.variant.sides
+        self.dealer = 0
+        self.hand_no = 0
+        self.match_no = 1
+        self.score = [0] * sides
+        self.bummerl = [0] * sides
+        self.matches_won = [0] * sides
+        self.last_match_winner = None
+        self.set_winner = None
+        self.status = PLAYING
+        self.acks = 0
+        self.preset_decks = []
+        self.active = ()
+        self.hands = [0] * rules.variant.players
+        self.trump = 0
+        self.trump_card = 0
+        self.talon = []
+        self.closed_by = None
+        self.closed_at = None
+        self.closed_snapshot = None
+        self.leader = 0
+        self.trick = []
+        self.tricks = []
+        self.won_points = [0] * sides
+        self.won_tricks = [0] * sides
+        self.taken = [0] * sides
+        self.melds = []
+        self.melded_suit = None
+        self.public = 0
+        self.settlement = None
+
+    # --- derived facts (cheap; used by legal_actions and views) ---
+
+    @property
+    def players(self) -> int:
+        return self.rules.variant.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.rules.variant.players == 4 else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        if self.rules.variant.players == 4:
+            return (side, side + 2)
+        return (side,)
+
+    @property
+    def hand_sides(self) -> tuple[int, int]:
+        """The two sides playing the current hand (first: forehand's)."""
+        return self.side_of(self.active[0]), self.side_of(self.active[1])
+
+    def opponent_side(self, side: int) -> int:
+        a, b = self.hand_sides
+        return b if side == a else a
+
+    def next_seat(self, seat: int) -> int:
+        active = self.active
+        return active[(active.index(seat) + 1) % len(active)]
+
+    def to_act(self) -> int | None:
+        """The seat whose turn it is to play, or ``None`` outside play."""
+        if self.status != PLAYING:
+            return None
+        if not self.trick:
+            return self.leader
+        active = self.active
+        return active[(active.index(self.leader) + len(self.trick)) % len(active)]
+
+    @property
+    def talon_open(self) -> bool:
+        """Phase 1: cards are still drawn (talon neither closed nor exhausted)."""
+        return self.closed_by is None and bool(self.talon)
+
+    def meld_points(self, side: int, credited: bool = True) -> int:
+        trump = self.trump
+        return sum(
+            40 if suit == trump else 20
+            for seat, suit, cred in self.melds
+            if cred == credited and self.side_of(seat) == side
+        )
+
+    def credited_points(self, side: int) -> int:
+        """Trick points plus credited melds: what a declaration and the table count."""
+        return self.won_points[side] + self.meld_points(side)
+
+    def trick_winner_index(self) -> int:
+        """Index in the current trick of the card winning it so far."""
+        trick = self.trick
+        trump = self.trump
+        best = 0
+        for i in range(1, len(trick)):
+            c, b = trick[i], trick[best]
+            if (c // 6 == b // 6 and c % 6 < b % 6) or (c // 6 == trump and b // 6 != trump):
+                best = i
+        return best
+
+    def total_card_points(self) -> int:
+        """Card points in hands, talon, trick and taken tricks: always 120 (Schnapsen 120)."""
+        total = sum(POINTS[c] for c in self.talon) + sum(POINTS[c] for c in self.trick)
+        return total + sum(points_of(h) for h in self.hands) + sum(self.won_points)
+
+    def copy(self) -> GameState:
+        """An independent copy (lists copied one level; ints and tuples shared)."""
+        new = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value.copy() if isinstance(value, list) else value)
+        return new
