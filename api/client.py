@@ -1,0 +1,244 @@
+"""A small typed client of the Sixty-Six HTTP API (used by the CLI, the tests and bots).
+
+>>> client = SixtySixClient("http://127.0.0.1:8066")
+>>> game = client.create_game(seats=[{"kind": "human", "name": "Ann"},
+...                                  {"kind": "computer", "level": "random"}])
+>>> me = client.with_token(game["seats"][0]["token"])
+>>> view = me.view(game["game_id"])
+>>> view = me.act(game["game_id"], view["legal_actions"][0])   # or me.act(game_id, "play:QH")
+
+Every error answer (``application/problem+json``) raises :class:`ApiError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, TypedDict, cast
+
+import requests
+
+from engine.actions import Action
+
+#: Seconds to wait for a connection; a read waits the long-poll time plus this margin.
+CONNECT_TIMEOUT = 5.0
+READ_MARGIN = 15.0
+
+View = dict[str, Any]
+"""A seat's (or the spectator's) view of a game: see ``GET /v1/games/{game_id}``."""
+
+
+class ActionDict(TypedDict):
+    """An action body: ``{"type": "play", "card": "QH"}``, ``{"type": "meld", "suit": "H"}``,
+    ``{"type": "close"}``.
+    """
+
+    type: str
+    card: NotRequired[str]
+    suit: NotRequired[str]
+
+
+class SeatSpec(TypedDict):
+    """A seat of a new game: ``{"kind": "human", "name": ...}`` or ``{"kind": "computer", ...}``."""
+
+    kind: str
+    name: NotRequired[str]
+    level: NotRequired[str]
+
+
+class CreatedSeat(TypedDict):
+    seat: int
+    kind: str
+    name: str
+    token: NotRequired[str | None]
+
+
+class CreatedGame(TypedDict):
+    """The 201 answer of ``POST /v1/games``: tokens are shown only here."""
+
+    game_id: str
+    version: int
+    seats: list[CreatedSeat]
+
+
+class ApiError(Exception):
+    """An error answer of the API, carrying its RFC 9457 problem fields.
+
+    ``legal_actions`` is set on 409 (illegal action); ``retry_after`` (seconds) on 503.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str,
+        type: str = "about:blank",
+        legal_actions: list[ActionDict] | None = None,
+        retry_after: float | None = None,
+        body: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(f"{status} {title}: {detail}")
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.type = type
+        self.legal_actions = legal_actions
+        self.retry_after = retry_after
+        self.body: Mapping[str, Any] = body or {}
+
+    @classmethod
+    def from_response(cls, response: requests.Response) -> ApiError:
+        """Read the problem document of an error answer (any body is tolerated)."""
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            body = {"detail": response.text[:500]}
+        retry = response.headers.get("Retry-After")
+        return cls(
+            status=response.status_code,
+            title=str(body.get("title") or response.reason or "error"),
+            detail=str(body.get("detail") or ""),
+            type=str(body.get("type") or "about:blank"),
+            legal_actions=body.get("legal_actions"),
+            retry_after=float(retry) if retry and retry.isdigit() else None,
+            body=body,
+        )
+
+
+def action_dict(action: Mapping[str, Any] | str) -> ActionDict:
+    """An action as the API's JSON body; text such as ``play:QH`` or ``close`` is parsed.
+
+    Raises ``engine.InvalidAction`` for text that is not an action.
+    """
+    if isinstance(action, str):
+        return cast(ActionDict, Action.from_text(action).as_dict())
+    return cast(ActionDict, dict(action))
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """``{"type": "play", "card": "QH"}`` → ``play:QH``; ``{"type": "close"}`` → ``close``."""
+    arg = action.get("card") or action.get("suit")
+    return f"{action['type']}:{arg}" if arg else str(action["type"])
+
+
+class SixtySixClient:
+    """HTTP client bound to a server and optionally a seat token (``Authorization: Bearer``)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.session = session or requests.Session()
+
+    def with_token(self, token: str | None) -> SixtySixClient:
+        """A client for another seat sharing this one's connection pool."""
+        return SixtySixClient(self.base_url, token, self.session)
+
+    def close(self) -> None:
+        self.session.close()
+
+    # ----------------------------------------------------------------------- endpoints
+
+    def create_game(
+        self,
+        variant: str = "sixty-six",
+        seats: Sequence[SeatSpec] | None = None,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        match_points: int | None = None,
+        set_bummerl: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        deck: Sequence[Any] | None = None,
+        first_dealer: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CreatedGame:
+        """``POST /v1/games``; omitted fields take the server's defaults."""
+        body: dict[str, Any] = {"variant": variant}
+        optional = {
+            "seats": list(seats) if seats is not None else None,
+            "rules": dict(rules) if rules is not None else None,
+            "match_points": match_points,
+            "set_bummerl": set_bummerl,
+            "settings": dict(settings) if settings is not None else None,
+            "deck": list(deck) if deck is not None else None,
+            "first_dealer": first_dealer,
+        }
+        body.update({k: v for k, v in optional.items() if v is not None})
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
+        return cast(CreatedGame, self._request("POST", "/v1/games", json=body, headers=headers))
+
+    def view(
+        self, game_id: str, after_version: int | None = None, wait: float | None = None
+    ) -> View:
+        """``GET /v1/games/{id}``: this seat's view; with ``after_version`` and ``wait``
+        (seconds, at most 30) a long-poll that answers once the version exceeds ``after_version``.
+        """
+        params: dict[str, Any] = {}
+        if after_version is not None:
+            params["after_version"] = after_version
+        if wait is not None:
+            params["wait"] = wait
+        return cast(View, self._request("GET", f"/v1/games/{game_id}", params=params, wait=wait))
+
+    def act(
+        self,
+        game_id: str,
+        action: Mapping[str, Any] | str,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> View:
+        """``POST /v1/games/{id}/actions``: apply ``action`` (dict or text like ``play:QH``);
+        the computer seats answer in the same request. Returns this seat's new view.
+        """
+        headers: dict[str, str] = {}
+        if if_match is not None:
+            headers["If-Match"] = f'"{if_match}"'
+        if idempotency_key:
+            headers["Idempotency-Key"] = idempotency_key
+        return cast(View, self._request(
+            "POST", f"/v1/games/{game_id}/actions", json=action_dict(action), headers=headers))
+
+    def events(self, game_id: str, after: int = 0) -> dict[str, Any]:
+        """``GET /v1/games/{id}/events?after=N``: this seat's events after number ``after``."""
+        return cast(dict[str, Any], self._request(
+            "GET", f"/v1/games/{game_id}/events", params={"after": after}))
+
+    def rules(self) -> dict[str, Any]:
+        """``GET /v1/rules``: variants, options with defaults and allowed values, levels."""
+        return cast(dict[str, Any], self._request("GET", "/v1/rules"))
+
+    def health(self) -> dict[str, Any]:
+        """``GET /healthz``: the process is up."""
+        return cast(dict[str, Any], self._request("GET", "/healthz"))
+
+    # ----------------------------------------------------------------------- transport
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        wait: float | None = None,
+    ) -> Any:
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        if self.token:
+            all_headers["Authorization"] = f"Bearer {self.token}"
+        response = self.session.request(
+            method,
+            self.base_url + path,
+            json=json,
+            params=params,
+            headers=all_headers,
+            timeout=(CONNECT_TIMEOUT, (wait or 0) + READ_MARGIN),
+        )
+        if not response.ok:
+            raise ApiError.from_response(response)
+        return response.json()

@@ -1,0 +1,219 @@
+"""Text rendering of views, events and settlements for the terminal (pure functions).
+
+Cards are shown in the API's codes (``QH``: queen of hearts) so that what a player reads is
+what he types. ``me`` is the seat of the reader, called "You"; ``names`` names the other seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.client import ActionDict, action_dict, action_text
+from engine.errors import InvalidAction
+
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+SUIT_ORDER = "CSHD"
+RANK_ORDER = "ATKQJ9"
+
+TRICK_REASONS = {
+    "higher_card": "the higher card of the suit led",
+    "trump": "a trump",
+    "off_suit": "the only card of the suit led",
+}
+
+SETTLEMENT_REASONS = {
+    "declaration": "declared 66",
+    "closed_declaration": "closed the talon and declared 66",
+    "declaration_against_closer": "declared 66 against the closer",
+    "false_declaration": "a false declaration",
+    "closing_failed": "the closing failed",
+    "closed_played_out": "closed the talon and reached 66",
+    "last_trick": "took the last trick",
+    "played_out": "more points when the cards ran out",
+    "tie": "a tie",
+}
+
+Names = Mapping[int, str]
+
+
+def seat_name(seat: int | None, me: int | None, names: Names) -> str:
+    """``You`` for the reader, else the seat's name, else ``Seat N``."""
+    if seat is None:
+        return "nobody"
+    if seat == me:
+        return "You"
+    return names.get(seat, f"Seat {seat}")
+
+
+def sort_cards(cards: Sequence[str], trump: str | None = None) -> list[str]:
+    """Cards grouped by suit (trumps first), high to low within a suit."""
+
+    def key(code: str) -> tuple[int, int, int]:
+        return (code[1] != trump, SUIT_ORDER.index(code[1]), RANK_ORDER.index(code[0]))
+
+    return sorted(cards, key=key)
+
+
+def cards_text(cards: Sequence[str], trump: str | None = None) -> str:
+    return " ".join(sort_cards(cards, trump)) or "-"
+
+
+def _plays(plays: Sequence[Mapping[str, Any]], me: int | None, names: Names) -> str:
+    return ", ".join(f"{seat_name(p['seat'], me, names)} {p['card']}" for p in plays)
+
+
+def render_view(view: Mapping[str, Any], names: Names) -> str:
+    """The table as the reader sees it: match, trump and talon, table, melds, hand."""
+    me = view.get("seat")
+    trump = view["trump_suit"]
+    lines = [f"Hand {view.get('hand_no', '?')} · dealer: {seat_name(view['dealer'], me, names)}"]
+    lines.append(render_match(view["match"], me, names))
+    talon = f"talon: {view['talon_size']} cards"
+    if view.get("closed_by") is not None:
+        talon += f", closed by {seat_name(view['closed_by'], me, names)}"
+    face = f", face up: {view['trump_card']}" if view.get("trump_card") else ""
+    lines.append(f"Trump: {trump} ({SUIT_NAMES[trump]}){face} · {talon}")
+    last = view.get("last_trick")
+    if last:
+        lines.append(f"Last trick: {_plays(last['cards'], me, names)}"
+                     f" → {seat_name(last['winner'], me, names)}")
+    lines.append(f"Table: {_plays(view['trick'], me, names) or '(empty)'}")
+    for seat, known in sorted(view.get("known_cards", {}).items()):
+        who = seat_name(int(seat), me, names)
+        lines.append(f"Known cards of {who}: {cards_text(known, trump)}")
+    for meld in view.get("melds", []):
+        pending = "" if meld["credited"] else " (pending: no trick yet)"
+        lines.append(f"Meld: {seat_name(meld['seat'], me, names)} {meld['points']} in "
+                     f"{SUIT_NAMES[meld['suit']]}{pending}")
+    for side in view.get("points") or []:
+        who = " + ".join(seat_name(s, me, names) for s in side["seats"])
+        lines.append(f"Points of {who}: {side['total']} "
+                     f"(tricks {side['trick_points']}, melds {side['melds']})")
+    if view.get("can_declare_66"):
+        lines.append("You hold 66: you may declare.")
+    if view.get("hand") is not None:
+        lines.append(f"Your hand: {cards_text(view['hand'], trump)}")
+    return "\n".join(lines)
+
+
+def render_match(match: Mapping[str, Any], me: int | None, names: Names) -> str:
+    """``Match to 7: You 2 (5 to go) · Seat 1 4 (3 to go)``, with Bummerl in a set."""
+    parts = [
+        f"{seat_name(seat, me, names)} {points} ({needed} to go)"
+        for seat, (points, needed) in enumerate(zip(match["points"], match["needed"], strict=True))
+    ]
+    text = f"Match to {match['target']}: " + " · ".join(parts)
+    if match.get("set_bummerl", 1) > 1:
+        bummerl = ", ".join(
+            f"{seat_name(seat, me, names)} {n}" for seat, n in enumerate(match["bummerl"]))
+        text += f" · Bummerl: {bummerl}"
+    return text
+
+
+def render_actions(legal_actions: Sequence[Mapping[str, Any]]) -> str:
+    """Numbered choices: ``  1) play:QH``."""
+    return "\n".join(f"  {i}) {action_text(a)}" for i, a in enumerate(legal_actions, 1))
+
+
+def parse_choice(text: str, legal_actions: Sequence[Mapping[str, Any]]) -> ActionDict | None:
+    """A choice by number (1-based) or as action text (``play:QH``); ``None`` if neither.
+
+    Text that parses but is not legal now is returned: the server explains why it is refused.
+    """
+    text = text.strip()
+    if text.isdigit():
+        index = int(text) - 1
+        return action_dict(legal_actions[index]) if 0 <= index < len(legal_actions) else None
+    try:
+        return action_dict(text)
+    except InvalidAction:
+        return None
+
+
+def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str | None:
+    """One event as a line (or lines); ``None`` for events the reader need not see."""
+    kind = event["type"]
+    who = seat_name(event.get("seat"), me, names)
+    if kind == "hand_dealt":
+        return (f"— Hand {event['hand_no']}: {seat_name(event['dealer'], me, names)} deals; "
+                f"trump {event['trump_suit']} ({SUIT_NAMES[event['trump_suit']]}), "
+                f"{event['trump_card']} face up.")
+    if kind == "cards_dealt":
+        return f"You are dealt {cards_text(event['cards'])}." if event.get("cards") else None
+    if kind == "card_played":
+        return f"{who} played {event['card']}."
+    if kind == "trick_won":
+        reason = TRICK_REASONS.get(event["reason"], event["reason"])
+        return (f"{who} took the trick {' '.join(event['cards'])} for {event['points']} points "
+                f"with {reason}.")
+    if kind == "card_drawn":
+        card = event.get("card")
+        return f"{who} drew {card}." if card else f"{who} drew a card."
+    if kind == "meld":
+        pending = "" if event["credited"] else " (pending until a trick is won)"
+        return (f"{who} melded {' '.join(event['cards'])}: {event['points']} in "
+                f"{SUIT_NAMES[event['suit']]}{pending}.")
+    if kind == "meld_credited":
+        return f"{who}: the meld in {SUIT_NAMES[event['suit']]} now counts {event['points']}."
+    if kind == "exchange":
+        return f"{who} exchanged {event['gave']} for {event['took']}."
+    if kind == "close":
+        return f"{who} closed the talon ({event['talon_size']} cards left): strict play now."
+    if kind == "talon_exhausted":
+        return "The talon is exhausted: strict play now."
+    if kind == "declare":
+        return f"{who} declared 66 with {event['points']} points."
+    if kind == "hand_settled":
+        return render_settlement(event["settlement"], me, names)
+    if kind == "match_won":
+        winners = " + ".join(seat_name(s, me, names) for s in event["winners"])
+        return f"*** {winners} won the match {':'.join(map(str, event['score']))}. ***"
+    if kind == "set_won":
+        winners = " + ".join(seat_name(s, me, names) for s in event["winners"])
+        return f"*** {winners} won the set. ***"
+    return None
+
+
+def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Names) -> str:
+    """The outcome of a hand with its working: each side's points, melds, bonus and cards."""
+    reason = SETTLEMENT_REASONS.get(settlement["reason"], settlement["reason"])
+    if settlement["winners"]:
+        winners = " + ".join(seat_name(s, me, names) for s in settlement["winners"])
+        points = settlement["game_points"]
+        head = (f"Hand over: {winners} won {points} game point{'s' if points != 1 else ''} "
+                f"({reason}: {settlement['explanation']}).")
+    else:
+        head = f"Hand over: nobody scores ({reason}: {settlement['explanation']})."
+    lines = [head]
+    for side in settlement["sides"]:
+        who = " + ".join(seat_name(s, me, names) for s in side["seats"])
+        terms = [f"tricks {side['trick_points']}"]
+        terms += [f"meld {m['points']} in {m['suit']}" for m in side["melds"]]
+        if side["last_trick_bonus"]:
+            terms.append(f"last trick {side['last_trick_bonus']}")
+        line = f"  {who}: {' + '.join(terms)} = {side['total']}"
+        if side["forfeited_melds"]:
+            lapsed = ", ".join(f"{m['points']} in {m['suit']}" for m in side["forfeited_melds"])
+            line += f" (forfeited: {lapsed})"
+        lines.append(line)
+        lines.append(f"    took: {cards_text(side['cards'])}")
+    if settlement.get("missing_points"):
+        lines.append(f"  The declaration was {settlement['missing_points']} points short of 66.")
+    return "\n".join(lines)
+
+
+def render_result(view: Mapping[str, Any], names: Names) -> str:
+    """The final line of a finished game: the winners of the set (fewest Bummerl) or of the
+    single match (reached the target), with the match score.
+    """
+    me = view.get("seat")
+    match = view["match"]
+    if match.get("set_bummerl", 1) > 1:
+        fewest = min(match["bummerl"])
+        winners = [s for s, n in enumerate(match["bummerl"]) if n == fewest]
+    else:
+        winners = [s for s, p in enumerate(match["points"]) if p >= match["target"]]
+    who = " + ".join(seat_name(s, me, names) for s in winners) or "Nobody"
+    score = ":".join(str(p) for p in match["points"])
+    return f"{who} won ({score})."
