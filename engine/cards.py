@@ -53,6 +53,10 @@ _SUIT_PATTERN_CARDS: Final = tuple(
     tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64))
     for s in SUITS
 )
+_SUIT_PATTERN_CODES: Final = tuple(
+    tuple(tuple(CARD_CODES[c] for c in cards) for cards in per_suit)
+    for per_suit in _SUIT_PATTERN_CARDS
+)
 
 
 def card(rank: Rank, suit: Suit) -> Card:
@@ -100,12 +104,8 @@ def mask_of(cards: Iterable[Card]) -> Mask:
 
 def cards_of(mask: Mask) -> list[Card]:
     """The cards of ``mask`` in index order (suit by suit, high to low)."""
-    out: list[Card] = []
-    for s in SUITS:
-        pattern = (mask >> (6 * s)) & 0b111111
-        if pattern:
-            out.extend(_SUIT_PATTERN_CARDS[s][pattern])
-    return out
+    c, s, h, d = _SUIT_PATTERN_CARDS
+    return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 
 
 def iter_cards(mask: Mask) -> Iterator[Card]:
@@ -122,7 +122,9 @@ def points_of(mask: Mask) -> int:
 
 
 def codes(mask: Mask) -> list[str]:
-    return [CARD_CODES[c] for c in cards_of(mask)]
+    """Card codes of ``mask`` in index order."""
+    c, s, h, d = _SUIT_PATTERN_CODES
+    return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 
 
 def parse_cards(text: Iterable[str]) -> list[Card]:

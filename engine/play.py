@@ -61,12 +61,8 @@ _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 def plays(mask: int) -> list[Action]:
     """Play actions for the cards of ``mask``."""
-    out: list[Action] = []
-    for s in (0, 1, 2, 3):
-        pattern = (mask >> (6 * s)) & 63
-        if pattern:
-            out.extend(_PLAYS[s][pattern])
-    return out
+    c, s, h, d = _PLAYS
+    return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 
 
 # --------------------------------------------------------------------------- legality
@@ -74,13 +70,17 @@ def plays(mask: int) -> list[Action]:
 
 def playable(state: GameState, seat: int) -> int:
     """Mask of the cards ``seat`` may play now (0 when it may not play)."""
-    if state.status != PLAYING or seat != state.to_act():
+    if state.status != PLAYING:
         return 0
     hand = state.hands[seat]
     trick = state.trick
     if not trick:
+        if seat != state.leader:
+            return 0
         suit = state.melded_suit
         return hand if suit is None else hand & _MARRIAGE[suit]
+    if seat != state.to_act():
+        return 0
     if state.closed_by is None and state.talon:
         return hand
     best = trick[state.trick_winner_index()] if len(trick) > 1 else trick[0]
@@ -98,89 +98,55 @@ def playable(state: GameState, seat: int) -> int:
     return hand
 
 
-def _on_lead(state: GameState, seat: int) -> bool:
-    return state.status == PLAYING and not state.trick and seat == state.leader
-
-
-def can_declare(state: GameState, seat: int) -> bool:
-    return _on_lead(state, seat) and state.won_tricks[state.side_of(seat)] > 0
-
-
-def can_meld(state: GameState, seat: int, suit: int) -> bool:
-    return (
-        _on_lead(state, seat)
-        and state.melded_suit is None
-        and state.hands[seat] & _MARRIAGE[suit] == _MARRIAGE[suit]
-        and (
-            state.rules.meld_before_first_trick == "pending"
-            or state.won_tricks[state.side_of(seat)] > 0
-        )
-    )
-
-
-def can_exchange(state: GameState, seat: int) -> bool:
-    rules = state.rules
-    rank = rules.variant.exchange_rank
-    return (
-        rank is not None
-        and _on_lead(state, seat)
-        and state.melded_suit is None
-        and state.closed_by is None
-        and len(state.talon) >= rules.exchange_min_talon
-        and bool(state.hands[seat] >> card(rank, state.trump) & 1)
-        and (not rules.exchange_requires_trick or state.won_tricks[state.side_of(seat)] > 0)
-    )
-
-
-def can_close(state: GameState, seat: int) -> bool:
-    return (
-        state.rules.variant.has_talon
-        and _on_lead(state, seat)
-        and state.melded_suit is None
-        and state.closed_by is None
-        and len(state.talon) >= state.rules.close_min_talon
-    )
-
-
-def can_continue(state: GameState, seat: int) -> bool:
-    return state.status == HAND_OVER and not state.acks >> seat & 1
+def _lead_options(state: GameState, seat: int) -> list[Action]:
+    """Meld, exchange, close and declare open to ``seat``, the player on lead, now."""
+    out: list[Action] = []
+    side = state.side_of(seat)
+    won = state.won_tricks[side]
+    if state.melded_suit is None:
+        rules = state.rules
+        hand = state.hands[seat]
+        if won or rules.meld_before_first_trick == "pending":
+            for s in (0, 1, 2, 3):
+                if hand & _MARRIAGE[s] == _MARRIAGE[s]:
+                    out.append(_MELDS[s])
+        if state.closed_by is None:
+            size = len(state.talon)
+            rank = rules.variant.exchange_rank
+            if (
+                rank is not None
+                and size >= rules.exchange_min_talon
+                and hand >> (state.trump * 6 + rank) & 1
+                and (won or not rules.exchange_requires_trick)
+            ):
+                out.append(EXCHANGE_ACTION)
+            if size >= rules.close_min_talon:
+                out.append(CLOSE_ACTION)
+    if won:
+        out.append(DECLARE_ACTION)
+    return out
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Exactly the actions ``seat`` may take now (empty when it is not its turn)."""
     if state.status != PLAYING:
-        return [CONTINUE_ACTION] if can_continue(state, seat) else []
+        if state.status == HAND_OVER and not state.acks >> seat & 1:
+            return [CONTINUE_ACTION]
+        return []
     out = plays(playable(state, seat))
-    if not _on_lead(state, seat):
-        return out
-    if state.melded_suit is None:
-        for s in (0, 1, 2, 3):
-            if can_meld(state, seat, s):
-                out.append(_MELDS[s])
-        if can_exchange(state, seat):
-            out.append(EXCHANGE_ACTION)
-        if can_close(state, seat):
-            out.append(CLOSE_ACTION)
-    if can_declare(state, seat):
-        out.append(DECLARE_ACTION)
+    if not state.trick and seat == state.leader:
+        out += _lead_options(state, seat)
     return out
 
 
 def is_legal(state: GameState, seat: int, action: Action) -> bool:
-    kind = action.kind
-    if kind == PLAY:
+    """Whether ``action`` is in ``legal_actions(state, seat)``."""
+    if action.kind == PLAY:
         assert action.card is not None
         return bool(playable(state, seat) >> action.card & 1)
-    if kind == MELD:
-        assert action.suit is not None
-        return can_meld(state, seat, action.suit)
-    if kind == EXCHANGE:
-        return can_exchange(state, seat)
-    if kind == CLOSE:
-        return can_close(state, seat)
-    if kind == DECLARE:
-        return can_declare(state, seat)
-    return can_continue(state, seat)
+    if state.status == PLAYING and not state.trick and seat == state.leader:
+        return action in _lead_options(state, seat)
+    return action.kind == CONTINUE and action in legal_actions(state, seat)
 
 
 # --------------------------------------------------------------------------- apply
@@ -219,20 +185,25 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     trick = state.trick
     trick.append(c)
     events = [Event("card_played", {"seat": seat, "card": CARD_CODES[c]})]
-    if len(trick) < len(state.active):
+    active = state.active
+    if len(trick) < len(active):
         return events
     # The trick is complete.
-    win_i = state.trick_winner_index()
-    active = state.active
     leader = state.leader
-    lead_i = active.index(leader)
-    winner = active[(lead_i + win_i) % len(active)]
-    side = state.side_of(winner)
+    trump = state.trump
+    if len(trick) == 2:
+        first = trick[0]
+        beaten = (c // 6 == first // 6 and c % 6 < first % 6) or (
+            c // 6 == trump and first // 6 != trump)
+        win_i, winner = (1, seat) if beaten else (0, leader)
+    else:
+        win_i = state.trick_winner_index()
+        winner = active[(active.index(leader) + win_i) % len(active)]
     win_card = trick[win_i]
     led_suit = trick[0] // 6
     if win_card // 6 != led_suit:
         reason = "trump"
-    elif any(x // 6 == led_suit for i, x in enumerate(trick) if i != win_i):
+    elif any(x // 6 == led_suit for x in trick if x != win_card):
         reason = "higher_card"
     else:
         reason = "off_suit"
@@ -241,6 +212,7 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     for x in trick:
         points += POINTS[x]
         taken |= 1 << x
+    side = state.side_of(winner)
     state.won_points[side] += points
     state.won_tricks[side] += 1
     state.taken[side] |= taken
@@ -251,15 +223,16 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     events.append(Event("trick_won", {
         "seat": winner, "cards": [CARD_CODES[x] for x in cards], "points": points,
         "reason": reason}))
-    if state.won_tricks[side] == 1 and state.melds:
+    if state.melds and state.won_tricks[side] == 1:
         _credit_pending(state, side, events)
     talon = state.talon
     if talon and state.closed_by is None:
-        loser = state.next_seat(winner)
+        # Only two seats play a hand with a talon.
+        loser = active[1] if winner == active[0] else active[0]
         for drawer in (winner, loser):
             drawn = talon.pop()
             state.hands[drawer] |= 1 << drawn
-            public = bool(state.public >> drawn & 1)
+            public = state.public >> drawn & 1
             events.append(Event(
                 "card_drawn",
                 {"seat": drawer, "card": CARD_CODES[drawn] if public else None,
@@ -268,7 +241,8 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
             ))
         if not talon:
             events.append(Event("talon_exhausted", {}))
-    if not any(state.hands[s] for s in active):
+    elif not state.hands[winner]:
+        # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
     return events
 

@@ -202,9 +202,37 @@ class GameState:
         return total + sum(points_of(h) for h in self.hands) + sum(self.won_points)
 
     def copy(self) -> GameState:
-        """An independent copy (lists copied one level; ints and tuples shared)."""
+        """An independent copy: lists copied one level; ints, tuples and the settlement shared."""
         new = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            value = getattr(self, name)
-            setattr(new, name, value.copy() if isinstance(value, list) else value)
+        new.acks = self.acks
+        new.active = self.active
+        new.bummerl = self.bummerl.copy()
+        new.closed_at = self.closed_at
+        new.closed_by = self.closed_by
+        new.closed_snapshot = self.closed_snapshot
+        new.dealer = self.dealer
+        new.hand_no = self.hand_no
+        new.hands = self.hands.copy()
+        new.last_match_winner = self.last_match_winner
+        new.leader = self.leader
+        new.match_no = self.match_no
+        new.matches_won = self.matches_won.copy()
+        new.melded_suit = self.melded_suit
+        new.melds = self.melds.copy()
+        new.preset_decks = [d.copy() for d in self.preset_decks]
+        new.public = self.public
+        new.rules = self.rules
+        new.score = self.score.copy()
+        new.set_winner = self.set_winner
+        new.settings = self.settings
+        new.settlement = self.settlement
+        new.status = self.status
+        new.taken = self.taken.copy()
+        new.talon = self.talon.copy()
+        new.trick = self.trick.copy()
+        new.tricks = self.tricks.copy()
+        new.trump = self.trump
+        new.trump_card = self.trump_card
+        new.won_points = self.won_points.copy()
+        new.won_tricks = self.won_tricks.copy()
         return new
