@@ -193,25 +193,31 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     trump = state.trump
     if len(trick) == 2:
         first = trick[0]
-        beaten = (c // 6 == first // 6 and c % 6 < first % 6) or (
-            c // 6 == trump and first // 6 != trump)
-        win_i, winner = (1, seat) if beaten else (0, leader)
+        if c // 6 == first // 6:
+            winner = seat if c % 6 < first % 6 else leader
+            reason = "higher_card"
+        elif c // 6 == trump:
+            winner, reason = seat, "trump"
+        else:
+            winner, reason = leader, "off_suit"
+        points = POINTS[first] + POINTS[c]
+        taken = (1 << first) | (1 << c)
     else:
         win_i = state.trick_winner_index()
         winner = active[(active.index(leader) + win_i) % len(active)]
-    win_card = trick[win_i]
-    led_suit = trick[0] // 6
-    if win_card // 6 != led_suit:
-        reason = "trump"
-    elif any(x // 6 == led_suit for x in trick if x != win_card):
-        reason = "higher_card"
-    else:
-        reason = "off_suit"
-    points = 0
-    taken = 0
-    for x in trick:
-        points += POINTS[x]
-        taken |= 1 << x
+        win_card = trick[win_i]
+        led_suit = trick[0] // 6
+        if win_card // 6 != led_suit:
+            reason = "trump"
+        elif any(x // 6 == led_suit for x in trick if x != win_card):
+            reason = "higher_card"
+        else:
+            reason = "off_suit"
+        points = 0
+        taken = 0
+        for x in trick:
+            points += POINTS[x]
+            taken |= 1 << x
     side = state.side_of(winner)
     state.won_points[side] += points
     state.won_tricks[side] += 1
