@@ -71,7 +71,7 @@ def act(state: GameState, seat: int, text: str) -> list[Event]:
 
 
 def run(state: GameState, script: str) -> list[Event]:
-    """Apply a script of ``seat action`` steps separated by ``;``, e.g. ``"1 meld:C; 1 play:KC"``."""
+    """Apply ``seat action`` steps separated by ``;``, e.g. ``"1 meld:C; 1 play:KC"``."""
     events: list[Event] = []
     for step in script.split(";"):
         seat, text = step.split()
