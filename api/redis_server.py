@@ -14,6 +14,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
@@ -63,13 +64,19 @@ class EmbeddedRedis:
     Without ``data_dir`` a temporary directory is used and removed on :meth:`stop`; without
     ``port`` a free one is picked on each :meth:`start`. RDB snapshots are off; ``appendonly``
     turns on the append-only file, so data in ``data_dir`` survives a stop and start.
+    ``extra_args`` are appended to the command line (e.g. ``("--cluster-enabled", "yes")``).
     """
 
     def __init__(
-        self, data_dir: Path | None = None, port: int | None = None, appendonly: bool = True
+        self,
+        data_dir: Path | None = None,
+        port: int | None = None,
+        appendonly: bool = True,
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.data_dir = data_dir
         self.appendonly = appendonly
+        self.extra_args = tuple(extra_args)
         self._requested_port = port
         self._port = port
         self._process: subprocess.Popen[bytes] | None = None
@@ -130,6 +137,7 @@ class EmbeddedRedis:
             "--save", "",
             "--protected-mode", "yes",
             "--daemonize", "no",
+            *self.extra_args,
         ]  # fmt: skip
         # Output goes to an unnamed file, not a pipe nobody reads (a full pipe blocks redis).
         self._output = tempfile.TemporaryFile()  # noqa: SIM115 (closed in _reap)

@@ -1,0 +1,141 @@
+"""Open a Redis client from one URL: a single server, a Sentinel-managed master, or a Cluster.
+
+Accepted URLs (``user:password@`` optional everywhere; it authenticates against the data nodes):
+
+- ``redis://host:port/db``, ``rediss://...`` (TLS), ``unix:///path.sock?db=N`` — one server,
+  as :meth:`redis.Redis.from_url` reads them.
+- ``redis+sentinel://host:port,host:port/master_name/db`` — the current master of
+  ``master_name`` as reported by the Sentinels (default port 26379, default db 0). The client
+  follows fail-overs: each new connection asks the Sentinels again. Query parameter
+  ``sentinel_password`` authenticates against the Sentinels themselves.
+  ``rediss+sentinel://`` speaks TLS to the master.
+- ``redis+cluster://host:port,host:port`` — a Redis Cluster reached through any of these startup
+  nodes (default port 6379); the client discovers the others. ``rediss+cluster://`` speaks TLS.
+  A cluster has only db 0, so a path is refused.
+
+Keyword ``options`` (``socket_timeout`` in seconds, ``decode_responses``, ...) go to every
+connection to a data node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, unquote
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.sentinel import Sentinel
+
+SENTINEL_PORT = 26379
+REDIS_PORT = 6379
+
+
+class RedisURLError(ValueError):
+    """The URL names no supported scheme, or its hosts, master name or db are malformed."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A parsed Sentinel URL (``master`` set) or Cluster URL (``master`` None)."""
+
+    hosts: tuple[tuple[str, int], ...]
+    tls: bool
+    username: str | None = None
+    password: str | None = None
+    master: str | None = None
+    db: int = 0
+    sentinel_password: str | None = None
+
+
+def parse(url: str) -> Target:
+    """Parse a ``redis+sentinel://`` or ``redis+cluster://`` URL (also with ``rediss+``)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise RedisURLError(f"not a URL: {url!r}")
+    tls_prefix, plus, kind = scheme.lower().partition("+")
+    if not plus or tls_prefix not in ("redis", "rediss") or kind not in ("sentinel", "cluster"):
+        raise RedisURLError(f"unsupported scheme {scheme!r}")
+    rest, _, query = rest.partition("?")
+    netloc, _, path = rest.partition("/")
+    userinfo, at, hostlist = netloc.rpartition("@")
+    if not at:
+        hostlist, userinfo = netloc, ""
+    username, colon, password = userinfo.partition(":")
+    if not colon:  # "redis+cluster://secret@host" carries a password only, as in redis://
+        username, password = "", userinfo
+    default_port = SENTINEL_PORT if kind == "sentinel" else REDIS_PORT
+    hosts = tuple(_host_port(item, default_port) for item in hostlist.split(","))
+    params = {name: values[-1] for name, values in parse_qs(query).items()}
+    sentinel_password = params.pop("sentinel_password", None)
+    if params:
+        raise RedisURLError(f"unsupported query parameters {sorted(params)} in {url!r}")
+    segments = [unquote(s) for s in path.split("/") if s]
+    master: str | None = None
+    db = 0
+    if kind == "sentinel":
+        if not segments or len(segments) > 2:
+            raise RedisURLError(f"expected /master_name[/db] in {url!r}")
+        master = segments[0]
+        if len(segments) == 2:
+            db = _db(segments[1])
+    elif segments:
+        raise RedisURLError(f"a Redis Cluster has only db 0; drop the path from {url!r}")
+    return Target(
+        hosts=hosts,
+        tls=tls_prefix == "rediss",
+        username=unquote(username) or None,
+        password=unquote(password) or None,
+        master=master,
+        db=db,
+        sentinel_password=sentinel_password,
+    )
+
+
+def _host_port(item: str, default_port: int) -> tuple[str, int]:
+    item = item.strip()
+    if item.startswith("["):  # [IPv6]:port
+        host, _, port_part = item[1:].partition("]")
+        port_text = port_part.removeprefix(":")
+    else:
+        host, _, port_text = item.partition(":")
+    if not host:
+        raise RedisURLError(f"empty host in {item!r}")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise RedisURLError(f"bad port in {item!r}")
+    return host, int(port_text)
+
+
+def _db(text: str) -> int:
+    if not text.isdigit():
+        raise RedisURLError(f"db must be a number, not {text!r}")
+    return int(text)
+
+
+def connect(url: str, **options: Any) -> redis.Redis | RedisCluster:
+    """Return a client for ``url`` (see the module docstring); no connection is made before use."""
+    scheme = url.partition("://")[0].lower()
+    if "+" not in scheme:
+        return redis.Redis.from_url(url, **options)
+    target = parse(url)
+    options = {"username": target.username, "password": target.password, **options}
+    if target.tls:
+        options["ssl"] = True
+    if target.master is None:
+        nodes = [ClusterNode(host, port) for host, port in target.hosts]  # type: ignore[no-untyped-call]
+        return RedisCluster(startup_nodes=nodes, **options)
+    return _sentinel_master(target, target.master, options)
+
+
+def _sentinel_master(target: Target, master: str, options: dict[str, Any]) -> redis.Redis:
+    # The Sentinels get the same timeouts as the master, and their own password if any.
+    sentinel_kwargs: dict[str, Any] = {
+        key: options[key] for key in ("socket_timeout", "socket_connect_timeout") if key in options
+    }
+    if target.sentinel_password is not None:
+        sentinel_kwargs["password"] = target.sentinel_password
+    sentinel = Sentinel(list(target.hosts), sentinel_kwargs=sentinel_kwargs)  # type: ignore[no-untyped-call]
+    client: redis.Redis = sentinel.master_for(master, db=target.db, **options)  # type: ignore[no-untyped-call]
+    return client
