@@ -1,0 +1,361 @@
+"""Exact solver of phase 2 of two-hand play (talon closed or exhausted), in game points.
+
+Once the talon is closed or exhausted, a sampled deal is a game of perfect information. The
+solver is a negamax alpha-beta search with a transposition table (at lead positions) and move
+ordering over bitmask hands; it never calls :func:`engine.apply`. Values are the game points
+(−3..3) of the real outcome for the player to move, as :func:`engine.scoring.settle` scores it:
+
+* a player on lead who has won a trick and holds 66 credited points declares at once (also
+  right after a meld that brings him there); declaring then is never worse than playing on,
+  and a computer never declares falsely;
+* leading the King or Queen of a marriage held melds it (melding never costs: points only
+  help), credited at once or pending until the player's first trick;
+* closing success or failure uses the snapshot of the closer's opponent at the close;
+* played out: the last-trick bonus (not after closing), Schnapsen's last trick wins, equal
+  points score nothing.
+
+Follower's duty (RULES.md §2): follow suit and win if he can; else follow suit; else trump;
+else any card — :func:`engine.play.playable` for two cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import HIGHER_IN_SUIT, KING, POINTS, QUEEN, SUIT_MASKS, Card, card, cards_of
+from engine.scoring import DECLARE_TARGET, table
+from engine.state import GameState
+
+_KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
+#: For each card: the marriage mask of its suit if it is a King or Queen, else 0.
+_MARRIAGE_OF: Final = tuple(_KQ[c // 6] if c % 6 in (KING, QUEEN) else 0 for c in range(24))
+_WIN: Final = 4
+_TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A two-hand phase-2 position; players are 0 and 1 (indices into ``GameState.active``).
+
+    ``points`` are credited (trick points plus credited melds); ``pending`` are melds held
+    until a first trick. ``closer`` is 0, 1 or ``None``; ``snapshot`` is the closer's
+    opponent's (points, tricks) at the close. ``table_card`` is the card led when the follower
+    is to move. ``melded`` is a suit just melded by the leader (he must lead K or Q of it).
+    """
+
+    hands: tuple[int, int]
+    trump: int
+    to_move: int
+    table_card: Card | None
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    pending: tuple[int, int]
+    closer: int | None
+    snapshot: tuple[int, int] | None
+    bonus: int
+    last_trick_wins: bool
+    melded: int | None = None
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Position:
+        """The phase-2 position of a two-hand (or three-hand) state in play."""
+        a, b = state.active
+        sides = (state.side_of(a), state.side_of(b))
+        to_act = state.to_act()
+        assert to_act is not None and not state.talon_open
+        closer = None if state.closed_by is None else state.active.index(state.closed_by)
+        return cls(
+            hands=(state.hands[a], state.hands[b]),
+            trump=state.trump,
+            to_move=state.active.index(to_act),
+            table_card=state.trick[0] if state.trick else None,
+            points=(state.credited_points(sides[0]), state.credited_points(sides[1])),
+            tricks=(state.won_tricks[sides[0]], state.won_tricks[sides[1]]),
+            pending=(state.meld_points(sides[0], False), state.meld_points(sides[1], False)),
+            closer=closer,
+            snapshot=state.closed_snapshot,
+            bonus=state.rules.bonus,
+            last_trick_wins=state.rules.variant.last_trick_wins,
+            melded=state.melded_suit if not state.trick else None,
+        )
+
+
+class Solver:
+    """Solves positions sharing trump, closing and scoring rules; reuse it across a hand.
+
+    The transposition table is keyed by the full position, so it stays valid between calls
+    with the same rules context (trump, closer, snapshot, bonus, variant).
+    """
+
+    def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
+                 bonus: int, last_trick_wins: bool) -> None:
+        self.trump = trump
+        self.closer = closer
+        self.snapshot = snapshot
+        self.bonus = bonus
+        self.last_trick_wins = last_trick_wins
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.nodes = 0
+        trump_mask = SUIT_MASKS[trump]
+        self._trump_mask = trump_mask
+        self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
+
+    @classmethod
+    def for_position(cls, pos: Position) -> Solver:
+        return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins)
+
+    # ------------------------------------------------------------------ outcomes
+
+    def declare_value(self, d: int, pts: tuple[int, int] | list[int], tk: int) -> int:
+        """Game points for ``d`` declaring correctly (``tk``: bit p set if p has a trick)."""
+        o = 1 - d
+        closer = self.closer
+        if closer is None:
+            return _TABLE[(tk >> o) & 1][pts[o]]
+        snap = self.snapshot
+        assert snap is not None
+        if closer == d:
+            return _TABLE[snap[1] > 0][snap[0]]
+        if snap[1] == 0:
+            return 3
+        return max(2, _TABLE[(tk >> o) & 1][pts[o]])
+
+    def played_out_value(self, last: int, p0: int, p1: int, tk: int) -> int:
+        """Game points for player 0 when all cards are played; ``last`` took the last trick."""
+        closer = self.closer
+        if closer is not None:
+            snap = self.snapshot
+            assert snap is not None
+            if (p0 if closer == 0 else p1) >= DECLARE_TARGET:
+                v = _TABLE[snap[1] > 0][snap[0]]
+            else:
+                v = -(3 if snap[1] == 0 else 2)
+            return v if closer == 0 else -v
+        if self.last_trick_wins:
+            winner = last
+        else:
+            if last == 0:
+                p0 += self.bonus
+            else:
+                p1 += self.bonus
+            if p0 == p1:
+                return 0
+            winner = 0 if p0 > p1 else 1
+        loser_pts = p1 if winner == 0 else p0
+        v = _TABLE[(tk >> (1 - winner)) & 1][loser_pts]
+        return v if winner == 0 else -v
+
+    # ------------------------------------------------------------------ search
+
+    def follows(self, hand: int, led: Card) -> int:
+        """Cards of ``hand`` that may answer ``led`` under strict play."""
+        follow = hand & SUIT_MASKS[led // 6]
+        if follow:
+            return follow & HIGHER_IN_SUIT[led] or follow
+        return hand & self._trump_mask or hand
+
+    def lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
+             pend1: int, alpha: int, beta: int, melded: int | None = None) -> int:
+        """Value for ``p`` on lead (negamax); declares at once when he can reach 66."""
+        self.nodes += 1
+        mine = h0 if p == 0 else h1
+        my_pts = p0 if p == 0 else p1
+        has_trick = (tk >> p) & 1
+        if has_trick:
+            if my_pts >= DECLARE_TARGET:
+                return self.declare_value(p, (p0, p1), tk)
+            if melded is None:
+                for s in range(4):
+                    if mine & _KQ[s] == _KQ[s] and my_pts + self._meld_value[s] >= DECLARE_TARGET:
+                        pts = [p0, p1]
+                        pts[p] += self._meld_value[s]
+                        return self.declare_value(p, pts, tk)
+        key = (h0 | h1 << 24 | p << 48 | tk << 49 | p0 << 51 | p1 << 60 | pend0 << 69
+               | pend1 << 78 | (melded if melded is not None else 4) << 87)
+        entry = self.tt.get(key)
+        best_move = -1
+        if entry is not None:
+            lo, hi, best_move = entry
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        a0 = alpha
+        moves = self._lead_order(mine, melded, best_move)
+        best = -_WIN
+        bm = moves[0]
+        for c in moves:
+            q0, q1, e0, e1 = p0, p1, pend0, pend1
+            m = _MARRIAGE_OF[c]
+            if m and mine & m == m:
+                mv = self._meld_value[c // 6]
+                if has_trick:
+                    if p == 0:
+                        q0 += mv
+                    else:
+                        q1 += mv
+                elif p == 0:
+                    e0 += mv
+                else:
+                    e1 += mv
+            if p == 0:
+                v = -self.follow(1, c, h0 & ~(1 << c), h1, q0, q1, tk, e0, e1, -beta, -alpha)
+            else:
+                v = -self.follow(0, c, h0, h1 & ~(1 << c), q0, q1, tk, e0, e1, -beta, -alpha)
+            if v > best:
+                best = v
+                bm = c
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if best <= a0:
+            self.tt[key] = (-_WIN, best, bm)
+        elif best >= beta:
+            self.tt[key] = (best, _WIN, bm)
+        else:
+            self.tt[key] = (best, best, bm)
+        return best
+
+    def _lead_order(self, hand: int, melded: int | None, first: int) -> list[Card]:
+        if melded is not None:
+            hand &= _KQ[melded]
+        cards = cards_of(hand)
+        trump = self.trump
+        # Non-trump high cards first, then trumps, then low cards; the remembered best first.
+        cards.sort(key=lambda c: (c // 6 == trump, -POINTS[c]))
+        if first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
+               pend0: int, pend1: int, alpha: int, beta: int) -> int:
+        """Value for follower ``f`` answering ``led``."""
+        self.nodes += 1
+        hand = h0 if f == 0 else h1
+        legal = self.follows(hand, led)
+        trump = self.trump
+        led_suit = led // 6
+        wins: list[Card] = []
+        loses: list[Card] = []
+        for c in cards_of(legal):
+            cs = c // 6
+            if (cs == led_suit and c % 6 < led % 6) or (cs == trump and led_suit != trump):
+                wins.append(c)
+            else:
+                loses.append(c)
+        # Cheapest winner first (cards_of lists high to low), then the cheapest loser.
+        wins.sort(key=POINTS.__getitem__)
+        loses.sort(key=POINTS.__getitem__)
+        other = 1 - f
+        best = -_WIN
+        trick_pts_base = POINTS[led]
+        for c in wins + loses:
+            won = c in wins
+            w = f if won else other
+            pts = trick_pts_base + POINTS[c]
+            q0, q1, e0, e1, t = p0, p1, pend0, pend1, tk
+            if w == 0:
+                q0 += pts
+                if not t & 1:
+                    t |= 1
+                    q0 += e0
+                    e0 = 0
+            else:
+                q1 += pts
+                if not t & 2:
+                    t |= 2
+                    q1 += e1
+                    e1 = 0
+            n0 = h0 & ~(1 << c) if f == 0 else h0
+            n1 = h1 & ~(1 << c) if f == 1 else h1
+            if not (n0 | n1):
+                v0 = self.played_out_value(w, q0, q1, t)
+                v = v0 if f == 0 else -v0
+            elif w == f:
+                v = self.lead(f, n0, n1, q0, q1, t, e0, e1, alpha, beta)
+            else:
+                v = -self.lead(other, n0, n1, q0, q1, t, e0, e1, -beta, -alpha)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    # ------------------------------------------------------------------ entry points
+
+    def value(self, pos: Position) -> int:
+        """Exact game points of ``pos`` for the player to move."""
+        return self._node(pos, -_WIN, _WIN)
+
+    def _node(self, pos: Position, alpha: int, beta: int) -> int:
+        h0, h1 = pos.hands
+        p0, p1 = pos.points
+        tk = (pos.tricks[0] > 0) | (pos.tricks[1] > 0) << 1
+        e0, e1 = pos.pending
+        if pos.table_card is None:
+            return self.lead(pos.to_move, h0, h1, p0, p1, tk, e0, e1, alpha, beta, pos.melded)
+        return self.follow(pos.to_move, pos.table_card, h0, h1, p0, p1, tk, e0, e1, alpha, beta)
+
+    def card_values(self, pos: Position) -> dict[Card, int]:
+        """Exact game points for the player to move of playing each legal card.
+
+        On lead, playing the King or Queen of a held marriage includes its meld; a player on
+        lead who can declare 66 gets the declaration's value for every card (he declares).
+        """
+        h0, h1 = pos.hands
+        p = pos.to_move
+        mine = h0 if p == 0 else h1
+        out: dict[Card, int] = {}
+        tk = (pos.tricks[0] > 0) | (pos.tricks[1] > 0) << 1
+        if pos.table_card is not None:
+            for c in cards_of(self.follows(mine, pos.table_card)):
+                n0 = h0 & ~(1 << c) if p == 0 else h0
+                n1 = h1 & ~(1 << c) if p == 1 else h1
+                out[c] = self._follow_card(p, pos.table_card, c, n0, n1, pos.points, tk,
+                                           pos.pending)
+            return out
+        hand = mine & _KQ[pos.melded] if pos.melded is not None else mine
+        for c in cards_of(hand):
+            q = list(pos.points)
+            e = list(pos.pending)
+            m = _MARRIAGE_OF[c]
+            if m and mine & m == m and pos.melded is None:
+                if pos.tricks[p]:
+                    q[p] += self._meld_value[c // 6]
+                else:
+                    e[p] += self._meld_value[c // 6]
+            n0 = h0 & ~(1 << c) if p == 0 else h0
+            n1 = h1 & ~(1 << c) if p == 1 else h1
+            out[c] = -self.follow(1 - p, c, n0, n1, q[0], q[1], tk, e[0], e[1], -_WIN, _WIN)
+        return out
+
+    def _follow_card(self, f: int, led: Card, c: Card, h0: int, h1: int,
+                     points: tuple[int, int], tk: int, pending: tuple[int, int]) -> int:
+        trump = self.trump
+        won = (c // 6 == led // 6 and c % 6 < led % 6) or (c // 6 == trump and led // 6 != trump)
+        w = f if won else 1 - f
+        q = list(points)
+        e = list(pending)
+        q[w] += POINTS[led] + POINTS[c]
+        if not tk >> w & 1:
+            tk |= 1 << w
+            q[w] += e[w]
+            e[w] = 0
+        if not (h0 | h1):
+            v0 = self.played_out_value(w, q[0], q[1], tk)
+            return v0 if f == 0 else -v0
+        v = self.lead(w, h0, h1, q[0], q[1], tk, e[0], e[1], -_WIN, _WIN)
+        return v if w == f else -v
+
+
+def solve(state: GameState) -> int:
+    """Exact game points for the side to move of a two-hand state in phase 2."""
+    pos = Position.from_state(state)
+    return Solver.for_position(pos).value(pos)
