@@ -33,6 +33,8 @@ threads = _env_int("SIXTYSIX_THREADS", 8)
 timeout = 60  # long-polls wait up to 30 s
 graceful_timeout = 35  # let a running long-poll finish on reload/shutdown
 keepalive = 5
+# Worker heartbeat files in memory: works on a read-only root filesystem and never stalls on disk.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 accesslog: str | None = os.environ.get("SIXTYSIX_ACCESS_LOG") or None
 errorlog = "-"
