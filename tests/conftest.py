@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 import redis
+from flask import Flask
+from flask.testing import FlaskClient
 
+from api.app import create_app
 from api.redis_server import EmbeddedRedis
 
 
@@ -28,3 +31,17 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
         yield client
     finally:
         client.close()
+
+
+@pytest.fixture
+def app(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[Flask]:
+    """The API on the session server, with a clean database (``redis_client`` flushes it)."""
+    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url})
+    yield application
+    application.extensions["sixtysix"].waiter.close()
+    application.extensions["sixtysix"].store.redis.close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

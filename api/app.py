@@ -1,0 +1,76 @@
+"""The application factory: ``create_app(config)``; gunicorn runs ``api.app:create_app()``.
+
+Configuration comes from the environment (:mod:`api.config`), then ``config`` overrides it.
+Extensions are set up here, in one place: Redis (one pool per process), the game store, the
+long-poll waiter, flask-smorest with problem+json errors, and the resource blueprints in
+:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc``,
+``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from importlib.metadata import version
+from typing import Any, Final
+
+import redis
+from flask import Flask
+
+from api import config as api_config
+from api import errors
+from api.http import Services
+from api.notify import VersionWaiter
+from api.resources import BLUEPRINTS
+from api.store import GameStore
+
+TITLE: Final = "Sixty-Six"
+
+OPENAPI: Final = {
+    "API_TITLE": TITLE,
+    "API_VERSION": version("sixtysix"),
+    "OPENAPI_VERSION": "3.1.0",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "OPENAPI_REDOC_PATH": "redoc",
+    "OPENAPI_REDOC_URL": "https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+}
+
+SPEC_KWARGS: Final = {
+    "info": {
+        "description": (
+            "Play Sixty-Six (Sechsundsechzig) and its variants over HTTP. Create a game, keep "
+            "the seat token, read your view and post actions. Errors are RFC 9457 problem "
+            "documents (application/problem+json) with stable type URIs."),
+        "license": {"name": "MIT", "identifier": "MIT"},
+    },
+    "components": {"securitySchemes": {
+        "seatToken": {"type": "http", "scheme": "bearer",
+                      "description": "A seat token from POST /v1/games"}}},
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask("api")
+    app.config.update(api_config.from_env(os.environ))
+    app.config.update(OPENAPI)
+    app.config.update(config or {})
+    app.config["MAX_CONTENT_LENGTH"] = app.config["SIXTYSIX_MAX_BODY"]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    timeout = app.config["SIXTYSIX_REDIS_TIMEOUT"]
+    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=timeout,
+                                  socket_connect_timeout=timeout, health_check_interval=30)
+    app.extensions["sixtysix"] = Services(
+        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"]),
+        waiter=VersionWaiter(client),
+    )
+
+    api = errors.ProblemApi(app, spec_kwargs=SPEC_KWARGS)
+    errors.register(app)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    app.extensions["sixtysix_api"] = api
+    return app

@@ -1,0 +1,44 @@
+"""Configuration from the environment, with defaults; ``create_app(config)`` overrides it.
+
+=============================  ==========================================  ==============
+Variable                       Meaning                                     Default
+=============================  ==========================================  ==============
+``REDIS_URL``                  Redis server holding the games              ``redis://localhost:6379/0``
+``SIXTYSIX_GAME_TTL``          seconds a game lives after its last write   604800 (7 days)
+``SIXTYSIX_IDEMPOTENCY_TTL``   seconds an ``Idempotency-Key`` is honoured  86400 (1 day)
+``SIXTYSIX_MAX_WAIT``          longest long-poll ``wait`` in seconds       30
+``SIXTYSIX_REDIS_TIMEOUT``     Redis socket and connect timeout, seconds   5
+``SIXTYSIX_RETRY_AFTER``       ``Retry-After`` seconds of a 503            5
+``SIXTYSIX_MAX_BODY``          largest request body in bytes (else 413)    65536
+=============================  ==========================================  ==============
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "REDIS_URL": "redis://localhost:6379/0",
+    "SIXTYSIX_GAME_TTL": 7 * 24 * 3600,
+    "SIXTYSIX_IDEMPOTENCY_TTL": 24 * 3600,
+    "SIXTYSIX_MAX_WAIT": 30,
+    "SIXTYSIX_REDIS_TIMEOUT": 5.0,
+    "SIXTYSIX_RETRY_AFTER": 5,
+    "SIXTYSIX_MAX_BODY": 64 * 1024,
+}
+
+
+def from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """The settings of :data:`DEFAULTS`, each taken from ``env`` when set (same type)."""
+    out: dict[str, Any] = {}
+    for name, default in DEFAULTS.items():
+        raw = env.get(name, "").strip()
+        if not raw:
+            out[name] = default
+            continue
+        try:
+            out[name] = type(default)(raw)
+        except ValueError:
+            raise ValueError(f"{name} must be a {type(default).__name__}; got {raw!r}") from None
+    return out

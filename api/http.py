@@ -1,0 +1,85 @@
+"""Request and response helpers shared by the resources: services, tokens, ETags, JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response, current_app, json, request
+
+from api.errors import UNAUTHORIZED, Problem
+from api.notify import VersionWaiter
+from api.service import GAME_ID
+from api.store import GameNotFound, GameStore, VersionConflict
+from api.tokens import find_seat
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the app factory builds once and the resources share."""
+
+    store: GameStore
+    waiter: VersionWaiter
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["sixtysix"]
+    return found
+
+
+def checked_game_id(game_id: str) -> str:
+    """``game_id`` if it can name a game; anything else is an unknown game (404)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def bearer_token(required: bool) -> str | None:
+    """The ``Authorization: Bearer`` token; 401 if absent and ``required`` or malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        if required:
+            raise _unauthorized("this request needs Authorization: Bearer <seat token>")
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("use Authorization: Bearer <seat token>")
+    return token.strip()
+
+
+def authenticate(meta: Mapping[str, Any], token: str) -> int:
+    """The seat whose token this is; 401 if none."""
+    seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
+    if seat is None:
+        raise _unauthorized("the token belongs to no seat of this game")
+    return seat
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(UNAUTHORIZED, detail, headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def check_if_match(game_id: str, version: int) -> None:
+    """A stale ``If-Match`` is a :class:`VersionConflict` (answered 412)."""
+    if request.if_match and not request.if_match.contains(str(version)) and (
+            not request.if_match.star_tag):
+        raise VersionConflict(game_id, -1, version)
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names this version (or ``*``)."""
+    return bool(request.if_none_match) and (
+        request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
+
+
+def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
+                  ) -> Response:
+    response = current_app.response_class(json.dumps(body), status=status,
+                                          mimetype="application/json")
+    response.headers.update(headers or {})
+    return response

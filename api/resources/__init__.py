@@ -1,0 +1,10 @@
+"""One flask-smorest blueprint per resource; :data:`BLUEPRINTS` is registered in this order."""
+
+from __future__ import annotations
+
+from api.resources import actions, events, games, health, rules
+from api.resources.blueprint import Blueprint
+
+BLUEPRINTS: tuple[Blueprint, ...] = (
+    games.blp, actions.blp, events.blp, rules.blp, health.blp,
+)

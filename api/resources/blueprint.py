@@ -1,0 +1,33 @@
+"""flask-smorest's Blueprint with typed decorators (the library ships no type hints)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+import flask_smorest
+
+F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=type)
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    def route(self, rule: str, **options: Any) -> Callable[[C], C]:
+        return cast(Callable[[C], C], super().route(rule, **options))
+
+    def arguments(self, schema: Any, **kwargs: Any) -> Callable[[F], F]:
+        return cast(Callable[[F], F], super().arguments(schema, **kwargs))
+
+    def response(self, status_code: int, schema: Any = None, **kwargs: Any) -> Callable[[F], F]:
+        return cast(Callable[[F], F], super().response(status_code, schema, **kwargs))
+
+    def doc(self, **kwargs: Any) -> Callable[[F], F]:
+        return cast(Callable[[F], F], super().doc(**kwargs))
+
+    def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
+        return cast(Callable[[F], F], super().alt_response(status_code, **kwargs))
+
+
+#: OpenAPI security of endpoints that need a seat token, and of those where it is optional.
+SEAT_TOKEN: Final = [{"seatToken": []}]
+OPTIONAL_SEAT_TOKEN: Final = [{"seatToken": []}, {}]

@@ -1,0 +1,39 @@
+"""``GET /v1/games/{game_id}/events``: the game's event log as a seat (or spectator) sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from api.http import authenticate, bearer_token, checked_game_id, services
+from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.schemas import EventPageSchema, EventsQuerySchema
+
+blp = Blueprint("events", __name__, url_prefix="/v1/games",
+                description="A game's events, paginated by sequence number")
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.doc(security=OPTIONAL_SEAT_TOKEN)
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventPageSchema)
+    @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
+    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Events with ``seq > after``, oldest first, at most ``limit``.
+
+        With a bearer token a seat's own private details are included (its cards dealt and
+        drawn); without one, the spectator's. Page on with ``after=next_after`` until
+        ``next_after == last_seq``.
+        """
+        token = bearer_token(required=False)
+        meta, count, logged = services().store.events(
+            checked_game_id(game_id), query["after"], query["limit"])
+        seat = authenticate(meta, token) if token is not None else None
+        return {
+            "events": [e.for_seat(seat) for e in logged],
+            "next_after": logged[-1].seq if logged else min(query["after"], count),
+            "last_seq": count,
+        }

@@ -1,0 +1,230 @@
+"""Marshmallow schemas of the HTTP API (snake_case), with examples for the documentation.
+
+Request schemas validate input (a failure is a 422 problem naming the field). Response schemas
+document the answers; the views are built by :mod:`api.service` and sent as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from marshmallow import Schema, fields, validate
+
+from engine.actions import KINDS
+
+MAX_WAIT: Final = 30
+MAX_EVENTS: Final = 500
+DEFAULT_EVENTS: Final = 100
+SEAT_KINDS: Final = ("human", "computer")
+_CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
+_SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
+
+
+# --------------------------------------------------------------------------- requests
+
+
+class SeatSpecSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS),
+                         metadata={"example": "human"})
+    name = fields.String(validate=validate.Length(1, 40), metadata={
+        "description": "Shown to every seat; default 'Player N' or 'Computer (level)'",
+        "example": "Ann"})
+    level = fields.String(metadata={
+        "description": "Computer level (see GET /v1/rules); default random", "example": "random"})
+
+
+class TableSettingsSchema(Schema):
+    point_counter = fields.Boolean(load_default=False, metadata={
+        "description": "Show each side's current points in views"})
+    hint_66 = fields.Boolean(load_default=False, metadata={
+        "description": "Flag in the view when the seat holds 66 credited points"})
+    auto_continue = fields.Boolean(load_default=False, metadata={
+        "description": "Acknowledge finished hands for human seats too: the next hand is "
+                       "dealt at once (the settlement stays in the events)"})
+
+
+class CreateGameSchema(Schema):
+    variant = fields.String(load_default="sixty-six", metadata={
+        "description": "sixty-six, schnapsen, three-hand or four-hand", "example": "sixty-six"})
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
+        "description": "Rule options by name (GET /v1/rules lists them)",
+        "example": {"close_min_talon": 3}})
+    seats = fields.List(fields.Nested(SeatSpecSchema), metadata={
+        "description": "One per player, seat 0 first; default: seat 0 human, the others "
+                       "computer (random). At least one seat must be human."})
+    match_points = fields.Integer(metadata={
+        "description": "Game points that win a match (the rule option of that name)",
+        "example": 7})
+    set_bummerl = fields.Integer(metadata={
+        "description": "Bummerl that win a set (the rule option of that name)", "example": 1})
+    settings = fields.Nested(TableSettingsSchema,
+                             load_default=lambda: TableSettingsSchema().load({}))
+    deck = fields.List(fields.String(), metadata={
+        "description": "Explicit deal order of the first hand (all 24, Schnapsen 20 card "
+                       "codes, dealt first card first); the game is then unrated"})
+    first_dealer = fields.Integer(metadata={
+        "description": "Seat that deals first; default: cut for the deal", "example": 1})
+
+
+class ActionSchema(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(KINDS),
+                         metadata={"example": "play"})
+    card = fields.String(metadata={**_CARD, "description": "For play: " + _CARD["description"]})
+    suit = fields.String(metadata={**_SUIT, "description": "For meld: " + _SUIT["description"]})
+
+
+class ViewQuerySchema(Schema):
+    after_version = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "Long-poll: answer once the version exceeds this"})
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
+                        metadata={"description": f"Long-poll: longest wait in seconds "
+                                                 f"(at most {MAX_WAIT})"})
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "Answer events with seq greater than this"})
+    limit = fields.Integer(load_default=DEFAULT_EVENTS,
+                           validate=validate.Range(min=1, max=MAX_EVENTS),
+                           metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
+
+
+# --------------------------------------------------------------------------- responses
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(metadata={"example": 0})
+    kind = fields.String(validate=validate.OneOf(SEAT_KINDS), metadata={"example": "human"})
+    name = fields.String(metadata={"example": "Ann"})
+    level = fields.String(allow_none=True, metadata={"description": "Computer seats only"})
+
+
+class CreatedSeatSchema(SeatSchema):
+    token = fields.String(allow_none=True, metadata={
+        "description": "Bearer token of a human seat, shown only in this response"})
+
+
+class CreatedGameSchema(Schema):
+    game_id = fields.String(metadata={"example": "q3V9k2xR0aLmT7wZ"})
+    version = fields.Integer(metadata={"example": 1})
+    variant = fields.String(metadata={"example": "sixty-six"})
+    rated = fields.Boolean(metadata={"description": "False when the deck was given"})
+    seats = fields.List(fields.Nested(CreatedSeatSchema))
+
+
+class ActionOutSchema(Schema):
+    type = fields.String(metadata={"example": "play"})
+    card = fields.String(metadata=_CARD)
+    suit = fields.String(metadata=_SUIT)
+
+
+class TrickCardSchema(Schema):
+    seat = fields.Integer()
+    card = fields.String(metadata=_CARD)
+
+
+class TrickSchema(Schema):
+    leader = fields.Integer()
+    cards = fields.List(fields.Nested(TrickCardSchema))
+    winner = fields.Integer()
+
+
+class MatchSchema(Schema):
+    match_no = fields.Integer()
+    target = fields.Integer(metadata={"description": "Game points that win the match"})
+    points = fields.List(fields.Integer(), metadata={"description": "Game points per seat"})
+    needed = fields.List(fields.Integer())
+    bummerl = fields.List(fields.Integer())
+    matches_won = fields.List(fields.Integer())
+    set_bummerl = fields.Integer()
+    winner = fields.Integer(allow_none=True, metadata={"description": "Side that won the match"})
+    set_winner = fields.Integer(allow_none=True)
+
+
+class EventSchema(Schema):
+    seq = fields.Integer(metadata={"description": "Position in the game's event log, from 1"})
+    type = fields.String(metadata={"example": "card_played", "description": (
+        "dealer_chosen, hand_dealt, cards_dealt, card_played, trick_won, card_drawn, meld, "
+        "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
+        "set_won or continue; further members depend on the type")})
+
+
+class GameViewSchema(Schema):
+    game_id = fields.String()
+    version = fields.Integer(metadata={"description": "Also the ETag"})
+    rated = fields.Boolean()
+    seats = fields.List(fields.Nested(SeatSchema))
+    seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
+    variant = fields.String()
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw())
+    settings = fields.Dict(keys=fields.String(), values=fields.Boolean(), metadata={
+        "description": "point_counter, hint_66, auto_continue"})
+    status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over")))
+    hand_no = fields.Integer()
+    dealer = fields.Integer()
+    forehand = fields.Integer()
+    sitting_out = fields.Integer(allow_none=True)
+    to_act = fields.Integer(allow_none=True)
+    hand = fields.List(fields.String(), allow_none=True, metadata={
+        "description": "The seat's cards; null for a spectator"})
+    hand_sizes = fields.List(fields.Integer())
+    trump_suit = fields.String(metadata=_SUIT)
+    trump_card = fields.String(allow_none=True, metadata={
+        "description": "The face-up trump card under the talon; null when closed or gone"})
+    turned_card = fields.String()
+    talon_size = fields.Integer()
+    closed_by = fields.Integer(allow_none=True)
+    closed_after_tricks = fields.Integer(allow_none=True)
+    phase = fields.Integer()
+    leader = fields.Integer()
+    trick = fields.List(fields.Nested(TrickCardSchema))
+    last_trick = fields.Nested(TrickSchema, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema))
+    tricks_won = fields.List(fields.Dict())
+    known_cards = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                              metadata={"description": "Other seats' cards shown face up, by seat"})
+    melds = fields.List(fields.Dict())
+    points = fields.List(fields.Dict(), metadata={"description": "With the point counter on"})
+    can_declare_66 = fields.Boolean(metadata={"description": "With hint_66 on"})
+    legal_actions = fields.List(fields.Nested(ActionOutSchema))
+    match = fields.Nested(MatchSchema)
+    settlement = fields.Dict(allow_none=True, metadata={
+        "description": "The finished hand's settlement with its working; null during a hand"})
+    events = fields.List(fields.Nested(EventSchema), metadata={
+        "description": "This seat's events of the last change (see /events for all)"})
+
+
+class EventPageSchema(Schema):
+    events = fields.List(fields.Nested(EventSchema))
+    next_after = fields.Integer(metadata={"description": "Pass as after for the next page"})
+    last_seq = fields.Integer(metadata={"description": "seq of the newest event of the game"})
+
+
+class LevelSchema(Schema):
+    name = fields.String(metadata={"example": "random"})
+    description = fields.String()
+
+
+class RulesSchema(Schema):
+    variants = fields.List(fields.Dict())
+    options = fields.List(fields.Dict())
+    settings = fields.List(fields.Dict())
+    computer_levels = fields.List(fields.Nested(LevelSchema))
+
+
+class HealthSchema(Schema):
+    status = fields.String(metadata={"example": "ok"})
+
+
+class ProblemSchema(Schema):
+    type = fields.String(metadata={"example": "https://sixtysix.dev/problems/illegal-action"})
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    instance = fields.String()
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                         metadata={"description": "400/422: field → messages"})
+    reason = fields.String(metadata={"description": "409 illegal-action: why"})
+    legal_actions = fields.List(fields.Nested(ActionOutSchema), metadata={
+        "description": "409 illegal-action: what is allowed now"})
+    current_version = fields.Integer(metadata={"description": "409/412: the game's version"})

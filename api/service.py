@@ -1,0 +1,171 @@
+"""Games as the HTTP API sees them: creating, acting with computer replies, per-seat views.
+
+Between two human decisions the service plays every automatic move in the same request:
+computer seats act (deciding from their own view) and, with ``auto_continue``, finished hands
+are acknowledged for human seats too. So a saved game always waits for a human.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any, Final
+
+from api.errors import FieldError
+from api.players import COMPUTER_LEVELS
+from api.store import Game, GameStore, IdempotentWrite
+from api.tokens import digest, new_token
+from engine import (
+    Action,
+    Event,
+    GameState,
+    InvalidAction,
+    InvalidCard,
+    InvalidDeck,
+    InvalidOption,
+    Rules,
+    Settings,
+    apply,
+    find_variant,
+    legal_actions,
+    new_game,
+    view,
+)
+from engine.actions import CONTINUE_ACTION, MELD, PLAY
+
+#: Game ids are ``secrets.token_urlsafe(12)``; anything else in a URL is an unknown game.
+GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: Rule options that the create request also takes at top level.
+TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
+
+
+def _seats(specs: list[dict[str, Any]] | None, players: int) -> list[dict[str, Any]]:
+    if specs is None:
+        specs = [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
+    if len(specs) != players:
+        raise FieldError("seats", f"this variant seats {players} players; got {len(specs)}")
+    if not any(s["kind"] == "human" for s in specs):
+        raise FieldError("seats", "at least one seat must be human")
+    seats = []
+    for i, spec in enumerate(specs):
+        if spec["kind"] == "human":
+            if "level" in spec:
+                raise FieldError(f"seats.{i}.level", "only computer seats have a level")
+            seats.append({"kind": "human", "name": spec.get("name", f"Player {i + 1}"),
+                          "level": None})
+            continue
+        level = spec.get("level", "random")
+        if level not in COMPUTER_LEVELS:
+            raise FieldError(f"seats.{i}.level", f"unknown level {level!r}",
+                             list(COMPUTER_LEVELS))
+        seats.append({"kind": "computer", "name": spec.get("name", f"Computer ({level})"),
+                      "level": level})
+    return seats
+
+
+def _rules(body: Mapping[str, Any]) -> Rules:
+    options = dict(body["rules"])
+    for name in TOP_LEVEL_OPTIONS:
+        if name in body:
+            if name in options and options[name] != body[name]:
+                raise FieldError(name, f"differs from rules.{name}")
+            options[name] = body[name]
+    try:
+        return Rules.make(body["variant"], options)
+    except InvalidOption as exc:
+        field = exc.option if exc.option in ("variant", *TOP_LEVEL_OPTIONS) and (
+            exc.option in body) else f"rules.{exc.option}"
+        raise FieldError(field, str(exc), exc.allowed) from None
+
+
+def create_game(store: GameStore, body: Mapping[str, Any]) -> tuple[Game, list[str | None]]:
+    """Validate a create request, deal, play the computers' opening moves and save.
+
+    Returns the saved game and each seat's token (``None`` for computer seats).
+    """
+    rules = _rules(body)
+    table = body["settings"]
+    settings = Settings.make({k: table[k] for k in ("point_counter", "hint_66")})
+    seats = _seats(body.get("seats"), find_variant(body["variant"]).players)
+    deck = body.get("deck")
+    try:
+        state, events = new_game(rules, settings, first_dealer=body.get("first_dealer"),
+                                 decks=None if deck is None else [deck])
+    except InvalidOption as exc:
+        raise FieldError(exc.option, str(exc), exc.allowed) from None
+    except (InvalidDeck, InvalidCard) as exc:
+        raise FieldError("deck", str(exc)) from None
+    tokens = [new_token() if s["kind"] == "human" else None for s in seats]
+    meta = {
+        "seats": [{**s, "token_sha256": digest(t) if t else None}
+                  for s, t in zip(seats, tokens, strict=True)],
+        "auto_continue": table["auto_continue"],
+        "rated": deck is None,
+        "created_at": int(time.time()),
+    }
+    events += automatic_moves(state, meta)
+    return store.create(secrets.token_urlsafe(12), state, meta, events), tokens
+
+
+def parse_action(body: Mapping[str, Any]) -> Action:
+    """The action of a request body; an unparsable card or suit is a 422 on that field."""
+    try:
+        return Action.from_dict(dict(body))
+    except InvalidAction as exc:
+        field = {PLAY: "card", MELD: "suit"}.get(body.get("type", ""), "type")
+        raise FieldError(field, str(exc)) from None
+
+
+def act(store: GameStore, game: Game, seat: int, action: Action,
+        idempotent: IdempotentWrite | None = None) -> Game:
+    """Apply ``seat``'s action and the automatic replies, and save once.
+
+    Raises :class:`~engine.IllegalAction` (nothing saved) or
+    :class:`~api.store.VersionConflict` (someone saved first; nothing saved).
+    """
+    events = apply(game.state, seat, action)
+    events += automatic_moves(game.state, game.meta)
+    return store.save(game, events, idempotent=idempotent)
+
+
+def automatic_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
+    """Play computer seats and (with ``auto_continue``) human acknowledgements until a human
+    must decide or the game is over."""
+    events: list[Event] = []
+    while (move := _next_automatic(state, meta)) is not None:
+        events += apply(state, *move)
+    return events
+
+
+def _next_automatic(state: GameState, meta: Mapping[str, Any]) -> tuple[int, Action] | None:
+    for seat, info in enumerate(meta["seats"]):
+        legal = legal_actions(state, seat)
+        if not legal:
+            continue
+        if info["kind"] == "computer":
+            return seat, COMPUTER_LEVELS[info["level"]].choose(view(state, seat))
+        if meta["auto_continue"] and legal == [CONTINUE_ACTION]:
+            return seat, CONTINUE_ACTION
+    return None
+
+
+def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Seats as everyone may see them: never a token or its digest."""
+    return [{"seat": i, "kind": s["kind"], "name": s["name"], "level": s["level"]}
+            for i, s in enumerate(meta["seats"])]
+
+
+def game_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
+    out = view(game.state, seat)
+    out["settings"]["auto_continue"] = game.meta["auto_continue"]
+    return {
+        "game_id": game.game_id,
+        "version": game.version,
+        "rated": game.meta["rated"],
+        "seats": public_seats(game.meta),
+        **out,
+        "events": [e.for_seat(seat) for e in game.recent],
+    }
