@@ -29,5 +29,5 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
 
 #: OpenAPI security of endpoints that need a seat token, and of those where it is optional.
-SEAT_TOKEN: Final = [{"seatToken": []}]
-OPTIONAL_SEAT_TOKEN: Final = [{"seatToken": []}, {}]
+SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
+OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
