@@ -34,11 +34,10 @@ from engine import (
     is_legal,
     legal_actions,
     new_game,
-    to_dict,
     to_json,
     view,
 )
-from engine.cards import CARD_CODES, POINTS, codes, mask_of, points_of
+from engine.cards import POINTS, codes, mask_of, points_of
 from engine.rules import OPTIONS, VARIANTS
 
 UNIVERSE = (
@@ -211,9 +210,9 @@ def check_round_trip(state: GameState) -> None:
 def choose(state: GameState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Mostly plays and honest declarations; now and then anything legal, false "66!" too."""
     declare = Action.from_text("declare")
-    if declare in legal and state.credited_points(state.side_of(seat)) >= 66:
-        if rng.random() < 0.9:
-            return declare
+    honest = declare in legal and state.credited_points(state.side_of(seat)) >= 66
+    if honest and rng.random() < 0.9:
+        return declare
     others = [a for a in legal if a != declare]
     if not others or rng.random() < 0.03:
         return rng.choice(legal)
