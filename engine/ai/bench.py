@@ -13,13 +13,17 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from engine.actions import DECLARE
+from engine.ai.player import choose
 from engine.ai.solver import solve
-from engine.deal import new_game
+from engine.cards import CARD_CODES
+from engine.deal import new_game, shuffled_deck
 from engine.play import apply, legal_actions
 from engine.rules import Rules
 from engine.state import PLAYING, GameState
+from engine.views import view
 
 
 def _quantiles(ms: list[float]) -> tuple[float, float]:
@@ -55,14 +59,78 @@ def bench_solver(n: int, seed: int) -> None:
           f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
 
 
+def play_hand(rules: Rules, deck: list[str], levels: dict[int, str], rng: random.Random,
+              times: dict[str, list[float]]) -> dict[str, Any]:
+    """Play one hand of ``deck`` (seat 0 deals) with ``levels`` per seat; return the settlement."""
+    state, _ = new_game(rules, first_dealer=0, decks=[deck], rng=rng)
+    while state.status == PLAYING:
+        seat = state.to_act()
+        assert seat is not None
+        start = time.perf_counter()
+        action = choose(view(state, seat), levels[seat], rng)
+        times.setdefault(levels[seat], []).append((time.perf_counter() - start) * 1000)
+        apply(state, seat, action)
+    assert state.settlement is not None
+    return state.settlement
+
+
+def bench_levels(variant: str, hands: int, seed: int, levels: list[str]) -> None:
+    rng = random.Random(seed)
+    rules = Rules.make(variant)
+    for level in levels:
+        times: dict[str, list[float]] = {}
+        for _ in range(hands):
+            deck = [CARD_CODES[c] for c in shuffled_deck(rules.variant, rng)]
+            play_hand(rules, deck, dict.fromkeys(range(rules.variant.players), level), rng,
+                      times)
+        med, p99 = _quantiles(times[level])
+        print(f"{variant} {level}: {len(times[level])} moves, median {med:.1f} ms, "
+              f"p99 {p99:.1f} ms, max {max(times[level]):.1f} ms")
+
+
+def bench_strength(a: str, b: str, variant: str, deals: int, seed: int) -> None:
+    """Duplicate deals of a two-seat variant: each deal twice, ``a`` on each seat in turn."""
+    rng = random.Random(seed)
+    rules = Rules.make(variant)
+    points = {a: 0, b: 0}
+    won = {a: 0, b: 0}
+    times: dict[str, list[float]] = {}
+    for _ in range(deals):
+        deck = [CARD_CODES[c] for c in shuffled_deck(rules.variant, rng)]
+        for seats in ({0: a, 1: b}, {0: b, 1: a}):
+            settlement = play_hand(rules, deck, seats, rng, times)
+            winner = settlement["winner_side"]
+            if winner is not None:
+                points[seats[winner]] += settlement["game_points"]
+                won[seats[winner]] += 1
+    hands = 2 * deals
+    share = points[a] / max(1, points[a] + points[b])
+    print(f"{variant} {a} vs {b}, {hands} duplicate hands: game points {points[a]}:{points[b]} "
+          f"({share:.1%} for {a}), hands won {won[a]}:{won[b]} ({won[a] / hands:.1%} for {a})")
+    for level, ms in times.items():
+        med, p99 = _quantiles(ms)
+        print(f"  {level}: median {med:.1f} ms, p99 {p99:.1f} ms per move")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("what", nargs="*", default=["solver"])
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hands", type=int, default=20, help="hands (levels) or deals")
+    parser.add_argument("--variant", default="sixty-six")
+    parser.add_argument("--levels", nargs="*", default=["easy", "normal", "strong"])
+    parser.add_argument("--pairs", nargs="*", default=["strong:random", "easy:random"],
+                        help="a:b pairs for strength")
     args = parser.parse_args()
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
+    if "levels" in args.what:
+        bench_levels(args.variant, args.hands, args.seed, args.levels)
+    if "strength" in args.what:
+        for pair in args.pairs:
+            a, b = pair.split(":")
+            bench_strength(a, b, args.variant, args.hands, args.seed)
 
 
 if __name__ == "__main__":

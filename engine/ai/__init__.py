@@ -1,0 +1,22 @@
+"""Computer opponents that never see hidden cards (RULES.md §8).
+
+Public interface, used by the hint and analysis endpoints and the arena::
+
+    from engine.ai import LEVELS, choose, evaluate
+
+    action = choose(view, "normal")           # engine.Action for the seat of ``view``
+    ev = evaluate(view, "strong")             # every legal action ranked, best first
+    ev.best, ev.actions[0].value, ev.samples, ev.reason, ev.would_declare, ev.as_dict()
+
+``view`` is a seat's view (:func:`engine.view`) or a pasted one of the same shape; levels are
+``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them). Modules:
+:mod:`~engine.ai.knowledge` (what the seat knows), :mod:`~engine.ai.sampling` (uniform deals
+of the unseen cards), :mod:`~engine.ai.solver` (exact phase-2 solver),
+:mod:`~engine.ai.policy` (rule-of-thumb play), :mod:`~engine.ai.player` (decisions).
+"""
+
+from engine.ai.knowledge import InvalidView, Knowledge
+from engine.ai.player import LEVELS, ActionValue, Evaluation, choose, evaluate
+
+__all__ = ["LEVELS", "ActionValue", "Evaluation", "InvalidView", "Knowledge", "choose",
+           "evaluate"]

@@ -1,0 +1,277 @@
+"""Decisions of the computer levels (RULES.md §8): :func:`choose` and :func:`evaluate`.
+
+Both take only a seat's view, so a computer never sees hidden cards. Method (determinized
+search): draw deals of the unseen cards uniformly among those consistent with what the seat
+knows (:mod:`engine.ai.sampling`); in each deal, try every *plan* — a legal action together
+with the seat's own follow-up before a card leaves its hand (a meld and the King or Queen it
+leads, an exchange and the lead after it) — and play on: by the rule-of-thumb policy
+(:mod:`engine.ai.policy`) while the talon is open, and once it is closed or exhausted
+(two-hand) by the exact solver (:mod:`engine.ai.solver`) when hands are small enough for the
+level. A closing plan is thus valued by solving the closed position in each deal. An action is
+worth the best average over the plans that start with it, in game points for the seat's side.
+
+A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
+forgets); no level ever declares with fewer.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, MELD, PLAY, Action
+from engine.ai.knowledge import InvalidView, Knowledge
+from engine.ai.policy import heuristic_action
+from engine.ai.sampling import Sampler, to_state
+from engine.ai.solver import Position, Solver
+from engine.play import apply, legal_actions
+from engine.scoring import DECLARE_TARGET
+from engine.state import PLAYING, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A computer level: per-move budget and how it thinks."""
+
+    name: str
+    description: str
+    #: Default time budget per move, ms (one core).
+    budget_ms: float
+    max_samples: int
+    #: Two-hand phase 2 is solved exactly once each hand holds at most this many cards.
+    solve_from: int
+    #: Chance of playing the rule-of-thumb move without looking further ("by feel").
+    feel: float
+    #: Chance of forgetting to declare while holding 66.
+    forget: float
+
+
+LEVEL_TABLE: Final = {
+    lv.name: lv
+    for lv in (
+        Level("random", "Any legal action, uniformly at random (never declares falsely).",
+              0, 0, 0, 0.0, 0.0),
+        Level("easy", "Thinks briefly (a few sampled deals, quick playouts), sometimes plays by "
+              "feel, sometimes forgets to declare 66.", 15, 6, 0, 0.3, 0.3),
+        Level("normal", "Plays out every legal action in several sampled deals of the unseen "
+              "cards and takes the best; solves small endgames exactly.", 100, 40, 3, 0.0,
+              0.0),
+        Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
+              "exactly in each; closes when it pays.", 400, 400, 6, 0.0, 0.0),
+    )
+}
+#: Level names with their descriptions.
+LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    action: Action
+    #: Expected game points for the seat's side (positive: winning), averaged over samples.
+    value: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"action": self.action.as_dict(), "text": self.action.text(),
+                "expected_game_points": round(self.value, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every legal action ranked (best first), with how the ranking was reached."""
+
+    level: str
+    actions: tuple[ActionValue, ...]
+    samples: int
+    reason: str
+    #: The seat holds 66 credited points on lead and would declare now.
+    would_declare: bool
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0].action
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "best": self.best.as_dict(),
+                "actions": [a.as_dict() for a in self.actions], "samples": self.samples,
+                "reason": self.reason, "would_declare_66": self.would_declare}
+
+
+def _level(name: str) -> Level:
+    try:
+        return LEVEL_TABLE[name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; allowed: {', '.join(LEVEL_TABLE)}") from None
+
+
+def credited(k: Knowledge) -> int:
+    """The seat's side's credited points: trick points plus credited melds."""
+    side = k.side_of(k.seat)
+    points, _, _ = k.won()
+    melds = sum(40 if suit == k.trump else 20 for seat, suit, cred in k.melds
+                if cred and k.side_of(seat) == side)
+    return points.get(side, 0) + melds
+
+
+def can_declare_66(k: Knowledge) -> bool:
+    return DECLARE_ACTION in k.legal and credited(k) >= DECLARE_TARGET
+
+
+def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
+           budget_ms: float | None = None) -> Action:
+    """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it is).
+
+    ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``);
+    ``budget_ms`` overrides the level's time budget. Raises :class:`InvalidView` if the view
+    is not a position where the seat has to act.
+    """
+    lv = _level(level)
+    rng = rng or random.Random()
+    k = Knowledge.from_view(view)
+    legal = list(k.legal)
+    if not legal:
+        raise InvalidView("the seat has no action to take in this view")
+    if lv.name == "random":
+        honest = [a for a in legal if a.kind != DECLARE or can_declare_66(k)]
+        return rng.choice(honest)
+    declare = can_declare_66(k) and rng.random() >= lv.forget
+    if declare:
+        return DECLARE_ACTION
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < lv.feel:
+        state = to_state(k, Sampler(k).sample(rng))
+        action = heuristic_action(state, k.seat, rng)
+        if action.kind != DECLARE:
+            return action
+    return _evaluate(k, lv, rng, budget_ms, None, declare=False).best
+
+
+def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | None = None,
+             budget_ms: float | None = None, samples: int | None = None) -> Evaluation:
+    """Rank every legal action of ``view``'s seat by expected game points (see module doc).
+
+    ``samples`` caps the number of sampled deals (default: the level's cap); the time budget
+    (``budget_ms`` or the level's) stops sampling earlier. At least one deal is always used.
+    """
+    lv = _level(level)
+    k = Knowledge.from_view(view)
+    if not k.legal:
+        raise InvalidView("the seat has no action to take in this view")
+    return _evaluate(k, lv, rng or random.Random(), budget_ms, samples, declare=True)
+
+
+# ---------------------------------------------------------------------------- search
+
+
+def _plans(state: GameState, seat: int, declare: bool, melded: bool = False,
+           exchanged: bool = False) -> list[tuple[Action, ...]]:
+    """Sequences of the seat's actions up to a card played, a close or a declaration.
+
+    A declaration is planned only with 66 credited points, and only if ``declare``.
+    """
+    out: list[tuple[Action, ...]] = []
+    side = state.side_of(seat)
+    for a in legal_actions(state, seat):
+        if a.kind == DECLARE:
+            if declare and state.credited_points(side) >= DECLARE_TARGET:
+                out.append((a,))
+        elif a.kind in (PLAY, CLOSE):
+            out.append((a,))
+        elif (a.kind == MELD and not melded) or (a.kind != MELD and not exchanged):
+            after = state.copy()
+            apply(after, seat, a)
+            rest = _plans(after, seat, declare, melded or a.kind == MELD,
+                          exchanged or a.kind != MELD)
+            out.extend((a, *p) for p in rest)
+    return out
+
+
+def _outcome(state: GameState, side: int) -> int:
+    settlement = state.settlement
+    assert settlement is not None
+    winner = settlement["winner_side"]
+    if winner is None:
+        return 0
+    points: int = settlement["game_points"]
+    return points if winner == side else -points
+
+
+def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
+             solvers: dict[tuple[Any, ...], Solver]) -> int:
+    """Game points for ``side`` of playing ``state`` on (policy, then the exact solver)."""
+    two_hand = state.rules.variant.has_talon
+    while state.status == PLAYING:
+        seat = state.to_act()
+        assert seat is not None
+        if two_hand and not state.talon_open and max(
+                state.hands[s].bit_count() for s in state.active) <= lv.solve_from:
+            pos = Position.from_state(state)
+            ctx = (pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins)
+            solver = solvers.get(ctx)
+            if solver is None:
+                solver = solvers[ctx] = Solver.for_position(pos)
+            v = solver.value(pos)
+            return v if state.side_of(seat) == side else -v
+        apply(state, seat, heuristic_action(state, seat, rng))
+    return _outcome(state, side)
+
+
+def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | None,
+              samples: int | None, declare: bool) -> Evaluation:
+    """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first)."""
+    start = time.perf_counter()
+    budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
+    cap = samples if samples is not None else max(lv.max_samples, 1)
+    would_declare = declare and can_declare_66(k)
+    if len(k.legal) == 1:
+        return Evaluation(lv.name, (ActionValue(k.legal[0], 0.0),), 0,
+                          f"{k.legal[0].text()} is the only legal action", would_declare)
+    sampler = Sampler(k)
+    # Two-hand with the talon exhausted: one consistent deal, the position is exact.
+    exact = sampler.count() == 1 and k.talon_hidden == 0
+    if exact:
+        cap = 1
+    side = k.side_of(k.seat)
+    plans: list[tuple[Action, ...]] | None = None
+    totals: list[float] = []
+    n = 0
+    while n < cap:
+        state = to_state(k, sampler.sample(rng))
+        if plans is None:
+            plans = _plans(state, k.seat, declare)
+            totals = [0.0] * len(plans)
+        solvers: dict[tuple[Any, ...], Solver] = {}
+        for i, plan in enumerate(plans):
+            s = state.copy()
+            for a in plan:
+                apply(s, k.seat, a)
+            totals[i] += _play_on(s, side, lv, rng, solvers)
+        n += 1
+        if time.perf_counter() - start > budget * n / (n + 1):
+            break
+    assert plans is not None
+    best: dict[Action, float] = {}
+    for plan, total in zip(plans, totals, strict=True):
+        v = total / n
+        if plan[0] not in best or v > best[plan[0]]:
+            best[plan[0]] = v
+    ranked = sorted(best.items(), key=lambda item: (item[0] != DECLARE_ACTION or not would_declare,
+                                                    -item[1]))
+    values = tuple(ActionValue(a, v) for a, v in ranked)
+    if would_declare:
+        reason = f"declare: {credited(k)} credited points (a player always declares at 66)"
+    else:
+        reason = _reason(values, n, exact)
+    return Evaluation(lv.name, values, n, reason, would_declare)
+
+
+def _reason(values: tuple[ActionValue, ...], n: int, exact: bool) -> str:
+    top = values[0]
+    how = "exactly (all cards are known)" if exact else f"on average over {n} sampled deals"
+    text = f"{top.action.text()} is worth {top.value:+.2f} game points {how}"
+    if len(values) > 1:
+        text += f"; next best {values[1].action.text()} {values[1].value:+.2f}"
+    return text
+

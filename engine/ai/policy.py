@@ -1,0 +1,79 @@
+"""A quick rule-of-thumb player ("by feel"): the rollout policy and the easy level's instinct.
+
+It looks only at the seat's own hand and the public facts of the state (trick, trump, talon,
+points of its own side), so it is fair to use on a sampled deal and on the real position.
+Rules of thumb: declare at 66; exchange; meld (trumps first) and lead the Queen; in phase 1
+lead a low side card and keep trumps and marriage cards; in phase 2 lead Aces and Tens; win a
+trick cheaply in suit, trump only for an Ace or Ten, else throw the cheapest card; in
+four-hand give points to a partner who is winning.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from engine.actions import DECLARE, DECLARE_ACTION, EXCHANGE, EXCHANGE_ACTION, MELD, PLAY, Action
+from engine.cards import KING, POINTS, QUEEN, Card, card
+from engine.play import legal_actions
+from engine.scoring import DECLARE_TARGET
+from engine.state import GameState
+
+_KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
+
+
+def _beats(c: Card, best: Card, trump: int) -> bool:
+    return (c // 6 == best // 6 and c % 6 < best % 6) or (c // 6 == trump and best // 6 != trump)
+
+
+def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
+    """Sort key: cheapest to give away first (side cards, not marriage cards, low points)."""
+    in_marriage = hand & _KQ[c // 6] == _KQ[c // 6] and c % 6 in (KING, QUEEN)
+    return (c // 6 == trump, in_marriage, POINTS[c])
+
+
+def heuristic_action(state: GameState, seat: int, rng: random.Random | None = None) -> Action:
+    """The rule-of-thumb action of ``seat``; ``rng`` breaks ties among equal cards."""
+    acts = legal_actions(state, seat)
+    if len(acts) == 1:
+        return acts[0]
+    kinds = {a.kind: a for a in acts}
+    if DECLARE in kinds and state.credited_points(state.side_of(seat)) >= DECLARE_TARGET:
+        return DECLARE_ACTION
+    hand = state.hands[seat]
+    trump = state.trump
+    cards = [a.card for a in acts if a.kind == PLAY and a.card is not None]
+    if rng is not None:
+        rng.shuffle(cards)
+    if not state.trick:
+        if EXCHANGE in kinds:
+            return EXCHANGE_ACTION
+        melds = [a for a in acts if a.kind == MELD and a.suit is not None]
+        if melds:
+            return max(melds, key=lambda a: a.suit == trump)
+        if state.melded_suit is not None:
+            return Action.play(min(cards, key=lambda c: c % 6 != QUEEN))
+        if state.talon_open:
+            return Action.play(min(cards, key=lambda c: _keep_score(c, hand, trump)))
+        return Action.play(max(cards, key=lambda c: (POINTS[c] >= 10, c // 6 != trump,
+                                                     -_keep_score(c, hand, trump)[2])))
+    trick = state.trick
+    best_i = state.trick_winner_index()
+    best = trick[best_i]
+    n = len(state.active)
+    lead_i = state.active.index(state.leader)
+    best_seat = state.active[(lead_i + best_i) % n]
+    if n == 4 and state.side_of(best_seat) == state.side_of(seat):
+        losers = [c for c in cards if not _beats(c, best, trump)]
+        pool = losers or cards
+        return Action.play(max(pool, key=lambda c: (c // 6 != trump, POINTS[c])))
+    at_stake = sum(POINTS[c] for c in trick)
+    winners = [c for c in cards if _beats(c, best, trump)]
+    in_suit = [c for c in winners if c // 6 == best // 6]
+    if in_suit:
+        return Action.play(max(in_suit, key=lambda c: (POINTS[c], -(c % 6))))
+    if winners and (at_stake >= 10 or not state.talon_open):
+        return Action.play(min(winners, key=lambda c: (POINTS[c], -(c % 6))))
+    pool = [c for c in cards if not _beats(c, best, trump)] or cards
+    return Action.play(min(pool, key=lambda c: _keep_score(c, hand, trump)))
+
