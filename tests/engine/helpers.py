@@ -14,6 +14,13 @@ from engine import Action, Event, GameState, Rules, Settings, apply, new_game
 from engine.cards import CARD_CODES
 from engine.rules import VARIANTS
 
+#: Every action there is: 24 plays, 4 melds, exchange, close, declare, continue.
+UNIVERSE: tuple[Action, ...] = (
+    *(Action.play(c) for c in range(24)),
+    *(Action.meld(s) for s in range(4)),
+    *(Action.from_text(k) for k in ("exchange", "close", "declare", "continue")),
+)
+
 
 def _rest(variant: str, used: Iterable[str]) -> list[str]:
     taken = set(used)

@@ -39,12 +39,8 @@ from engine import (
 )
 from engine.cards import POINTS, codes, mask_of, points_of
 from engine.rules import OPTIONS, VARIANTS
+from tests.engine.helpers import UNIVERSE
 
-UNIVERSE = (
-    [Action.play(c) for c in range(24)]
-    + [Action.meld(s) for s in range(4)]
-    + [Action.from_text(k) for k in ("exchange", "close", "declare", "continue")]
-)
 CODE = re.compile(r"^[ATKQJ9][CSHD]$")
 #: Events whose cards are not about the hand's hidden cards: the cut for the first dealer
 #: (cards drawn by lot) and the settlement, which may reveal the whole hand record.
