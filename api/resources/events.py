@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 
-from api.http import authenticate, bearer_token, checked_game_id, services
+from api.http import authenticate, bearer_token, checked_game_id, json_response, services
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.schemas import EventPageSchema, EventsQuerySchema
 
@@ -21,7 +22,7 @@ class Events(MethodView):
     @blp.response(200, EventPageSchema)
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
     @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events with ``seq > after``, oldest first, at most ``limit``.
 
         With a bearer token a seat's own private details are included (its cards dealt and
@@ -32,8 +33,9 @@ class Events(MethodView):
         meta, count, logged = services().store.events(
             checked_game_id(game_id), query["after"], query["limit"])
         seat = authenticate(meta, token) if token is not None else None
-        return {
+        # Not dumped through EventPageSchema: it would drop each event's type-specific members.
+        return json_response({
             "events": [e.for_seat(seat) for e in logged],
             "next_after": logged[-1].seq if logged else min(query["after"], count),
             "last_seq": count,
-        }
+        })
