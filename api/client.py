@@ -13,7 +13,7 @@ Every error answer (``application/problem+json``) raises :class:`ApiError`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NotRequired, Self, TypedDict, cast
 
 import requests
 
@@ -58,6 +58,14 @@ class CreatedGame(TypedDict):
     game_id: str
     version: int
     seats: list[CreatedSeat]
+
+
+class EventPage(TypedDict):
+    """A page of events: each has ``seq`` and ``type``; page on with ``after=next_after``."""
+
+    events: list[dict[str, Any]]
+    next_after: int
+    last_seq: int
 
 
 class ApiError(Exception):
@@ -142,6 +150,12 @@ class SixtySixClient:
     def close(self) -> None:
         self.session.close()
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     # ----------------------------------------------------------------------- endpoints
 
     def create_game(
@@ -203,10 +217,23 @@ class SixtySixClient:
         return cast(View, self._request(
             "POST", f"/v1/games/{game_id}/actions", json=action_dict(action), headers=headers))
 
-    def events(self, game_id: str, after: int = 0) -> dict[str, Any]:
-        """``GET /v1/games/{id}/events?after=N``: this seat's events after number ``after``."""
-        return cast(dict[str, Any], self._request(
-            "GET", f"/v1/games/{game_id}/events", params={"after": after}))
+    def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
+        """``GET /v1/games/{id}/events``: one page of this seat's events with ``seq > after``."""
+        params: dict[str, Any] = {"after": after}
+        if limit is not None:
+            params["limit"] = limit
+        return cast(EventPage, self._request(
+            "GET", f"/v1/games/{game_id}/events", params=params))
+
+    def all_events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """Every event with ``seq > after``, following the pages to the last one."""
+        out: list[dict[str, Any]] = []
+        while True:
+            page = self.events(game_id, after)
+            out += page["events"]
+            if not page["events"] or page["next_after"] >= page["last_seq"]:
+                return out
+            after = page["next_after"]
 
     def rules(self) -> dict[str, Any]:
         """``GET /v1/rules``: variants, options with defaults and allowed values, levels."""
