@@ -8,9 +8,20 @@ active players. Four-hand: 3+3 to each seat starting left of the dealer; the dec
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine import Action, Event, GameState, Rules, Settings, apply, new_game
+from engine import (
+    PLAYING,
+    Action,
+    Event,
+    GameState,
+    Rules,
+    Settings,
+    apply,
+    legal_actions,
+    new_game,
+)
 from engine.cards import CARD_CODES
 from engine.rules import VARIANTS
 
@@ -86,11 +97,22 @@ def run(state: GameState, script: str) -> list[Event]:
     return events
 
 
-def continue_all(state: GameState) -> list[Event]:
-    """Every seat acknowledges the settlement (the next hand is dealt)."""
+def continue_all(state: GameState, rng: random.Random | None = None) -> list[Event]:
+    """Every seat acknowledges the settlement (the next hand is dealt, shuffled by ``rng``)."""
     events: list[Event] = []
     for seat in range(state.players):
-        events += act(state, seat, "continue")
+        events += apply(state, seat, Action.from_text("continue"), rng=rng)
+    return events
+
+
+def play_out(state: GameState) -> list[Event]:
+    """Play the first legal card until the hand ends (no melds, no declarations)."""
+    events: list[Event] = []
+    while state.status == PLAYING:
+        seat = state.to_act()
+        assert seat is not None
+        first = next(a for a in legal_actions(state, seat) if a.kind == "play")
+        events += apply(state, seat, first)
     return events
 
 

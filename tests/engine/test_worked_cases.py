@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 
 from engine import HAND_OVER, MATCH_OVER, Action, Event, GameState, IllegalAction, legal_actions
-from tests.engine.helpers import act, continue_all, of_type, run, start, two_hand_deck
+from tests.engine.helpers import (
+    act,
+    continue_all,
+    of_type,
+    play_out,
+    run,
+    start,
+    two_hand_deck,
+)
 
 F, D = 1, 0
 
@@ -191,14 +199,6 @@ def test_worked_case_05_closing_against_no_trick_then_reaching_66_gives_3() -> N
     assert side(s, D)["tricks"] == 1
     assert s["at_close"] == {"side": D, "points": 0, "tricks": 0}
     assert (s["reason"], s["winners"], s["game_points"]) == ("closed_declaration", [F], 3)
-
-
-def play_out(state: GameState) -> None:
-    """Play the first legal card until the hand ends (no melds, no declarations)."""
-    while state.status == "playing":
-        seat = state.to_act()
-        assert seat is not None
-        act(state, seat, next(a for a in legal_actions(state, seat) if a.kind == "play").text())
 
 
 def test_worked_case_06a_failed_closing_opponent_at_20_gives_2() -> None:

@@ -1,0 +1,50 @@
+"""Random positions for AI tests: seeded random play that never declares falsely."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
+from engine.actions import CLOSE, DECLARE
+
+
+def random_action_states(
+    variant: str, rng: random.Random, games: int, close_chance: float = 0.2
+) -> Iterator[GameState]:
+    """Every position where a seat must act, in ``games`` random hands of ``variant``."""
+    rules = Rules.make(variant)
+    for _ in range(games):
+        state, _ = new_game(rules, first_dealer=rng.randrange(rules.variant.players), rng=rng)
+        while state.status == PLAYING:
+            yield state
+            seat = state.to_act()
+            assert seat is not None
+            side = state.side_of(seat)
+            acts = [a for a in legal_actions(state, seat)
+                    if a.kind != DECLARE or state.credited_points(side) >= 66]
+            closes = [a for a in acts if a.kind == CLOSE]
+            if closes and rng.random() < close_chance:
+                apply(state, seat, closes[0])
+            else:
+                apply(state, seat, rng.choice(acts))
+
+
+def first_state(variant: str, seed: int, accept: Callable[[GameState], bool]) -> GameState:
+    """A copy of the first random position (seeded) that ``accept`` takes."""
+    rng = random.Random(seed)
+    while True:
+        for state in random_action_states(variant, rng, 1):
+            if accept(state):
+                return state.copy()
+
+
+def settle_value(state: GameState, side: int) -> int:
+    """Game points for ``side`` of a finished hand (negative when the other side scores)."""
+    settlement = state.settlement
+    assert settlement is not None
+    winner = settlement["winner_side"]
+    if winner is None:
+        return 0
+    points: int = settlement["game_points"]
+    return points if winner == side else -points
