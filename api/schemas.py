@@ -33,14 +33,17 @@ class SeatSpecSchema(Schema):
         "description": "Computer level (see GET /v1/rules); default random", "example": "random"})
 
 
+def _strict_bool(description: str) -> fields.Boolean:
+    """A boolean that accepts only JSON true and false."""
+    return fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                          metadata={"description": description})
+
+
 class TableSettingsSchema(Schema):
-    point_counter = fields.Boolean(load_default=False, metadata={
-        "description": "Show each side's current points in views"})
-    hint_66 = fields.Boolean(load_default=False, metadata={
-        "description": "Flag in the view when the seat holds 66 credited points"})
-    auto_continue = fields.Boolean(load_default=False, metadata={
-        "description": "Acknowledge finished hands for human seats too: the next hand is "
-                       "dealt at once (the settlement stays in the events)"})
+    point_counter = _strict_bool("Show each side's current points in views")
+    hint_66 = _strict_bool("Flag in the view when the seat holds 66 credited points")
+    auto_continue = _strict_bool("Acknowledge finished hands for human seats too: the next "
+                                 "hand is dealt at once (the settlement stays in the events)")
 
 
 class CreateGameSchema(Schema):

@@ -54,10 +54,11 @@ class Actions(MethodView):
         key = idempotency.key()
         fp = idempotency.fingerprint(digest(token), body)
         record_key = idem_key(game_id, key) if key is not None else None
-        if record_key is not None and (stored := store.get_record(record_key)) is not None:
-            return idempotency.replay(idempotency.check(stored, fp))
         game = store.load(game_id)
         seat = authenticate(game.meta, token)
+        # after the load: a record saved with that version or an earlier one is seen here
+        if record_key is not None and (stored := store.get_record(record_key)) is not None:
+            return idempotency.replay(idempotency.check(stored, fp))
         check_if_match(game_id, game.version)
         action = parse_action(body)
 

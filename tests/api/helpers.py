@@ -1,0 +1,58 @@
+"""Small helpers shared by the API tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from engine.cards import card_code
+from engine.rules import SIXTY_SIX
+
+#: The sixty-six deck in index order. Dealt with ``first_dealer=1``: seat 0 (forehand) gets
+#: :data:`HAND_0`, seat 1 :data:`HAND_1`, the trump card is AH (hearts are trump).
+DECK: list[str] = [card_code(c) for c in SIXTY_SIX.deck]
+HAND_0: list[str] = DECK[0:3] + DECK[6:9]
+HAND_1: list[str] = DECK[3:6] + DECK[9:12]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    out: dict[str, Any] = response.json  # type: ignore[assignment]
+    return out
+
+
+def two_humans(client: FlaskClient, **body: Any) -> tuple[str, list[str]]:
+    """A two-hand game of two human seats: its id and the seats' tokens."""
+    created = create(client, seats=[{"kind": "human", "name": "Ann"},
+                                    {"kind": "human", "name": "Bob"}], **body)
+    return created["game_id"], [s["token"] for s in created["seats"]]
+
+
+def view(client: FlaskClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/v1/games/{game_id}", headers=bearer(token) if token else {})
+    assert response.status_code == 200, response.json
+    out: dict[str, Any] = response.json  # type: ignore[assignment]
+    return out
+
+
+def act(client: FlaskClient, game_id: str, token: str, action: dict[str, Any],
+        **headers: str) -> TestResponse:
+    return client.post(f"/v1/games/{game_id}/actions", json=action,
+                       headers={**bearer(token), **headers})
+
+
+def assert_problem(response: TestResponse, status: int, slug: str) -> dict[str, Any]:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body: dict[str, Any] = response.json  # type: ignore[assignment]
+    assert body["type"] == f"https://sixtysix.dev/problems/{slug}"
+    assert body["status"] == status
+    assert body["title"] and body["detail"]
+    return body

@@ -1,0 +1,217 @@
+"""POST /v1/games and GET /v1/games/{id}: creation, validation, views, ETags, long-poll."""
+
+from __future__ import annotations
+
+import threading
+
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.api.helpers import (
+    DECK,
+    HAND_0,
+    HAND_1,
+    act,
+    assert_problem,
+    bearer,
+    create,
+    two_humans,
+    view,
+)
+
+
+def test_create_default_game_has_one_human_and_a_random_computer(client: FlaskClient) -> None:
+    response = client.post("/v1/games", json={})
+    assert response.status_code == 201
+    body = response.json
+    assert body is not None
+    assert body["variant"] == "sixty-six" and body["rated"] is True
+    assert body["version"] == 1
+    human, computer = body["seats"]
+    assert human == {"seat": 0, "kind": "human", "name": "Player 1", "level": None,
+                     "token": human["token"]}
+    assert len(human["token"]) >= 43
+    assert computer["kind"] == "computer" and computer["level"] == "random"
+    assert computer["token"] is None
+    assert response.headers["Location"] == f"/v1/games/{body['game_id']}"
+    assert response.headers["ETag"] == '"1"'
+
+
+def test_explicit_deck_deals_it_and_makes_the_game_unrated(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    seat0, seat1 = view(client, game_id, tokens[0]), view(client, game_id, tokens[1])
+    assert sorted(seat0["hand"]) == sorted(HAND_0)
+    assert sorted(seat1["hand"]) == sorted(HAND_1)
+    assert seat0["trump_card"] == "AH" and seat0["trump_suit"] == "H"
+    assert seat0["rated"] is False and seat0["dealer"] == 1 and seat0["to_act"] == 0
+    assert seat0["seat"] == 0 and seat1["seat"] == 1
+
+
+def test_a_computer_on_lead_plays_before_the_creation_answers(client: FlaskClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "computer", "level": "random"}],
+                     first_dealer=0)
+    seat0 = view(client, created["game_id"], created["seats"][0]["token"])
+    assert seat0["to_act"] == 0
+    assert [t["seat"] for t in seat0["trick"]] == [1]
+    assert "card_played" in [e["type"] for e in seat0["events"]]
+
+
+def test_views_show_seats_without_tokens_and_the_spectator_sees_no_hand(
+        client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client, settings={"point_counter": True, "hint_66": True})
+    seat = view(client, game_id, tokens[0])
+    assert seat["seats"] == [
+        {"seat": 0, "kind": "human", "name": "Ann", "level": None},
+        {"seat": 1, "kind": "human", "name": "Bob", "level": None},
+    ]
+    assert seat["settings"] == {"point_counter": True, "hint_66": True, "auto_continue": False}
+    assert "points" in seat and "can_declare_66" in seat
+    assert {"game_id", "version", "variant", "rules", "status", "dealer", "to_act", "hand",
+            "trump_suit", "trump_card", "talon_size", "closed_by", "trick", "last_trick",
+            "known_cards", "legal_actions", "match", "settlement", "events"} <= set(seat)
+    spectator = view(client, game_id)
+    assert spectator["seat"] is None and spectator["hand"] is None
+    assert spectator["legal_actions"] == []
+    assert all("cards" not in e for e in spectator["events"])
+
+
+def test_etag_and_if_none_match(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    first = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0]))
+    assert first.headers["ETag"] == '"1"'
+    again = client.get(f"/v1/games/{game_id}",
+                       headers={**bearer(tokens[0]), "If-None-Match": '"1"'})
+    assert again.status_code == 304 and again.headers["ETag"] == '"1"'
+    assert not again.get_data()
+    stale = client.get(f"/v1/games/{game_id}", headers={"If-None-Match": '"0"'})
+    assert stale.status_code == 200
+
+
+def test_long_poll_answers_at_once_when_newer_and_after_the_wait_when_not(
+        client: FlaskClient) -> None:
+    game_id, _ = two_humans(client)
+    newer = client.get(f"/v1/games/{game_id}?after_version=0&wait=30")
+    assert newer.status_code == 200 and newer.json is not None and newer.json["version"] == 1
+    unchanged = client.get(f"/v1/games/{game_id}?after_version=1&wait=0.2")
+    assert unchanged.status_code == 200 and unchanged.json is not None
+    assert unchanged.json["version"] == 1
+
+
+def test_long_poll_wakes_when_the_other_seat_acts(app: Flask, client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client, first_dealer=1)
+    to_act = view(client, game_id, tokens[0])
+    results: list[int] = []
+
+    def poll() -> None:
+        response = app.test_client().get(f"/v1/games/{game_id}?after_version=1&wait=30",
+                                         headers=bearer(tokens[1]))
+        assert response.json is not None
+        results.append(response.json["version"])
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    assert act(client, game_id, tokens[0], to_act["legal_actions"][0]).status_code == 200
+    waiter.join()
+    assert results == [2]
+
+
+def test_long_poll_wait_is_capped_at_30_seconds(client: FlaskClient) -> None:
+    game_id, _ = two_humans(client)
+    response = client.get(f"/v1/games/{game_id}?after_version=1&wait=31")
+    body = assert_problem(response, 422, "validation-error")
+    assert "wait" in body["errors"]
+
+
+def test_idempotent_creation_replays_the_same_game_and_tokens(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer"}]}
+    headers = {"Idempotency-Key": "create-1"}
+    first = client.post("/v1/games", json=body, headers=headers)
+    second = client.post("/v1/games", json=body, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert second.json == first.json
+    assert second.headers["Idempotent-Replayed"] == "true"
+    assert len(redis_client.keys("sixtysix:game:*")) == 1
+    other = client.post("/v1/games", json={**body, "match_points": 3}, headers=headers)
+    assert_problem(other, 422, "idempotency-key-reused")
+
+
+def test_tokens_are_stored_only_as_digests(client: FlaskClient,
+                                           redis_client: redis.Redis) -> None:
+    created = client.post("/v1/games", json={}, headers={"Idempotency-Key": "k"}).json
+    assert created is not None
+    token = created["seats"][0]["token"].encode()
+    stored = b"".join(
+        redis_client.dump(key) or b"" for key in redis_client.keys("*"))
+    assert stored and token not in stored
+
+
+def test_invalid_creations_name_the_field(client: FlaskClient) -> None:
+    cases = [
+        ({"variant": "bridge"}, "variant"),
+        ({"seats": [{"kind": "human"}]}, "seats"),
+        ({"seats": [{"kind": "computer"}, {"kind": "computer"}]}, "seats"),
+        ({"seats": [{"kind": "human"}, {"kind": "computer", "level": "grandmaster"}]},
+         "seats.1.level"),
+        ({"seats": [{"kind": "human", "level": "random"}, {"kind": "human"}]}, "seats.0.level"),
+        ({"seats": [{"kind": "robot"}, {"kind": "human"}]}, "seats.0.kind"),
+        ({"rules": {"close_min_talon": 9}}, "rules.close_min_talon"),
+        ({"rules": {"no_such_option": 1}}, "rules.no_such_option"),
+        ({"match_points": 5}, "match_points"),
+        ({"match_points": 3, "rules": {"match_points": 7}}, "match_points"),
+        ({"set_bummerl": 9}, "set_bummerl"),
+        ({"deck": DECK[:-1]}, "deck"),
+        ({"deck": [*DECK[:-1], "XX"]}, "deck"),
+        ({"deck": [*DECK[:-1], "AC"]}, "deck"),
+        ({"first_dealer": 2}, "first_dealer"),
+        ({"settings": {"point_counter": "yes"}}, "settings.point_counter"),
+    ]
+    for body, field in cases:
+        response = client.post("/v1/games", json=body)
+        assert response.status_code == 422, body
+        problem = assert_problem(response, 422, "validation-error")
+        assert field in problem["errors"], (body, problem)
+
+
+def test_more_players_need_more_seats(client: FlaskClient) -> None:
+    created = create(client, variant="four-hand", seats=[
+        {"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}, {"kind": "computer"}])
+    seat0 = view(client, created["game_id"], created["seats"][0]["token"])
+    assert seat0["variant"] == "four-hand" and len(seat0["hand"]) == 6
+    assert seat0["to_act"] == 0
+
+
+def test_unknown_game_is_404(client: FlaskClient) -> None:
+    assert_problem(client.get("/v1/games/nope"), 404, "game-not-found")
+    assert_problem(client.get("/v1/games/a%7Bb%7D"), 404, "game-not-found")
+
+
+def test_unknown_token_is_401(client: FlaskClient) -> None:
+    game_id, _ = two_humans(client)
+    response = client.get(f"/v1/games/{game_id}", headers=bearer("forged"))
+    assert_problem(response, 401, "unauthorized")
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert_problem(client.get(f"/v1/games/{game_id}", headers={"Authorization": "Basic x"}),
+                   401, "unauthorized")
+
+
+def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
+    body = client.get("/v1/rules").json
+    assert body is not None
+    assert [v["name"] for v in body["variants"]] == [
+        "sixty-six", "schnapsen", "three-hand", "four-hand"]
+    assert {"name": "random", "description": "Plays a uniformly random legal action."} in (
+        body["computer_levels"])
+    assert {s["name"] for s in body["settings"]} == {"point_counter", "hint_66", "auto_continue"}
+    assert any(o["name"] == "close_min_talon" and o["default"] == 3 for o in body["options"])
+
+
+def test_health_readiness_and_docs(client: FlaskClient) -> None:
+    assert client.get("/healthz").json == {"status": "ok"}
+    assert client.get("/readyz").json == {"status": "ok"}
+    for path in ("/docs", "/redoc"):
+        page = client.get(path)
+        assert page.status_code == 200 and b"openapi.json" in page.data
+    spec = client.get("/openapi.json").json
+    assert spec is not None and spec["info"]["title"] == "Sixty-Six"
