@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any, Final
 
-import redis
 from flask import Flask
 
 from api import config as api_config
 from api import errors
 from api.http import Services
 from api.notify import VersionWaiter
+from api.redis_connect import connect
 from api.resources import BLUEPRINTS
 from api.store import GameStore
 
@@ -61,8 +61,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     timeout = app.config["SIXTYSIX_REDIS_TIMEOUT"]
-    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=timeout,
-                                  socket_connect_timeout=timeout, health_check_interval=30)
+    client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
+                     socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"]),
         waiter=VersionWaiter(client),

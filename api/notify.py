@@ -17,6 +17,7 @@ from typing import Final
 
 import redis
 
+from api.redis_connect import Client
 from api.store import NOTIFY_PATTERN, game_id_of_channel
 
 #: Seconds between direct version checks of a waiting request.
@@ -24,7 +25,7 @@ RECHECK: Final = 1.0
 
 
 class VersionWaiter:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: Client) -> None:
         self._redis = client
         self._cond = threading.Condition()
         self._watched: dict[str, int] = {}  # game id -> waiting requests

@@ -20,12 +20,15 @@ connection to a data node.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import parse_qs, unquote
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.sentinel import Sentinel
+
+#: What :func:`connect` returns; the store and the long-poll waiter accept either.
+Client: TypeAlias = redis.Redis | RedisCluster
 
 SENTINEL_PORT = 26379
 REDIS_PORT = 6379
@@ -114,7 +117,7 @@ def _db(text: str) -> int:
     return int(text)
 
 
-def connect(url: str, **options: Any) -> redis.Redis | RedisCluster:
+def connect(url: str, **options: Any) -> Client:
     """Return a client for ``url`` (see the module docstring); no connection is made before use."""
     scheme = url.partition("://")[0].lower()
     if "+" not in scheme:

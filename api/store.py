@@ -21,8 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-import redis
-
+from api.redis_connect import Client
 from engine import Event, GameState, from_json, to_json
 
 PREFIX: Final = "sixtysix"
@@ -139,7 +138,7 @@ class IdempotentWrite:
 
 
 class GameStore:
-    def __init__(self, client: redis.Redis, ttl: int) -> None:
+    def __init__(self, client: Client, ttl: int) -> None:
         self.redis = client
         self.ttl = ttl
         self._save = client.register_script(_SAVE)
