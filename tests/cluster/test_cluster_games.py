@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,7 @@ from redis.cluster import RedisCluster
 from api.client import ApiError, SixtySixClient, View
 from api.local import LocalServer
 from api.redis_connect import connect
-from api.store import events_key, game_key
+from api.store import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
 from tests.cluster.conftest import MASTERS, LocalCluster
 
 pytestmark = pytest.mark.cluster
@@ -167,3 +168,30 @@ def test_racing_actions_through_both_instances_lose_no_update(
         if event["type"] == "card_played"
     ]
     assert played == applied
+
+
+def test_change_notices_from_every_master_reach_one_subscriber(
+    instances: tuple[SixtySixClient, SixtySixClient], cluster_client: RedisCluster
+) -> None:
+    """The long-poll waiter pattern-subscribes on one node; saves on any master must reach it."""
+    client_a, _ = instances
+    pubsub = cluster_client.pubsub(ignore_subscribe_messages=True)
+    try:
+        pubsub.psubscribe(NOTIFY_PATTERN)
+        expected: dict[str, int] = {}
+        owners: set[int] = set()
+        while len(owners) < MASTERS:  # games until one lives on each master
+            game_id = client_a.create_game(seats=HUMANS)["game_id"]
+            owner = cluster_client.get_node_from_key(game_key(game_id))
+            assert owner is not None
+            owners.add(owner.port)
+            expected[game_id] = 1
+        seen: dict[str, int] = {}
+        deadline = time.monotonic() + 10  # bounded: a lost notice fails the test, not hangs it
+        while seen != expected and time.monotonic() < deadline:
+            message = pubsub.get_message(timeout=0.5)
+            if message is not None and (game := game_id_of_channel(message["channel"])) in expected:
+                seen[game] = int(message["data"])
+        assert seen == expected
+    finally:
+        pubsub.close()
