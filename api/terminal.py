@@ -19,7 +19,7 @@ RANK_ORDER = "ATKQJ9"
 TRICK_REASONS = {
     "higher_card": "the higher card of the suit led",
     "trump": "a trump",
-    "off_suit": "the only card of the suit led",
+    "off_suit": "the suit led, not followed",
 }
 
 SETTLEMENT_REASONS = {
@@ -169,7 +169,7 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
     if kind == "match_won":
         winners = " + ".join(seat_name(s, me, names) for s in event["winners"])
         return f"*** {winners} won the match {':'.join(map(str, event['score']))}. ***"
-    if kind == "set_won":
+    if kind == "set_won" and sum(event["matches_won"]) > 1:  # a set of more than one match
         winners = " + ".join(seat_name(s, me, names) for s in event["winners"])
         return f"*** {winners} won the set. ***"
     return None
@@ -178,13 +178,14 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
 def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Names) -> str:
     """The outcome of a hand with its working: each side's points, melds, bonus and cards."""
     reason = SETTLEMENT_REASONS.get(settlement["reason"], settlement["reason"])
+    explanation = settlement["explanation"]
+    why = explanation if explanation.startswith(reason) else f"{reason}: {explanation}"
     if settlement["winners"]:
         winners = " + ".join(seat_name(s, me, names) for s in settlement["winners"])
         points = settlement["game_points"]
-        head = (f"Hand over: {winners} won {points} game point{'s' if points != 1 else ''} "
-                f"({reason}: {settlement['explanation']}).")
+        head = f"Hand over: {winners} won {points} game point{'s' if points != 1 else ''} ({why})."
     else:
-        head = f"Hand over: nobody scores ({reason}: {settlement['explanation']})."
+        head = f"Hand over: nobody scores ({why})."
     lines = [head]
     for side in settlement["sides"]:
         who = " + ".join(seat_name(s, me, names) for s in side["seats"])

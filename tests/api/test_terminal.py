@@ -184,3 +184,20 @@ def test_match_and_result_lines() -> None:
     in_set = {**match, "set_bummerl": 2, "bummerl": [2, 1]}
     assert render_match(in_set, 0, NAMES).endswith("· Bummerl: You 2, Computer 1")
     assert render_result({"seat": 0, "match": in_set}, NAMES) == "Computer won (7:3)."
+
+
+def test_an_explanation_that_repeats_the_reason_is_said_once() -> None:
+    settlement = {"reason": "closing_failed", "explanation": "the closing failed",
+                  "winners": [0], "game_points": 2, "sides": [], "missing_points": None}
+    assert render_settlement(settlement, 0, NAMES) == (
+        "Hand over: You won 2 game points (the closing failed).")
+    tie = {**settlement, "reason": "tie", "explanation": "equal points 65:65", "winners": []}
+    assert render_settlement(tie, 0, NAMES) == (
+        "Hand over: nobody scores (a tie: equal points 65:65).")
+
+
+def test_a_set_is_announced_only_when_it_has_several_matches() -> None:
+    single = {"type": "set_won", "winners": [0], "bummerl": [0, 1], "matches_won": [1, 0]}
+    assert render_event(single, 0, NAMES) is None
+    longer = {**single, "bummerl": [1, 2], "matches_won": [2, 1]}
+    assert render_event(longer, 0, NAMES) == "*** You won the set. ***"
