@@ -44,7 +44,7 @@ def _chi_square(counts: Counter[tuple[int, ...]], cells: list[tuple[int, ...]], 
 def test_four_hand_sampling_is_uniform_over_consistent_deals() -> None:
     def small_with_voids(state: object) -> bool:
         k = Knowledge.from_view(view(state, state.to_act()))  # type: ignore[attr-defined]
-        return len(k.tricks) == 4 and not k.trick and any(k.excluded.values())
+        return len(k.tricks) == 4 and not k.trick and any(e & k.unseen for e in k.excluded.values())
 
     state = first_state("four-hand", 11, small_with_voids)
     k = Knowledge.from_view(view(state, state.to_act()))
@@ -66,8 +66,8 @@ def test_four_hand_sampling_is_uniform_over_consistent_deals() -> None:
 def test_two_hand_sampling_is_uniform_over_hands_and_talon_order() -> None:
     def closed_with_talon(state: object) -> bool:
         k = Knowledge.from_view(view(state, state.to_act()))  # type: ignore[attr-defined]
-        return (k.closed_by is not None and k.talon_hidden >= 2 and len(k.trick) == 1
-                and any(k.excluded.values()) and k.unseen.bit_count() <= 8)
+        return (k.closed_by is not None and 2 <= k.talon_hidden <= 3 and len(k.trick) == 1
+                and any(e & k.unseen for e in k.excluded.values()) and k.unseen.bit_count() <= 9)
 
     state = first_state("sixty-six", 3, closed_with_talon)
     k = Knowledge.from_view(view(state, state.to_act()))

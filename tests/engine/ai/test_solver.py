@@ -1,0 +1,88 @@
+"""The phase-2 solver equals exhaustive minimax through engine.apply on small positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import PLAYING, GameState, apply, legal_actions
+from engine.actions import DECLARE
+from engine.ai.solver import Position, Solver, solve
+from engine.scoring import DECLARE_TARGET
+from tests.engine.ai.helpers import random_action_states, settle_value
+
+
+def brute_force(state: GameState) -> int:
+    """Game points for the side to move, searching every legal action (no false declaration)."""
+    seat = state.to_act()
+    assert seat is not None
+    side = state.side_of(seat)
+    best = -4
+    for action in legal_actions(state, seat):
+        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
+            continue
+        after = state.copy()
+        apply(after, seat, action)
+        if after.status != PLAYING:
+            value = settle_value(after, side)
+        else:
+            to_act = after.to_act()
+            assert to_act is not None
+            value = brute_force(after)
+            if after.side_of(to_act) != side:
+                value = -value
+        best = max(best, value)
+    return best
+
+
+def small_phase2_positions(variant: str, seed: int, count: int, cards: int) -> list[GameState]:
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states(variant, rng, 10 * count, close_chance=0.08):
+        seat = state.to_act()
+        assert seat is not None
+        if not state.talon_open and state.hands[seat].bit_count() <= cards and rng.random() < 0.4:
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    return out
+
+
+@pytest.mark.parametrize("variant", ["sixty-six", "schnapsen", "three-hand"])
+def test_solver_matches_brute_force(variant: str) -> None:
+    positions = small_phase2_positions(variant, 17, 80, 5)
+    assert len(positions) == 80
+    assert any(p.closed_by is not None for p in positions)
+    assert any(p.closed_by is None for p in positions)
+    assert any(p.trick for p in positions) and any(not p.trick for p in positions)
+    values = set()
+    for state in positions:
+        value = solve(state)
+        assert value == brute_force(state), Position.from_state(state)
+        values.add(value)
+    assert len(values) >= 4
+
+
+def test_card_values_match_brute_force_per_card() -> None:
+    for state in small_phase2_positions("sixty-six", 23, 40, 4):
+        seat = state.to_act()
+        assert seat is not None
+        pos = Position.from_state(state)
+        values = Solver.for_position(pos).card_values(pos)
+        side = state.side_of(seat)
+        for c, value in values.items():
+            after = state.copy()
+            if not state.trick and state.melded_suit is None:
+                melds = [a for a in legal_actions(after, seat)
+                         if a.kind == "meld" and a.suit == c // 6 and c % 6 in (2, 3)]
+                for meld in melds:
+                    apply(after, seat, meld)
+            apply(after, seat, next(a for a in legal_actions(after, seat) if a.card == c))
+            if after.status != PLAYING:
+                expected = settle_value(after, side)
+            else:
+                to_act = after.to_act()
+                assert to_act is not None
+                expected = brute_force(after) * (1 if after.side_of(to_act) == side else -1)
+            assert value == expected
