@@ -1,0 +1,84 @@
+"""The deployment files parse and agree with the app: body cap, long-poll timeout, probes, env."""
+
+from __future__ import annotations
+
+import re
+import runpy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from api.app import create_app
+from api.config import DEFAULTS
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *DEPLOY.glob("k8s/*.yaml")])
+MAX_BODY: int = DEFAULTS["SIXTYSIX_MAX_BODY"]
+MAX_WAIT: int = DEFAULTS["SIXTYSIX_MAX_WAIT"]
+GUNICORN_ENV = {"SIXTYSIX_BIND", "WEB_CONCURRENCY", "SIXTYSIX_THREADS", "SIXTYSIX_LOG_LEVEL",
+                "SIXTYSIX_ACCESS_LOG"}  # fmt: skip
+
+
+def _load(name: str) -> Any:
+    return yaml.safe_load((DEPLOY / name).read_text())
+
+
+def _size(text: str) -> int:
+    """An nginx size (``64k``, ``1m``, ``512``) in bytes."""
+    match = re.fullmatch(r"(\d+)([kKmM]?)", text)
+    assert match is not None, text
+    return int(match.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[match.group(2).lower()]
+
+
+def _directive(conf: str, name: str) -> str:
+    match = re.search(rf"^\s*{name} (\S+);", conf, re.MULTILINE)
+    assert match is not None, name
+    return match.group(1)
+
+
+@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(DEPLOY)))
+def test_yaml_files_parse(path: Path) -> None:
+    documents = list(yaml.safe_load_all(path.read_text()))
+    assert documents and all(isinstance(doc, dict) for doc in documents)
+
+
+def test_kustomization_lists_existing_manifests() -> None:
+    for name in _load("k8s/kustomization.yaml")["resources"]:
+        assert (DEPLOY / "k8s" / name).is_file(), name
+
+
+def test_nginx_caps_bodies_like_the_app_and_outwaits_long_polls() -> None:
+    conf = (DEPLOY / "nginx.conf").read_text()
+    assert _size(_directive(conf, "client_max_body_size")) == MAX_BODY
+    assert int(_directive(conf, "proxy_read_timeout").removesuffix("s")) > MAX_WAIT
+    assert "proxy_buffering off;" in conf
+    assert "$http_authorization" not in conf
+
+
+def test_ingress_matches_nginx_settings() -> None:
+    notes = _load("k8s/ingress.yaml")["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert _size(notes[prefix + "proxy-body-size"]) == MAX_BODY
+    assert int(notes[prefix + "proxy-read-timeout"]) > MAX_WAIT
+    assert notes[prefix + "proxy-buffering"] == "off"
+
+
+def test_gunicorn_outwaits_long_polls() -> None:
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert conf["timeout"] > MAX_WAIT and conf["graceful_timeout"] > MAX_WAIT
+
+
+def test_probes_hit_routes_of_the_app_and_config_names_are_known() -> None:
+    routes = {
+        rule.rule
+        for rule in create_app({"REDIS_URL": "redis://127.0.0.1:1/0"}).url_map.iter_rules()
+    }
+    container = _load("k8s/deployment.yaml")["spec"]["template"]["spec"]["containers"][0]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz" in routes
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz" in routes
+    assert set(_load("k8s/configmap.yaml")["data"]) <= set(DEFAULTS) | GUNICORN_ENV
+    assert set(_load("compose.yaml")["services"]["app"]["environment"]) <= (
+        set(DEFAULTS) | GUNICORN_ENV
+    )
