@@ -125,10 +125,10 @@ def _free_port() -> int:
 def _wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
     for _ in range(START_ATTEMPTS):
         assert process.poll() is None, "sixtysix serve exited early"
-        try:
+        try:  # the socket is bound before a worker answers: a read may time out meanwhile
             if requests.get(f"{url}/healthz", timeout=2).ok:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             pass
         time.sleep(0.1)
     raise AssertionError(f"{url} did not come up")
