@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Response, current_app, json, request
 
-from api.errors import UNAUTHORIZED, Problem
+from api.errors import STALE_VERSION, UNAUTHORIZED, Problem
 from api.notify import VersionWaiter
 from api.service import GAME_ID
-from api.store import GameNotFound, GameStore, VersionConflict
+from api.store import GameNotFound, GameStore
 from api.tokens import find_seat
 
 
@@ -64,11 +64,13 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def check_if_match(game_id: str, version: int) -> None:
-    """A stale ``If-Match`` is a :class:`VersionConflict` (answered 412)."""
+def check_if_match(version: int) -> None:
+    """A stale ``If-Match`` is a 412 problem."""
     if request.if_match and not request.if_match.contains(str(version)) and (
             not request.if_match.star_tag):
-        raise VersionConflict(game_id, -1, version)
+        raise Problem(STALE_VERSION, f"If-Match names another version; the game is at "
+                      f"version {version}: reload and retry", headers={"ETag": etag(version)},
+                      current_version=version)
 
 
 def not_modified(version: int) -> bool:

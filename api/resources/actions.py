@@ -59,7 +59,7 @@ class Actions(MethodView):
         # after the load: a record saved with that version or an earlier one is seen here
         if record_key is not None and (stored := store.get_record(record_key)) is not None:
             return idempotency.replay(idempotency.check(stored, fp))
-        check_if_match(game_id, game.version)
+        check_if_match(game.version)
         action = parse_action(body)
 
         def record(saved: Game) -> dict[str, Any]:
