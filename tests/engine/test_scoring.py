@@ -8,7 +8,16 @@ import pytest
 
 from engine import MATCH_OVER, PLAYING
 from tests.engine.helpers import act, continue_all, of_type, play_out, run, start, two_hand_deck
-from tests.engine.test_worked_cases import ONE_D, SWEEP_D, SWEEP_F, plan_deck, play_plan, side
+from tests.engine.test_worked_cases import (
+    BONUS_DECK,
+    BONUS_SCRIPT,
+    ONE_D,
+    SWEEP_D,
+    SWEEP_F,
+    plan_deck,
+    play_plan,
+    side,
+)
 
 
 def test_closers_opponent_declares_without_trick_at_closing_gets_3() -> None:
@@ -129,3 +138,22 @@ def test_three_hand_scores_stay_per_player_over_hands() -> None:
     assert state.score == [0, 3, 3]
     act(state, 1, "continue")
     assert state.status != PLAYING
+
+
+@pytest.mark.parametrize(("bonus", "winner", "totals"), [(10, 0, (68, 62)), (0, 1, (58, 62))])
+def test_option_last_trick_bonus(bonus: int, winner: int, totals: tuple[int, int]) -> None:
+    """The played-out hand of worked case 8a: the bonus alone decides it."""
+    state = start(BONUS_DECK, options={"last_trick_bonus": bonus})
+    run(state, BONUS_SCRIPT)
+    s = state.settlement
+    assert s is not None
+    assert (side(s, 0)["total"], side(s, 1)["total"]) == totals
+    assert side(s, 0)["last_trick_bonus"] == bonus
+    assert (s["reason"], s["winners"]) == ("played_out", [winner])
+
+
+def test_declare_event_carries_the_points() -> None:
+    state = start(plan_deck(SWEEP_F))
+    events = play_plan(SWEEP_F, 1, 0, state)
+    assert of_type(events, "declare")[0].data == {"seat": 1, "points": 67}
+    assert of_type(events, "hand_settled")[0].data["settlement"] == state.settlement
