@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine import legal_actions, view
+from engine import GameState, legal_actions, view
 from engine.ai.knowledge import Knowledge
 from engine.ai.sampling import Sampler, to_state
 from engine.cards import cards_of, mask_of
@@ -36,18 +36,22 @@ def _consistent_assignments(k: Knowledge) -> list[tuple[int, ...]]:
     return out
 
 
+def _knowledge(state: GameState) -> Knowledge:
+    return Knowledge.from_view(view(state, state.to_act()))
+
+
 def _chi_square(counts: Counter[tuple[int, ...]], cells: list[tuple[int, ...]], n: int) -> float:
     expected = n / len(cells)
     return sum((counts[c] - expected) ** 2 / expected for c in cells)
 
 
 def test_four_hand_sampling_is_uniform_over_consistent_deals() -> None:
-    def small_with_voids(state: object) -> bool:
-        k = Knowledge.from_view(view(state, state.to_act()))  # type: ignore[attr-defined]
+    def small_with_voids(state: GameState) -> bool:
+        k = _knowledge(state)
         return len(k.tricks) == 4 and not k.trick and any(e & k.unseen for e in k.excluded.values())
 
     state = first_state("four-hand", 11, small_with_voids)
-    k = Knowledge.from_view(view(state, state.to_act()))
+    k = _knowledge(state)
     cells = _consistent_assignments(k)
     sampler = Sampler(k)
     assert sampler.count() == len(cells) > 1
@@ -64,13 +68,13 @@ def test_four_hand_sampling_is_uniform_over_consistent_deals() -> None:
 
 
 def test_two_hand_sampling_is_uniform_over_hands_and_talon_order() -> None:
-    def closed_with_talon(state: object) -> bool:
-        k = Knowledge.from_view(view(state, state.to_act()))  # type: ignore[attr-defined]
+    def closed_with_talon(state: GameState) -> bool:
+        k = _knowledge(state)
         return (k.closed_by is not None and 2 <= k.talon_hidden <= 3 and len(k.trick) == 1
                 and any(e & k.unseen for e in k.excluded.values()) and k.unseen.bit_count() <= 9)
 
     state = first_state("sixty-six", 3, closed_with_talon)
-    k = Knowledge.from_view(view(state, state.to_act()))
+    k = _knowledge(state)
     cells = _consistent_assignments(k)
     sampler = Sampler(k)
     assert sampler.count() == len(cells)

@@ -1,0 +1,131 @@
+"""choose() and evaluate(): legal, honest declarations, and blind to hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import view
+from engine.actions import DECLARE, DECLARE_ACTION
+from engine.ai import LEVELS, InvalidView, choose, evaluate
+from engine.ai.knowledge import Knowledge
+from engine.play import legal_actions
+from engine.scoring import DECLARE_TARGET
+from engine.state import GameState
+from tests.engine.ai.helpers import first_state, random_action_states
+
+VARIANTS = ["sixty-six", "schnapsen", "three-hand", "four-hand"]
+
+
+def _seat(state: GameState) -> int:
+    seat = state.to_act()
+    assert seat is not None
+    return seat
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(VARIANTS), level=st.sampled_from(sorted(LEVELS)),
+       seed=st.integers(0, 10**6), step=st.integers(0, 30))
+def test_choose_returns_a_legal_action(variant: str, level: str, seed: int, step: int) -> None:
+    states = [s.copy() for s in random_action_states(variant, random.Random(seed), 1)]
+    state = states[min(step, len(states) - 1)]
+    seat = _seat(state)
+    action = choose(view(state, seat), level, random.Random(seed), budget_ms=3)
+    assert action in legal_actions(state, seat)
+
+
+def _declare_positions(variant: str, seed: int) -> tuple[list[GameState], list[GameState]]:
+    """Positions where declaring is legal: with fewer than 66 points, and with 66 or more."""
+    low: list[GameState] = []
+    high: list[GameState] = []
+    for state in random_action_states(variant, random.Random(seed), 60):
+        seat = _seat(state)
+        if DECLARE_ACTION in legal_actions(state, seat):
+            points = state.credited_points(state.side_of(seat))
+            (high if points >= DECLARE_TARGET else low).append(state.copy())
+    return low, high
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_never_declares_falsely_and_always_declares_at_66(variant: str) -> None:
+    low, high = _declare_positions(variant, 31)
+    assert len(low) >= 5 and len(high) >= 3
+    rng = random.Random(1)
+    for state in low[:8]:
+        v = view(state, _seat(state))
+        for level in LEVELS:
+            assert choose(v, level, rng, budget_ms=3).kind != DECLARE
+        assert not evaluate(v, "strong", rng, samples=2).would_declare
+    for state in high[:8]:
+        v = view(state, _seat(state))
+        for level in ("normal", "strong"):
+            assert choose(v, level, rng, budget_ms=3) == DECLARE_ACTION
+        ev = evaluate(v, "strong", rng, samples=2)
+        assert ev.would_declare and ev.best == DECLARE_ACTION
+
+
+def test_easy_sometimes_forgets_to_declare_but_never_lies() -> None:
+    _, high = _declare_positions("sixty-six", 31)
+    v = view(high[0], _seat(high[0]))
+    rng = random.Random(4)
+    picks = [choose(v, "easy", rng, budget_ms=2) for _ in range(60)]
+    assert DECLARE_ACTION in picks
+    assert any(a != DECLARE_ACTION for a in picks)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_evaluate_ranks_every_legal_action(variant: str) -> None:
+    state = first_state(variant, 8, lambda s: len(legal_actions(s, _seat(s))) >= 3)
+    seat = _seat(state)
+    ev = evaluate(view(state, seat), "normal", random.Random(2), budget_ms=1e6, samples=3)
+    assert {a.action for a in ev.actions} == set(legal_actions(state, seat))
+    assert ev.samples == 3
+    values = [a.value for a in ev.actions]
+    assert values == sorted(values, reverse=True)
+    assert all(-3 <= x <= 3 for x in values)
+    assert ev.reason.startswith(ev.best.text())
+    assert ev.as_dict()["best"] == ev.best.as_dict()
+
+
+def _swap_hidden(state: GameState, seat: int) -> GameState | None:
+    """The same position with one unknown card of the opponent swapped with a talon card."""
+    k = Knowledge.from_view(view(state, seat))
+    other = k.others[0]
+    hidden = state.hands[other] & k.unseen & ~k.excluded[other]
+    talon = [c for c in state.talon[1:] if not k.excluded[other] >> c & 1]
+    if not hidden or not talon:
+        return None
+    swapped = state.copy()
+    give = (hidden & -hidden).bit_length() - 1
+    take = talon[0]
+    swapped.hands[other] ^= (1 << give) | (1 << take)
+    swapped.talon[swapped.talon.index(take)] = give
+    return swapped
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_decisions_depend_on_the_view_only(level: str) -> None:
+    compared = 0
+    for state in random_action_states("sixty-six", random.Random(12), 6):
+        seat = _seat(state)
+        swapped = _swap_hidden(state, seat)
+        if swapped is None:
+            continue
+        assert view(swapped, seat) == view(state, seat)
+        a = evaluate(view(state, seat), level, random.Random(3), budget_ms=1e6, samples=2)
+        b = evaluate(view(swapped, seat), level, random.Random(3), budget_ms=1e6, samples=2)
+        assert a == b
+        compared += 1
+    assert compared >= 20
+
+
+def test_a_view_without_a_turn_is_refused() -> None:
+    state = first_state("sixty-six", 1, lambda s: True)
+    waiting = 1 - _seat(state)
+    with pytest.raises(InvalidView):
+        choose(view(state, waiting), "normal")
+    with pytest.raises(ValueError, match="unknown level"):
+        choose(view(state, _seat(state)), "grandmaster")
