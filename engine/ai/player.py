@@ -54,9 +54,9 @@ LEVEL_TABLE: Final = {
         Level("random", "Any legal action, uniformly at random (never declares falsely).",
               0, 0, 0, 0.0, 0.0),
         Level("easy", "Thinks briefly (a few sampled deals, quick playouts), sometimes plays by "
-              "feel, sometimes forgets to declare 66.", 15, 6, 0, 0.3, 0.3),
+              "feel, sometimes forgets to declare 66.", 10, 6, 0, 0.4, 0.3),
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
-              "cards and takes the best; solves small endgames exactly.", 100, 40, 3, 0.0,
+              "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0.0,
               0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each; closes when it pays.", 400, 400, 6, 0.0, 0.0),
@@ -118,6 +118,14 @@ def can_declare_66(k: Knowledge) -> bool:
     return DECLARE_ACTION in k.legal and credited(k) >= DECLARE_TARGET
 
 
+def _only_action(view: dict[str, Any]) -> Action | None:
+    """The single legal action of the view (e.g. ``continue``), if there is just one."""
+    legal = view.get("legal_actions")
+    if isinstance(legal, list) and len(legal) == 1 and isinstance(legal[0], dict):
+        return Action.from_dict(legal[0])
+    return None
+
+
 def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
            budget_ms: float | None = None) -> Action:
     """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it is).
@@ -128,6 +136,9 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
     """
     lv = _level(level)
     rng = rng or random.Random()
+    only = _only_action(view)
+    if only is not None:
+        return only
     k = Knowledge.from_view(view)
     legal = list(k.legal)
     if not legal:
@@ -135,11 +146,8 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
     if lv.name == "random":
         honest = [a for a in legal if a.kind != DECLARE or can_declare_66(k)]
         return rng.choice(honest)
-    declare = can_declare_66(k) and rng.random() >= lv.forget
-    if declare:
+    if can_declare_66(k) and rng.random() >= lv.forget:
         return DECLARE_ACTION
-    if len(legal) == 1:
-        return legal[0]
     if rng.random() < lv.feel:
         state = to_state(k, Sampler(k).sample(rng))
         action = heuristic_action(state, k.seat, rng)
@@ -156,6 +164,10 @@ def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | N
     (``budget_ms`` or the level's) stops sampling earlier. At least one deal is always used.
     """
     lv = _level(level)
+    only = _only_action(view)
+    if only is not None:
+        return Evaluation(lv.name, (ActionValue(only, 0.0),), 0,
+                          f"{only.text()} is the only legal action", False)
     k = Knowledge.from_view(view)
     if not k.legal:
         raise InvalidView("the seat has no action to take in this view")
@@ -225,9 +237,6 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
     would_declare = declare and can_declare_66(k)
-    if len(k.legal) == 1:
-        return Evaluation(lv.name, (ActionValue(k.legal[0], 0.0),), 0,
-                          f"{k.legal[0].text()} is the only legal action", would_declare)
     sampler = Sampler(k)
     # Two-hand with the talon exhausted: one consistent deal, the position is exact.
     exact = sampler.count() == 1 and k.talon_hidden == 0

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import view
+from engine import MATCH_OVER, Rules, apply, new_game, view
 from engine.actions import DECLARE, DECLARE_ACTION
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.knowledge import Knowledge
@@ -129,3 +129,17 @@ def test_a_view_without_a_turn_is_refused() -> None:
         choose(view(state, waiting), "normal")
     with pytest.raises(ValueError, match="unknown level"):
         choose(view(state, _seat(state)), "grandmaster")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_computers_play_a_whole_match(variant: str) -> None:
+    """Every seat (the sitting-out one too, to continue) is a computer; the match finishes."""
+    rng = random.Random(6)
+    state, _ = new_game(Rules.make(variant, {"match_points": 3}), first_dealer=0, rng=rng)
+    actions = 0
+    while state.status != MATCH_OVER:
+        seat = next(s for s in range(state.players) if legal_actions(state, s))
+        apply(state, seat, choose(view(state, seat), "easy", rng, budget_ms=2), rng=rng)
+        actions += 1
+        assert actions < 2000
+    assert max(state.score) >= 3
