@@ -56,7 +56,8 @@ class Action:
     @classmethod
     def from_text(cls, text: str) -> Action:
         """Parse ``play:QH``, ``meld:H`` or a bare kind; raises :class:`InvalidAction`."""
-        kind, _, arg = text.strip().lower().partition(":")
+        kind, _, arg = text.strip().partition(":")
+        kind = kind.lower()
         try:
             if kind == PLAY:
                 return cls.play(parse_card(arg))

@@ -409,7 +409,8 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
 
 
 def _names(mask: int) -> str:
-    names = [CARD_CODES[c] for c in cards_of(mask)]
+    """``"TH or AH"``: the cards of ``mask``, low to high within a suit."""
+    names = [CARD_CODES[c] for c in sorted(cards_of(mask), key=lambda c: (c // 6, -c))]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 

@@ -114,7 +114,7 @@ def test_after_a_meld_lead_its_king_or_queen_or_declare() -> None:
     run(state, "1 play:AS; 0 play:9S; 1 meld:H")
     assert {a.text() for a in legal_actions(state, F)} == {"play:KH", "play:QH", "declare"}
     assert refused(state, F, "play:9C") == (
-        "after melding hearts you must lead KH or QH (or declare)")
+        "after melding hearts you must lead QH or KH (or declare)")
     assert refused(state, F, "meld:D") == (
         "you have already melded on this lead: lead its King or Queen")
     assert refused(state, F, "exchange") == "after a meld you must lead its King or Queen"
@@ -135,11 +135,11 @@ def test_phase_2_follow_suit_lower_else_trump() -> None:
     state = start(two_hand_deck(["AH", "AS", "AD", "JC", "KS", "KD"],
                                 ["TH", "9H", "JS", "9S", "QC", "9C"], "KC"))
     run(state, "1 close; 1 play:AH")
-    assert refused(state, D, "play:QC") == "you must follow suit: TH or 9H"
+    assert refused(state, D, "play:QC") == "you must follow suit: 9H or TH"
     run(state, "0 play:9H; 1 play:AS")
     assert {a.text() for a in legal_actions(state, D)} == {"play:JS", "play:9S"}
     run(state, "0 play:9S; 1 play:AD")
-    assert refused(state, D, "play:JS") == "you hold no diamonds, so you must trump: QC or 9C"
+    assert refused(state, D, "play:JS") == "you hold no diamonds, so you must trump: 9C or QC"
     events = act(state, D, "play:9C")
     assert events[-1].data["reason"] == "trump" and state.leader == D
     act(state, D, "play:TH")
@@ -205,7 +205,7 @@ def test_four_hand_must_trump_then_over_trump_else_any_trump() -> None:
     assert state.trump == 0 and state.active == (1, 2, 3, 0)
     act(state, 1, "play:AH")
     assert {a.text() for a in legal_actions(state, 2)} == {"play:AC", "play:TC", "play:QC"}
-    assert refused(state, 2, "play:AS") == "you hold no hearts, so you must trump: AC, TC or QC"
+    assert refused(state, 2, "play:AS") == "you hold no hearts, so you must trump: QC, TC or AC"
     act(state, 2, "play:QC")
     assert refused(state, 3, "play:JC") == "you must over-trump: KC"
     assert refused(state, 3, "play:AD") == "you must over-trump: KC"
