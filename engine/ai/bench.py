@@ -1,10 +1,11 @@
 """Benchmarks of the computer opponents: run ``python -m engine.ai.bench``.
 
-* ``solver``: exact solve of the first phase-2 position with 6+6 cards (talon just exhausted
-  after random phase-1 play), fresh transposition table each time: median and p99 in ms.
-* ``levels``: time per move of each level over random positions of a variant: median and p99.
+* ``solver``: CPU time of the exact solve of the first phase-2 position with 6+6 cards (talon
+  just exhausted after random phase-1 play), fresh transposition table each time: median, p99.
+* ``levels``: CPU time per move of each level (hands played by that level on every seat):
+  median and p99 (CPU time, so that other load on the machine does not count).
 * ``strength``: duplicate hands (each deal twice, seats swapped) between two levels: share of
-  game points and of hands won.
+  game points and of hands won, and CPU time per move.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ def first_phase2_positions(n: int, seed: int, variant: str = "sixty-six") -> lis
 def bench_solver(n: int, seed: int) -> None:
     times: list[float] = []
     for state in first_phase2_positions(n, seed):
-        start = time.perf_counter()
+        start = time.thread_time()
         solve(state)
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((time.thread_time() - start) * 1000)
     med, p99 = _quantiles(times)
     print(f"solver, first phase-2 position 6+6 cards, {n} positions: "
           f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
@@ -61,14 +62,17 @@ def bench_solver(n: int, seed: int) -> None:
 
 def play_hand(rules: Rules, deck: list[str], levels: dict[int, str], rng: random.Random,
               times: dict[str, list[float]]) -> dict[str, Any]:
-    """Play one hand of ``deck`` (seat 0 deals) with ``levels`` per seat; return the settlement."""
+    """Play one hand of ``deck`` (seat 0 deals) with ``levels`` per seat; return the settlement.
+
+    Appends each move's CPU time (ms) to ``times[level]``.
+    """
     state, _ = new_game(rules, first_dealer=0, decks=[deck], rng=rng)
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
-        start = time.perf_counter()
+        start = time.thread_time()
         action = choose(view(state, seat), levels[seat], rng)
-        times.setdefault(levels[seat], []).append((time.perf_counter() - start) * 1000)
+        times.setdefault(levels[seat], []).append((time.thread_time() - start) * 1000)
         apply(state, seat, action)
     assert state.settlement is not None
     return state.settlement

@@ -30,6 +30,9 @@ from engine.play import apply, legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
 
+#: Sampling also stops after this many budgets of wall-clock time (a loaded machine).
+WALL_FACTOR: Final = 4
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -37,7 +40,7 @@ class Level:
 
     name: str
     description: str
-    #: Default time budget per move, ms (one core).
+    #: Default budget per move: CPU time (ms) of the deciding thread, on one core.
     budget_ms: float
     max_samples: int
     #: Two-hand phase 2 is solved exactly once each hand holds at most this many cards.
@@ -131,8 +134,9 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
     """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it is).
 
     ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``);
-    ``budget_ms`` overrides the level's time budget. Raises :class:`InvalidView` if the view
-    is not a position where the seat has to act.
+    ``budget_ms`` overrides the level's budget (CPU ms of this thread; sampling also stops
+    after ``WALL_FACTOR`` times that in wall-clock time). At least one deal is sampled.
+    Raises :class:`InvalidView` if the view is not a position where the seat has to act.
     """
     lv = _level(level)
     rng = rng or random.Random()
@@ -157,11 +161,15 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
 
 
 def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | None = None,
-             budget_ms: float | None = None, samples: int | None = None) -> Evaluation:
+             budget_ms: float | None = None, samples: int | None = None,
+             declare: bool = True) -> Evaluation:
     """Rank every legal action of ``view``'s seat by expected game points (see module doc).
 
-    ``samples`` caps the number of sampled deals (default: the level's cap); the time budget
-    (``budget_ms`` or the level's) stops sampling earlier. At least one deal is always used.
+    ``samples`` caps the number of sampled deals (default: the level's cap); the budget
+    (``budget_ms`` or the level's, as in :func:`choose`) stops sampling earlier. At least one
+    deal is always used.
+    With ``declare`` false the seat's own declaration is left out (a hint that must not
+    reveal "would declare 66").
     """
     lv = _level(level)
     only = _only_action(view)
@@ -171,7 +179,7 @@ def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | N
     k = Knowledge.from_view(view)
     if not k.legal:
         raise InvalidView("the seat has no action to take in this view")
-    return _evaluate(k, lv, rng or random.Random(), budget_ms, samples, declare=True)
+    return _evaluate(k, lv, rng or random.Random(), budget_ms, samples, declare=declare)
 
 
 # ---------------------------------------------------------------------------- search
@@ -233,7 +241,7 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
 def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | None,
               samples: int | None, declare: bool) -> Evaluation:
     """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first)."""
-    start = time.perf_counter()
+    start, wall = time.thread_time(), time.perf_counter()
     budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
     would_declare = declare and can_declare_66(k)
@@ -258,7 +266,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
                 apply(s, k.seat, a)
             totals[i] += _play_on(s, side, lv, rng, solvers)
         n += 1
-        if time.perf_counter() - start > budget * n / (n + 1):
+        if (time.thread_time() - start > budget * n / (n + 1)
+                or time.perf_counter() - wall > WALL_FACTOR * budget):
             break
     assert plans is not None
     best: dict[Action, float] = {}
