@@ -2,7 +2,8 @@
 
 Configuration comes from the environment (:mod:`api.config`), then ``config`` overrides it.
 Extensions are set up here, in one place: Redis (one pool per process), the game store, the
-long-poll waiter, flask-smorest with problem+json errors, and the resource blueprints in
+long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and CORS, rate
+limits, flask-smorest with problem+json errors, and the resource blueprints in
 :data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc``,
 ``/openapi.json``.
 """
@@ -17,7 +18,7 @@ from typing import Any, Final
 from flask import Flask
 
 from api import config as api_config
-from api import errors
+from api import errors, limits, metrics, observability, security
 from api.http import Services
 from api.notify import VersionWaiter
 from api.redis_connect import connect
@@ -67,8 +68,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"]),
         waiter=VersionWaiter(client),
     )
+    observability.init(app)  # first: its request id and clock serve the other hooks
+    metrics.init(app, client)
+    security.init(app)
+    limits.init(app, client)
 
-    api = errors.ProblemApi(app, spec_kwargs=SPEC_KWARGS)
+    api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
+                                              "extra_plugins": [limits.SpecPlugin()]})
     errors.register(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

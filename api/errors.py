@@ -1,7 +1,8 @@
 """Every error as RFC 9457 ``application/problem+json``, with a stable ``type`` URI.
 
 A problem has ``type`` (``https://sixtysix.dev/problems/<slug>``), ``title``, ``status``,
-``detail`` and ``instance`` (the request path), plus extension members where useful:
+``detail``, ``instance`` (the request path) and ``request_id`` (as in ``X-Request-Id``), plus
+extension members where useful:
 ``errors`` (field → messages) on 400/422, ``reason`` and ``legal_actions`` on an illegal
 action, ``current_version`` on a version conflict. Flask's own errors (404, 405, 413, 500),
 flask-smorest's 422 and Redis outages (503 with ``Retry-After``) are mapped here too.
@@ -19,6 +20,8 @@ from flask import Flask, Response, current_app, json, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from api import metrics
+from api.observability import request_id
 from api.schemas import ProblemSchema
 from api.store import GameNotFound, VersionConflict
 from engine import Action, IllegalAction
@@ -90,7 +93,7 @@ class FieldError(Problem):
 def problem_response(kind: ProblemType, detail: str, headers: Mapping[str, str] | None = None,
                      status: int | None = None, **extra: Any) -> Response:
     body = {"type": kind.uri, "title": kind.title, "status": status or kind.status,
-            "detail": detail, "instance": request.path, **extra}
+            "detail": detail, "instance": request.path, "request_id": request_id(), **extra}
     response = current_app.response_class(json.dumps(body), status=body["status"],
                                           mimetype=PROBLEM_JSON)
     response.headers.update(headers or {})
@@ -169,6 +172,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(redis.TimeoutError)
     def _unavailable(error: redis.RedisError) -> Response:
         log.warning("Redis unavailable: %s", type(error).__name__)
+        metrics.redis_error(error)
         retry = str(current_app.config["SIXTYSIX_RETRY_AFTER"])
         return problem_response(UNAVAILABLE, "the game store is unreachable; retry later",
                                 {"Retry-After": retry})

@@ -50,7 +50,10 @@ class LocalServer:
             redis_url = self.redis_url
             if redis_url is None:
                 redis_url = stack.enter_context(EmbeddedRedis(appendonly=False)).url
-            app = create_app({**self.config, "REDIS_URL": redis_url})
+            # one local user: no rate limits, no request log lines (they would break into
+            # the terminal game); ``config`` may turn them on
+            app = create_app({"RATELIMIT_ENABLED": False, "SIXTYSIX_LOG_REQUESTS": 0,
+                              **self.config, "REDIS_URL": redis_url})
             services: Services = app.extensions["sixtysix"]
             stack.callback(services.store.redis.close)
             stack.callback(services.waiter.close)

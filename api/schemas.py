@@ -225,6 +225,9 @@ class ProblemSchema(Schema):
     status = fields.Integer()
     detail = fields.String()
     instance = fields.String()
+    request_id = fields.String(metadata={"description": "As in the X-Request-Id header"})
+    limit = fields.String(metadata={"description": "429: the rate limit that was hit",
+                                    "example": "10 per 1 second per token"})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
                          metadata={"description": "400/422: field → messages"})
     reason = fields.String(metadata={"description": "409 illegal-action: why"})

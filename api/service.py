@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from api.errors import FieldError
+from api.metrics import computer_thinking
 from api.players import COMPUTER_LEVELS
 from api.store import Game, GameStore, IdempotentWrite
 from api.tokens import digest, new_token
@@ -145,7 +146,9 @@ def _next_automatic(state: GameState, meta: Mapping[str, Any]) -> tuple[int, Act
         if not legal:
             continue
         if info["kind"] == "computer":
-            return seat, COMPUTER_LEVELS[info["level"]].choose(view(state, seat))
+            with computer_thinking(info["level"]):
+                choice = COMPUTER_LEVELS[info["level"]].choose(view(state, seat))
+            return seat, choice
         if meta["auto_continue"] and legal == [CONTINUE_ACTION]:
             return seat, CONTINUE_ACTION
     return None

@@ -35,8 +35,10 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
 
 @pytest.fixture
 def app(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[Flask]:
-    """The API on the session server, with a clean database (``redis_client`` flushes it)."""
-    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url})
+    """The API on the session server, with a clean database (``redis_client`` flushes it);
+    rate limits off (tests/api/test_limits.py tests them)."""
+    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
+                              "RATELIMIT_ENABLED": False})
     yield application
     application.extensions["sixtysix"].waiter.close()
     application.extensions["sixtysix"].store.redis.close()

@@ -1,0 +1,101 @@
+"""Security headers on every response, and CORS for the configured origins (closed by default).
+
+Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
+``X-Frame-Options: DENY`` and a ``Content-Security-Policy``: ``default-src 'none';
+frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``) may load scripts,
+styles and images from their CDN, run their own inline scripts (allowed by hash), fetch
+``/openapi.json`` and start blob workers. Responses under ``/v1/games`` (views, events, seat
+tokens) carry ``Cache-Control: no-store``.
+
+CORS: ``SIXTYSIX_CORS_ORIGINS`` lists the allowed origins, comma-separated (``*`` allows any).
+An allowed ``Origin`` gets ``Access-Control-Allow-Origin`` and the headers a browser client
+needs to read (``ETag``, ``Location``, ``Retry-After``, ``X-Request-Id``); a preflight also
+gets the methods and request headers the API takes. Credentials are never allowed: seat tokens
+travel in ``Authorization``, not cookies. With no origins configured no CORS header is sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from typing import Final
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, request
+
+API_CSP: Final = "default-src 'none'; frame-ancestors 'none'"
+STATIC_HEADERS: Final = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+NO_STORE_PREFIX: Final = "/v1/games"
+EXPOSED: Final = "ETag, Location, Retry-After, X-Request-Id"
+ALLOWED_METHODS: Final = "GET, POST"
+ALLOWED_HEADERS: Final = ("Authorization, Content-Type, If-Match, If-None-Match, "
+                          "Idempotency-Key, X-Request-Id")
+PREFLIGHT_MAX_AGE: Final = "600"
+_INLINE_SCRIPT: Final = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+
+
+def origins(raw: str) -> frozenset[str]:
+    """The origins of ``SIXTYSIX_CORS_ORIGINS`` (``scheme://host[:port]`` each, or ``*``)."""
+    out = set()
+    for item in (part.strip().rstrip("/") for part in raw.split(",")):
+        if not item:
+            continue
+        parts = urlsplit(item)
+        if item != "*" and (parts.scheme not in ("http", "https") or not parts.netloc
+                            or parts.path or parts.query):
+            raise ValueError(f"SIXTYSIX_CORS_ORIGINS: {item!r} is not an origin "
+                             "like https://example.org")
+        out.add(item)
+    return frozenset(out)
+
+
+def html_csp(cdn_origins: frozenset[str], html: str) -> str:
+    """The policy of a documentation page: its CDN, and its inline scripts by SHA-256."""
+    cdn = " ".join(sorted(cdn_origins))
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+        for s in _INLINE_SCRIPT.findall(html))
+    return (f"default-src 'none'; script-src {cdn} {hashes}; style-src {cdn} 'unsafe-inline'; "
+            f"img-src 'self' data: {cdn}; font-src {cdn}; connect-src 'self'; "
+            "worker-src blob:; frame-ancestors 'none'")
+
+
+def init(app: Flask) -> None:
+    """Add the headers above to every response of ``app``."""
+    allowed = origins(app.config["SIXTYSIX_CORS_ORIGINS"])
+    cdn = frozenset(
+        f"{p.scheme}://{p.netloc}" for p in (
+            urlsplit(app.config.get(name) or "")
+            for name in ("OPENAPI_SWAGGER_UI_URL", "OPENAPI_REDOC_URL")) if p.netloc)
+
+    @app.after_request
+    def _secure(response: Response) -> Response:
+        response.headers.update(STATIC_HEADERS)
+        if response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = html_csp(
+                cdn, response.get_data(as_text=True))
+        else:
+            response.headers["Content-Security-Policy"] = API_CSP
+        if request.path.startswith(NO_STORE_PREFIX):
+            response.headers["Cache-Control"] = "no-store"
+        if allowed:
+            _cors(response, allowed)
+        return response
+
+
+def _cors(response: Response, allowed: frozenset[str]) -> None:
+    response.vary.add("Origin")
+    origin = request.headers.get("Origin")
+    if origin is None or not ("*" in allowed or origin in allowed):
+        return
+    response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
+    response.headers["Access-Control-Expose-Headers"] = EXPOSED
+    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        response.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
+        response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+        response.headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE
