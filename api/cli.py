@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TypeAlias
 
+from api import arena
 from api.client import ApiError, SeatSpec, SixtySixClient, View
 from api.local import LocalServer
 from api.redis_server import EmbeddedRedis
@@ -28,6 +29,7 @@ from api.terminal import (
     render_result,
     render_view,
 )
+from engine import EngineError
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
 DEFAULT_HOST = "127.0.0.1"
@@ -205,9 +207,51 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Callable[[str],
             say(f"Refused: {exc.detail}")
 
 
+# --------------------------------------------------------------------------- arena
+
+
+def add_arena(sub: Subparsers) -> None:
+    p = sub.add_parser("arena", help="play two computer levels against each other",
+                       description="Play duplicate deals (each deal twice, seats swapped) "
+                       "between two computer levels in this process and print per bot: game "
+                       "points per hand, hands won with a 95%% confidence interval, matches "
+                       "won, mean and p95 time per move. See api/arena.py for the seating of "
+                       "three- and four-hand.")
+    p.add_argument("--a", default="strong", help="level of bot a (default strong)")
+    p.add_argument("--b", default="normal", help="level of bot b (default normal)")
+    p.add_argument("--hands", type=int, default=200,
+                   help="hands to play, even: hands/2 deals each played twice (default 200)")
+    p.add_argument("--variant", default="sixty-six", help="variant (default sixty-six)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", dest="format", action="store_const", const="json",
+                     default="text", help="print the figures as JSON")
+    fmt.add_argument("--csv", dest="format", action="store_const", const="csv",
+                     help="print the figures as CSV, one row per bot")
+    p.add_argument("--plot", type=Path, metavar="PNG",
+                   help="draw the cumulative game-point difference (needs matplotlib)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on stderr")
+    p.set_defaults(run=arena_command)
+
+
+def arena_command(args: argparse.Namespace) -> int:
+    try:
+        result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
+                           args.progress)
+        arena.write(result, args.format, sys.stdout)
+        if args.plot:
+            arena.plot_cumulative(result, args.plot)
+    except (arena.ArenaError, EngineError) as exc:
+        print(f"sixtysix arena: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 # --------------------------------------------------------------------------- main
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play)
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -157,6 +157,8 @@ class GameViewSchema(Schema):
     version = fields.Integer(metadata={"description": "Also the ETag"})
     rated = fields.Boolean()
     seats = fields.List(fields.Nested(SeatSchema))
+    hinted_hands = fields.List(fields.Dict(), metadata={
+        "description": "{seat, hand_no} of every hand a seat asked for a hint in (not rated)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())

@@ -169,6 +169,7 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
         "version": game.version,
         "rated": game.meta["rated"],
         "seats": public_seats(game.meta),
+        "hinted_hands": game.meta.get("hinted_hands", []),
         **out,
         "events": [e.for_seat(seat) for e in game.recent],
     }

@@ -1,0 +1,73 @@
+"""``POST /v1/games/{game_id}/hint``: the strong computer's advice to a seat; the hand is then
+marked as hinted (RULES.md §7, §9: it does not count for the leaderboard).
+
+The mark is kept in the game's meta as ``hinted_hands`` (``[{"seat", "hand_no"}]``, shown in
+every view) and saved with the same version compare-and-set as an action: if the game changed
+while the computer thought, nothing is saved and the answer is a 409 version-conflict.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from flask import Response
+from flask.views import MethodView
+
+from api.advice import HINT_LEVEL, advise
+from api.errors import Problem, ProblemType
+from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
+from api.resources.blueprint import SEAT_TOKEN, Blueprint
+from api.schemas_ai import HintQuerySchema, HintSchema
+from api.store import Game, GameStore
+from engine import PLAYING, legal_actions, view
+
+blp = Blueprint("hint", __name__, url_prefix="/v1/games",
+                description="Ask the strong computer for advice (the hand then counts as hinted)")
+
+NO_DECISION: Final = ProblemType("no-decision", 409, "The seat has no decision to make now")
+
+
+def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
+    """Save the game with the current hand marked as hinted for ``seat`` (once per hand)."""
+    mark = {"seat": seat, "hand_no": game.state.hand_no}
+    hinted: list[dict[str, int]] = game.meta.setdefault("hinted_hands", [])
+    if mark in hinted:
+        return game
+    hinted.append(mark)
+    return store.save(game, [], write_meta=True)
+
+
+@blp.route("/<game_id>/hint")
+class Hint(MethodView):
+    @blp.doc(security=SEAT_TOKEN)
+    @blp.arguments(HintQuerySchema, location="query")
+    @blp.response(200, HintSchema)
+    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
+    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
+    @blp.alt_response(409, response="DEFAULT_ERROR", description=(
+        "no-decision (not the seat's turn, or the hand is over) or version-conflict (the game "
+        "changed while the computer thought; nothing was marked)"))
+    def post(self, query: dict[str, Any], game_id: str) -> Response:
+        """The strong computer's recommended action for the seat, every legal action's
+        expected game points and a one-line reason.
+
+        The hand is then marked as hinted for the seat (``hinted_hands`` in the view): it will
+        not count for the leaderboard. ``would_declare_66`` (and a declaration among the
+        ranked actions) appears only at tables with the ``hint_66`` setting on.
+        ``budget_ms`` bounds the computer's thinking time.
+        """
+        store = services().store
+        game_id = checked_game_id(game_id)
+        token = bearer_token(required=True)
+        assert token is not None
+        game = store.load(game_id)
+        seat = authenticate(game.meta, token)
+        if game.state.status != PLAYING or not legal_actions(game.state, seat):
+            raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
+                          "now; ask when it is your turn")
+        advice = advise(view(game.state, seat), HINT_LEVEL, query.get("budget_ms"), None,
+                        reveal_declare=game.state.settings.hint_66)
+        saved = mark_hinted(store, game, seat)
+        out = {"game_id": game_id, "version": saved.version, "seat": seat,
+               "hand_no": saved.state.hand_no, **advice}
+        return json_response(out, 200, {"ETag": etag(saved.version)})
