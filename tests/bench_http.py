@@ -1,0 +1,452 @@
+"""HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]``.
+
+Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
+gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
+separate load-generator process holding ``--connections`` keep-alive HTTP/1.1 connections
+(asyncio, raw sockets: the cheapest client Python has). Three phases of ``--duration`` seconds
+each, every connection busy all the time (closed loop):
+
+* ``ceiling`` — ``GET /healthz``: what the server stack answers with no work (the ceiling);
+* ``view`` — ``GET /v1/games/{id}`` with a seat's token (load, authenticate, build the view);
+* ``act`` — whole hands of human-vs-human games: ``POST /v1/games/{id}/actions`` for whichever
+  seat is to act, until the hand is settled, then a new game (``create``, reported apart).
+  The games are created with an explicit ``deck``; the generator replays each deal with the
+  engine beforehand, so it knows every seat's legal actions without reading any view.
+
+Printed per request kind: requests per second, p50 and p99 latency in milliseconds, errors;
+then act/ceiling and view/ceiling throughput ratios and where the CPU went, in cores: the
+server's processes (and their CPU milliseconds per request), redis-server, the load generator,
+and every other process of the machine (a shared machine skews the figures: look there first).
+Targets on a 2-core machine: act ≥ 0.6 of the ceiling, act p99 ≤ 50 ms at 32 connections.
+
+Rate limits, when the app has them, are switched off through the environment
+(:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a limiter's 429.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Final
+
+import redis
+
+from api.redis_server import HOST, EmbeddedRedis
+from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
+from engine.cards import card_code
+
+GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+#: Environment that turns the app's rate limits off for the run.
+UNLIMITED_ENV: Final = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
+                        "SIXTYSIX_RATE_ACTIONS": "off"}
+PHASES: Final = ("ceiling", "view", "act")
+CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
+
+
+# --------------------------------------------------------------------------- load generator
+
+
+class HttpConnection:
+    """One keep-alive HTTP/1.1 connection; responses need ``Content-Length`` (gunicorn's)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, headers: str = "",
+                      body: bytes = b"") -> tuple[int, dict[bytes, bytes], bytes]:
+        """Send one request; the status, the headers (lower-case names) and the body."""
+        if self._writer is None:
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        assert self._reader is not None
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{headers}"
+                f"Content-Length: {len(body)}\r\n\r\n")
+        self._writer.write(head.encode() + body)
+        status_line = await self._reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        status = int(status_line.split(b" ", 2)[1])
+        fields: dict[bytes, bytes] = {}
+        while (line := await self._reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            fields[name.strip().lower()] = value.strip()
+        data = await self._reader.readexactly(int(fields.get(b"content-length", b"0")))
+        if fields.get(b"connection", b"").lower() == b"close":
+            self.close()
+        return status, fields, data
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None
+
+
+@dataclass(slots=True)
+class Tally:
+    """Latencies (seconds) and failures of one request kind."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+@dataclass(slots=True)
+class Hand:
+    """A game on the server and the planned actions of its first hand: (token, body)."""
+
+    game_id: str
+    tokens: list[str]
+    plan: list[tuple[int, bytes]]
+    done: int = 0
+
+
+def plan_hand(rng: random.Random) -> tuple[list[str], list[tuple[int, bytes]]]:
+    """A shuffled sixty-six deck and random legal actions (seat, JSON body) to its settlement."""
+    rules = Rules.make("sixty-six", {})
+    deck = [card_code(c) for c in rules.variant.deck]
+    rng.shuffle(deck)
+    state, _ = new_game(rules, Settings(), first_dealer=0, decks=[deck])
+    plan: list[tuple[int, bytes]] = []
+    while state.status == PLAYING:
+        seat = state.to_act()
+        assert seat is not None
+        action = rng.choice(legal_actions(state, seat))
+        apply(state, seat, action)
+        plan.append((seat, json.dumps(action.as_dict()).encode()))
+    return deck, plan
+
+
+class Player:
+    """One connection's closed loop of requests."""
+
+    def __init__(self, host: str, port: int, seed: int, tallies: dict[str, Tally]) -> None:
+        self.http = HttpConnection(host, port)
+        self.rng = random.Random(seed)
+        self.tallies = tallies
+        self.hand: Hand | None = None
+
+    async def timed(self, kind: str, method: str, path: str, headers: str = "",
+                    body: bytes = b"") -> tuple[int, dict[bytes, bytes], bytes] | None:
+        start = time.perf_counter()
+        try:
+            answer = await self.http.request(method, path, headers, body)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            self.http.close()
+            self.tallies[kind].error(type(exc).__name__)
+            return None
+        self.tallies[kind].latencies.append(time.perf_counter() - start)
+        return answer
+
+    async def new_hand(self) -> None:
+        deck, plan = plan_hand(self.rng)
+        body = json.dumps({"seats": [{"kind": "human", "name": "A"}, {"kind": "human",
+                                                                      "name": "B"}],
+                           "deck": deck, "first_dealer": 0}).encode()
+        answer = await self.timed("create", "POST", "/v1/games",
+                                  "Content-Type: application/json\r\n", body)
+        if answer is None or answer[0] != 201:
+            if answer is not None:
+                self.tallies["create"].error(str(answer[0]))
+            self.hand = None
+            return
+        created = json.loads(answer[2])
+        self.hand = Hand(created["game_id"], [s["token"] for s in created["seats"]], plan)
+
+    async def ceiling(self) -> None:
+        answer = await self.timed("ceiling", "GET", "/healthz")
+        if answer is not None and answer[0] != 200:
+            self.tallies["ceiling"].error(str(answer[0]))
+
+    async def view(self) -> None:
+        if self.hand is None:
+            await self.new_hand()
+            return
+        token = self.hand.tokens[self.rng.randrange(2)]
+        answer = await self.timed("view", "GET", f"/v1/games/{self.hand.game_id}",
+                                  f"Authorization: Bearer {token}\r\n")
+        if answer is not None and answer[0] != 200:
+            self.tallies["view"].error(str(answer[0]))
+
+    async def act(self) -> None:
+        hand = self.hand
+        if hand is None or hand.done == len(hand.plan):
+            await self.new_hand()
+            return
+        seat, body = hand.plan[hand.done]
+        answer = await self.timed(
+            "act", "POST", f"/v1/games/{hand.game_id}/actions",
+            f"Authorization: Bearer {hand.tokens[seat]}\r\nContent-Type: application/json\r\n"
+            f'If-Match: "{hand.done + 1}"\r\n', body)
+        if answer is None:
+            self.hand = None
+        elif answer[0] != 200 or answer[1].get(b"etag") != f'"{hand.done + 2}"'.encode():
+            self.tallies["act"].error(str(answer[0]))
+            self.hand = None
+        else:
+            hand.done += 1
+
+
+async def _run_phase(players: list[Player], step: Callable[[Player], Any],
+                     duration: float) -> None:
+    deadline = time.perf_counter() + duration
+
+    async def loop(player: Player) -> None:
+        while time.perf_counter() < deadline:
+            await step(player)
+
+    await asyncio.gather(*(loop(p) for p in players))
+
+
+def generate(port: int, connections: int, duration: float, seed: int, out: Connection) -> None:
+    """The load-generator process: run the phases, send per phase its tallies and CPU time."""
+
+    async def main() -> None:
+        for phase in PHASES:
+            out.recv()  # the server side is ready to measure
+            tallies = {kind: Tally() for kind in ("ceiling", "view", "act", "create")}
+            players = [Player(HOST, port, seed * 1000 + i, tallies) for i in range(connections)]
+            if phase == "view":  # one game per connection to look at, made before the clock
+                await asyncio.gather(*(p.new_hand() for p in players))
+                tallies["create"] = Tally()
+            step = {"ceiling": Player.ceiling, "view": Player.view, "act": Player.act}[phase]
+            cpu = _own_cpu()
+            start = time.perf_counter()
+            await _run_phase(players, step, duration)
+            wall = time.perf_counter() - start
+            for p in players:
+                p.http.close()
+            out.send((phase, wall, _own_cpu() - cpu,
+                      {k: (t.latencies, t.errors) for k, t in tallies.items()}))
+
+    asyncio.run(main())
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+# --------------------------------------------------------------------------- the server side
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc)."""
+    out = [pid]
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            children = Path(f"/proc/{pid}/task/{tid}/children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            out += _tree(int(child))
+    return out
+
+
+def _machine_busy() -> float:
+    """CPU seconds all processes of the machine have used (``/proc/stat``: not idle, iowait)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / CLOCK_TICKS
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of ``pids`` so far (those still alive)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
+
+
+@contextmanager
+def served(workers: int | None, threads: int | None) -> Iterator[tuple[int, int, int]]:
+    """Redis (AOF on) and gunicorn as ``deploy/gunicorn.conf.py`` runs them: (port, gunicorn
+    pid, redis pid)."""
+    with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
+            EmbeddedRedis(Path(tmp), appendonly=True) as redis_server:
+        port = _free_port()
+        env = {**os.environ, **UNLIMITED_ENV, "REDIS_URL": redis_server.url,
+               "SIXTYSIX_BIND": f"{HOST}:{port}", "SIXTYSIX_LOG_LEVEL": "warning"}
+        if workers:
+            env["WEB_CONCURRENCY"] = str(workers)
+        if threads:
+            env["SIXTYSIX_THREADS"] = str(threads)
+        log = Path(tmp) / "gunicorn.log"
+        with log.open("wb") as output:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)], env=env,
+                stdout=output, stderr=subprocess.STDOUT)
+        try:
+            _wait_healthy(f"http://{HOST}:{port}/healthz", server, log)
+            _wait_idle(server.pid)
+            yield port, server.pid, _redis_pid(redis_server.url)
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+def _redis_pid(url: str) -> int:
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("server")["process_id"])
+    finally:
+        client.close()
+
+
+def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path,
+                  timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {server.returncode}: "
+                               f"{log.read_text(errors='replace')[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer within {timeout} s")
+        time.sleep(0.1)
+
+
+def _wait_idle(pid: int, timeout: float = 60.0) -> None:
+    """Wait until the process tree of ``pid`` uses under a tenth of a core: every worker has
+    booted (answering /healthz needs only the first)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = _tree(pid)
+        before = _cpu_seconds(pids)
+        time.sleep(0.5)
+        if _cpu_seconds(pids) - before < 0.05:
+            return
+    raise RuntimeError(f"gunicorn still busy after {timeout} s")
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    kind: str
+    count: int
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: dict[str, int]
+
+
+def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: float) -> Figures:
+    ordered = sorted(latencies)
+
+    def pct(q: float) -> float:
+        return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+    return Figures(kind, len(ordered), len(ordered) / wall, pct(0.50), pct(0.99), errors)
+
+
+def run(connections: int, duration: float, workers: int | None, threads: int | None,
+        seed: int, say: Callable[[str], None]) -> dict[str, Figures]:
+    """Serve, load, and return the figures of each request kind (also said as a table)."""
+    results: dict[str, Figures] = {}
+    with served(workers, threads) as (port, gunicorn_pid, redis_pid):
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe()
+        generator = ctx.Process(target=generate,
+                                args=(port, connections, duration, seed, theirs))
+        generator.start()
+        say(f"gunicorn ({GUNICORN_CONF.name}) on {HOST}:{port}, {connections} connections, "
+            f"{duration:g} s per phase, {os.cpu_count()} cores")
+        say(f"{'phase':8} {'kind':8} {'requests':>9} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
+            f"  {'cpu: server':>11} {'ms/req':>6} {'redis':>6} {'loadgen':>7} {'others':>6}"
+            "  errors")
+        try:
+            for phase in PHASES:
+                server_pids = _tree(gunicorn_pid)
+                before = (_cpu_seconds(server_pids), _cpu_seconds([redis_pid]),
+                          _machine_busy())
+                ours.send(phase)
+                _, wall, gen_cpu, tallies = ours.recv()
+                server_cpu = (_cpu_seconds(server_pids) - before[0]) / wall
+                redis_cpu = (_cpu_seconds([redis_pid]) - before[1]) / wall
+                gen_cpu /= wall
+                others = (_machine_busy() - before[2]) / wall - server_cpu - redis_cpu - gen_cpu
+                served_rps = sum(len(lat) for lat, _ in tallies.values()) / wall
+                for kind, (latencies, errors) in tallies.items():
+                    if not latencies and not errors:
+                        continue
+                    f = figures(kind, latencies, errors, wall)
+                    results[kind] = f
+                    cpu = (f"{server_cpu:11.2f} {1000 * server_cpu / served_rps:6.2f} "
+                           f"{redis_cpu:6.2f} {gen_cpu:7.2f} {others:6.2f}"
+                           if kind == phase else " " * 41)
+                    say(f"{phase:8} {kind:8} {f.count:9d} {f.rps:9.1f} {f.p50_ms:8.2f} "
+                        f"{f.p99_ms:8.2f}  {cpu}  {f.errors or ''}")
+        finally:
+            generator.join(duration * len(PHASES) + 60)
+            if generator.is_alive():
+                generator.kill()
+    ceiling = results["ceiling"].rps
+    for kind in ("act", "view"):
+        if kind in results:
+            say(f"{kind}/ceiling throughput: {results[kind].rps / ceiling:.2f}")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench_http",
+                                     description=__doc__.split("\n\n")[0] if __doc__ else None)
+    add_arguments(parser)
+    return run_args(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--connections", type=int, default=32,
+                        help="concurrent keep-alive connections (default 32)")
+    parser.add_argument("--duration", type=float, default=10.0,
+                        help="seconds of each phase (default 10)")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (default: the config's)")
+    parser.add_argument("--threads", type=int,
+                        help="threads per worker (default: the config's)")
+    parser.add_argument("--seed", type=int, default=66, help="seed of the deals and choices")
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """Run with parsed arguments; 0 if no request failed, else 1."""
+    results = run(args.connections, args.duration, args.workers, args.threads, args.seed,
+                  print)
+    return 1 if any(f.errors for f in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
