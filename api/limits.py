@@ -25,6 +25,7 @@ in the Flask config turns limiting off.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -85,7 +86,7 @@ def _limit_text(raw: str, name: str) -> str:
 
 def _on_breach(per: str) -> Callable[[RequestLimit], Response]:
     def respond(hit: RequestLimit) -> Response:
-        retry = max(1, hit.reset_at - int(time.time()))
+        retry = max(1, math.ceil(hit.window.reset_time - time.time()))
         text = f"{hit.limit} {per}"
         return problem_response(RATE_LIMITED, f"rate limit of {text} exceeded; retry in {retry} s",
                                 {"Retry-After": str(retry)}, limit=text)
