@@ -1,0 +1,106 @@
+"""Security headers on every response, Content-Security-Policy of the docs, CORS."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Iterator
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.redis_server import EmbeddedRedis
+from api.security import API_CSP, origins
+from tests.api.helpers import act, bearer, two_humans
+
+STATIC = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+          "X-Frame-Options": "DENY"}
+
+
+def test_every_kind_of_response_has_the_headers(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    responses = {
+        "create": client.post("/v1/games", json={}),
+        "view": client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])),
+        "act 409": act(client, game_id, tokens[0], {"type": "continue"}),
+        "events": client.get(f"/v1/games/{game_id}/events"),
+        "404": client.get("/nowhere"),
+        "405": client.delete("/v1/games"),
+        "rules": client.get("/v1/rules"),
+        "metrics": client.get("/metrics"),
+        "spec": client.get("/openapi.json"),
+        "docs": client.get("/docs"),
+    }
+    for name, response in responses.items():
+        for header, value in STATIC.items():
+            assert response.headers[header] == value, name
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"], name
+    for name in ("create", "view", "act 409", "events"):
+        assert responses[name].headers["Cache-Control"] == "no-store", name
+    assert responses["rules"].headers["Content-Security-Policy"] == API_CSP
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc"])
+def test_docs_policy_allows_their_cdn_and_their_own_inline_scripts(client: FlaskClient,
+                                                                   path: str) -> None:
+    response = client.get(path)
+    policy = dict(part.strip().split(" ", 1) for part in
+                  response.headers["Content-Security-Policy"].split(";"))
+    html = response.get_data(as_text=True)
+    for src in re.findall(r'<script src="([^"]+)"', html):
+        assert src.startswith("https://cdn.jsdelivr.net/"), src
+        assert "https://cdn.jsdelivr.net" in policy["script-src"].split()
+    for inline in re.findall(r"<script>(.*?)</script>", html, re.DOTALL):
+        digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy["script-src"]
+    assert "'unsafe-inline'" not in policy["script-src"]
+    assert policy["connect-src"] == "'self'"  # the spec at /openapi.json
+
+
+@pytest.fixture
+def cors_client(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[FlaskClient]:
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "RATELIMIT_ENABLED": False,
+                      "SIXTYSIX_CORS_ORIGINS": "https://play.example, http://localhost:3000/"})
+    yield app.test_client()
+    app.extensions["sixtysix"].store.redis.close()
+
+
+def test_cors_is_closed_by_default(client: FlaskClient) -> None:
+    response = client.get("/v1/rules", headers={"Origin": "https://play.example"})
+    assert not [k for k, _ in response.headers.items() if k.startswith("Access-Control")]
+
+
+def test_cors_answers_a_configured_origin(cors_client: FlaskClient) -> None:
+    response = cors_client.get("/v1/rules", headers={"Origin": "http://localhost:3000"})
+    assert response.headers["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    assert "X-Request-Id" in response.headers["Access-Control-Expose-Headers"]
+    assert "Origin" in response.headers["Vary"]
+    assert "Access-Control-Allow-Credentials" not in response.headers
+
+
+def test_cors_preflight_of_an_action(cors_client: FlaskClient) -> None:
+    response = cors_client.options("/v1/games/abc/actions", headers={
+        "Origin": "https://play.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, if-match"})
+    assert response.status_code == 200
+    assert response.headers["Access-Control-Allow-Origin"] == "https://play.example"
+    allowed = response.headers["Access-Control-Allow-Headers"].lower()
+    assert {"authorization", "content-type", "if-match"} <= set(allowed.replace(" ", "").split(","))
+    assert "POST" in response.headers["Access-Control-Allow-Methods"]
+
+
+def test_cors_ignores_other_origins(cors_client: FlaskClient) -> None:
+    response = cors_client.get("/v1/rules", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in response.headers
+
+
+def test_origins_are_validated() -> None:
+    assert origins("") == frozenset()
+    assert origins("*") == frozenset({"*"})
+    with pytest.raises(ValueError, match="not an origin"):
+        origins("play.example")
+    with pytest.raises(ValueError, match="not an origin"):
+        origins("https://play.example/path")
