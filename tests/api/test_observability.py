@@ -1,0 +1,129 @@
+"""Request ids, JSON request logs and the Prometheus metrics, on the Flask app and real Redis."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.metrics import Metrics
+from tests.api.helpers import act, assert_problem, bearer, create, two_humans
+
+
+def _log_lines(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in capsys.readouterr().err.splitlines() if line]
+
+
+def _sample(client: FlaskClient, name: str, **labels: str) -> float:
+    """The value of one sample of /metrics (0 when absent)."""
+    text = client.get("/metrics").get_data(as_text=True)
+    for line in text.splitlines():
+        metric, _, value = line.rpartition(" ")
+        if metric.partition("{")[0] != name:
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', metric))
+        if all(found.get(k) == v for k, v in labels.items()):
+            return float(value)
+    return 0.0
+
+
+def test_a_valid_request_id_is_kept_and_echoed(client: FlaskClient) -> None:
+    response = client.get("/v1/games/nope", headers={"X-Request-Id": "req-42.a:b"})
+    assert response.headers["X-Request-Id"] == "req-42.a:b"
+    assert assert_problem(response, 404, "game-not-found")["request_id"] == "req-42.a:b"
+
+
+@pytest.mark.parametrize("given", ["", "has space", "x" * 129, "nl\u00e9"])
+def test_an_invalid_request_id_is_replaced(client: FlaskClient, given: str) -> None:
+    response = client.get("/healthz", headers={"X-Request-Id": given})
+    assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-Id"])
+
+
+def test_one_json_line_per_request(client: FlaskClient,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    game_id, tokens = two_humans(client)
+    capsys.readouterr()
+    act(client, game_id, tokens[0], {"type": "continue"}, **{"X-Request-Id": "abc"})
+    lines = _log_lines(capsys)
+    assert len(lines) == 1
+    line = lines[0]
+    assert line["msg"] == "request" and line["logger"] == "api.requests"
+    assert line["method"] == "POST"
+    assert line["path"] == "/v1/games/<game_id>/actions"
+    assert line["status"] == 409
+    assert line["request_id"] == "abc"
+    assert line["game_id"] == game_id
+    assert isinstance(line["duration_ms"], float) and line["duration_ms"] >= 0
+    assert tokens[0] not in json.dumps(line)
+
+
+def test_a_creation_logs_its_new_game_and_a_404_no_game_id(
+        client: FlaskClient, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    game_id = create(client)["game_id"]
+    client.get("/v1/games/SOMETHING-A-CLIENT-TYPED")
+    created, missing = _log_lines(capsys)
+    assert (created["status"], created["game_id"]) == (201, game_id)
+    assert (missing["status"], missing["game_id"], missing["path"]) == (
+        404, None, "/v1/games/<game_id>")
+
+
+def test_request_lines_can_be_turned_off(app: Flask, capsys: pytest.CaptureFixture[str]) -> None:
+    quiet = create_app({**app.config, "SIXTYSIX_LOG_REQUESTS": 0})
+    capsys.readouterr()
+    quiet.test_client().get("/healthz")
+    assert _log_lines(capsys) == []
+    quiet.extensions["sixtysix"].store.redis.close()
+
+
+def test_request_counter_and_latency(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0]))
+    act(client, game_id, tokens[0], {"type": "continue"})
+    assert _sample(client, "sixtysix_http_requests_total", endpoint="/v1/games",
+                   method="POST", status="201") == 1
+    assert _sample(client, "sixtysix_http_requests_total", endpoint="/v1/games/<game_id>/actions",
+                   method="POST", status="409") == 1
+    assert _sample(client, "sixtysix_http_request_duration_seconds_count",
+                   endpoint="/v1/games/<game_id>", method="GET") == 1
+    client.get("/no/such/page")
+    assert _sample(client, "sixtysix_http_requests_total", endpoint="unmatched",
+                   status="404") == 1
+
+
+def test_computer_think_time(client: FlaskClient) -> None:
+    assert _sample(client, "sixtysix_computer_think_seconds_count", level="random") == 0
+    # the computer leads the first trick of a game where it is forehand; then every human play
+    # in the hand is answered by it
+    game = create(client, first_dealer=0)
+    assert _sample(client, "sixtysix_computer_think_seconds_count", level="random") >= 1
+    token = game["seats"][0]["token"]
+    view = client.get(f"/v1/games/{game['game_id']}", headers=bearer(token)).json
+    assert view is not None
+    before = _sample(client, "sixtysix_computer_think_seconds_count", level="random")
+    play = next(a for a in view["legal_actions"] if a["type"] == "play")
+    assert act(client, game["game_id"], token, play).status_code == 200
+    assert _sample(client, "sixtysix_computer_think_seconds_count", level="random") > before
+
+
+def test_active_games_estimate(app: Flask, client: FlaskClient) -> None:
+    assert _sample(client, "sixtysix_active_games") == 0
+    ids = {two_humans(client)[0] for _ in range(3)}
+    client.get("/v1/games/unknown-game")  # a 404 is no game
+    assert _sample(client, "sixtysix_active_games") == len(ids)
+    metrics: Metrics = app.extensions["sixtysix_metrics"]
+    assert metrics.active.count() == len(ids)
+
+
+def test_redis_errors_are_counted(app: Flask, client: FlaskClient) -> None:
+    app.extensions["sixtysix"].store.redis.connection_pool.connection_kwargs["port"] = 1
+    app.extensions["sixtysix"].store.redis.connection_pool.disconnect()
+    assert_problem(client.get("/v1/games/abc"), 503, "store-unavailable")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'sixtysix_redis_errors_total{error="ConnectionError"}' in text
+    assert "sixtysix_active_games " not in text  # unknown while Redis is away
