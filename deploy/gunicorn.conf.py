@@ -8,6 +8,8 @@ default so that no tokens end up in logs).
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 
 def _env_int(name: str, default: int) -> int:
@@ -39,3 +41,15 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 accesslog: str | None = os.environ.get("SIXTYSIX_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("SIXTYSIX_LOG_LEVEL", "info")
+
+# /metrics sums all workers (prometheus-client multiprocess mode): a fresh directory per run,
+# set before any worker imports prometheus_client, removed on exit if made here.
+_METRICS_DIR_MADE = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _METRICS_DIR_MADE:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
+        prefix="sixtysix-metrics-", dir=worker_tmp_dir)
+
+
+def on_exit(server: object) -> None:
+    if _METRICS_DIR_MADE:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)

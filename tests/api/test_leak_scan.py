@@ -1,0 +1,142 @@
+"""A leak scan over every endpoint and error: bodies, headers and log lines.
+
+Two humans play a hand; at every step each seat and a spectator call every endpoint, right
+and wrong (401, 404, 405, 409, 412, 413, 422, 304). Nothing they receive may contain a seat
+token or a token digest (except the creation answer, which hands out the tokens), a card of the
+talon under the face-up trump card, or a card of another seat's hand not shown face up; no log
+line may contain a token or a digest.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from api.store import game_key
+from api.tokens import digest
+from engine import PLAYING, from_json
+from engine.cards import CARD_CODES, codes
+from tests.api.helpers import bearer, two_humans
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not (key == "events" and isinstance(item, list)):
+                yield from _strings(item)
+                continue
+            # cards repeat from hand to hand: only the current hand's events count
+            dealt = [i for i, e in enumerate(item) if e.get("type") == "hand_dealt"]
+            yield from _strings(item[dealt[-1]:] if dealt else item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _hidden(redis_client: redis.Redis, game_id: str, seat: int | None) -> set[str]:
+    """Cards ``seat`` may not see now: other hands' unshown cards and the covered talon."""
+    state = from_json(redis_client.hget(game_key(game_id), "state") or b"")
+    if state.status != PLAYING:
+        return set()
+    hidden = set(codes(sum(1 << c for c in state.talon[1:])))
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= set(codes(hand & ~state.public))
+    return hidden
+
+
+class Scan:
+    """Checks every response it is given; counts the cards it could check."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        self.secrets = secrets
+        self.responses = 0
+        self.cards_checked = 0
+
+    def check(self, response: TestResponse, hidden: set[str], *, tokens_shown: bool = False,
+              ) -> TestResponse:
+        self.responses += 1
+        text = response.get_data(as_text=True)
+        headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+        for secret in self.secrets:
+            if not tokens_shown:
+                assert secret not in text, f"secret in body of {response.request.path}"
+            assert secret not in headers, f"secret in headers of {response.request.path}"
+        if (response.mimetype or "").endswith("json") and text:
+            cards = {s for s in _strings(json.loads(text)) if s in CARD_CODES}
+            assert not cards & hidden, f"{response.request.path} leaked {cards & hidden}"
+            self.cards_checked += bool(cards)
+        for card in hidden:  # nor in a header
+            assert f'"{card}"' not in headers
+        return response
+
+
+def test_nothing_secret_in_any_answer_or_log_line(
+        client: FlaskClient, redis_client: redis.Redis,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            "settings": {"point_counter": True, "hint_66": True, "auto_continue": False}}
+    created = client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"})
+    game_id = created.json["game_id"]  # type: ignore[index]
+    tokens = [s["token"] for s in created.json["seats"]]  # type: ignore[index]
+    other_id, other_tokens = two_humans(client)
+    secrets = [*tokens, *other_tokens, *(digest(t) for t in [*tokens, *other_tokens])]
+    scan = Scan(secrets)
+    scan.check(created, set(), tokens_shown=True)
+    scan.check(client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"}), set(),
+               tokens_shown=True)
+    game = f"/v1/games/{game_id}"
+    for path in ("/v1/rules", "/healthz", "/readyz", "/openapi.json", "/docs", "/redoc",
+                 "/nowhere", f"/v1/games/{other_id}"):
+        scan.check(client.get(path), set())
+    scan.check(client.post("/v1/games", json={"variant": "chess"}), set())
+    scan.check(client.delete(game), set())
+    scan.check(client.post(f"{game}/actions", data="x" * 70_000, headers={
+        **bearer(tokens[0]), "Content-Type": "application/json"}), set())
+
+    rng = random.Random(5)
+    for _ in range(14):
+        views = []
+        for seat in (0, 1, None):
+            hidden = _hidden(redis_client, game_id, seat)
+            auth = bearer(tokens[seat]) if seat is not None else {}
+            get: Callable[..., TestResponse] = client.get
+            view = scan.check(get(game, headers=auth), hidden)
+            version = view.json["version"]  # type: ignore[index]
+            scan.check(get(game, headers={**auth, "If-None-Match": f'"{version}"'}), hidden)
+            scan.check(get(f"{game}/events?after=0&limit=500", headers=auth), hidden)
+            scan.check(get(f"{game}/events?limit=0", headers=auth), hidden)
+            views.append(view.json)
+            if seat is None:
+                continue
+            for action in ({"type": "continue"}, {"type": "play", "card": "ZZ"},
+                           {"type": "play", "card": "AH", "extra": 1}):
+                scan.check(client.post(f"{game}/actions", json=action, headers=auth), hidden)
+            scan.check(client.post(f"{game}/actions", json={"type": "close"},
+                                   headers={**auth, "If-Match": '"0"'}), hidden)
+            scan.check(client.post(f"{game}/actions", json={"type": "close"},
+                                   headers=bearer(tokens[seat][::-1])), hidden)
+            scan.check(client.get(game, headers=bearer(other_tokens[seat])), hidden)
+        if views[0]["status"] != "playing":  # type: ignore[index]
+            break
+        seat = next(s for s, v in enumerate(views[:2]) if v["legal_actions"])  # type: ignore[index]
+        action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
+        response = client.post(f"{game}/actions", json=action, headers=bearer(tokens[seat]))
+        assert response.status_code == 200
+        scan.check(response, _hidden(redis_client, game_id, seat))
+    scan.check(client.get("/metrics"), set())
+
+    assert scan.responses > 200 and scan.cards_checked > 50
+    log = capsys.readouterr().err
+    assert log.count('"msg": "request"') >= scan.responses
+    for secret in secrets:
+        assert secret not in log
