@@ -30,11 +30,26 @@ POSITION_EXAMPLE: Final = {
     "budget_ms": 300,
 }
 
+#: An answer to :data:`POSITION_EXAMPLE` (actions shortened to the best three).
+ANALYSIS_EXAMPLE: Final = {
+    "level": "strong", "best": {"type": "meld", "suit": "S"},
+    "actions": [
+        {"action": {"type": "meld", "suit": "S"}, "text": "meld:S",
+         "expected_game_points": 1.083},
+        {"action": {"type": "exchange"}, "text": "exchange", "expected_game_points": 1.0},
+        {"action": {"type": "play", "card": "TC"}, "text": "play:TC",
+         "expected_game_points": 0.5}],
+    "samples": 12,
+    "reason": "meld:S is worth +1.08 game points on average over 12 sampled deals; next best "
+              "exchange +1.00",
+    "would_declare_66": False,
+}
+
 
 @blp.route("")
 class Analysis(MethodView):
     @blp.arguments(AnalysisRequestSchema, example=POSITION_EXAMPLE)
-    @blp.response(200, AnalysisSchema)
+    @blp.response(200, AnalysisSchema, example=ANALYSIS_EXAMPLE)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Rank every legal action of a position by the computer's expected game points.
 

@@ -26,6 +26,20 @@ blp = Blueprint("hint", __name__, url_prefix="/v1/games",
 
 NO_DECISION: Final = ProblemType("no-decision", 409, "The seat has no decision to make now")
 
+#: A hint at a table with hint_66 off (``would_declare_66`` is then left out).
+HINT_EXAMPLE: Final = {
+    "game_id": "q3V9k2xR0aLmT7wZ", "version": 5, "seat": 0, "hand_no": 1, "level": "strong",
+    "best": {"type": "play", "card": "TS"},
+    "actions": [
+        {"action": {"type": "play", "card": "TS"}, "text": "play:TS",
+         "expected_game_points": 0.84},
+        {"action": {"type": "play", "card": "QC"}, "text": "play:QC",
+         "expected_game_points": 0.61}],
+    "samples": 120,
+    "reason": "play:TS is worth +0.84 game points on average over 120 sampled deals; next "
+              "best play:QC +0.61",
+}
+
 
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
     """Save the game with the current hand marked as hinted for ``seat`` (once per hand)."""
@@ -41,20 +55,20 @@ def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
 class Hint(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(HintQuerySchema, location="query")
-    @blp.response(200, HintSchema)
+    @blp.response(200, HintSchema, example=HINT_EXAMPLE)
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
     @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
     @blp.alt_response(409, response="DEFAULT_ERROR", description=(
         "no-decision (not the seat's turn, or the hand is over) or version-conflict (the game "
         "changed while the computer thought; nothing was marked)"))
     def post(self, query: dict[str, Any], game_id: str) -> Response:
-        """The strong computer's recommended action for the seat, every legal action's
-        expected game points and a one-line reason.
+        """The strong computer's recommended action, each action's value and a reason.
 
-        The hand is then marked as hinted for the seat (``hinted_hands`` in the view): it will
-        not count for the leaderboard. ``would_declare_66`` (and a declaration among the
-        ranked actions) appears only at tables with the ``hint_66`` setting on.
-        ``budget_ms`` bounds the computer's thinking time.
+        Answers the recommended action for the seat, the expected game points of every
+        legal action and a one-line reason. The hand is then marked as hinted for the seat
+        (``hinted_hands`` in the view): it will not count for the leaderboard.
+        ``would_declare_66`` (and a declaration among the ranked actions) appears only at
+        tables with the ``hint_66`` setting on. ``budget_ms`` bounds the thinking time.
         """
         store = services().store
         game_id = checked_game_id(game_id)
