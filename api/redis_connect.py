@@ -118,7 +118,11 @@ def _db(text: str) -> int:
 
 
 def connect(url: str, **options: Any) -> Client:
-    """Return a client for ``url`` (see the module docstring); no connection is made before use."""
+    """Return a client for ``url`` (see the module docstring).
+
+    A single server or Sentinel client connects on first use; a cluster client connects at once
+    to learn the slot map.
+    """
     scheme = url.partition("://")[0].lower()
     if "+" not in scheme:
         return redis.Redis.from_url(url, **options)
