@@ -214,7 +214,7 @@ def add_arena(sub: Subparsers) -> None:
     p = sub.add_parser("arena", help="play two computer levels against each other",
                        description="Play duplicate deals (each deal twice, seats swapped) "
                        "between two computer levels in this process and print per bot: game "
-                       "points per hand, hands won with a 95%% confidence interval, matches "
+                       "points per hand, hands won with a 95% confidence interval, matches "
                        "won, mean and p95 time per move. See api/arena.py for the seating of "
                        "three- and four-hand.")
     p.add_argument("--a", default="strong", help="level of bot a (default strong)")
