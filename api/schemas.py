@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from engine.actions import KINDS
 
@@ -151,6 +151,9 @@ class EventSchema(Schema):
         "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
         "set_won or continue; further members depend on the type")})
 
+    class Meta:
+        unknown = INCLUDE  # documents the type-specific members as additional properties
+
 
 class GameViewSchema(Schema):
     game_id = fields.String()
@@ -236,3 +239,6 @@ class ProblemSchema(Schema):
     legal_actions = fields.List(fields.Nested(ActionOutSchema), metadata={
         "description": "409 illegal-action: what is allowed now"})
     current_version = fields.Integer(metadata={"description": "409/412: the game's version"})
+    allowed = fields.List(fields.Raw(), metadata={
+        "description": "422: the values the field accepts"})
+    game_id = fields.String(metadata={"description": "404: the game that was not found"})
