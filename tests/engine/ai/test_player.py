@@ -9,9 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import MATCH_OVER, Rules, apply, new_game, view
-from engine.actions import DECLARE, DECLARE_ACTION
+from engine.actions import DECLARE, DECLARE_ACTION, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.knowledge import Knowledge
+from engine.ai.solver import Position, Solver
+from engine.cards import KING, QUEEN
 from engine.play import legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
@@ -143,3 +145,27 @@ def test_computers_play_a_whole_match(variant: str) -> None:
         actions += 1
         assert actions < 2000
     assert max(state.score) >= 3
+
+
+def test_with_the_talon_exhausted_evaluation_is_the_exact_solution() -> None:
+    def exhausted_on_lead(s: GameState) -> bool:
+        seat = _seat(s)
+        return (not s.talon and s.closed_by is None and not s.trick and s.melded_suit is None
+                and s.credited_points(s.side_of(seat)) < DECLARE_TARGET
+                and s.hands[seat].bit_count() >= 3)
+
+    state = first_state("sixty-six", 4, exhausted_on_lead)
+    seat = _seat(state)
+    ev = evaluate(view(state, seat), "strong", random.Random(1))
+    assert ev.samples == 1 and "exactly" in ev.reason
+    pos = Position.from_state(state)
+    exact = Solver.for_position(pos).card_values(pos)
+    values = {a.action: a.value for a in ev.actions}
+    for c, value in exact.items():
+        suit = c // 6
+        if c % 6 in (KING, QUEEN) and Action.meld(suit) in values:
+            # The solver melds when leading a marriage card, like the plan "meld, then lead".
+            pair = [v for k, v in exact.items() if k // 6 == suit and k % 6 in (KING, QUEEN)]
+            assert values[Action.meld(suit)] == max(pair)
+        else:
+            assert values[Action.play(c)] == value
