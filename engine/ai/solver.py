@@ -96,9 +96,7 @@ class Solver:
         self.bonus = bonus
         self.last_trick_wins = last_trick_wins
         self.tt: dict[int, tuple[int, int, int]] = {}
-        self.nodes = 0
-        trump_mask = SUIT_MASKS[trump]
-        self._trump_mask = trump_mask
+        self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
 
     @classmethod
@@ -158,7 +156,6 @@ class Solver:
     def lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
              pend1: int, alpha: int, beta: int, melded: int | None = None) -> int:
         """Value for ``p`` on lead (negamax); declares at once when he can reach 66."""
-        self.nodes += 1
         mine = h0 if p == 0 else h1
         my_pts = p0 if p == 0 else p1
         has_trick = (tk >> p) & 1
@@ -235,7 +232,6 @@ class Solver:
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
         """Value for follower ``f`` answering ``led``."""
-        self.nodes += 1
         hand = h0 if f == 0 else h1
         legal = self.follows(hand, led)
         trump = self.trump
@@ -306,8 +302,8 @@ class Solver:
     def card_values(self, pos: Position) -> dict[Card, int]:
         """Exact game points for the player to move of playing each legal card.
 
-        On lead, playing the King or Queen of a held marriage includes its meld; a player on
-        lead who can declare 66 gets the declaration's value for every card (he declares).
+        On lead, playing the King or Queen of a held marriage includes its meld. Declaring is
+        not a card: a player on lead holding 66 declares instead (see :meth:`lead`).
         """
         h0, h1 = pos.hands
         p = pos.to_move
