@@ -28,7 +28,7 @@ def _seat(state: GameState) -> int:
     return seat
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(VARIANTS), level=st.sampled_from(sorted(LEVELS)),
        seed=st.integers(0, 10**6), step=st.integers(0, 30))
 def test_choose_returns_a_legal_action(variant: str, level: str, seed: int, step: int) -> None:
