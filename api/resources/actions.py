@@ -32,7 +32,7 @@ ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.doc(security=SEAT_TOKEN)
-    @blp.arguments(ActionSchema, example=ACTION_EXAMPLE)
+    @blp.arguments(ActionSchema(), example=ACTION_EXAMPLE)
     @blp.response(200, GameViewSchema)
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
     @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")

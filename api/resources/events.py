@@ -18,7 +18,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games",
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
     @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")

@@ -86,7 +86,7 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema, example=CREATE_EXAMPLE)
+    @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE)
     @blp.response(201, CreatedGameSchema)
     @blp.alt_response(409, response="DEFAULT_ERROR",
                       description="A creation with this Idempotency-Key is still running")
@@ -109,7 +109,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, GameViewSchema)
     @blp.alt_response(304, description="If-None-Match names the current version")
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
