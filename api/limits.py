@@ -152,7 +152,7 @@ def init(app: Flask, client: Client) -> Limiter | None:
     if config["SIXTYSIX_TRUSTED_PROXIES"] > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app,  # type: ignore[method-assign]
                                 x_for=config["SIXTYSIX_TRUSTED_PROXIES"])
-    limits = [
+    limits: list[str | Callable[[], str] | ApplicationLimit] = [
         _limit(config["SIXTYSIX_RATE_ADDRESS"], "SIXTYSIX_RATE_ADDRESS", "address",
                "per address", client_address),
         _limit(config["SIXTYSIX_RATE_CREATE"], "SIXTYSIX_RATE_CREATE", "create",
