@@ -100,25 +100,14 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     else:
         trump_card = deck[-1]
         talon = []
-    sides = variant.sides
+    state.clear_hand()
     state.active = order
     state.hands = hands
     state.trump = trump_card // 6
     state.trump_card = trump_card
     state.talon = talon
-    state.closed_by = None
-    state.closed_at = None
-    state.closed_snapshot = None
     state.leader = order[0]
-    state.trick = []
-    state.tricks = []
-    state.won_points = [0] * sides
-    state.won_tricks = [0] * sides
-    state.taken = [0] * sides
-    state.melds = []
-    state.melded_suit = None
     state.public = 1 << trump_card
-    state.settlement = None
     state.status = PLAYING
     state.acks = 0
     state.hand_no += 1

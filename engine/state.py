@@ -118,10 +118,16 @@ class GameState:
         self.trump = 0
         self.trump_card = 0
         self.talon = []
+        self.leader = 0
+        self.public = 0
+        self.clear_hand()
+
+    def clear_hand(self) -> None:
+        """Forget the play of a hand: no closing, tricks, points, melds or settlement."""
+        sides = self.rules.variant.sides
         self.closed_by = None
         self.closed_at = None
         self.closed_snapshot = None
-        self.leader = 0
         self.trick = []
         self.tricks = []
         self.won_points = [0] * sides
@@ -129,7 +135,6 @@ class GameState:
         self.taken = [0] * sides
         self.melds = []
         self.melded_suit = None
-        self.public = 0
         self.settlement = None
 
     # --- derived facts (cheap; used by legal_actions and views) ---
