@@ -26,6 +26,7 @@ from engine.ai.knowledge import InvalidView, Knowledge
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import Position, Solver
+from engine.ai.talon import TalonSolver
 from engine.play import apply, legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
@@ -45,6 +46,9 @@ class Level:
     max_samples: int
     #: Two-hand phase 2 is solved exactly once each hand holds at most this many cards.
     solve_from: int
+    #: Two-hand with at most this many talon cards at the decision: the rest of the hand is
+    #: searched exactly in each sampled deal (:mod:`engine.ai.talon`), no playouts.
+    search_talon: int
     #: Chance of playing the rule-of-thumb move without looking further ("by feel").
     feel: float
     #: Chance of forgetting to declare while holding 66.
@@ -55,14 +59,15 @@ LEVEL_TABLE: Final = {
     lv.name: lv
     for lv in (
         Level("random", "Any legal action, uniformly at random (never declares falsely).",
-              0, 0, 0, 0.0, 0.0),
+              0, 0, 0, 0, 0.0, 0.0),
         Level("easy", "Thinks briefly (a few sampled deals, quick playouts), sometimes plays by "
-              "feel, sometimes forgets to declare 66.", 10, 6, 0, 0.4, 0.3),
+              "feel, sometimes forgets to declare 66.", 10, 6, 0, 0, 0.4, 0.3),
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
-              "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0.0,
+              "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0.0,
               0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
-              "exactly in each; closes when it pays.", 400, 400, 6, 0.0, 0.0),
+              "exactly in each, and the whole rest of the hand once the talon is short; "
+              "closes when it pays.", 400, 400, 6, 4, 0.0, 0.0),
     )
 }
 #: Level names with their descriptions.
@@ -219,12 +224,18 @@ def _outcome(state: GameState, side: int) -> int:
 
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
-             solvers: dict[tuple[Any, ...], Solver]) -> int:
-    """Game points for ``side`` of playing ``state`` on (policy, then the exact solver)."""
+             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None) -> int:
+    """Game points for ``side`` of playing ``state`` on (policy, then the exact solver).
+
+    With ``deep``, a state with the talon open is searched exactly instead.
+    """
     two_hand = state.rules.variant.has_talon
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
+        if deep is not None and state.talon_open:
+            v = deep.value(state)
+            return v if state.side_of(seat) == side else -v
         if two_hand and not state.talon_open and max(
                 state.hands[s].bit_count() for s in state.active) <= lv.solve_from:
             pos = Position.from_state(state)
@@ -251,6 +262,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     if exact:
         cap = 1
     side = k.side_of(k.seat)
+    search = (k.rules.variant.has_talon and k.talon_open
+              and k.talon_size <= lv.search_talon)
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []
     n = 0
@@ -260,11 +273,12 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             plans = _plans(state, k.seat, declare)
             totals = [0.0] * len(plans)
         solvers: dict[tuple[Any, ...], Solver] = {}
+        deep = TalonSolver(k.rules, k.trump) if search else None
         for i, plan in enumerate(plans):
             s = state.copy()
             for a in plan:
                 apply(s, k.seat, a)
-            totals[i] += _play_on(s, side, lv, rng, solvers)
+            totals[i] += _play_on(s, side, lv, rng, solvers, deep)
         n += 1
         if (time.thread_time() - start > budget * n / (n + 1)
                 or time.perf_counter() - wall > WALL_FACTOR * budget):

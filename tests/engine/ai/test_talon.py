@@ -1,0 +1,113 @@
+"""The phase-1 search equals exhaustive minimax through engine.apply on short-talon positions.
+
+The brute force tries every legal action of phase 1 (melds, exchange, close, declarations
+with 66) through :func:`engine.apply` and hands over to the phase-2 solver, itself checked
+against brute force in test_solver, once the talon is closed or exhausted.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
+from engine.actions import CLOSE, DECLARE
+from engine.ai import evaluate
+from engine.ai.solver import solve
+from engine.ai.talon import TalonSolver
+from engine.scoring import DECLARE_TARGET
+from tests.engine.ai.helpers import settle_value
+
+
+def brute_force(state: GameState) -> int:
+    """Game points for the side to move (no false declaration)."""
+    if not state.talon_open:
+        return solve(state)
+    seat = state.to_act()
+    assert seat is not None
+    side = state.side_of(seat)
+    best = -4
+    for action in legal_actions(state, seat):
+        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
+            continue
+        after = state.copy()
+        apply(after, seat, action)
+        if after.status != PLAYING:
+            value = settle_value(after, side)
+        else:
+            to_act = after.to_act()
+            assert to_act is not None
+            value = brute_force(after)
+            if after.side_of(to_act) != side:
+                value = -value
+        best = max(best, value)
+    return best
+
+
+def short_talon_positions(rules: Rules, seed: int, count: int, talon: int) -> list[GameState]:
+    """Positions (lead and follow) with ``talon`` cards left, from seeded random phase-1 play."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    while len(out) < count:
+        state, _ = new_game(rules, first_dealer=rng.randrange(rules.variant.players), rng=rng)
+        while state.status == PLAYING and state.talon_open:
+            seat = state.to_act()
+            assert seat is not None
+            if len(state.talon) == talon and rng.random() < 0.5:
+                out.append(state.copy())
+                break
+            side = state.side_of(seat)
+            acts = [a for a in legal_actions(state, seat) if a.kind != CLOSE
+                    and (a.kind != DECLARE or state.credited_points(side) >= DECLARE_TARGET)]
+            apply(state, seat, rng.choice(acts))
+    return out
+
+
+@pytest.mark.parametrize(("variant", "options", "talon", "count"), [
+    ("sixty-six", {}, 2, 60),
+    ("sixty-six", {"close_min_talon": 2, "exchange_requires_trick": True}, 2, 30),
+    ("schnapsen", {}, 2, 40),
+    ("sixty-six", {}, 4, 3),
+    ("three-hand", {}, 4, 2),
+])
+def test_talon_search_matches_brute_force(variant: str, options: dict[str, object],
+                                          talon: int, count: int) -> None:
+    rules = Rules.make(variant, options)
+    positions = short_talon_positions(rules, 11, count, talon)
+    values = set()
+    for state in positions:
+        value = TalonSolver(state.rules, state.trump).value(state)
+        assert value == brute_force(state)
+        values.add(value)
+    if count >= 30:
+        assert any(s.trick for s in positions) and any(not s.trick for s in positions)
+        assert len(values) >= 3
+
+
+def test_solver_is_reusable_across_positions_of_a_hand() -> None:
+    """One solver per sampled deal serves every plan: its table must not mix positions."""
+    rules = Rules.make("sixty-six")
+    for state in short_talon_positions(rules, 5, 8, 4):
+        shared = TalonSolver(state.rules, state.trump)
+        seat = state.to_act()
+        assert seat is not None
+        for action in legal_actions(state, seat):
+            after = state.copy()
+            apply(after, seat, action)
+            if after.status != PLAYING or not after.talon_open:
+                continue
+            assert shared.value(after) == TalonSolver(after.rules, after.trump).value(after)
+
+
+def test_strong_searches_short_talons_and_never_declares_falsely() -> None:
+    rules = Rules.make("sixty-six")
+    for state in short_talon_positions(rules, 3, 6, 4):
+        seat = state.to_act()
+        assert seat is not None
+        ev = evaluate(view(state, seat), "strong", random.Random(1), budget_ms=1e6, samples=3)
+        assert ev.samples == 3
+        assert {a.action for a in ev.actions} == set(legal_actions(state, seat)) - (
+            set() if state.credited_points(state.side_of(seat)) >= DECLARE_TARGET
+            else {a for a in legal_actions(state, seat) if a.kind == DECLARE})
+        assert all(-3 <= a.value <= 3 for a in ev.actions)
