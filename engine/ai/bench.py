@@ -2,6 +2,8 @@
 
 * ``solver``: CPU time of the exact solve of the first phase-2 position with 6+6 cards (talon
   just exhausted after random phase-1 play), fresh transposition table each time: median, p99.
+* ``talon``: CPU time of the exact search (:mod:`engine.ai.talon`) of positions on lead with
+  4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
 * ``strength``: duplicate hands (each deal twice, seats swapped) between two levels: share of
@@ -19,6 +21,7 @@ from typing import Any
 from engine.actions import DECLARE
 from engine.ai.player import choose
 from engine.ai.solver import solve
+from engine.ai.talon import TalonSolver
 from engine.cards import CARD_CODES
 from engine.deal import new_game, shuffled_deck
 from engine.play import apply, legal_actions
@@ -32,14 +35,16 @@ def _quantiles(ms: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def first_phase2_positions(n: int, seed: int, variant: str = "sixty-six") -> list[GameState]:
-    """States at the first lead after the talon ran out, from random phase-1 play."""
+def first_phase2_positions(n: int, seed: int, variant: str = "sixty-six",
+                           talon: int = 0) -> list[GameState]:
+    """States at the first lead with ``talon`` cards left (0: the talon ran out), from random
+    phase-1 play."""
     rng = random.Random(seed)
     rules = Rules.make(variant)
     out: list[GameState] = []
     while len(out) < n:
         state, _ = new_game(rules, first_dealer=0, rng=rng)
-        while state.status == PLAYING and state.talon_open:
+        while state.status == PLAYING and (len(state.talon) > talon or state.trick):
             seat = state.to_act()
             assert seat is not None
             acts = [a for a in legal_actions(state, seat) if a.kind not in (DECLARE, "close")]
@@ -57,6 +62,17 @@ def bench_solver(n: int, seed: int) -> None:
         times.append((time.thread_time() - start) * 1000)
     med, p99 = _quantiles(times)
     print(f"solver, first phase-2 position 6+6 cards, {n} positions: "
+          f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
+
+
+def bench_talon(n: int, seed: int) -> None:
+    times: list[float] = []
+    for state in first_phase2_positions(n, seed, talon=4):
+        start = time.thread_time()
+        TalonSolver(state.rules, state.trump).value(state)
+        times.append((time.thread_time() - start) * 1000)
+    med, p99 = _quantiles(times)
+    print(f"talon search, on lead with 4 talon cards, {n} positions: "
           f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
 
 
@@ -129,6 +145,8 @@ def main() -> None:
     args = parser.parse_args()
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
+    if "talon" in args.what:
+        bench_talon(args.n, args.seed)
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
     if "strength" in args.what:
