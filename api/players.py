@@ -2,21 +2,22 @@
 
 A level is a function from ``engine.view(state, seat)`` (the dict a human client gets) to an
 :class:`~engine.Action` among ``view["legal_actions"]``; it never sees the full state. Add a
-level with :func:`register_level`; ``GET /v1/rules`` lists them.
+level with :func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents of
+:mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``) are registered here; each
+decision seeds its own generator from the OS, so no client can predict a computer's choices.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from functools import partial
+from typing import Any
 
 from engine import Action
+from engine.ai import LEVELS, choose
 
 Chooser = Callable[[dict[str, Any]], Action]
-
-_RANDOM: Final = secrets.SystemRandom()
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +35,5 @@ def register_level(name: str, description: str, choose: Chooser) -> None:
     COMPUTER_LEVELS[name] = Level(name, description, choose)
 
 
-def choose_random(view: dict[str, Any]) -> Action:
-    """A uniformly random legal action."""
-    legal = view["legal_actions"]
-    if not legal:
-        raise ValueError(f"seat {view['seat']} has no legal action")
-    return Action.from_dict(_RANDOM.choice(legal))
-
-
-register_level("random", "Plays a uniformly random legal action.", choose_random)
+for _name, _description in LEVELS.items():
+    register_level(_name, _description, partial(choose, level=_name))

@@ -1,0 +1,47 @@
+"""Every computer level of engine.ai plays through the service, from its own view only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from flask.testing import FlaskClient
+
+from engine.ai import LEVELS
+from tests.api.helpers import bearer, create, view
+
+
+def test_rules_list_every_level() -> None:
+    assert set(LEVELS) == {"random", "easy", "normal", "strong"}
+
+
+def test_rules_endpoint_publishes_the_levels(client: FlaskClient) -> None:
+    published = client.get("/v1/rules").json
+    assert published is not None
+    names = [level["name"] for level in published["computer_levels"]]
+    assert names == list(LEVELS)
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_a_hand_against_each_level(client: FlaskClient, level: str) -> None:
+    """A human plays a whole hand; the computer answers in the same requests."""
+    created = create(client, seats=[{"kind": "human", "name": "Ann"},
+                                    {"kind": "computer", "level": level}])
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    assert created["seats"][1]["token"] is None
+    rng = random.Random(level)
+    me = view(client, game_id, token)
+    computer_moves = 0
+    while me["status"] == "playing":
+        assert me["to_act"] == 0, "the service answers only when the human must decide"
+        legal = [a for a in me["legal_actions"] if a["type"] != "declare"]
+        response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(legal),
+                               headers=bearer(token))
+        assert response.status_code == 200, response.json
+        me = response.json
+        assert me is not None
+        computer_moves += sum(1 for e in me["events"]
+                              if e["type"] == "card_played" and e["seat"] == 1)
+    assert me["status"] in ("hand_over", "match_over")
+    assert computer_moves >= 1
+    assert me["settlement"]["reason"]
