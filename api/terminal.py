@@ -136,7 +136,8 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
     kind = event["type"]
     who = seat_name(event.get("seat"), me, names)
     if kind == "hand_dealt":
-        return (f"— Hand {event['hand_no']}: {seat_name(event['dealer'], me, names)} deals; "
+        deals = "deal" if event["dealer"] == me else "deals"
+        return (f"— Hand {event['hand_no']}: {seat_name(event['dealer'], me, names)} {deals}; "
                 f"trump {event['trump_suit']} ({SUIT_NAMES[event['trump_suit']]}), "
                 f"{event['trump_card']} face up.")
     if kind == "cards_dealt":
