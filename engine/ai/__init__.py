@@ -12,6 +12,7 @@ Public interface, used by the hint and analysis endpoints and the arena::
 ``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them). Modules:
 :mod:`~engine.ai.knowledge` (what the seat knows), :mod:`~engine.ai.sampling` (uniform deals
 of the unseen cards), :mod:`~engine.ai.solver` (exact phase-2 solver),
+:mod:`~engine.ai.talon` (exact search with the talon open, per deal),
 :mod:`~engine.ai.policy` (rule-of-thumb play), :mod:`~engine.ai.player` (decisions).
 """
 

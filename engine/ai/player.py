@@ -7,7 +7,10 @@ with the seat's own follow-up before a card leaves its hand (a meld and the King
 leads, an exchange and the lead after it) — and play on: by the rule-of-thumb policy
 (:mod:`engine.ai.policy`) while the talon is open, and once it is closed or exhausted
 (two-hand) by the exact solver (:mod:`engine.ai.solver`) when hands are small enough for the
-level. A closing plan is thus valued by solving the closed position in each deal. An action is
+level. A closing plan is thus valued by solving the closed position in each deal. ``strong``
+with a short talon (``Level.search_talon``) searches the whole rest of the hand of each deal
+exactly instead of playing out (:mod:`engine.ai.talon`): the opponent's replies, the draws,
+closing and exchanging included. An action is
 worth the best average over the plans that start with it, in game points for the seat's side.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
