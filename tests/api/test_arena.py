@@ -57,7 +57,7 @@ def test_figures_add_up(variant: str) -> None:
     for s in result.bots:
         assert s.game_points_per_hand == s.game_points / 8
         assert s.win_rate_low <= s.win_rate <= s.win_rate_high
-        assert s.moves > 0 and 0 < s.mean_ms and s.mean_ms <= max(s.p95_ms, s.mean_ms)
+        assert s.moves > 0 and s.mean_ms > 0 and s.p95_ms > 0
     if a.game_points + b.game_points:
         assert a.game_point_share + b.game_point_share == pytest.approx(1)
 
