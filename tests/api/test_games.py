@@ -8,6 +8,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from engine.ai import LEVELS
 from tests.api.helpers import (
     DECK,
     HAND_0,
@@ -201,8 +202,8 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     assert body is not None
     assert [v["name"] for v in body["variants"]] == [
         "sixty-six", "schnapsen", "three-hand", "four-hand"]
-    assert {"name": "random", "description": "Plays a uniformly random legal action."} in (
-        body["computer_levels"])
+    assert body["computer_levels"] == [
+        {"name": name, "description": text} for name, text in LEVELS.items()]
     assert {s["name"] for s in body["settings"]} == {"point_counter", "hint_66", "auto_continue"}
     assert any(o["name"] == "close_min_talon" and o["default"] == 3 for o in body["options"])
 
