@@ -56,6 +56,8 @@ class Position:
     bonus: int
     last_trick_wins: bool
     melded: int | None = None
+    #: A meld before the side's first trick is allowed (held pending), as by default.
+    pending_melds: bool = True
 
     @classmethod
     def from_state(cls, state: GameState) -> Position:
@@ -78,6 +80,7 @@ class Position:
             bonus=state.rules.bonus,
             last_trick_wins=state.rules.variant.last_trick_wins,
             melded=state.melded_suit if not state.trick else None,
+            pending_melds=state.rules.meld_before_first_trick == "pending",
         )
 
 
@@ -89,19 +92,21 @@ class Solver:
     """
 
     def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
-                 bonus: int, last_trick_wins: bool) -> None:
+                 bonus: int, last_trick_wins: bool, pending_melds: bool = True) -> None:
         self.trump = trump
         self.closer = closer
         self.snapshot = snapshot
         self.bonus = bonus
         self.last_trick_wins = last_trick_wins
+        self.pending_melds = pending_melds
         self.tt: dict[int, tuple[int, int, int]] = {}
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
 
     @classmethod
     def for_position(cls, pos: Position) -> Solver:
-        return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins)
+        return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
+                   pos.pending_melds)
 
     # ------------------------------------------------------------------ outcomes
 
@@ -184,10 +189,12 @@ class Solver:
         moves = self._lead_order(mine, melded, best_move)
         best = -_WIN
         bm = moves[0]
+        # A meld already made (``melded``) is counted in the points; else leading K or Q melds.
+        may_meld = melded is None and (has_trick or self.pending_melds)
         for c in moves:
             q0, q1, e0, e1 = p0, p1, pend0, pend1
             m = _MARRIAGE_OF[c]
-            if m and mine & m == m:
+            if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
                 if has_trick:
                     if p == 0:
@@ -322,7 +329,8 @@ class Solver:
             q = list(pos.points)
             e = list(pos.pending)
             m = _MARRIAGE_OF[c]
-            if m and mine & m == m and pos.melded is None:
+            if m and mine & m == m and pos.melded is None and (pos.tricks[p]
+                                                               or self.pending_melds):
                 if pos.tricks[p]:
                     q[p] += self._meld_value[c // 6]
                 else:

@@ -49,7 +49,8 @@ class TalonSolver:
         self.close_min = rules.close_min_talon
         self.pending_melds = rules.meld_before_first_trick == "pending"
         self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
-        self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins)
+        self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
+                            self.pending_melds)
         self._closed: dict[tuple[int, int, int], Solver] = {}
         self.tt: dict[tuple[int, ...], _Entry] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
@@ -79,7 +80,8 @@ class TalonSolver:
         solver = self._closed.get(key)
         if solver is None:
             solver = self._closed[key] = Solver(self.trump, closer, (opp_points, opp_trick),
-                                                self.bonus, self.last_trick_wins)
+                                                self.bonus, self.last_trick_wins,
+                                                self.pending_melds)
         return solver
 
     def lead(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int, p1: int,

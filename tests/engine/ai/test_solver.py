@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from engine import PLAYING, GameState, apply, legal_actions
-from engine.actions import DECLARE
+from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
+from engine.actions import CLOSE_ACTION, DECLARE
 from engine.ai.solver import Position, Solver, solve
+from engine.cards import KING, QUEEN, card
 from engine.scoring import DECLARE_TARGET
 from tests.engine.ai.helpers import random_action_states, settle_value
 
@@ -86,3 +87,36 @@ def test_card_values_match_brute_force_per_card() -> None:
                 assert to_act is not None
                 expected = brute_force(after) * (1 if after.side_of(to_act) == side else -1)
             assert value == expected
+
+
+def test_a_meld_already_made_counts_once() -> None:
+    """Positions right after a phase-2 meld (the King or Queen still to lead)."""
+    rng = random.Random(3)
+    positions: list[GameState] = []
+    for state in random_action_states("sixty-six", rng, 3000, close_chance=0.1):
+        seat = state.to_act()
+        assert seat is not None
+        if (not state.talon_open and state.melded_suit is not None
+                and state.hands[seat].bit_count() <= 4):
+            positions.append(state.copy())
+            if len(positions) == 30:
+                break
+    assert len(positions) == 30
+    for state in positions:
+        assert solve(state) == brute_force(state)
+
+
+def test_melds_before_a_first_trick_forbidden() -> None:
+    """Forehand closes at once holding a marriage: he may meld only after winning a trick."""
+    rules = Rules.make("schnapsen", {"meld_before_first_trick": "forbidden"})
+    rng = random.Random(8)
+    marriages = [(1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4)]
+    checked = 0
+    while checked < 24:
+        state, _ = new_game(rules, first_dealer=0, rng=rng)
+        seat = state.to_act()
+        assert seat is not None
+        if any(state.hands[seat] & m == m for m in marriages):
+            apply(state, seat, CLOSE_ACTION)
+            assert solve(state) == brute_force(state)
+            checked += 1
