@@ -70,7 +70,7 @@ LEVEL_TABLE: Final = {
               0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 400, 400, 6, 4, 0.0, 0.0),
+              "closes when it pays.", 450, 400, 6, 2, 0.0, 0.0),
     )
 }
 #: Level names with their descriptions.
@@ -242,7 +242,8 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
         if two_hand and not state.talon_open and max(
                 state.hands[s].bit_count() for s in state.active) <= lv.solve_from:
             pos = Position.from_state(state)
-            ctx = (pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins)
+            ctx = (pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
+                   pos.pending_melds)
             solver = solvers.get(ctx)
             if solver is None:
                 solver = solvers[ctx] = Solver.for_position(pos)

@@ -14,6 +14,7 @@ import pytest
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
 from engine.actions import CLOSE, DECLARE
 from engine.ai import evaluate
+from engine.ai.player import LEVEL_TABLE
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
 from engine.scoring import DECLARE_TARGET
@@ -102,7 +103,9 @@ def test_solver_is_reusable_across_positions_of_a_hand() -> None:
 
 def test_strong_searches_short_talons_and_never_declares_falsely() -> None:
     rules = Rules.make("sixty-six")
-    for state in short_talon_positions(rules, 3, 6, 4):
+    talon = LEVEL_TABLE["strong"].search_talon
+    assert talon >= 2
+    for state in short_talon_positions(rules, 3, 6, talon):
         seat = state.to_act()
         assert seat is not None
         ev = evaluate(view(state, seat), "strong", random.Random(1), budget_ms=1e6, samples=3)
