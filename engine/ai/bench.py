@@ -6,8 +6,8 @@
   4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
-* ``strength``: duplicate hands (each deal twice, seats swapped) between two levels: share of
-  game points and of hands won, and CPU time per move.
+
+Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 """
 
 from __future__ import annotations
@@ -108,40 +108,14 @@ def bench_levels(variant: str, hands: int, seed: int, levels: list[str]) -> None
               f"p99 {p99:.1f} ms, max {max(times[level]):.1f} ms")
 
 
-def bench_strength(a: str, b: str, variant: str, deals: int, seed: int) -> None:
-    """Duplicate deals of a two-seat variant: each deal twice, ``a`` on each seat in turn."""
-    rng = random.Random(seed)
-    rules = Rules.make(variant)
-    points = {a: 0, b: 0}
-    won = {a: 0, b: 0}
-    times: dict[str, list[float]] = {}
-    for _ in range(deals):
-        deck = [CARD_CODES[c] for c in shuffled_deck(rules.variant, rng)]
-        for seats in ({0: a, 1: b}, {0: b, 1: a}):
-            settlement = play_hand(rules, deck, seats, rng, times)
-            winner = settlement["winner_side"]
-            if winner is not None:
-                points[seats[winner]] += settlement["game_points"]
-                won[seats[winner]] += 1
-    hands = 2 * deals
-    share = points[a] / max(1, points[a] + points[b])
-    print(f"{variant} {a} vs {b}, {hands} duplicate hands: game points {points[a]}:{points[b]} "
-          f"({share:.1%} for {a}), hands won {won[a]}:{won[b]} ({won[a] / hands:.1%} for {a})")
-    for level, ms in times.items():
-        med, p99 = _quantiles(ms)
-        print(f"  {level}: median {med:.1f} ms, p99 {p99:.1f} ms per move")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("what", nargs="*", default=["solver"])
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hands", type=int, default=20, help="hands (levels) or deals")
+    parser.add_argument("--hands", type=int, default=20, help="hands per level")
     parser.add_argument("--variant", default="sixty-six")
     parser.add_argument("--levels", nargs="*", default=["easy", "normal", "strong"])
-    parser.add_argument("--pairs", nargs="*", default=["strong:random", "easy:random"],
-                        help="a:b pairs for strength")
     args = parser.parse_args()
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
@@ -149,10 +123,6 @@ def main() -> None:
         bench_talon(args.n, args.seed)
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
-    if "strength" in args.what:
-        for pair in args.pairs:
-            a, b = pair.split(":")
-            bench_strength(a, b, args.variant, args.hands, args.seed)
 
 
 if __name__ == "__main__":
