@@ -63,8 +63,8 @@ LEVEL_TABLE: Final = {
     for lv in (
         Level("random", "Any legal action, uniformly at random (never declares falsely).",
               0, 0, 0, 0, 0.0, 0.0),
-        Level("easy", "Thinks briefly (a few sampled deals, quick playouts), sometimes plays by "
-              "feel, sometimes forgets to declare 66.", 10, 6, 0, 0, 0.4, 0.3),
+        Level("easy", "Thinks briefly (two sampled deals, quick playouts), sometimes plays by "
+              "feel, sometimes forgets to declare 66.", 10, 2, 0, 0, 0.25, 0.3),
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
               "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0.0,
               0.0),
@@ -197,13 +197,13 @@ def _plans(state: GameState, seat: int, declare: bool, melded: bool = False,
            exchanged: bool = False) -> list[tuple[Action, ...]]:
     """Sequences of the seat's actions up to a card played, a close or a declaration.
 
-    A declaration is planned only with 66 credited points, and only if ``declare``.
+    A declaration is planned only if ``declare``; below 66 credited points it is valued as
+    the false declaration it would be (and ranked last, see :func:`_evaluate`).
     """
     out: list[tuple[Action, ...]] = []
-    side = state.side_of(seat)
     for a in legal_actions(state, seat):
         if a.kind == DECLARE:
-            if declare and state.credited_points(side) >= DECLARE_TARGET:
+            if declare:
                 out.append((a,))
         elif a.kind in (PLAY, CLOSE):
             out.append((a,))
@@ -293,8 +293,13 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         v = total / n
         if plan[0] not in best or v > best[plan[0]]:
             best[plan[0]] = v
-    ranked = sorted(best.items(), key=lambda item: (item[0] != DECLARE_ACTION or not would_declare,
-                                                    -item[1]))
+    def rank(item: tuple[Action, float]) -> tuple[int, float]:
+        """A due declaration first; a false one last, whatever its value: never advised."""
+        if item[0] == DECLARE_ACTION:
+            return (0 if would_declare else 2), -item[1]
+        return 1, -item[1]
+
+    ranked = sorted(best.items(), key=rank)
     values = tuple(ActionValue(a, v) for a, v in ranked)
     if would_declare:
         reason = f"declare: {credited(k)} credited points (a player always declares at 66)"

@@ -60,7 +60,12 @@ def test_never_declares_falsely_and_always_declares_at_66(variant: str) -> None:
         v = view(state, _seat(state))
         for level in LEVELS:
             assert choose(v, level, rng, budget_ms=3).kind != DECLARE
-        assert not evaluate(v, "strong", rng, samples=2).would_declare
+        ev = evaluate(v, "strong", rng, samples=2)
+        assert not ev.would_declare
+        if DECLARE_ACTION in legal_actions(state, _seat(state)):
+            # ranked last, valued as the false declaration it would be (fixed: -2, or -3)
+            assert ev.actions[-1].action == DECLARE_ACTION
+            assert ev.actions[-1].value in (-2.0, -3.0)
     for state in high[:8]:
         v = view(state, _seat(state))
         for level in ("normal", "strong"):
