@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE, DECLARE
+from engine.scoring import DECLARE_TARGET
 
 
 def random_action_states(
@@ -48,3 +49,30 @@ def settle_value(state: GameState, side: int) -> int:
         return 0
     points: int = settlement["game_points"]
     return points if winner == side else -points
+
+
+def brute_force(state: GameState, closed: Callable[[GameState], int] | None = None) -> int:
+    """Game points for the side to move, searching every legal action through engine.apply
+    (never a false declaration); with ``closed``, positions whose talon is closed or
+    exhausted are valued by it instead."""
+    if closed is not None and not state.talon_open:
+        return closed(state)
+    seat = state.to_act()
+    assert seat is not None
+    side = state.side_of(seat)
+    best = -4
+    for action in legal_actions(state, seat):
+        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
+            continue
+        after = state.copy()
+        apply(after, seat, action)
+        if after.status != PLAYING:
+            value = settle_value(after, side)
+        else:
+            to_act = after.to_act()
+            assert to_act is not None
+            value = brute_force(after, closed)
+            if after.side_of(to_act) != side:
+                value = -value
+        best = max(best, value)
+    return best

@@ -7,34 +7,10 @@ import random
 import pytest
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
-from engine.actions import CLOSE_ACTION, DECLARE
+from engine.actions import CLOSE_ACTION
 from engine.ai.solver import Position, Solver, solve
 from engine.cards import KING, QUEEN, card
-from engine.scoring import DECLARE_TARGET
-from tests.engine.ai.helpers import random_action_states, settle_value
-
-
-def brute_force(state: GameState) -> int:
-    """Game points for the side to move, searching every legal action (no false declaration)."""
-    seat = state.to_act()
-    assert seat is not None
-    side = state.side_of(seat)
-    best = -4
-    for action in legal_actions(state, seat):
-        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
-            continue
-        after = state.copy()
-        apply(after, seat, action)
-        if after.status != PLAYING:
-            value = settle_value(after, side)
-        else:
-            to_act = after.to_act()
-            assert to_act is not None
-            value = brute_force(after)
-            if after.side_of(to_act) != side:
-                value = -value
-        best = max(best, value)
-    return best
+from tests.engine.ai.helpers import brute_force, random_action_states, settle_value
 
 
 def small_phase2_positions(variant: str, seed: int, count: int, cards: int) -> list[GameState]:

@@ -18,32 +18,7 @@ from engine.ai.player import LEVEL_TABLE
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
 from engine.scoring import DECLARE_TARGET
-from tests.engine.ai.helpers import settle_value
-
-
-def brute_force(state: GameState) -> int:
-    """Game points for the side to move (no false declaration)."""
-    if not state.talon_open:
-        return solve(state)
-    seat = state.to_act()
-    assert seat is not None
-    side = state.side_of(seat)
-    best = -4
-    for action in legal_actions(state, seat):
-        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
-            continue
-        after = state.copy()
-        apply(after, seat, action)
-        if after.status != PLAYING:
-            value = settle_value(after, side)
-        else:
-            to_act = after.to_act()
-            assert to_act is not None
-            value = brute_force(after)
-            if after.side_of(to_act) != side:
-                value = -value
-        best = max(best, value)
-    return best
+from tests.engine.ai.helpers import brute_force
 
 
 def short_talon_positions(rules: Rules, seed: int, count: int, talon: int) -> list[GameState]:
@@ -79,7 +54,7 @@ def test_talon_search_matches_brute_force(variant: str, options: dict[str, objec
     values = set()
     for state in positions:
         value = TalonSolver(state.rules, state.trump).value(state)
-        assert value == brute_force(state)
+        assert value == brute_force(state, solve)
         values.add(value)
     if count >= 30:
         assert any(s.trick for s in positions) and any(not s.trick for s in positions)
