@@ -10,7 +10,7 @@ Codes are rank then suit, e.g. ``AH`` (ace of hearts), ``TD``, ``9S``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from engine.errors import InvalidCard
@@ -64,12 +64,6 @@ def card(rank: Rank, suit: Suit) -> Card:
     return suit * 6 + rank
 
 
-def suit_of(c: Card) -> Suit:
-    return c // 6
-
-
-def rank_of(c: Card) -> Rank:
-    return c % 6
 
 
 def parse_card(code: str) -> Card:
@@ -91,9 +85,6 @@ def parse_suit(code: str) -> Suit:
     raise InvalidCard(code, what="suit")
 
 
-def bit(c: Card) -> Mask:
-    return 1 << c
-
 
 def mask_of(cards: Iterable[Card]) -> Mask:
     m = 0
@@ -108,12 +99,6 @@ def cards_of(mask: Mask) -> list[Card]:
     return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 
 
-def iter_cards(mask: Mask) -> Iterator[Card]:
-    return iter(cards_of(mask))
-
-
-def count(mask: Mask) -> int:
-    return mask.bit_count()
 
 
 def points_of(mask: Mask) -> int:
@@ -129,11 +114,3 @@ def codes(mask: Mask) -> list[str]:
 
 def parse_cards(text: Iterable[str]) -> list[Card]:
     return [parse_card(code) for code in text]
-
-
-def beats(challenger: Card, best: Card, trump: Suit) -> bool:
-    """Whether ``challenger`` wins over the card ``best`` currently winning a trick."""
-    cs, bs = challenger // 6, best // 6
-    if cs == bs:
-        return challenger % 6 < best % 6
-    return cs == trump
