@@ -44,7 +44,10 @@ class AnalysisSchema(Schema):
     level = fields.String(metadata={"example": "strong"})
     best = fields.Nested(ActionOutSchema, metadata={"description": "The recommended action"})
     actions = fields.List(fields.Nested(RankedActionSchema), metadata={
-        "description": "Every legal action, best first"})
+        "description": ("Every legal action, best first: by expected game points, except "
+                        "that a closing is ranked as if each sampled deal where it fails "
+                        "cost one game point more (the search sees every card of a deal, a "
+                        "real closer does not)")})
     samples = fields.Integer(metadata={"description": "Sampled deals used (0: only one "
                                                       "legal action)", "example": 180})
     reason = fields.String(metadata={"example": "play:QH is worth +1.42 game points on "

@@ -4,14 +4,14 @@ Both take only a seat's view, so a computer never sees hidden cards. Method (det
 search): draw deals of the unseen cards uniformly among those consistent with what the seat
 knows (:mod:`engine.ai.sampling`); in each deal, try every *plan* — a legal action together
 with the seat's own follow-up before a card leaves its hand (a meld and the King or Queen it
-leads, an exchange and the lead after it) — and play on: by the rule-of-thumb policy
-(:mod:`engine.ai.policy`) while the talon is open, and once it is closed or exhausted
+leads, an exchange or a closing and the lead after it) — and play on: by the rule-of-thumb
+policy (:mod:`engine.ai.policy`) while the talon is open, and once it is closed or exhausted
 (two-hand) by the exact solver (:mod:`engine.ai.solver`) when hands are small enough for the
-level. A closing plan is thus valued by solving the closed position in each deal. ``strong``
-with a short talon (``Level.search_talon``) searches the whole rest of the hand of each deal
-exactly instead of playing out (:mod:`engine.ai.talon`): the opponent's replies, the draws,
-closing and exchanging included. An action is
-worth the best average over the plans that start with it, in game points for the seat's side.
+level. A closing plan is thus valued by solving the closed position in each deal, with one
+first lead for all deals. ``strong`` with a short talon (``Level.search_talon``) searches the
+whole rest of the hand of each deal exactly instead of playing out (:mod:`engine.ai.talon`):
+the opponent's replies, the draws, closing and exchanging included. An action is worth the
+best average over the plans that start with it, in game points for the seat's side.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
@@ -19,12 +19,13 @@ forgets); no level ever declares with fewer.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, MELD, PLAY, Action
+from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
 from engine.ai.knowledge import InvalidView, Knowledge
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
@@ -36,6 +37,20 @@ from engine.state import PLAYING, GameState
 
 #: Sampling also stops after this many budgets of wall-clock time (a loaded machine).
 WALL_FACTOR: Final = 4
+#: A move (:func:`choose`, not :func:`evaluate`) stops sampling early once, after at least
+#: ``EARLY_MIN`` deals, the best plan's lead over every plan starting with another action has
+#: a lower confidence bound (``EARLY_Z`` standard errors of the paired per-deal difference)
+#: above ``-EARLY_MARGIN`` game points: more deals would not change the move that matters.
+EARLY_MIN: Final = 24
+EARLY_Z: Final = 3.0
+EARLY_MARGIN: Final = 0.05
+#: The early-stop test runs every this many deals.
+EARLY_EVERY: Final = 8
+#: A closing plan that fails in a sampled deal counts this many game points worse there. The
+#: solver plays the closed position seeing every card of the deal, which the real closer
+#: does not (strategy fusion), so closing looks better than it is; the hedge keeps a level
+#: from closing unless it wins in most deals.
+CLOSE_HEDGE: Final = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +96,7 @@ LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()}
 class ActionValue:
     action: Action
     #: Expected game points for the seat's side (positive: winning), averaged over samples.
+    #: Actions are ranked by it, except a closing: by its value with ``CLOSE_HEDGE``.
     value: float
 
     def as_dict(self) -> dict[str, Any]:
@@ -165,7 +181,7 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
         action = heuristic_action(state, k.seat, rng)
         if action.kind != DECLARE:
             return action
-    return _evaluate(k, lv, rng, budget_ms, None, declare=False).best
+    return _evaluate(k, lv, rng, budget_ms, None, declare=False, early=True).best
 
 
 def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | None = None,
@@ -193,26 +209,27 @@ def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | N
 # ---------------------------------------------------------------------------- search
 
 
-def _plans(state: GameState, seat: int, declare: bool, melded: bool = False,
-           exchanged: bool = False) -> list[tuple[Action, ...]]:
-    """Sequences of the seat's actions up to a card played, a close or a declaration.
+def _plans(state: GameState, seat: int, declare: bool,
+           taken: frozenset[str] = frozenset()) -> list[tuple[Action, ...]]:
+    """Sequences of the seat's actions up to a card played or a declaration.
 
-    A declaration is planned only if ``declare``; below 66 credited points it is valued as
-    the false declaration it would be (and ranked last, see :func:`_evaluate`).
+    A meld, an exchange and a closing each go on to the seat's next action (at most one of
+    each kind per plan), so that "close" is worth its best lead averaged over the sampled
+    deals, not each deal's best lead (which would value closing as if the closer saw every
+    card). A declaration is planned only if ``declare``; below 66 credited points it is valued
+    as the false declaration it would be (and ranked last, see :func:`_evaluate`).
     """
     out: list[tuple[Action, ...]] = []
     for a in legal_actions(state, seat):
         if a.kind == DECLARE:
             if declare:
                 out.append((a,))
-        elif a.kind in (PLAY, CLOSE):
+        elif a.kind == PLAY:
             out.append((a,))
-        elif (a.kind == MELD and not melded) or (a.kind != MELD and not exchanged):
+        elif a.kind not in taken:
             after = state.copy()
             apply(after, seat, a)
-            rest = _plans(after, seat, declare, melded or a.kind == MELD,
-                          exchanged or a.kind != MELD)
-            out.extend((a, *p) for p in rest)
+            out.extend((a, *p) for p in _plans(after, seat, declare, taken | {a.kind}))
     return out
 
 
@@ -253,9 +270,26 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
     return _outcome(state, side)
 
 
+def _settled(plans: list[tuple[Action, ...]], values: list[list[float]]) -> bool:
+    """Whether the best plan's lead is sure enough to stop sampling (see ``EARLY_MIN``);
+    ``values``: per plan, its score in each deal so far."""
+    n = len(values[0])
+    top = max(range(len(plans)), key=lambda i: sum(values[i]))
+    for i, plan in enumerate(plans):
+        if plan[0] == plans[top][0]:
+            continue
+        diffs = [a - b for a, b in zip(values[top], values[i], strict=True)]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean - EARLY_Z * math.sqrt(variance / n) < -EARLY_MARGIN:
+            return False
+    return True
+
+
 def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | None,
-              samples: int | None, declare: bool) -> Evaluation:
-    """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first)."""
+              samples: int | None, declare: bool, early: bool = False) -> Evaluation:
+    """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first);
+    ``early``: stop sampling once the choice is settled (``EARLY_MIN``)."""
     start, wall = time.thread_time(), time.perf_counter()
     budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
@@ -269,38 +303,47 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     search = (k.rules.variant.has_talon and k.talon_open
               and k.talon_size <= lv.search_talon)
     plans: list[tuple[Action, ...]] | None = None
-    totals: list[float] = []
+    totals: list[float] = []  # per plan: game points summed over the deals
+    scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
     while n < cap:
         state = to_state(k, sampler.sample(rng))
         if plans is None:
             plans = _plans(state, k.seat, declare)
             totals = [0.0] * len(plans)
+            scores = [[] for _ in plans]
         solvers: dict[tuple[Any, ...], Solver] = {}
         deep = TalonSolver(k.rules, k.trump) if search else None
         for i, plan in enumerate(plans):
             s = state.copy()
             for a in plan:
                 apply(s, k.seat, a)
-            totals[i] += _play_on(s, side, lv, rng, solvers, deep)
+            points = _play_on(s, side, lv, rng, solvers, deep)
+            totals[i] += points
+            scores[i].append(points - CLOSE_HEDGE if points < 0 and plan[0].kind == CLOSE
+                             else points)
         n += 1
         if (time.thread_time() - start > budget * n / (n + 1)
                 or time.perf_counter() - wall > WALL_FACTOR * budget):
             break
+        if early and n >= EARLY_MIN and n % EARLY_EVERY == 0 and _settled(plans, scores):
+            break
     assert plans is not None
-    best: dict[Action, float] = {}
-    for plan, total in zip(plans, totals, strict=True):
-        v = total / n
-        if plan[0] not in best or v > best[plan[0]]:
-            best[plan[0]] = v
-    def rank(item: tuple[Action, float]) -> tuple[int, float]:
+    # per first action: its best plan by hedged score, and that plan's expected game points
+    best: dict[Action, tuple[float, float]] = {}
+    for plan, total, score in zip(plans, totals, scores, strict=True):
+        hedged = sum(score) / n
+        if plan[0] not in best or hedged > best[plan[0]][0]:
+            best[plan[0]] = hedged, total / n
+
+    def rank(item: tuple[Action, tuple[float, float]]) -> tuple[int, float]:
         """A due declaration first; a false one last, whatever its value: never advised."""
         if item[0] == DECLARE_ACTION:
-            return (0 if would_declare else 2), -item[1]
-        return 1, -item[1]
+            return (0 if would_declare else 2), -item[1][0]
+        return 1, -item[1][0]
 
     ranked = sorted(best.items(), key=rank)
-    values = tuple(ActionValue(a, v) for a, v in ranked)
+    values = tuple(ActionValue(a, v) for a, (_, v) in ranked)
     if would_declare:
         reason = f"declare: {credited(k)} credited points (a player always declares at 66)"
     else:

@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import MATCH_OVER, Rules, apply, new_game, view
-from engine.actions import DECLARE, DECLARE_ACTION, Action
+from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.knowledge import Knowledge
+from engine.ai.player import EARLY_MIN, _plans, _settled
 from engine.ai.solver import Position, Solver
 from engine.cards import KING, QUEEN
 from engine.play import legal_actions
@@ -91,7 +92,8 @@ def test_evaluate_ranks_every_legal_action(variant: str) -> None:
     assert {a.action for a in ev.actions} == set(legal_actions(state, seat))
     assert ev.samples == 3
     values = [a.value for a in ev.actions]
-    assert values == sorted(values, reverse=True)
+    ranked = [a.value for a in ev.actions if a.action.kind != CLOSE]  # a closing is hedged
+    assert ranked == sorted(ranked, reverse=True)
     assert all(-3 <= x <= 3 for x in values)
     assert ev.reason.startswith(ev.best.text())
     assert ev.as_dict()["best"] == ev.best.as_dict()
@@ -174,3 +176,29 @@ def test_with_the_talon_exhausted_evaluation_is_the_exact_solution() -> None:
             assert values[Action.meld(suit)] == max(pair)
         else:
             assert values[Action.play(c)] == value
+
+
+def test_sampling_settles_only_on_a_sure_lead() -> None:
+    play_a, play_b = Action.from_text("play:AH"), Action.from_text("play:TH")
+    plans: list[tuple[Action, ...]] = [(play_a,), (play_b,)]
+    n = EARLY_MIN
+    clear = [1.0 + i % 2 for i in range(n)]
+    assert _settled(plans, [clear, [0.0] * n])  # ahead in every deal
+    noisy = [3.0 if i % 2 else -3.0 for i in range(n)]
+    assert not _settled(plans, [[0.2 + v for v in noisy], [0.0] * n])  # ahead on average only
+    assert _settled(plans, [[1.0] * n, [1.0] * n])  # equal in every deal: nothing to learn
+    # two plans of one action (meld, then which card) are not rivals
+    meld = Action.from_text("meld:H")
+    assert _settled([(meld, play_a), (meld, play_b)], [noisy, [0.0] * n])
+
+
+def test_closing_is_planned_with_its_first_lead() -> None:
+    state = first_state("sixty-six", 3, lambda s: any(
+        a.kind == CLOSE for a in legal_actions(s, _seat(s))))
+    seat = _seat(state)
+    closing = [p for p in _plans(state, seat, declare=False) if p[0].kind == CLOSE]
+    assert closing and all(p[-1].kind == "play" for p in closing)
+    leads = {p[-1] for p in closing}
+    after = state.copy()
+    apply(after, seat, Action.from_text("close"))
+    assert leads == {a for a in legal_actions(after, seat) if a.kind == "play"}
