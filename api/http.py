@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from flask import Response, current_app, json, request
+from flask import Response, current_app, request
 
 from api.errors import STALE_VERSION, UNAUTHORIZED, Problem
 from api.notify import VersionWaiter
@@ -79,9 +80,11 @@ def not_modified(version: int) -> bool:
         request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
 
 
+#: Compact JSON, ASCII only (the stdlib's C encoder; bodies are plain dicts and lists).
+_encode: Final = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
                   ) -> Response:
-    response = current_app.response_class(json.dumps(body), status=status,
-                                          mimetype="application/json")
-    response.headers.update(headers or {})
-    return response
+    return Response(_encode(body), status=status, headers=headers,
+                    mimetype="application/json")

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Final
 
 import redis
-from flask import Flask, Response, current_app, got_request_exception, has_app_context, request
+from flask import Flask, Response, current_app, got_request_exception, has_app_context
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -40,7 +40,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from api.observability import elapsed, game_id_of, route_of
+from api import observability
+from api.observability import Answered
 from api.redis_connect import Client
 
 EXTENSION: Final = "sixtysix_metrics"
@@ -130,6 +131,7 @@ class Metrics:
         self.redis_errors = Counter("sixtysix_redis_errors", "Redis errors met", ["error"],
                                     registry=self.registry)
         self.active = ActiveGames(client, self.redis_errors)
+        self._children: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
         active_collector = _ActiveGamesCollector(self.active, self.redis_errors)
         if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
             self.exposed = CollectorRegistry()
@@ -138,15 +140,18 @@ class Metrics:
             self.exposed = self.registry
         self.exposed.register(active_collector)
 
-    def observe(self, response: Response) -> Response:
-        """Count an answered request (an ``after_request`` hook)."""
-        route = route_of()
-        self.requests.labels(route, request.method, str(response.status_code)).inc()
-        self.latency.labels(route, request.method).observe(elapsed())
-        game_id = game_id_of(response)
-        if game_id is not None and response.status_code < 400:
-            self.active.touch(game_id)
-        return response
+    def observe(self, answered: Answered) -> None:
+        """Count an answered request (an :func:`api.observability.listen` listener)."""
+        key = (answered.route, answered.method, answered.status)
+        children = self._children.get(key)
+        if children is None:  # labels() costs a lock and a lookup: once per label set
+            children = self._children[key] = (
+                self.requests.labels(answered.route, answered.method, str(answered.status)),
+                self.latency.labels(answered.route, answered.method))
+        children[0].inc()
+        children[1].observe(answered.seconds)
+        if answered.game_id is not None and answered.status < 400:
+            self.active.touch(answered.game_id)
 
     def unhandled(self, sender: Flask, exception: BaseException, **_: object) -> None:
         """Count a Redis error that became a 500 (a ``got_request_exception`` receiver)."""
@@ -187,7 +192,7 @@ def init(app: Flask, client: Client) -> Metrics:
     """Collect ``app``'s metrics and serve them at ``/metrics``."""
     metrics = Metrics(client)
     app.extensions[EXTENSION] = metrics
-    app.after_request(metrics.observe)
+    observability.listen(app, metrics.observe)
     app.add_url_rule("/metrics", "metrics", metrics.render, methods=["GET"])
     got_request_exception.connect(metrics.unhandled, app)  # weak: gone with the app
     return metrics

@@ -15,24 +15,28 @@ ever logged, so neither ``Authorization`` nor a token.
 
 from __future__ import annotations
 
-import datetime
 import json
 import logging
 import re
 import sys
 import time
 import uuid
-from typing import Any, Final
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias, cast
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Request, Response, g, has_request_context, request
 from flask.logging import default_handler
 
 REQUEST_ID_HEADER: Final = "X-Request-Id"
 REQUEST_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 APP_LOGGER: Final = "api"
 REQUEST_LOGGER: Final = "api.requests"
+LISTENERS: Final = "sixtysix_answered"
 
 log = logging.getLogger(REQUEST_LOGGER)
+#: JSON as ``json.dumps`` writes it; anything else (a path, an exception) as its ``str``.
+_encode: Final = json.JSONEncoder(default=str).encode
 
 
 def request_id() -> str:
@@ -45,19 +49,32 @@ def request_id() -> str:
     return found
 
 
-def game_id_of(response: Response) -> str | None:
-    """The game a request was about: its URL's, or the one it created; None on a 404."""
-    if response.status_code == 404:
-        return None
-    game_id = (request.view_args or {}).get("game_id")
-    if game_id is None and response.status_code == 201 and response.location:
-        game_id = response.location.rsplit("/", 1)[-1]
-    return None if game_id is None else str(game_id)
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """An answered request, as the request line and the listeners of :func:`listen` see it."""
+
+    method: str
+    #: The route template (bounded: never the raw path); ``unmatched`` for unknown URLs.
+    route: str
+    status: int
+    seconds: float
+    #: The game the request was about: its URL's, or the one it created; None on a 404.
+    game_id: str | None
 
 
-def route_of() -> str:
-    """The route template of this request (bounded: never the raw path)."""
-    return request.url_rule.rule if request.url_rule is not None else "unmatched"
+Listener: TypeAlias = Callable[[Answered], None]
+
+
+def _answered(req: Request, response: Response, started: float) -> Answered:
+    status = response.status_code
+    game_id = None
+    if status != 404:
+        game_id = (req.view_args or {}).get("game_id")
+        if game_id is None and status == 201 and response.location:
+            game_id = response.location.rsplit("/", 1)[-1]
+    return Answered(req.method, req.url_rule.rule if req.url_rule is not None else "unmatched",
+                    status, time.perf_counter() - started,
+                    None if game_id is None else str(game_id))
 
 
 class JsonFormatter(logging.Formatter):
@@ -65,18 +82,35 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
-            "ts": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(
-                timespec="milliseconds"),
+            "ts": timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        if has_request_context():
+        given = getattr(record, "request_id", None)
+        if given is not None:
+            out["request_id"] = given
+        elif has_request_context():
             out["request_id"] = request_id()
         out.update(getattr(record, "fields", {}))
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str)
+        return _encode(out)
+
+
+#: The second last formatted and its text: a log line costs one strftime per second.
+_second: tuple[int, str] = (-1, "")
+
+
+def timestamp(created: float) -> str:
+    """``created`` (Unix time) in ISO 8601 UTC to the millisecond, ``...T12:00:00.123+00:00``."""
+    global _second
+    second = int(created)
+    cached, text = _second
+    if cached != second:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _second = (second, text)
+    return f"{text}.{int((created - second) * 1000):03d}+00:00"
 
 
 class StderrHandler(logging.Handler):
@@ -102,10 +136,21 @@ def configure_logging() -> None:
     logger.propagate = False
 
 
+def listen(app: Flask, listener: Listener) -> None:
+    """Call ``listener`` with every answered request of ``app`` (after the other hooks)."""
+    app.extensions[LISTENERS].append(listener)
+
+
 def init(app: Flask) -> None:
-    """Request ids and request lines for ``app``; register before any other request hook."""
+    """Request ids and request lines for ``app``; register before any other request hook.
+
+    The facts of an answered request (:class:`Answered`) are gathered once, at the very end,
+    for the request line and for every listener (the metrics).
+    """
     configure_logging()
     log_requests = bool(app.config["SIXTYSIX_LOG_REQUESTS"])
+    listeners: list[Listener] = []
+    app.extensions[LISTENERS] = listeners
 
     @app.before_request
     def _start() -> None:
@@ -114,19 +159,27 @@ def init(app: Flask) -> None:
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        response.headers[REQUEST_ID_HEADER] = request_id()
-        if log_requests:
-            log.info("request", extra={"fields": {
-                "method": request.method,
-                "path": route_of(),
-                "status": response.status_code,
-                "duration_ms": round(elapsed() * 1000, 2),
-                "game_id": game_id_of(response),
-            }})
+        rid = request_id()
+        response.headers[REQUEST_ID_HEADER] = rid
+        answered = _answered(cast(Any, request)._get_current_object(), response,
+                             g.get("started", time.perf_counter()))
+        for listener in listeners:
+            listener(answered)
+        if log_requests and log.isEnabledFor(logging.INFO):
+            log.handle(request_line(rid, answered))
         return response
 
 
-def elapsed() -> float:
-    """Seconds since this request started."""
-    started: float = g.get("started", time.perf_counter())
-    return time.perf_counter() - started
+def request_line(rid: str, answered: Answered) -> logging.LogRecord:
+    """The request's log record, made directly: ``Logger.info`` would also look up the caller's
+    source line on the stack, which the JSON line does not show."""
+    return log.makeRecord(REQUEST_LOGGER, logging.INFO, "", 0, "request", (), None, extra={
+        "request_id": rid,
+        "fields": {
+            "method": answered.method,
+            "path": answered.route,
+            "status": answered.status,
+            "duration_ms": round(answered.seconds * 1000, 2),
+            "game_id": answered.game_id,
+        },
+    })

@@ -130,11 +130,15 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class IdempotentWrite:
-    """An idempotency record saved with a game; ``record`` builds it from the saved game."""
+    """An idempotency record saved with a game; ``record`` builds it from the saved game.
+
+    ``fingerprint`` identifies the request the record answers.
+    """
 
     key: str
     record: Callable[[Game], dict[str, Any]]
     ttl: int
+    fingerprint: str
 
 
 class GameStore:

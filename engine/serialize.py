@@ -4,12 +4,17 @@
 public-card set are bitmasks; the talon, tricks and preset decks are strings of card codes.
 The key ``"v"`` is the schema version; older versions are upgraded by :data:`MIGRATIONS`
 (version → function returning the next version's dict) before loading.
+
+Speed (every HTTP action loads and saves a state): the stored form of a rule set and the rule
+set of a stored form are cached (both are immutable values), and card strings are parsed by
+one dictionary lookup per card.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, parse_card
@@ -27,18 +32,58 @@ def _cards(cards: list[int] | tuple[int, ...]) -> str:
     return "".join(CARD_CODES[c] for c in cards)
 
 
+#: Card code → card, for the codes this module writes (anything else goes to parse_card).
+_CARD_OF: Final = {code: i for i, code in enumerate(CARD_CODES)}
+#: Distinct rule sets and settings cached (a server meets a handful).
+_CACHED: Final = 256
+
+
 def _parse_cards(text: str) -> list[int]:
-    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+    card_of = _CARD_OF
+    try:
+        return [card_of[text[i : i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:  # not our own spelling: parse_card accepts it or says what is wrong
+        return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+@lru_cache(maxsize=_CACHED)
+def _stored_options(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its variant's defaults (do not mutate)."""
+    defaults = Rules(variant=rules.variant).options()
+    return {k: v for k, v in rules.options().items() if defaults[k] != v}
+
+
+@lru_cache(maxsize=_CACHED)
+def _stored_settings(settings: Settings) -> dict[str, Any]:
+    """The settings that are on (do not mutate)."""
+    return {k: v for k, v in settings.as_dict().items() if v}
+
+
+_Items = tuple[tuple[str, Any], ...]
+
+
+@lru_cache(maxsize=_CACHED)
+def _rules_of(variant: str, options: _Items) -> Rules:
+    return Rules.make(variant, dict(options))
+
+
+@lru_cache(maxsize=_CACHED)
+def _settings_of(settings: _Items) -> Settings:
+    return Settings.make(dict(settings))
+
+
+def _key(values: dict[str, Any]) -> _Items:
+    """A cache key of a stored options or settings dict (an unhashable value is a TypeError)."""
+    return tuple(sorted(values.items()))
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
     rules = state.rules
-    defaults = Rules(variant=rules.variant).options()
     return {
         "v": SCHEMA_VERSION,
         "var": rules.variant.name,
-        "opt": {k: v for k, v in rules.options().items() if defaults[k] != v},
-        "set": {k: v for k, v in state.settings.as_dict().items() if v},
+        "opt": dict(_stored_options(rules)),
+        "set": dict(_stored_settings(state.settings)),
         "dl": state.dealer,
         "hn": state.hand_no,
         "mn": state.match_no,
@@ -80,7 +125,8 @@ def from_dict(data: dict[str, Any]) -> GameState:
             version = data["v"]
         if version != SCHEMA_VERSION:
             raise InvalidState(f"unknown state schema version {version!r}")
-        state = GameState(Rules.make(data["var"], data["opt"]), Settings.make(data["set"]))
+        state = GameState(_rules_of(data["var"], _key(data["opt"])),
+                          _settings_of(_key(data["set"])))
         state.dealer = data["dl"]
         state.hand_no = data["hn"]
         state.match_no = data["mn"]

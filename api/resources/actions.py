@@ -20,7 +20,7 @@ from api.http import (
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas import ActionSchema, GameViewSchema
 from api.service import act, game_view, parse_action
-from api.store import Game, IdempotentWrite, VersionConflict, idem_key
+from api.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
 from api.tokens import digest
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
@@ -52,28 +52,37 @@ class Actions(MethodView):
         token = bearer_token(required=True)
         assert token is not None
         key = idempotency.key()
-        fp = idempotency.fingerprint(digest(token), body)
-        record_key = idem_key(game_id, key) if key is not None else None
         game = store.load(game_id)
         seat = authenticate(game.meta, token)
-        # after the load: a record saved with that version or an earlier one is seen here
-        if record_key is not None and (stored := store.get_record(record_key)) is not None:
-            return idempotency.replay(idempotency.check(stored, fp))
+        write = None
+        if key is not None:  # the fingerprint is made only when there is a record to match
+            write = _idempotent_write(idem_key(game_id, key),
+                                      idempotency.fingerprint(digest(token), body), seat)
+            # after the load: a record saved with that version or an earlier one is seen here
+            if (replayed := _replay(store, write)) is not None:
+                return replayed
         check_if_match(game.version)
         action = parse_action(body)
-
-        def record(saved: Game) -> dict[str, Any]:
-            return idempotency.record(fp, 200, game_view(saved, seat),
-                                      {"ETag": etag(saved.version)})
-
-        write = None
-        if record_key is not None:
-            write = IdempotentWrite(record_key, record,
-                                    current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"])
         try:
             saved = act(store, game, seat, action, write)
         except VersionConflict:
-            if record_key is not None and (stored := store.get_record(record_key)) is not None:
-                return idempotency.replay(idempotency.check(stored, fp))
+            if write is not None and (replayed := _replay(store, write)) is not None:
+                return replayed
             raise
         return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
+
+
+def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
+    def record(saved: Game) -> dict[str, Any]:
+        return idempotency.record(fp, 200, game_view(saved, seat), {"ETag": etag(saved.version)})
+
+    return IdempotentWrite(record_key, record, current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"],
+                           fp)
+
+
+def _replay(store: GameStore, write: IdempotentWrite) -> Response | None:
+    """The stored answer of this key, if any (a 422 problem if it was another request's)."""
+    stored = store.get_record(write.key)
+    if stored is None:
+        return None
+    return idempotency.replay(idempotency.check(stored, write.fingerprint))
