@@ -1,4 +1,5 @@
-"""HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]``.
+"""HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]
+[--pace 0.5]``.
 
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
 gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
@@ -13,11 +14,28 @@ each, every connection busy all the time (closed loop):
   The games are created with an explicit ``deck``; the generator replays each deal with the
   engine beforehand, so it knows every seat's legal actions without reading any view.
 
+Then a fourth phase, ``paced`` (off with ``--pace 0``): the same connections play whole games
+like the ``act`` phase, but as players who think between moves. Each connection sends its
+requests at the times of its own Poisson process; together they offer ``--pace`` times the
+request rate the ``act`` phase served (its capacity). Arrivals do not wait for answers (open
+loop): a request due while its connection is still busy goes out as soon as it is free, and
+every latency is measured from the time the request was due, not the time it was sent, so
+queueing in the server shows in the figures instead of silently lowering the offered load
+(coordinated omission).
+
+Why both: the closed-loop phases measure capacity (requests per second with the server always
+busy) and the act/ceiling ratio, but their latency says little about the server — with no think
+time a closed loop keeps every connection queued, so mean latency = connections / throughput
+(Little's law): 32 connections at 500 req/s are 64 ms whatever the server does. The paced
+phase answers the question a player asks: how long does a move take when the service runs at a
+given fraction of its capacity.
+
 Printed per request kind: requests per second, p50 and p99 latency in milliseconds, errors;
-then act/ceiling and view/ceiling throughput ratios and where the CPU went, in cores: the
-server's processes (and their CPU milliseconds per request), redis-server, the load generator,
-and every other process of the machine (a shared machine skews the figures: look there first).
-Targets on a 2-core machine: act ≥ 0.6 of the ceiling, act p99 ≤ 50 ms at 32 connections.
+then act/ceiling and view/ceiling throughput ratios, the paced latencies next to the closed
+loop's, and where the CPU went, in cores: the server's processes (and their CPU milliseconds per
+request), redis-server, the load generator, and every other process of the machine (a shared
+machine skews the figures: look there first). Targets on a 2-core machine: act ≥ 0.6 of the
+ceiling, act p99 ≤ 50 ms at 32 connections.
 
 Rate limits, when the app has them, are switched off through the environment
 (:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a limiter's 429.
@@ -56,6 +74,9 @@ GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "guni
 UNLIMITED_ENV: Final = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
                         "SIXTYSIX_RATE_ACTIONS": "off"}
 PHASES: Final = ("ceiling", "view", "act")
+PACED: Final = "paced"
+#: The request kind whose row carries a phase's CPU figures.
+MAIN_KIND: Final = {"ceiling": "ceiling", "view": "view", "act": "act", PACED: "act"}
 CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 
 
@@ -137,7 +158,7 @@ def plan_hand(rng: random.Random) -> tuple[list[str], list[tuple[int, bytes]]]:
 
 
 class Player:
-    """One connection's closed loop of requests."""
+    """One connection's requests: a closed loop, or paced (see :func:`_run_paced`)."""
 
     def __init__(self, host: str, port: int, seed: int, tallies: dict[str, Tally]) -> None:
         self.http = HttpConnection(host, port)
@@ -146,8 +167,10 @@ class Player:
         self.hand: Hand | None = None
 
     async def timed(self, kind: str, method: str, path: str, headers: str = "",
-                    body: bytes = b"") -> tuple[int, dict[bytes, bytes], bytes] | None:
-        start = time.perf_counter()
+                    body: bytes = b"", due: float | None = None,
+                    ) -> tuple[int, dict[bytes, bytes], bytes] | None:
+        """Send a request; its latency counts from ``due`` (when it was due) if given."""
+        start = time.perf_counter() if due is None else due
         try:
             answer = await self.http.request(method, path, headers, body)
         except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -157,13 +180,13 @@ class Player:
         self.tallies[kind].latencies.append(time.perf_counter() - start)
         return answer
 
-    async def new_hand(self) -> None:
+    async def new_hand(self, due: float | None = None) -> None:
         deck, plan = plan_hand(self.rng)
         body = json.dumps({"seats": [{"kind": "human", "name": "A"}, {"kind": "human",
                                                                       "name": "B"}],
                            "deck": deck, "first_dealer": 0}).encode()
         answer = await self.timed("create", "POST", "/v1/games",
-                                  "Content-Type: application/json\r\n", body)
+                                  "Content-Type: application/json\r\n", body, due)
         if answer is None or answer[0] != 201:
             if answer is not None:
                 self.tallies["create"].error(str(answer[0]))
@@ -187,16 +210,16 @@ class Player:
         if answer is not None and answer[0] != 200:
             self.tallies["view"].error(str(answer[0]))
 
-    async def act(self) -> None:
+    async def act(self, due: float | None = None) -> None:
         hand = self.hand
         if hand is None or hand.done == len(hand.plan):
-            await self.new_hand()
+            await self.new_hand(due)
             return
         seat, body = hand.plan[hand.done]
         answer = await self.timed(
             "act", "POST", f"/v1/games/{hand.game_id}/actions",
             f"Authorization: Bearer {hand.tokens[seat]}\r\nContent-Type: application/json\r\n"
-            f'If-Match: "{hand.done + 1}"\r\n', body)
+            f'If-Match: "{hand.done + 1}"\r\n', body, due)
         if answer is None:
             self.hand = None
         elif answer[0] != 200 or answer[1].get(b"etag") != f'"{hand.done + 2}"'.encode():
@@ -217,21 +240,41 @@ async def _run_phase(players: list[Player], step: Callable[[Player], Any],
     await asyncio.gather(*(loop(p) for p in players))
 
 
+async def _run_paced(players: list[Player], rate: float, duration: float) -> None:
+    """Players acting at Poisson arrival times, ``rate`` requests per second in all."""
+    deadline = time.perf_counter() + duration
+    per_player = rate / len(players)
+
+    async def loop(player: Player) -> None:
+        due = time.perf_counter() + player.rng.expovariate(per_player)
+        while due < deadline:
+            if (wait := due - time.perf_counter()) > 0:
+                await asyncio.sleep(wait)
+            await player.act(due)
+            due += player.rng.expovariate(per_player)
+
+    await asyncio.gather(*(loop(p) for p in players))
+
+
 def generate(port: int, connections: int, duration: float, seed: int, out: Connection) -> None:
-    """The load-generator process: run the phases, send per phase its tallies and CPU time."""
+    """The load-generator process: run the phases it is sent (name, offered rate or None) until
+    it gets None; answer each with its tallies and CPU time."""
 
     async def main() -> None:
-        for phase in PHASES:
-            out.recv()  # the server side is ready to measure
+        while (order := out.recv()) is not None:  # the server side is ready to measure
+            phase, rate = order
             tallies = {kind: Tally() for kind in ("ceiling", "view", "act", "create")}
             players = [Player(HOST, port, seed * 1000 + i, tallies) for i in range(connections)]
             if phase == "view":  # one game per connection to look at, made before the clock
                 await asyncio.gather(*(p.new_hand() for p in players))
                 tallies["create"] = Tally()
-            step = {"ceiling": Player.ceiling, "view": Player.view, "act": Player.act}[phase]
             cpu = _own_cpu()
             start = time.perf_counter()
-            await _run_phase(players, step, duration)
+            if phase == PACED:
+                await _run_paced(players, rate, duration)
+            else:
+                step = {"ceiling": Player.ceiling, "view": Player.view, "act": Player.act}[phase]
+                await _run_phase(players, step, duration)
             wall = time.perf_counter() - start
             for p in players:
                 p.http.close()
@@ -376,9 +419,11 @@ def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: flo
 
 
 def run(connections: int, duration: float, workers: int | None, threads: int | None,
-        seed: int, say: Callable[[str], None]) -> dict[str, Figures]:
-    """Serve, load, and return the figures of each request kind (also said as a table)."""
+        seed: int, say: Callable[[str], None], pace: float = 0.5) -> dict[str, Figures]:
+    """Serve, load, and return the figures of each request kind (also said as a table); those
+    of the paced phase are under ``paced act`` and ``paced create``."""
     results: dict[str, Figures] = {}
+    phases = (*PHASES, PACED) if pace > 0 else PHASES
     with served(workers, threads) as (port, gunicorn_pid, redis_pid):
         ctx = multiprocessing.get_context("spawn")
         ours, theirs = ctx.Pipe()
@@ -391,11 +436,16 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
             f"  {'cpu: server':>11} {'ms/req':>6} {'redis':>6} {'loadgen':>7} {'others':>6}"
             "  errors")
         try:
-            for phase in PHASES:
+            for phase in phases:
+                rate = None
+                if phase == PACED:  # the act phase's requests per second, creations included
+                    rate = pace * (results["act"].rps + results["create"].rps)
+                    say(f"{PACED}: {pace:g} × act capacity = {rate:.1f} req/s offered, "
+                        "latency from the time each request was due")
                 server_pids = _tree(gunicorn_pid)
                 before = (_cpu_seconds(server_pids), _cpu_seconds([redis_pid]),
                           _machine_busy())
-                ours.send(phase)
+                ours.send((phase, rate))
                 _, wall, gen_cpu, tallies = ours.recv()
                 server_cpu = (_cpu_seconds(server_pids) - before[0]) / wall
                 redis_cpu = (_cpu_seconds([redis_pid]) - before[1]) / wall
@@ -406,20 +456,26 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
                     if not latencies and not errors:
                         continue
                     f = figures(kind, latencies, errors, wall)
-                    results[kind] = f
+                    results[kind if phase != PACED else f"{PACED} {kind}"] = f
                     cpu = (f"{server_cpu:11.2f} {1000 * server_cpu / served_rps:6.2f} "
                            f"{redis_cpu:6.2f} {gen_cpu:7.2f} {others:6.2f}"
-                           if kind == phase else " " * 41)
+                           if kind == MAIN_KIND[phase] else " " * 41)
                     say(f"{phase:8} {kind:8} {f.count:9d} {f.rps:9.1f} {f.p50_ms:8.2f} "
                         f"{f.p99_ms:8.2f}  {cpu}  {f.errors or ''}")
         finally:
-            generator.join(duration * len(PHASES) + 60)
+            ours.send(None)
+            generator.join(duration * len(phases) + 60)
             if generator.is_alive():
                 generator.kill()
     ceiling = results["ceiling"].rps
     for kind in ("act", "view"):
         if kind in results:
             say(f"{kind}/ceiling throughput: {results[kind].rps / ceiling:.2f}")
+    if f"{PACED} act" in results:
+        paced, closed = results[f"{PACED} act"], results["act"]
+        say(f"act latency, paced at {pace:g} of capacity: p50 {paced.p50_ms:.2f} ms, "
+            f"p99 {paced.p99_ms:.2f} ms (closed loop: p50 {closed.p50_ms:.2f} ms, "
+            f"p99 {closed.p99_ms:.2f} ms)")
     return results
 
 
@@ -439,12 +495,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int,
                         help="threads per worker (default: the config's)")
     parser.add_argument("--seed", type=int, default=66, help="seed of the deals and choices")
+    parser.add_argument("--pace", type=float, default=0.5,
+                        help="offered load of the paced phase as a fraction of the act phase's "
+                             "throughput (default 0.5; 0 skips the phase)")
 
 
 def run_args(args: argparse.Namespace) -> int:
     """Run with parsed arguments; 0 if no request failed, else 1."""
     results = run(args.connections, args.duration, args.workers, args.threads, args.seed,
-                  print)
+                  print, args.pace)
     return 1 if any(f.errors for f in results.values()) else 0
 
 
