@@ -1,0 +1,84 @@
+"""The shortcuts of the request hot path keep the behaviour of the long way round.
+
+The store's Redis use, the request summary shared by the log line and the metrics, the cached
+log timestamp, compact JSON answers, and the cached rule sets of state serialization.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import observability
+from api.observability import Answered, timestamp
+from api.store import GameStore
+from engine import Rules, Settings, from_json, new_game, to_json
+from engine.serialize import to_dict
+from tests.api.helpers import act, bearer, two_humans
+
+
+def test_the_store_reconnects_after_the_pool_was_closed(redis_client: redis.Redis) -> None:
+    store = GameStore(redis_client, ttl=60)
+    state, events = new_game(Rules(), first_dealer=0)
+    game = store.create("g1", state, {"seats": []}, events)
+    redis_client.connection_pool.disconnect()  # what closing the app's client does
+    assert store.load("g1").version == game.version
+
+
+def test_the_store_survives_connections_the_server_closed(redis_client: redis.Redis) -> None:
+    """The pool checks a connection before lending it; a client keeping one connection outside
+    the pool (to save the pool's CPU) would skip that and fail one request here."""
+    store = GameStore(redis_client, ttl=60)
+    state, events = new_game(Rules(), first_dealer=0)
+    store.create("g2", state, {"seats": []}, events)
+    redis_client.client_kill_filter(_type="normal", skipme=True)
+    assert store.load("g2").version == 1
+
+
+def test_listeners_get_the_answered_request(app: Flask, client: FlaskClient) -> None:
+    seen: list[Answered] = []
+    observability.listen(app, seen.append)
+    game_id, tokens = two_humans(client)
+    client.get(f"/v1/games/{game_id}", headers=bearer(tokens[1]))
+    act(client, game_id, tokens[0], {"type": "continue"})
+    client.get("/v1/games/nope")
+    created, viewed, refused, missing = seen
+    assert (created.method, created.route, created.status, created.game_id) == (
+        "POST", "/v1/games", 201, game_id)
+    assert (viewed.route, viewed.status, viewed.game_id) == ("/v1/games/<game_id>", 200, game_id)
+    assert (refused.route, refused.status) == ("/v1/games/<game_id>/actions", 409)
+    assert (missing.status, missing.game_id) == (404, None)
+    assert all(a.seconds >= 0 for a in seen)
+
+
+def test_log_timestamps_are_iso_8601_utc_milliseconds() -> None:
+    for created in (0.0, 1_700_000_000.0005, 1_700_000_000.999, 1_767_225_599.5):
+        expected = datetime.datetime.fromtimestamp(created, datetime.UTC).isoformat(
+            timespec="milliseconds")
+        assert timestamp(created) == expected
+    assert timestamp(1_700_000_001.25) == "2023-11-14T22:13:21.250+00:00"  # a new second
+
+
+def test_answers_are_compact_json(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    response = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0]))
+    text = response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    assert text == json.dumps(json.loads(text), separators=(",", ":"))
+
+
+def test_stored_rules_and_settings_are_copies_of_the_cache() -> None:
+    rules = Rules.make("sixty-six", {"match_points": 11})
+    state, _ = new_game(rules, Settings(point_counter=True), first_dealer=0)
+    first = to_dict(state)
+    first["opt"]["match_points"] = 3
+    first["set"].clear()
+    again = to_dict(state)
+    assert again["opt"] == {"match_points": 11} and again["set"] == {"point_counter": True}
+    loaded = from_json(to_json(state))
+    assert loaded.rules == rules and loaded.settings == state.settings
+    assert to_json(loaded) == to_json(state)
