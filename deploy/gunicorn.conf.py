@@ -28,7 +28,14 @@ wsgi_app = "api.app:create_app()"
 bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
 
 # Threads, not processes, absorb long-polls: a waiting request holds a thread, not a worker.
-workers = _env_int("WEB_CONCURRENCY", min(2 * _cores() + 1, 9))
+# A request is CPU-bound Python, so workers beyond the cores only add context switches and
+# spread the keep-alive connections more unevenly: one per core plus one (which keeps a core
+# busy while another worker waits on Redis or runs a long computer move). Measured with
+# ``python -m tests.bench_http`` on 2 cores, 32 connections: server CPU per action 2.6-3.0 ms
+# with 3 workers against 3.3-3.9 ms with 5; 16 threads instead of 8 cost more than they gave.
+# The threads bound concurrent long-polls (workers x threads): raise SIXTYSIX_THREADS if many
+# players wait at once.
+workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
 worker_class = "gthread"
 threads = _env_int("SIXTYSIX_THREADS", 8)
 
