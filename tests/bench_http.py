@@ -67,7 +67,9 @@ import redis
 
 from api.redis_server import HOST, EmbeddedRedis
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
+from engine.actions import DECLARE_ACTION
 from engine.cards import card_code
+from engine.scoring import DECLARE_TARGET
 
 GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
 #: Environment that turns the app's rate limits off for the run.
@@ -142,7 +144,11 @@ class Hand:
 
 
 def plan_hand(rng: random.Random) -> tuple[list[str], list[tuple[int, bytes]]]:
-    """A shuffled sixty-six deck and random legal actions (seat, JSON body) to its settlement."""
+    """A shuffled sixty-six deck and random legal actions (seat, JSON body) to its settlement.
+
+    The players act like people, not like a fuzzer: a seat declares "66" as soon as it may
+    and never falsely (a random false declaration would end most hands after a few tricks).
+    """
     rules = Rules.make("sixty-six", {})
     deck = [card_code(c) for c in rules.variant.deck]
     rng.shuffle(deck)
@@ -151,7 +157,12 @@ def plan_hand(rng: random.Random) -> tuple[list[str], list[tuple[int, bytes]]]:
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
-        action = rng.choice(legal_actions(state, seat))
+        legal = legal_actions(state, seat)
+        if DECLARE_ACTION in legal and state.credited_points(
+                state.side_of(seat)) >= DECLARE_TARGET:
+            action = DECLARE_ACTION
+        else:
+            action = rng.choice([a for a in legal if a != DECLARE_ACTION])
         apply(state, seat, action)
         plan.append((seat, json.dumps(action.as_dict()).encode()))
     return deck, plan
