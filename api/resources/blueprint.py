@@ -1,4 +1,9 @@
-"""flask-smorest's Blueprint with typed decorators (the library ships no type hints)."""
+"""flask-smorest's Blueprint with typed decorators (the library ships no type hints).
+
+``doc`` and ``alt_response`` only document: flask-smorest wraps the view once more for each
+(a call through ``current_app.ensure_sync`` per request and decorator); here they set the
+view's ``_apidoc`` the same way and return the view itself.
+"""
 
 from __future__ import annotations
 
@@ -22,10 +27,20 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         return cast(Callable[[F], F], super().response(status_code, schema, **kwargs))
 
     def doc(self, **kwargs: Any) -> Callable[[F], F]:
-        return cast(Callable[[F], F], super().doc(**kwargs))
+        return _documenting(super().doc(**kwargs))
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Callable[[F], F]:
-        return cast(Callable[[F], F], super().alt_response(status_code, **kwargs))
+        return _documenting(super().alt_response(status_code, **kwargs))
+
+
+def _documenting(decorator: Callable[[F], Any]) -> Callable[[F], F]:
+    """``decorator``'s documentation on the view, without its pass-through wrapper."""
+
+    def document(view: F) -> F:
+        view._apidoc = decorator(view)._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return document
 
 
 #: OpenAPI security of endpoints that need a seat token, and of those where it is optional.
