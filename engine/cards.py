@@ -48,6 +48,12 @@ SUIT_MASKS: Final = tuple(0b111111 << (6 * s) for s in SUITS)
 ALL_CARDS: Final = (1 << 24) - 1
 #: For each card, the mask of the cards of its suit that beat it.
 HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in range(24))
+#: ``BEATERS[trump][best]``: the cards that win a trick against ``best`` (the card winning it
+#: so far) when ``trump`` is trumps: a higher card of its suit, or any trump if it is none.
+#: The one statement of the trick-winner rule; a card of another side suit never wins.
+BEATERS: Final = tuple(
+    tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
+    for trump in SUITS)
 #: Cards listed by each possible 6-bit pattern of one suit, per suit (hot path helper).
 _SUIT_PATTERN_CARDS: Final = tuple(
     tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64))

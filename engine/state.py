@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.cards import POINTS, Card, Mask, Suit, points_of
+from engine.cards import BEATERS, POINTS, Card, Mask, Suit, points_of
 from engine.rules import Rules, Settings
 
 PLAYING: Final = "playing"
@@ -193,11 +193,10 @@ class GameState:
     def trick_winner_index(self) -> int:
         """Index in the current trick of the card winning it so far."""
         trick = self.trick
-        trump = self.trump
+        beaters = BEATERS[self.trump]
         best = 0
         for i in range(1, len(trick)):
-            c, b = trick[i], trick[best]
-            if (c // 6 == b // 6 and c % 6 < b % 6) or (c // 6 == trump and b // 6 != trump):
+            if beaters[trick[best]] >> trick[i] & 1:
                 best = i
         return best
 

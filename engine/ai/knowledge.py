@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import (
+    BEATERS,
     HIGHER_IN_SUIT,
     KING,
     POINTS,
@@ -54,7 +55,7 @@ def excluded_by_play(before: Sequence[Card], played: Card, trump: int) -> Mask:
     led = before[0] // 6
     best = before[0]
     for c in before[1:]:
-        if (c // 6 == best // 6 and c % 6 < best % 6) or (c // 6 == trump and best // 6 != trump):
+        if BEATERS[trump][best] >> c & 1:
             best = c
     if played // 6 == led:
         if best // 6 == led and not played % 6 < best % 6:

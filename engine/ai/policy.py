@@ -14,16 +14,12 @@ import random
 from typing import Final
 
 from engine.actions import DECLARE, DECLARE_ACTION, EXCHANGE, EXCHANGE_ACTION, MELD, PLAY, Action
-from engine.cards import KING, POINTS, QUEEN, Card, card
+from engine.cards import BEATERS, KING, POINTS, QUEEN, Card, card
 from engine.play import legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
 
 _KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
-
-
-def _beats(c: Card, best: Card, trump: int) -> bool:
-    return (c // 6 == best // 6 and c % 6 < best % 6) or (c // 6 == trump and best // 6 != trump)
 
 
 def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
@@ -60,20 +56,21 @@ def heuristic_action(state: GameState, seat: int, rng: random.Random | None = No
     trick = state.trick
     best_i = state.trick_winner_index()
     best = trick[best_i]
+    beaters = BEATERS[trump][best]
     n = len(state.active)
     lead_i = state.active.index(state.leader)
     best_seat = state.active[(lead_i + best_i) % n]
     if n == 4 and state.side_of(best_seat) == state.side_of(seat):
-        losers = [c for c in cards if not _beats(c, best, trump)]
+        losers = [c for c in cards if not beaters >> c & 1]
         pool = losers or cards
         return Action.play(max(pool, key=lambda c: (c // 6 != trump, POINTS[c])))
     at_stake = sum(POINTS[c] for c in trick)
-    winners = [c for c in cards if _beats(c, best, trump)]
+    winners = [c for c in cards if beaters >> c & 1]
     in_suit = [c for c in winners if c // 6 == best // 6]
     if in_suit:
         return Action.play(max(in_suit, key=lambda c: (POINTS[c], -(c % 6))))
     if winners and (at_stake >= 10 or not state.talon_open):
         return Action.play(min(winners, key=lambda c: (POINTS[c], -(c % 6))))
-    pool = [c for c in cards if not _beats(c, best, trump)] or cards
+    pool = [c for c in cards if not beaters >> c & 1] or cards
     return Action.play(min(pool, key=lambda c: _keep_score(c, hand, trump)))
 

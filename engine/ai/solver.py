@@ -23,7 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from engine.cards import HIGHER_IN_SUIT, KING, POINTS, QUEEN, SUIT_MASKS, Card, card, cards_of
+from engine.cards import (
+    BEATERS,
+    HIGHER_IN_SUIT,
+    KING,
+    POINTS,
+    QUEEN,
+    SUIT_MASKS,
+    Card,
+    card,
+    cards_of,
+)
 from engine.scoring import DECLARE_TARGET, table
 from engine.state import GameState
 
@@ -94,6 +104,7 @@ class Solver:
     def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
                  bonus: int, last_trick_wins: bool, pending_melds: bool = True) -> None:
         self.trump = trump
+        self._beaters = BEATERS[trump]
         self.closer = closer
         self.snapshot = snapshot
         self.bonus = bonus
@@ -241,16 +252,9 @@ class Solver:
         """Value for follower ``f`` answering ``led``."""
         hand = h0 if f == 0 else h1
         legal = self.follows(hand, led)
-        trump = self.trump
-        led_suit = led // 6
-        wins: list[Card] = []
-        loses: list[Card] = []
-        for c in cards_of(legal):
-            cs = c // 6
-            if (cs == led_suit and c % 6 < led % 6) or (cs == trump and led_suit != trump):
-                wins.append(c)
-            else:
-                loses.append(c)
+        beaters = self._beaters[led]
+        wins = cards_of(legal & beaters)
+        loses = cards_of(legal & ~beaters)
         # Cheapest winner first (cards_of lists high to low), then the cheapest loser.
         wins.sort(key=POINTS.__getitem__)
         loses.sort(key=POINTS.__getitem__)
@@ -258,8 +262,7 @@ class Solver:
         best = -_WIN
         trick_pts_base = POINTS[led]
         for c in wins + loses:
-            won = c in wins
-            w = f if won else other
+            w = f if beaters >> c & 1 else other
             pts = trick_pts_base + POINTS[c]
             q0, q1, e0, e1, t = p0, p1, pend0, pend1, tk
             if w == 0:
@@ -342,9 +345,7 @@ class Solver:
 
     def _follow_card(self, f: int, led: Card, c: Card, h0: int, h1: int,
                      points: tuple[int, int], tk: int, pending: tuple[int, int]) -> int:
-        trump = self.trump
-        won = (c // 6 == led // 6 and c % 6 < led % 6) or (c // 6 == trump and led // 6 != trump)
-        w = f if won else 1 - f
+        w = f if self._beaters[led] >> c & 1 else 1 - f
         q = list(points)
         e = list(pending)
         q[w] += POINTS[led] + POINTS[c]

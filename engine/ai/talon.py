@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.ai.solver import Solver
-from engine.cards import KING, POINTS, QUEEN, Card, card, cards_of
+from engine.cards import BEATERS, KING, POINTS, QUEEN, Card, card, cards_of
 from engine.rules import Rules
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
@@ -40,6 +40,7 @@ class TalonSolver:
 
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
+        self._beaters = BEATERS[trump]
         self.bonus = rules.bonus
         self.last_trick_wins = rules.variant.last_trick_wins
         rank = rules.variant.exchange_rank
@@ -183,15 +184,9 @@ class TalonSolver:
         self.nodes += 1
         hand = h0 if f == 0 else h1
         trump = self.trump
-        led_suit = led // 6
-        wins: list[Card] = []
-        loses: list[Card] = []
-        for c in cards_of(hand):
-            cs = c // 6
-            if (cs == led_suit and c % 6 < led % 6) or (cs == trump and led_suit != trump):
-                wins.append(c)
-            else:
-                loses.append(c)
+        beaters = self._beaters[led]
+        wins = cards_of(hand & beaters)
+        loses = cards_of(hand & ~beaters)
         wins.sort(key=lambda c: (c // 6 == trump, POINTS[c]))
         loses.sort(key=lambda c: (c // 6 == trump, POINTS[c]))
         # Win with a Ten or Ace led at stake first, else try the cheapest loser first.
@@ -199,9 +194,7 @@ class TalonSolver:
         best = -_WIN
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
-            won = (c // 6 == led_suit and c % 6 < led % 6) or (c // 6 == trump and
-                                                                 led_suit != trump)
-            w = f if won else 1 - f
+            w = f if beaters >> c & 1 else 1 - f
             pts = POINTS[led] + POINTS[c]
             q0, q1, g0, g1, t = p0, p1, e0, e1, tk
             if w == 0:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Action, GameState, IllegalAction, legal_actions, view
+from engine.cards import BEATERS, CLUBS, HEARTS, SUIT_MASKS, mask_of
+from engine.cards import parse_card as card_of
 from tests.engine.helpers import act, four_hand_deck, play_out, run, start, two_hand_deck
 from tests.engine.test_worked_cases import SWEEP_D, SWEEP_F, plan_deck, play_plan
 
@@ -263,3 +265,13 @@ def test_four_hand_melds_and_declarations_count_for_the_pair() -> None:
     assert [w["seats"] for w in s["sides"]] == [[1, 3], [0, 2]]
     assert state.score == [0, 3]
     assert view(state, 2)["match"]["points"] == [0, 3, 0, 3]
+
+
+def test_beaters_state_the_trick_winner_rule() -> None:
+    # A higher card of the best card's suit wins, and a trump wins over a side card; a card
+    # of another side suit, a lower card or a trump under a higher trump never does.
+    assert BEATERS[HEARTS][card_of("KS")] == mask_of([card_of("AS"), card_of("TS")]) | (
+        SUIT_MASKS[HEARTS])
+    assert BEATERS[HEARTS][card_of("KH")] == mask_of([card_of("AH"), card_of("TH")])
+    assert BEATERS[HEARTS][card_of("AC")] == SUIT_MASKS[HEARTS]
+    assert BEATERS[CLUBS][card_of("9C")] == SUIT_MASKS[CLUBS] & ~(1 << card_of("9C"))
