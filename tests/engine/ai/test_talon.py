@@ -14,7 +14,8 @@ import pytest
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
 from engine.actions import CLOSE, DECLARE
 from engine.ai import evaluate
-from engine.ai.player import LEVEL_TABLE
+from engine.ai.player import LEVEL_TABLE, _play_on
+from engine.ai.policy import heuristic_action
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
 from engine.scoring import DECLARE_TARGET
@@ -89,3 +90,33 @@ def test_strong_searches_short_talons_and_never_declares_falsely() -> None:
         assert all(-3 <= a.value <= 3 for a in ev.actions)
         if state.credited_points(state.side_of(seat)) < DECLARE_TARGET:
             assert ev.best.kind != DECLARE
+
+
+def test_playouts_switch_to_the_search_once_the_talon_is_short() -> None:
+    """From ``search_from`` talon cards a playout plays policy tricks until ``search_talon``
+    cards are left; the search values the rest of the hand exactly."""
+    lv = LEVEL_TABLE["strong"]
+    assert lv.search_from > lv.search_talon
+    rules = Rules.make("sixty-six")
+    checked = differ = 0
+    for state in short_talon_positions(rules, 7, 16, lv.search_from):
+        seat = state.to_act()
+        assert seat is not None
+        side = state.side_of(seat)
+        # the playout's policy moves, by hand, with the same tie-breaking
+        played, rng = state.copy(), random.Random(3)
+        while played.status == PLAYING and len(played.talon) > lv.search_talon:
+            mover = played.to_act()
+            assert mover is not None
+            apply(played, mover, heuristic_action(played, mover, rng))
+        mover = played.to_act()
+        if mover is None or not played.talon_open:
+            continue  # declared or closed on the way: nothing left to search
+        exact = TalonSolver(rules, state.trump).value(played)
+        expected = exact if played.side_of(mover) == side else -exact
+        deep = TalonSolver(rules, state.trump)
+        assert _play_on(state.copy(), side, lv, random.Random(3), {}, deep) == expected
+        checked += 1
+        differ += _play_on(state.copy(), side, lv, random.Random(3), {}, None) != expected
+    assert checked >= 8
+    assert differ  # playing the short talon by the policy instead gives other values
