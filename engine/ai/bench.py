@@ -6,6 +6,11 @@
   4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
+* ``regret``: quality of the choices with ``--talon`` cards left (default 4), on ``--n``
+  positions from hands between ``normal`` players. An oracle values every action by the exact
+  search of the rest of the hand (:mod:`engine.ai.talon`) averaged over ``--oracle-samples``
+  sampled deals; each level's loss is the oracle's value of its best action minus that of the
+  level's choice, in game points (mean, and how often the choice was another action).
 
 Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 """
@@ -16,10 +21,12 @@ import argparse
 import random
 import statistics
 import time
+from dataclasses import replace
 from typing import Any
 
 from engine.actions import DECLARE
-from engine.ai.player import choose
+from engine.ai.knowledge import Knowledge
+from engine.ai.player import LEVEL_TABLE, can_declare_66, choose, evaluate
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
 from engine.cards import CARD_CODES
@@ -108,6 +115,43 @@ def bench_levels(variant: str, hands: int, seed: int, levels: list[str]) -> None
               f"p99 {p99:.1f} ms, max {max(times[level]):.1f} ms")
 
 
+def decision_views(n: int, seed: int, talon: int) -> list[dict[str, Any]]:
+    """Views of ``n`` choices (more than one legal action, no declaration due) with ``talon``
+    cards left, from two-hand hands between ``normal`` players."""
+    rng = random.Random(seed)
+    rules = Rules.make("sixty-six")
+    out: list[dict[str, Any]] = []
+    while len(out) < n:
+        state, _ = new_game(rules, first_dealer=0, rng=rng)
+        while state.status == PLAYING and len(out) < n:
+            seat = state.to_act()
+            assert seat is not None
+            seen = view(state, seat)
+            if (state.talon_open and len(state.talon) == talon
+                    and len(legal_actions(state, seat)) > 1
+                    and not can_declare_66(Knowledge.from_view(seen))):
+                out.append(seen)
+            apply(state, seat, choose(seen, "normal", rng))
+    return out
+
+
+def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: list[str]) -> None:
+    oracle = replace(LEVEL_TABLE["strong"], search_talon=talon)
+    loss: dict[str, list[float]] = {level: [] for level in levels}
+    for i, seen in enumerate(decision_views(n, seed, talon)):
+        ev = evaluate(seen, oracle, random.Random(seed + i), budget_ms=float("inf"),
+                      samples=oracle_samples, declare=False)
+        value = {a.action: a.value for a in ev.actions}
+        for level in levels:
+            action = choose(seen, level, random.Random(seed + n + i))
+            loss[level].append(ev.actions[0].value - value[action])
+    for level, losses in loss.items():
+        other = sum(x > 0 for x in losses)
+        print(f"{level}: {n} choices with {talon} talon cards, mean loss "
+              f"{statistics.mean(losses):.3f} game points against the exact search over "
+              f"{oracle_samples} deals; a worse action {other} times")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("what", nargs="*", default=["solver"])
@@ -116,6 +160,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20, help="hands per level")
     parser.add_argument("--variant", default="sixty-six")
     parser.add_argument("--levels", nargs="*", default=["easy", "normal", "strong"])
+    parser.add_argument("--talon", type=int, default=4, help="talon cards left (regret)")
+    parser.add_argument("--oracle-samples", type=int, default=80, help="deals (regret)")
     args = parser.parse_args()
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
@@ -123,6 +169,8 @@ def main() -> None:
         bench_talon(args.n, args.seed)
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
+    if "regret" in args.what:
+        bench_regret(args.n, args.seed, args.talon, args.oracle_samples, args.levels)
 
 
 if __name__ == "__main__":

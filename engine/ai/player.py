@@ -135,11 +135,13 @@ class Evaluation:
                 "reason": self.reason, "would_declare_66": self.would_declare}
 
 
-def _level(name: str) -> Level:
+def _level(level: str | Level) -> Level:
+    if isinstance(level, Level):
+        return level
     try:
-        return LEVEL_TABLE[name]
+        return LEVEL_TABLE[level]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; allowed: {', '.join(LEVEL_TABLE)}") from None
+        raise ValueError(f"unknown level {level!r}; allowed: {', '.join(LEVEL_TABLE)}") from None
 
 
 def credited(k: Knowledge) -> int:
@@ -194,10 +196,12 @@ def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
     return _evaluate(k, lv, rng, budget_ms, None, declare=False, early=True).best
 
 
-def evaluate(view: dict[str, Any], level: str = "strong", rng: random.Random | None = None,
-             budget_ms: float | None = None, samples: int | None = None,
-             declare: bool = True) -> Evaluation:
+def evaluate(view: dict[str, Any], level: str | Level = "strong",
+             rng: random.Random | None = None, budget_ms: float | None = None,
+             samples: int | None = None, declare: bool = True) -> Evaluation:
     """Rank every legal action of ``view``'s seat by expected game points (see module doc).
+
+    ``level``: a level's name or a :class:`Level` (a variant of one, for measurements).
 
     ``samples`` caps the number of sampled deals (default: the level's cap); the budget
     (``budget_ms`` or the level's, as in :func:`choose`) stops sampling earlier. At least one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,7 @@ from engine import MATCH_OVER, Rules, apply, new_game, view
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import EARLY_MIN, _plans, _settled
+from engine.ai.player import EARLY_MIN, LEVEL_TABLE, _plans, _settled
 from engine.ai.solver import Position, Solver
 from engine.cards import KING, QUEEN
 from engine.play import legal_actions
@@ -97,6 +98,15 @@ def test_evaluate_ranks_every_legal_action(variant: str) -> None:
     assert all(-3 <= x <= 3 for x in values)
     assert ev.reason.startswith(ev.best.text())
     assert ev.as_dict()["best"] == ev.best.as_dict()
+
+
+def test_evaluate_takes_a_variant_of_a_level() -> None:
+    state = first_state("sixty-six", 8, lambda s: len(legal_actions(s, _seat(s))) >= 3)
+    seat = _seat(state)
+    one_deal = replace(LEVEL_TABLE["normal"], name="normal-1", max_samples=1, budget_ms=1e6)
+    ev = evaluate(view(state, seat), one_deal, random.Random(2))
+    assert (ev.level, ev.samples) == ("normal-1", 1)
+    assert {a.action for a in ev.actions} == set(legal_actions(state, seat))
 
 
 def _swap_hidden(state: GameState, seat: int) -> GameState | None:
