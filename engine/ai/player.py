@@ -11,12 +11,12 @@ level. A closing plan is thus valued by solving the closed position in each deal
 first lead for all deals. ``strong`` with a short talon (``Level.search_talon``) searches the
 whole rest of the hand of each deal exactly instead of playing out (:mod:`engine.ai.talon`):
 the opponent's replies, the draws, closing and exchanging included. A little earlier
-(``Level.search_from``) its playouts switch to that search once the talon is that short: a
-policy trick there costs more than the deals the search leaves time for (measured against an
-exact search from the decision on many deals, the choices at 4 talon cards lost 0.11 instead
-of 0.18 game points on average; at 6 cards, with about a quarter of the deals, they got
-worse). An action is worth the best average over the plans that start with it, in game points
-for the seat's side.
+(``Level.search_from``) its playouts switch to that search once the talon is that short: so
+late in phase 1 a trick played by the policy misleads more than fewer deals do. Measured with
+``python -m engine.ai.bench regret`` (choices against the exact search over many deals): at 4
+talon cards the choices lost 0.11 game points on average instead of 0.18; at 6 cards, where
+the search leaves time for a quarter of the deals, they lost more. An action is worth the
+best average over the plans that start with it, in game points for the seat's side.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
