@@ -10,7 +10,8 @@
   positions from hands between ``normal`` players. An oracle values every action by the exact
   search of the rest of the hand (:mod:`engine.ai.talon`) averaged over ``--oracle-samples``
   sampled deals; each level's loss is the oracle's value of its best action minus that of the
-  level's choice, in game points (mean, and how often the choice was another action).
+  level's choice, in game points (mean, and how often the choice was worse). A level may be a
+  variant, ``name:setting=value`` (e.g. ``strong:search_from=2``).
 
 Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 from engine.actions import DECLARE
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import LEVEL_TABLE, can_declare_66, choose, evaluate
+from engine.ai.player import LEVEL_TABLE, can_declare_66, choose, evaluate, level_variant
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
 from engine.cards import CARD_CODES
@@ -143,7 +144,7 @@ def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: lis
                       samples=oracle_samples, declare=False)
         value = {a.action: a.value for a in ev.actions}
         for level in levels:
-            action = choose(seen, level, random.Random(seed + n + i))
+            action = choose(seen, level_variant(level), random.Random(seed + n + i))
             loss[level].append(ev.actions[0].value - value[action])
     for level, losses in loss.items():
         other = sum(x > 0 for x in losses)

@@ -13,10 +13,11 @@ whole rest of the hand of each deal exactly instead of playing out (:mod:`engine
 the opponent's replies, the draws, closing and exchanging included. A little earlier
 (``Level.search_from``) its playouts switch to that search once the talon is that short: so
 late in phase 1 a trick played by the policy misleads more than fewer deals do. Measured with
-``python -m engine.ai.bench regret`` (choices against the exact search over many deals): at 4
-talon cards the choices lost 0.11 game points on average instead of 0.18; at 6 cards, where
-the search leaves time for a quarter of the deals, they lost more. An action is worth the
-best average over the plans that start with it, in game points for the seat's side.
+``python -m engine.ai.bench regret --levels strong strong:search_from=2`` (choices against the
+exact search over many deals): at 4 talon cards the choices lost 0.11 game points on average
+instead of 0.18; at 6 cards, where the search leaves time for a quarter of the deals, they
+lost more. An action is worth the best average over the plans that start with it, in game
+points for the seat's side.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
@@ -144,6 +145,22 @@ def _level(level: str | Level) -> Level:
         raise ValueError(f"unknown level {level!r}; allowed: {', '.join(LEVEL_TABLE)}") from None
 
 
+def level_variant(spec: str) -> Level:
+    """A level from ``name`` or ``name:field=value,...`` (e.g. ``strong:search_from=2``), for
+    measuring a change of one of its settings. Raises ``ValueError`` on an unknown field."""
+    name, _, changes = spec.partition(":")
+    lv = _level(name)
+    if not changes:
+        return lv
+    fields: dict[str, Any] = {}
+    for change in changes.split(","):
+        key, _, raw = change.partition("=")
+        if key in ("name", "description") or not hasattr(lv, key):
+            raise ValueError(f"level {name!r} has no setting {key!r}")
+        fields[key] = type(getattr(lv, key))(raw)
+    return replace(lv, name=spec, **fields)
+
+
 def credited(k: Knowledge) -> int:
     """The seat's side's credited points: trick points plus credited melds."""
     side = k.side_of(k.seat)
@@ -165,9 +182,10 @@ def _only_action(view: dict[str, Any]) -> Action | None:
     return None
 
 
-def choose(view: dict[str, Any], level: str, rng: random.Random | None = None,
+def choose(view: dict[str, Any], level: str | Level, rng: random.Random | None = None,
            budget_ms: float | None = None) -> Action:
-    """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it is).
+    """The action ``level`` (a name or a :class:`Level`) takes in the position of ``view`` (a
+    seat's view whose turn it is).
 
     ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``);
     ``budget_ms`` overrides the level's budget (CPU ms of this thread; sampling also stops

@@ -13,7 +13,7 @@ from engine import MATCH_OVER, Rules, apply, new_game, view
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import EARLY_MIN, LEVEL_TABLE, _plans, _settled
+from engine.ai.player import EARLY_MIN, LEVEL_TABLE, _plans, _settled, level_variant
 from engine.ai.solver import Position, Solver
 from engine.cards import KING, QUEEN
 from engine.play import legal_actions
@@ -107,6 +107,16 @@ def test_evaluate_takes_a_variant_of_a_level() -> None:
     ev = evaluate(view(state, seat), one_deal, random.Random(2))
     assert (ev.level, ev.samples) == ("normal-1", 1)
     assert {a.action for a in ev.actions} == set(legal_actions(state, seat))
+
+
+def test_level_variants_change_named_settings_only() -> None:
+    lv = level_variant("strong:search_from=2,budget_ms=50")
+    assert (lv.name, lv.search_from, lv.budget_ms) == ("strong:search_from=2,budget_ms=50", 2, 50.0)
+    assert lv.max_samples == LEVEL_TABLE["strong"].max_samples
+    assert level_variant("normal") is LEVEL_TABLE["normal"]
+    for bad in ("strong:depth=3", "strong:name=x", "nobody"):
+        with pytest.raises(ValueError):
+            level_variant(bad)
 
 
 def _swap_hidden(state: GameState, seat: int) -> GameState | None:
