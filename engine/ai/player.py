@@ -265,7 +265,8 @@ def _plans(state: GameState, seat: int, declare: bool,
     return out
 
 
-def _outcome(state: GameState, side: int) -> int:
+def outcome(state: GameState, side: int) -> int:
+    """Game points for ``side`` of a settled hand (negative when the other side scores)."""
     settlement = state.settlement
     assert settlement is not None
     winner = settlement["winner_side"]
@@ -299,7 +300,7 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
             v = solver.value(pos)
             return v if state.side_of(seat) == side else -v
         apply(state, seat, heuristic_action(state, seat, rng))
-    return _outcome(state, side)
+    return outcome(state, side)
 
 
 def _settled(plans: list[tuple[Action, ...]], values: list[list[float]]) -> bool:

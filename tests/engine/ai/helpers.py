@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE, DECLARE
+from engine.ai.player import outcome
 from engine.scoring import DECLARE_TARGET
 
 
@@ -40,17 +41,6 @@ def first_state(variant: str, seed: int, accept: Callable[[GameState], bool]) ->
                 return state.copy()
 
 
-def settle_value(state: GameState, side: int) -> int:
-    """Game points for ``side`` of a finished hand (negative when the other side scores)."""
-    settlement = state.settlement
-    assert settlement is not None
-    winner = settlement["winner_side"]
-    if winner is None:
-        return 0
-    points: int = settlement["game_points"]
-    return points if winner == side else -points
-
-
 def brute_force(state: GameState, closed: Callable[[GameState], int] | None = None) -> int:
     """Game points for the side to move, searching every legal action through engine.apply
     (never a false declaration); with ``closed``, positions whose talon is closed or
@@ -67,7 +57,7 @@ def brute_force(state: GameState, closed: Callable[[GameState], int] | None = No
         after = state.copy()
         apply(after, seat, action)
         if after.status != PLAYING:
-            value = settle_value(after, side)
+            value = outcome(after, side)
         else:
             to_act = after.to_act()
             assert to_act is not None

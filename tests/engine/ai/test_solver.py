@@ -8,9 +8,10 @@ import pytest
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE_ACTION
+from engine.ai.player import outcome
 from engine.ai.solver import Position, Solver, solve
 from engine.cards import KING, QUEEN, card
-from tests.engine.ai.helpers import brute_force, random_action_states, settle_value
+from tests.engine.ai.helpers import brute_force, random_action_states
 
 
 def small_phase2_positions(variant: str, seed: int, count: int, cards: int) -> list[GameState]:
@@ -57,7 +58,7 @@ def test_card_values_match_brute_force_per_card() -> None:
                     apply(after, seat, meld)
             apply(after, seat, next(a for a in legal_actions(after, seat) if a.card == c))
             if after.status != PLAYING:
-                expected = settle_value(after, side)
+                expected = outcome(after, side)
             else:
                 to_act = after.to_act()
                 assert to_act is not None
