@@ -30,6 +30,14 @@ time a closed loop keeps every connection queued, so mean latency = connections 
 phase answers the question a player asks: how long does a move take when the service runs at a
 given fraction of its capacity.
 
+What the act/ceiling ratio can reach: a server adds about the same fixed cost per request to
+both (parsing, dispatch, logging), so the ratio is (h + F) / (a + F) for application costs h
+(a bare endpoint) and a (an action). ``--in-process HANDS`` measures h and a: the app alone
+through Flask's test client (no HTTP server, real Redis). h is about 0.4 ms and a about 1.3 ms
+(two Redis round trips, the state's JSON both ways, the view), a ratio of about 0.3 before any
+server cost; a faster server (smaller F) moves the ratio towards that, a slower one towards 1.
+Compare the CPU milliseconds per request, not the ratio, when judging a change.
+
 Printed per request kind: requests per second, p50 and p99 latency in milliseconds, errors;
 then act/ceiling and view/ceiling throughput ratios, the paced latencies next to the closed
 loop's, and where the CPU went, in cores: the server's processes (and their CPU milliseconds per
@@ -57,7 +65,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -65,6 +73,7 @@ from typing import Any, Final
 
 import redis
 
+from api.app import create_app
 from api.redis_server import HOST, EmbeddedRedis
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
 from engine.actions import DECLARE_ACTION
@@ -168,6 +177,12 @@ def plan_hand(rng: random.Random) -> tuple[list[str], list[tuple[int, bytes]]]:
     return deck, plan
 
 
+def create_body(deck: list[str]) -> bytes:
+    """``POST /v1/games`` body of a human-vs-human game dealt from ``deck``."""
+    return json.dumps({"seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}],
+                       "deck": deck, "first_dealer": 0}).encode()
+
+
 class Player:
     """One connection's requests: a closed loop, or paced (see :func:`_run_paced`)."""
 
@@ -193,11 +208,8 @@ class Player:
 
     async def new_hand(self, due: float | None = None) -> None:
         deck, plan = plan_hand(self.rng)
-        body = json.dumps({"seats": [{"kind": "human", "name": "A"}, {"kind": "human",
-                                                                      "name": "B"}],
-                           "deck": deck, "first_dealer": 0}).encode()
         answer = await self.timed("create", "POST", "/v1/games",
-                                  "Content-Type: application/json\r\n", body, due)
+                                  "Content-Type: application/json\r\n", create_body(deck), due)
         if answer is None or answer[0] != 201:
             if answer is not None:
                 self.tallies["create"].error(str(answer[0]))
@@ -490,6 +502,52 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
     return results
 
 
+def in_process(hands: int, seed: int, say: Callable[[str], None]) -> dict[str, float]:
+    """CPU milliseconds per request of the app alone: Flask's test client, a real redis-server,
+    ``hands`` whole hands of actions, then as many views and bare requests (``/healthz``).
+    Request logs are written, to /dev/null."""
+    rng = random.Random(seed)
+    cost: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
+            EmbeddedRedis(Path(tmp)) as redis_server, open(os.devnull, "w") as sink, \
+            redirect_stderr(sink):
+        client = create_app({"REDIS_URL": redis_server.url,
+                             "RATELIMIT_ENABLED": False}).test_client()
+        games: list[Hand] = []
+        for _ in range(hands):
+            deck, plan = plan_hand(rng)
+            created = client.post("/v1/games", data=create_body(deck),
+                                  content_type="application/json").get_json()
+            games.append(Hand(created["game_id"], [s["token"] for s in created["seats"]], plan))
+
+        def timed(kind: str, requests: Iterator[tuple[str, str, dict[str, str], bytes]]) -> None:
+            start, n = time.thread_time(), 0
+            for method, path, headers, body in requests:
+                answer = client.open(path, method=method, headers=headers, data=body)
+                if answer.status_code != 200:
+                    raise RuntimeError(f"{kind}: {answer.status_code} {answer.get_data()!r}")
+                n += 1
+            cost[kind] = 1000 * (time.thread_time() - start) / n
+
+        def actions() -> Iterator[tuple[str, str, dict[str, str], bytes]]:
+            for hand in games:
+                for i, (seat, body) in enumerate(hand.plan):
+                    yield "POST", f"/v1/games/{hand.game_id}/actions", {
+                        "Authorization": f"Bearer {hand.tokens[seat]}",
+                        "Content-Type": "application/json", "If-Match": f'"{i + 1}"'}, body
+
+        count = sum(len(hand.plan) for hand in games)
+        timed("act", actions())
+        timed("view", (("GET", f"/v1/games/{games[i % hands].game_id}",
+                        {"Authorization": f"Bearer {games[i % hands].tokens[i % 2]}"}, b"")
+                       for i in range(count)))
+        timed("ceiling", (("GET", "/healthz", {}, b"") for _ in range(count)))
+    say(f"in-process (no HTTP server), CPU ms per request over {count} of each: "
+        f"ceiling {cost['ceiling']:.3f}, view {cost['view']:.3f}, act {cost['act']:.3f}; "
+        f"act/ceiling {cost['ceiling'] / cost['act']:.2f}")
+    return cost
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench_http",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -509,10 +567,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=float, default=0.5,
                         help="offered load of the paced phase as a fraction of the act phase's "
                              "throughput (default 0.5; 0 skips the phase)")
+    parser.add_argument("--in-process", type=int, metavar="HANDS",
+                        help="instead: CPU per request of the app alone (no HTTP server) "
+                             "over HANDS whole hands")
 
 
 def run_args(args: argparse.Namespace) -> int:
     """Run with parsed arguments; 0 if no request failed, else 1."""
+    if args.in_process:
+        in_process(args.in_process, args.seed, print)
+        return 0
     results = run(args.connections, args.duration, args.workers, args.threads, args.seed,
                   print, args.pace)
     return 1 if any(f.errors for f in results.values()) else 0
