@@ -33,10 +33,11 @@ given fraction of its capacity.
 What the act/ceiling ratio can reach: a server adds about the same fixed cost per request to
 both (parsing, dispatch, logging), so the ratio is (h + F) / (a + F) for application costs h
 (a bare endpoint) and a (an action). ``--in-process HANDS`` measures h and a: the app alone
-through Flask's test client (no HTTP server, real Redis). h is about 0.4 ms and a about 1.3 ms
-(two Redis round trips, the state's JSON both ways, the view), a ratio of about 0.3 before any
-server cost; a faster server (smaller F) moves the ratio towards that, a slower one towards 1.
-Compare the CPU milliseconds per request, not the ratio, when judging a change.
+through Flask's test client (no HTTP server, real Redis). Here it gave a ratio of 0.24-0.34
+before any server cost (h 0.44-0.64 ms; a 1.3-2.5 ms: two Redis round trips, the state's JSON
+both ways, the view; this machine's speed varies by a factor of two). A faster server (smaller
+F) moves the ratio towards that, a slower one towards 1. Compare the CPU milliseconds per
+request, not the ratio, when judging a change.
 
 Printed per request kind: requests per second, p50 and p99 latency in milliseconds, errors;
 then act/ceiling and view/ceiling throughput ratios, the paced latencies next to the closed
