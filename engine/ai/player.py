@@ -14,10 +14,11 @@ the opponent's replies, the draws, closing and exchanging included. A little ear
 (``Level.search_from``) its playouts switch to that search once the talon is that short: so
 late in phase 1 a trick played by the policy misleads more than fewer deals do. Measured with
 ``python -m engine.ai.bench regret --levels strong strong:search_from=2`` (choices against the
-exact search over 80 deals, 60 positions): at 4 talon cards the choices lost 0.137 game points
-on average instead of 0.162 (``normal``: 0.232); at 6 cards, where the search leaves time for
-a quarter of the deals, they lost more. An action is worth the best average over the plans
-that start with it, in game points for the seat's side.
+exact search over 80 deals) and an earlier script of the same method, over 220 positions with
+4 talon cards: a loss of 0.12 game points per choice on average instead of 0.16, though runs
+of 30-60 positions went either way. At 6 cards, where the search leaves time for a quarter of
+the deals, the choices lost more (0.17 against 0.10, 40 positions). An action is worth the
+best average over the plans that start with it, in game points for the seat's side.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
