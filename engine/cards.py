@@ -54,6 +54,10 @@ HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in ra
 BEATERS: Final = tuple(
     tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
     for trump in SUITS)
+#: The King and Queen of each suit (its marriage), as a mask per suit.
+MARRIAGES: Final = tuple((1 << (6 * s + KING)) | (1 << (6 * s + QUEEN)) for s in SUITS)
+#: For each card, the marriage it belongs to (0 unless it is a King or Queen).
+MARRIAGE_OF: Final = tuple(MARRIAGES[c // 6] if c % 6 in (KING, QUEEN) else 0 for c in range(24))
 #: Cards listed by each possible 6-bit pattern of one suit, per suit (hot path helper).
 _SUIT_PATTERN_CARDS: Final = tuple(
     tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64))

@@ -35,6 +35,7 @@ from engine.cards import (
     CARD_CODES,
     HIGHER_IN_SUIT,
     KING,
+    MARRIAGES,
     POINTS,
     QUEEN,
     RANK_NAMES,
@@ -55,7 +56,6 @@ _PLAYS: Final = tuple(
     tuple(tuple(Action.play(c) for c in cards_of(pattern << (6 * s))) for pattern in range(64))
     for s in range(4)
 )
-_MARRIAGE: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 
@@ -78,7 +78,7 @@ def playable(state: GameState, seat: int) -> int:
         if seat != state.leader:
             return 0
         suit = state.melded_suit
-        return hand if suit is None else hand & _MARRIAGE[suit]
+        return hand if suit is None else hand & MARRIAGES[suit]
     if seat != state.to_act():
         return 0
     if state.closed_by is None and state.talon:
@@ -108,7 +108,7 @@ def _lead_options(state: GameState, seat: int) -> list[Action]:
         hand = state.hands[seat]
         if won or rules.meld_before_first_trick == "pending":
             for s in (0, 1, 2, 3):
-                if hand & _MARRIAGE[s] == _MARRIAGE[s]:
+                if hand & MARRIAGES[s] == MARRIAGES[s]:
                     out.append(_MELDS[s])
         if state.closed_by is None:
             size = len(state.talon)
@@ -266,7 +266,7 @@ def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
     credited = state.won_tricks[state.side_of(seat)] > 0
     state.melds.append((seat, suit, credited))
     state.melded_suit = suit
-    state.public |= _MARRIAGE[suit]
+    state.public |= MARRIAGES[suit]
     return [Event("meld", {
         "seat": seat, "suit": SUIT_CODES[suit], "points": 40 if suit == state.trump else 20,
         "cards": [CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]],
@@ -375,7 +375,7 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
         suit = action.suit
         if state.melded_suit is not None:
             return "you have already melded on this lead: lead its King or Queen"
-        if hand & _MARRIAGE[suit] != _MARRIAGE[suit]:
+        if hand & MARRIAGES[suit] != MARRIAGES[suit]:
             k, q = CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]
             return f"to meld {SUIT_NAMES[suit]} you must hold both {k} and {q}"
         return "these rules allow no meld before your first trick"

@@ -11,20 +11,17 @@ four-hand give points to a partner who is winning.
 from __future__ import annotations
 
 import random
-from typing import Final
 
 from engine.actions import DECLARE, DECLARE_ACTION, EXCHANGE, EXCHANGE_ACTION, MELD, PLAY, Action
-from engine.cards import BEATERS, KING, POINTS, QUEEN, Card, card
+from engine.cards import BEATERS, KING, MARRIAGES, POINTS, QUEEN, Card
 from engine.play import legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
 
-_KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
-
 
 def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
     """Sort key: cheapest to give away first (side cards, not marriage cards, low points)."""
-    in_marriage = hand & _KQ[c // 6] == _KQ[c // 6] and c % 6 in (KING, QUEEN)
+    in_marriage = hand & MARRIAGES[c // 6] == MARRIAGES[c // 6] and c % 6 in (KING, QUEEN)
     return (c // 6 == trump, in_marriage, POINTS[c])
 
 

@@ -26,20 +26,16 @@ from typing import Final
 from engine.cards import (
     BEATERS,
     HIGHER_IN_SUIT,
-    KING,
+    MARRIAGE_OF,
+    MARRIAGES,
     POINTS,
-    QUEEN,
     SUIT_MASKS,
     Card,
-    card,
     cards_of,
 )
 from engine.scoring import DECLARE_TARGET, table
 from engine.state import GameState
 
-_KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
-#: For each card: the marriage mask of its suit if it is a King or Queen, else 0.
-_MARRIAGE_OF: Final = tuple(_KQ[c // 6] if c % 6 in (KING, QUEEN) else 0 for c in range(24))
 _WIN: Final = 4
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
@@ -180,7 +176,8 @@ class Solver:
                 return self.declare_value(p, (p0, p1), tk)
             if melded is None:
                 for s in range(4):
-                    if mine & _KQ[s] == _KQ[s] and my_pts + self._meld_value[s] >= DECLARE_TARGET:
+                    if (mine & MARRIAGES[s] == MARRIAGES[s]
+                            and my_pts + self._meld_value[s] >= DECLARE_TARGET):
                         pts = [p0, p1]
                         pts[p] += self._meld_value[s]
                         return self.declare_value(p, pts, tk)
@@ -204,7 +201,7 @@ class Solver:
         may_meld = melded is None and (has_trick or self.pending_melds)
         for c in moves:
             q0, q1, e0, e1 = p0, p1, pend0, pend1
-            m = _MARRIAGE_OF[c]
+            m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
                 if has_trick:
@@ -237,7 +234,7 @@ class Solver:
 
     def _lead_order(self, hand: int, melded: int | None, first: int) -> list[Card]:
         if melded is not None:
-            hand &= _KQ[melded]
+            hand &= MARRIAGES[melded]
         cards = cards_of(hand)
         trump = self.trump
         # Non-trump high cards first, then trumps, then low cards; the remembered best first.
@@ -327,11 +324,11 @@ class Solver:
                 out[c] = self._follow_card(p, pos.table_card, c, n0, n1, pos.points, tk,
                                            pos.pending)
             return out
-        hand = mine & _KQ[pos.melded] if pos.melded is not None else mine
+        hand = mine & MARRIAGES[pos.melded] if pos.melded is not None else mine
         for c in cards_of(hand):
             q = list(pos.points)
             e = list(pos.pending)
-            m = _MARRIAGE_OF[c]
+            m = MARRIAGE_OF[c]
             if m and mine & m == m and pos.melded is None and (pos.tricks[p]
                                                                or self.pending_melds):
                 if pos.tricks[p]:

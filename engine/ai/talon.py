@@ -19,13 +19,11 @@ from __future__ import annotations
 from typing import Final
 
 from engine.ai.solver import Solver
-from engine.cards import BEATERS, KING, POINTS, QUEEN, Card, card, cards_of
+from engine.cards import BEATERS, MARRIAGE_OF, MARRIAGES, POINTS, Card, card, cards_of
 from engine.rules import Rules
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
 
-_KQ: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
-_MARRIAGE_OF: Final = tuple(_KQ[c // 6] if c % 6 in (KING, QUEEN) else 0 for c in range(24))
 _WIN: Final = 4
 #: A phase-1 transposition entry: lower bound, upper bound.
 _Entry = tuple[int, int]
@@ -97,7 +95,8 @@ class TalonSolver:
                 return self._open.declare_value(p, (p0, p1), tk)
             if melded is None:
                 for s in range(4):
-                    if mine & _KQ[s] == _KQ[s] and my_pts + self._meld_value[s] >= DECLARE_TARGET:
+                    if (mine & MARRIAGES[s] == MARRIAGES[s]
+                            and my_pts + self._meld_value[s] >= DECLARE_TARGET):
                         pts = [p0, p1]
                         pts[p] += self._meld_value[s]
                         return self._open.declare_value(p, pts, tk)
@@ -116,7 +115,7 @@ class TalonSolver:
         may_meld = melded is None and (has_trick or self.pending_melds)
         for c in self._lead_order(mine, melded):
             q0, q1, f0, f1 = p0, p1, e0, e1
-            m = _MARRIAGE_OF[c]
+            m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
                 if has_trick:
@@ -171,7 +170,7 @@ class TalonSolver:
 
     def _lead_order(self, hand: int, melded: int | None) -> list[Card]:
         if melded is not None:
-            hand &= _KQ[melded]
+            hand &= MARRIAGES[melded]
         cards = cards_of(hand)
         trump = self.trump
         # Low side cards first (the usual phase-1 lead), trumps and high cards last.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Action, GameState, IllegalAction, legal_actions, view
-from engine.cards import BEATERS, CLUBS, HEARTS, SUIT_MASKS, mask_of
+from engine.cards import BEATERS, CLUBS, HEARTS, MARRIAGE_OF, MARRIAGES, SUIT_MASKS, mask_of
 from engine.cards import parse_card as card_of
 from tests.engine.helpers import act, four_hand_deck, play_out, run, start, two_hand_deck
 from tests.engine.test_worked_cases import SWEEP_D, SWEEP_F, plan_deck, play_plan
@@ -275,3 +275,11 @@ def test_beaters_state_the_trick_winner_rule() -> None:
     assert BEATERS[HEARTS][card_of("KH")] == mask_of([card_of("AH"), card_of("TH")])
     assert BEATERS[HEARTS][card_of("AC")] == SUIT_MASKS[HEARTS]
     assert BEATERS[CLUBS][card_of("9C")] == SUIT_MASKS[CLUBS] & ~(1 << card_of("9C"))
+
+
+def test_marriage_masks_hold_the_king_and_queen_of_a_suit() -> None:
+    marriage = mask_of([card_of("KH"), card_of("QH")])
+    assert MARRIAGES[HEARTS] == marriage
+    assert MARRIAGE_OF[card_of("KH")] == MARRIAGE_OF[card_of("QH")] == marriage
+    assert MARRIAGE_OF[card_of("AH")] == MARRIAGE_OF[card_of("JH")] == 0
+    assert MARRIAGES[CLUBS] & marriage == 0
