@@ -138,13 +138,14 @@ def decision_views(n: int, seed: int, talon: int) -> list[dict[str, Any]]:
 
 def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: list[str]) -> None:
     oracle = replace(LEVEL_TABLE["strong"], search_talon=talon)
+    players = {level: level_variant(level) for level in levels}
     loss: dict[str, list[float]] = {level: [] for level in levels}
     for i, seen in enumerate(decision_views(n, seed, talon)):
         ev = evaluate(seen, oracle, random.Random(seed + i), budget_ms=float("inf"),
                       samples=oracle_samples, declare=False)
         value = {a.action: a.value for a in ev.actions}
         for level in levels:
-            action = choose(seen, level_variant(level), random.Random(seed + n + i))
+            action = choose(seen, players[level], random.Random(seed + n + i))
             loss[level].append(ev.actions[0].value - value[action])
     for level, losses in loss.items():
         other = sum(x > 0 for x in losses)
