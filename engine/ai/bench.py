@@ -7,9 +7,11 @@
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
 * ``regret``: quality of the choices with ``--talon`` cards left (default 4), on ``--n``
-  positions from hands between ``normal`` players. An oracle values every action by the exact
-  search of the rest of the hand (:mod:`engine.ai.talon`) averaged over ``--oracle-samples``
-  sampled deals; each level's loss is the oracle's value of its best action minus that of the
+  positions from hands between ``normal`` players. An oracle values every action over
+  ``--oracle-samples`` sampled deals: with a talon as short as ``strong``'s ``search_from``, by
+  the exact search of the rest of the hand (:mod:`engine.ai.talon`); with a longer one (too
+  slow to search) by ``strong``'s own playouts, so that the loss there is what its budget of
+  deals costs. Each level's loss is the oracle's value of its best action minus that of the
   level's choice, in game points (mean, and how often the choice was worse). A level may be a
   variant, ``name:setting=value`` (e.g. ``strong:search_from=2``).
 
@@ -137,7 +139,8 @@ def decision_views(n: int, seed: int, talon: int) -> list[dict[str, Any]]:
 
 
 def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: list[str]) -> None:
-    oracle = replace(LEVEL_TABLE["strong"], search_talon=talon)
+    strong = LEVEL_TABLE["strong"]
+    oracle = replace(strong, search_talon=talon) if talon <= strong.search_from else strong
     players = {level: level_variant(level) for level in levels}
     loss: dict[str, list[float]] = {level: [] for level in levels}
     for i, seen in enumerate(decision_views(n, seed, talon)):
@@ -147,10 +150,11 @@ def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: lis
         for level in levels:
             action = choose(seen, players[level], random.Random(seed + n + i))
             loss[level].append(ev.actions[0].value - value[action])
+    how = "the exact search" if oracle.search_talon == talon else "strong's playouts"
     for level, losses in loss.items():
         other = sum(x > 0 for x in losses)
         print(f"{level}: {n} choices with {talon} talon cards, mean loss "
-              f"{statistics.mean(losses):.3f} game points against the exact search over "
+              f"{statistics.mean(losses):.3f} game points against {how} over "
               f"{oracle_samples} deals; a worse action {other} times")
 
 
