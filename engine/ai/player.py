@@ -97,7 +97,7 @@ LEVEL_TABLE: Final = {
               0.0, 0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 450, 400, 6, 2, 4, 0.0, 0.0),
+              "closes when it pays.", 900, 1000, 6, 2, 4, 0.0, 0.0),
     )
 }
 #: Level names with their descriptions.
