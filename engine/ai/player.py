@@ -18,7 +18,11 @@ exact search over 80 deals) and an earlier script of the same method, over 220 p
 4 talon cards: a loss of 0.12 game points per choice on average instead of 0.16, though runs
 of 30-60 positions went either way. At 6 cards, where the search leaves time for a quarter of
 the deals, the choices lost more (0.17 against 0.10, 40 positions). An action is worth the
-best average over the plans that start with it, in game points for the seat's side.
+best average over the plans that start with it, in game points for the seat's side. When
+every card is known (two-hand, the talon exhausted), actions of equal exact value are ranked by
+the opponent's chances to go wrong: the mean value over his next actions, each then played on
+exactly. Against a perfect player they are all the same; against a fallible one the first is
+better.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
@@ -304,6 +308,32 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
     return outcome(state, side)
 
 
+def _chances(state: GameState, side: int, lv: Level, rng: random.Random,
+              solvers: dict[tuple[Any, ...], Solver]) -> float | None:
+    """Game points for ``side`` if the other side's next action were picked at random, then
+    both sides played on as :func:`_play_on` does (exactly, for a known two-hand phase 2).
+
+    Breaks ties between actions of equal exact value: the one that leaves the opponent more
+    ways to go wrong is never worse against a perfect player and better against a fallible
+    one. ``None`` when the opponent does not choose next (the hand is over, or the seat's
+    side acts again, or the opponent declares 66 at once). False declarations are left out
+    of the opponent's choices: no computer level makes them.
+    """
+    seat = state.to_act()
+    if seat is None or state.status != PLAYING or state.side_of(seat) == side:
+        return None
+    legal = legal_actions(state, seat)
+    if DECLARE_ACTION in legal and state.credited_points(state.side_of(seat)) >= DECLARE_TARGET:
+        return None
+    replies = [a for a in legal if a.kind != DECLARE]
+    total = 0
+    for reply in replies:
+        s = state.copy()
+        apply(s, seat, reply)
+        total += _play_on(s, side, lv, rng, solvers, None)
+    return total / len(replies)
+
+
 def _settled(plans: list[tuple[Action, ...]], values: list[list[float]]) -> bool:
     """Whether the best plan's lead is sure enough to stop sampling (see ``EARLY_MIN``);
     ``values``: per plan, its score in each deal so far."""
@@ -338,6 +368,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
               and k.talon_size <= max(lv.search_from, lv.search_talon))
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []  # per plan: game points summed over the deals
+    chances: list[float] = []  # per plan, a known phase 2 only: see _chances
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
     while n < cap:
@@ -352,8 +383,12 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             s = state.copy()
             for a in plan:
                 apply(s, k.seat, a)
+            chance = (_chances(s, side, lv, rng, solvers)
+                      if exact and not s.talon_open and len(s.active) == 2 else None)
             points = _play_on(s, side, lv, rng, solvers, deep)
             totals[i] += points
+            if exact:
+                chances.append(points if chance is None else chance)
             scores[i].append(points - CLOSE_HEDGE if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
@@ -363,21 +398,25 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         if early and n >= EARLY_MIN and n % EARLY_EVERY == 0 and _settled(plans, scores):
             break
     assert plans is not None
-    # per first action: its best plan by hedged score, and that plan's expected game points
-    best: dict[Action, tuple[float, float]] = {}
-    for plan, total, score in zip(plans, totals, scores, strict=True):
+    # per first action: its best plan by hedged score (ties: by the opponent's chances to go
+    # wrong, known positions only), and that plan's expected game points
+    if not chances:
+        chances = [0.0] * len(plans)
+    best: dict[Action, tuple[float, float, float]] = {}
+    for plan, total, score, chance in zip(plans, totals, scores, chances, strict=True):
         hedged = sum(score) / n
-        if plan[0] not in best or hedged > best[plan[0]][0]:
-            best[plan[0]] = hedged, total / n
+        if plan[0] not in best or (hedged, chance) > best[plan[0]][:2]:
+            best[plan[0]] = hedged, chance, total / n
 
-    def rank(item: tuple[Action, tuple[float, float]]) -> tuple[int, float]:
+    def rank(item: tuple[Action, tuple[float, float, float]]) -> tuple[int, float, float]:
         """A due declaration first; a false one last, whatever its value: never advised."""
+        hedged, chance, _ = item[1]
         if item[0] == DECLARE_ACTION:
-            return (0 if would_declare else 2), -item[1][0]
-        return 1, -item[1][0]
+            return (0 if would_declare else 2), -hedged, -chance
+        return 1, -hedged, -chance
 
     ranked = sorted(best.items(), key=rank)
-    values = tuple(ActionValue(a, v) for a, (_, v) in ranked)
+    values = tuple(ActionValue(a, v) for a, (_, _, v) in ranked)
     if would_declare:
         reason = f"declare: {credited(k)} credited points (a player always declares at 66)"
     else:

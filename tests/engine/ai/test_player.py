@@ -10,15 +10,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import MATCH_OVER, Rules, apply, new_game, view
-from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, Action
+from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
+from engine.ai.bench import first_phase2_positions
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import EARLY_MIN, LEVEL_TABLE, _plans, _settled, level_variant
-from engine.ai.solver import Position, Solver
+from engine.ai.player import (
+    EARLY_MIN,
+    LEVEL_TABLE,
+    _plans,
+    _settled,
+    level_variant,
+    outcome,
+)
+from engine.ai.solver import Position, Solver, solve
 from engine.cards import KING, QUEEN
 from engine.play import legal_actions
 from engine.scoring import DECLARE_TARGET
-from engine.state import GameState
+from engine.state import PLAYING, GameState
 from tests.engine.ai.helpers import first_state, random_action_states
 
 VARIANTS = ["sixty-six", "schnapsen", "three-hand", "four-hand"]
@@ -222,3 +230,63 @@ def test_closing_is_planned_with_its_first_lead() -> None:
     after = state.copy()
     apply(after, seat, Action.from_text("close"))
     assert leads == {a for a in legal_actions(after, seat) if a.kind == "play"}
+
+
+def _value_after_replies(state: GameState, side: int) -> float | None:
+    """Brute force: ``side``'s exact game points if the other side's next action were picked
+    at random (then both play perfectly); ``None`` if the other side does not choose next."""
+    seat = state.to_act()
+    if seat is None or state.side_of(seat) == side:
+        return None
+    if state.credited_points(state.side_of(seat)) >= DECLARE_TARGET and DECLARE_ACTION in (
+            legal_actions(state, seat)):
+        return None
+    values = []
+    for reply in legal_actions(state, seat):
+        if reply.kind == DECLARE:
+            continue
+        after = state.copy()
+        apply(after, seat, reply)
+        mover = after.to_act()
+        if mover is None:
+            values.append(outcome(after, side))
+        else:
+            v = solve(after)
+            values.append(v if after.side_of(mover) == side else -v)
+    return sum(values) / len(values)
+
+
+def test_equal_values_rank_first_the_card_that_leaves_the_opponent_most_ways_to_err() -> None:
+    """In a known phase 2, cards of equal exact value are ordered by the opponent's chances
+    to go wrong (the mean over his replies, as a brute force with ``solve`` finds it)."""
+    rng = random.Random(4)
+    ties = 0
+    for state in first_phase2_positions(200, 11):
+        for _ in range(rng.randrange(6)):
+            if state.status != PLAYING:
+                break
+            seat = _seat(state)
+            apply(state, seat, rng.choice([a for a in legal_actions(state, seat)
+                                           if a.kind != DECLARE]))
+        if state.status != PLAYING:
+            continue
+        seat = _seat(state)
+        if len(legal_actions(state, seat)) < 2:
+            continue
+        ev = evaluate(view(state, seat), "strong", random.Random(1), declare=False)
+        assert ev.samples == 1
+        assert ev.actions[0].value == max(a.value for a in ev.actions)
+        side = state.side_of(seat)
+        tied = [a.action for a in ev.actions
+                if a.value == ev.actions[0].value and a.action.kind == PLAY]
+        if len(tied) < 2 or ev.best.kind != PLAY:
+            continue
+        chances = {}
+        for card in tied:
+            after = state.copy()
+            apply(after, seat, card)
+            chance = _value_after_replies(after, side)
+            chances[card] = ev.actions[0].value if chance is None else chance
+        assert chances[ev.best] == pytest.approx(max(chances.values()))
+        ties += chances[ev.best] > min(chances.values())
+    assert ties >= 5
