@@ -420,15 +420,21 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     if would_declare:
         reason = f"declare: {credited(k)} credited points (a player always declares at 66)"
     else:
-        reason = _reason(values, n, exact)
+        wider = (len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]
+                 and ranked[0][1][1] > ranked[1][1][1])
+        reason = _reason(values, n, exact, wider)
     return Evaluation(lv.name, values, n, reason, would_declare)
 
 
-def _reason(values: tuple[ActionValue, ...], n: int, exact: bool) -> str:
+def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -> str:
+    """One line on the best action; ``wider``: it ties with the next best but leaves the
+    opponent more ways to go wrong."""
     top = values[0]
     how = "exactly (all cards are known)" if exact else f"on average over {n} sampled deals"
     text = f"{top.action.text()} is worth {top.value:+.2f} game points {how}"
     if len(values) > 1:
         text += f"; next best {values[1].action.text()} {values[1].value:+.2f}"
+    if wider:
+        text += ", but it leaves the opponent fewer ways to go wrong"
     return text
 
