@@ -442,6 +442,6 @@ def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -
     if len(values) > 1:
         text += f"; next best {values[1].action.text()} {values[1].value:+.2f}"
     if wider:
-        text += ", but it leaves the opponent fewer ways to go wrong"
+        text += ", but it leaves the opponent more ways to go wrong"
     return text
 

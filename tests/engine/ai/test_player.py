@@ -289,6 +289,6 @@ def test_equal_values_rank_first_the_card_that_leaves_the_opponent_most_ways_to_
             chances[card] = ev.actions[0].value if chance is None else chance
         assert chances[ev.best] == pytest.approx(max(chances.values()))
         if chances[ev.best] > chances.get(ev.actions[1].action, chances[ev.best]):
-            assert ev.reason.endswith("leaves the opponent fewer ways to go wrong")
+            assert ev.reason.endswith("leaves the opponent more ways to go wrong")
         ties += chances[ev.best] > min(chances.values())
     assert ties >= 5
