@@ -1,7 +1,7 @@
 """A complete Sixty-Six bot that plays random legal actions, using only ``requests``.
 
     python examples/random_bot.py                          # a new game against the computer
-    python examples/random_bot.py --url URL --game ID --token TOKEN   # take a seat you hold
+    python examples/random_bot.py --url URL --game=ID --token=TOKEN   # take a seat you hold
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8066")
     parser.add_argument("--game", help="game id of a seat to take (with --token)")
-    parser.add_argument("--token", help="seat token of that game")
+    parser.add_argument("--token", help="seat token of that game (--token=T: it may start with -)")
     parser.add_argument("--level", default="random", help="level of the computer opponent")
     args = parser.parse_args()
     api = requests.Session()

@@ -45,6 +45,6 @@ def test_bot_takes_a_seat_it_is_given(live_url: str, redis_client: redis.Redis) 
         game = client.create_game(seats=[{"kind": "computer"}, {"kind": "human"}], match_points=3)
         token = game["seats"][1]["token"]
         assert token
-        out = _run("--url", live_url, "--game", game["game_id"], "--token", token)
+        out = _run("--url", live_url, f"--game={game['game_id']}", f"--token={token}")
         assert out.startswith(f"game {game['game_id']} over: seat 1 ")
         assert client.with_token(token).view(game["game_id"])["status"] == "match_over"
