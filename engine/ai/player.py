@@ -18,11 +18,11 @@ exact search over 80 deals) and an earlier script of the same method, over 220 p
 4 talon cards: a loss of 0.12 game points per choice on average instead of 0.16, though runs
 of 30-60 positions went either way. At 6 cards, where the search leaves time for a quarter of
 the deals, the choices lost more (0.17 against 0.10, 40 positions). An action is worth the
-best average over the plans that start with it, in game points for the seat's side. When
-every card is known (two-hand, the talon exhausted), actions of equal exact value are ranked by
-the opponent's chances to go wrong: the mean value over his next actions, each then played on
-exactly. Against a perfect player they are all the same; against a fallible one the first is
-better.
+best average over the plans that start with it, in game points for the seat's side. In a
+two-hand phase 2 (talon closed or exhausted), actions of equal value are ranked by the
+opponent's chances to go wrong: in each deal, the mean value over his next actions, each then
+played on exactly. Against a perfect player they are all the same; against a fallible one the
+first is better.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer.
@@ -318,9 +318,9 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
 def _chances(state: GameState, side: int, lv: Level, rng: random.Random,
               solvers: dict[tuple[Any, ...], Solver]) -> float | None:
     """Game points for ``side`` if the other side's next action were picked at random, then
-    both sides played on as :func:`_play_on` does (exactly, for a known two-hand phase 2).
+    both sides played on as :func:`_play_on` does (exactly, for a two-hand phase 2 deal).
 
-    Breaks ties between actions of equal exact value: the one that leaves the opponent more
+    Breaks ties between actions of equal value: the one that leaves the opponent more
     ways to go wrong is never worse against a perfect player and better against a fallible
     one. ``None`` when the opponent does not choose next (the hand is over, or the seat's
     side acts again, or the opponent declares 66 at once). False declarations are left out
@@ -375,7 +375,10 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
               and k.talon_size <= max(lv.search_from, lv.search_talon))
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []  # per plan: game points summed over the deals
-    chances: list[float] = []  # per plan, a known phase 2 only: see _chances
+    # Two-hand phase 2 (talon closed or exhausted): ties are broken by the opponent's
+    # chances to go wrong, summed per plan over the deals (see _chances)
+    phase2 = k.rules.variant.has_talon and not k.talon_open and len(k.active) == 2
+    chances: list[float] = []
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
     while n < cap:
@@ -383,6 +386,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         if plans is None:
             plans = _plans(state, k.seat, declare)
             totals = [0.0] * len(plans)
+            chances = [0.0] * len(plans)
             scores = [[] for _ in plans]
         solvers: dict[tuple[Any, ...], Solver] = {}
         deep = TalonSolver(k.rules, k.trump) if search else None
@@ -390,12 +394,10 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             s = state.copy()
             for a in plan:
                 apply(s, k.seat, a)
-            chance = (_chances(s, side, lv, rng, solvers)
-                      if exact and not s.talon_open and len(s.active) == 2 else None)
+            chance = _chances(s, side, lv, rng, solvers) if phase2 else None
             points = _play_on(s, side, lv, rng, solvers, deep)
             totals[i] += points
-            if exact:
-                chances.append(points if chance is None else chance)
+            chances[i] += points if chance is None else chance
             scores[i].append(points - CLOSE_HEDGE if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
@@ -406,14 +408,12 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             break
     assert plans is not None
     # per first action: its best plan by hedged score (ties: by the opponent's chances to go
-    # wrong, known positions only), and that plan's expected game points
-    if not chances:
-        chances = [0.0] * len(plans)
+    # wrong, phase 2 only), and that plan's expected game points
     best: dict[Action, tuple[float, float, float]] = {}
     for plan, total, score, chance in zip(plans, totals, scores, chances, strict=True):
         hedged = sum(score) / n
-        if plan[0] not in best or (hedged, chance) > best[plan[0]][:2]:
-            best[plan[0]] = hedged, chance, total / n
+        if plan[0] not in best or (hedged, chance / n) > best[plan[0]][:2]:
+            best[plan[0]] = hedged, chance / n, total / n
 
     def rank(item: tuple[Action, tuple[float, float, float]]) -> tuple[int, float, float]:
         """A due declaration first; a false one last, whatever its value: never advised."""

@@ -22,6 +22,7 @@ from engine.ai.player import (
     level_variant,
     outcome,
 )
+from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import Position, Solver, solve
 from engine.cards import KING, QUEEN
 from engine.play import legal_actions
@@ -292,3 +293,42 @@ def test_equal_values_rank_first_the_card_that_leaves_the_opponent_most_ways_to_
             assert ev.reason.endswith("leaves the opponent more ways to go wrong")
         ties += chances[ev.best] > min(chances.values())
     assert ties >= 5
+
+
+def test_after_a_closing_equal_values_rank_first_the_card_with_most_chances_over_the_deals(
+        ) -> None:
+    """With the talon closed the opponent's hand is sampled: cards of equal mean value are
+    ordered by the opponent's chances to go wrong averaged over the same deals (replayed here
+    from the same seed, and brute-forced with ``solve``)."""
+    deals, ties = 12, 0
+    for talon in (4, 6, 8):
+        for state in first_phase2_positions(40, talon, talon=talon):
+            seat = _seat(state)
+            closing = [a for a in legal_actions(state, seat) if a.kind == CLOSE]
+            if not closing:
+                continue
+            apply(state, seat, closing[0])
+            v = view(state, seat)
+            ev = evaluate(v, "strong", random.Random(talon), budget_ms=60_000, samples=deals,
+                          declare=False)
+            assert ev.samples == deals
+            tied = [a.action for a in ev.actions
+                    if a.value == ev.actions[0].value and a.action.kind == PLAY]
+            if len(tied) < 2 or ev.best.kind != PLAY:
+                continue
+            k = Knowledge.from_view(v)
+            sampler, rng, side = Sampler(k), random.Random(talon), state.side_of(seat)
+            chances = dict.fromkeys(tied, 0.0)
+            for _ in range(deals):
+                deal = to_state(k, sampler.sample(rng))
+                for card in tied:
+                    after = deal.copy()
+                    apply(after, seat, card)
+                    chance = _value_after_replies(after, side)
+                    if chance is None:
+                        mover = _seat(after)
+                        chance = solve(after) * (1 if after.side_of(mover) == side else -1)
+                    chances[card] += chance / deals
+            assert chances[ev.best] == pytest.approx(max(chances.values()))
+            ties += chances[ev.best] > min(chances.values()) + 1e-9
+    assert ties >= 3
