@@ -90,12 +90,13 @@ class Level:
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
-#: stopping keeps the rest quick: median 150-244 ms, p99 902-905 ms CPU per move (limits 500 ms
-#: and 1.5 s; ``python -m engine.ai.bench levels --hands 8 --levels strong``, ``--seed`` 1 and
-#: 3). With 8 talon cards its choices lost 0.036 game points on average against 600 deals
-#: of its own method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret
-#: --talon 8 --n 50 --oracle-samples 600 --levels strong strong:budget_ms=450,max_samples=400``
-#: with ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms, 0.027 against 0.030).
+#: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
+#: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
+#: The median of 8 hands (about 150 moves) ranged from 123 to 510 ms between runs. With 8
+#: talon cards its choices lost 0.036 game points on average against 600 deals of its own
+#: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
+#: --n 50 --oracle-samples 600 --levels strong strong:budget_ms=450,max_samples=400`` with
+#: ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms, 0.027 against 0.030).
 LEVEL_TABLE: Final = {
     lv.name: lv
     for lv in (
