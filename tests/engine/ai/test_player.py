@@ -233,6 +233,15 @@ def test_closing_is_planned_with_its_first_lead() -> None:
     assert leads == {a for a in legal_actions(after, seat) if a.kind == "play"}
 
 
+def _exact_value(state: GameState, side: int) -> int:
+    """``side``'s exact game points of ``state`` (both play perfectly from here)."""
+    mover = state.to_act()
+    if mover is None:
+        return outcome(state, side)
+    v = solve(state)
+    return v if state.side_of(mover) == side else -v
+
+
 def _value_after_replies(state: GameState, side: int) -> float | None:
     """Brute force: ``side``'s exact game points if the other side's next action were picked
     at random (then both play perfectly); ``None`` if the other side does not choose next."""
@@ -248,12 +257,7 @@ def _value_after_replies(state: GameState, side: int) -> float | None:
             continue
         after = state.copy()
         apply(after, seat, reply)
-        mover = after.to_act()
-        if mover is None:
-            values.append(outcome(after, side))
-        else:
-            v = solve(after)
-            values.append(v if after.side_of(mover) == side else -v)
+        values.append(_exact_value(after, side))
     return sum(values) / len(values)
 
 
@@ -325,10 +329,8 @@ def test_after_a_closing_equal_values_rank_first_the_card_with_most_chances_over
                     after = deal.copy()
                     apply(after, seat, card)
                     chance = _value_after_replies(after, side)
-                    if chance is None:
-                        mover = _seat(after)
-                        chance = solve(after) * (1 if after.side_of(mover) == side else -1)
-                    chances[card] += chance / deals
+                    chances[card] += (_exact_value(after, side) if chance is None
+                                      else chance) / deals
             assert chances[ev.best] == pytest.approx(max(chances.values()))
             ties += chances[ev.best] > min(chances.values()) + 1e-9
     assert ties >= 3
