@@ -60,8 +60,10 @@ EARLY_EVERY: Final = 8
 #: A closing plan that fails in a sampled deal counts this many game points worse there. The
 #: solver plays the closed position seeing every card of the deal, which the real closer
 #: does not (strategy fusion), so closing looks better than it is; the hedge keeps a level
-#: from closing unless it wins in most deals.
-CLOSE_HEDGE: Final = 1.0
+#: from closing unless it wins in most deals. At 1.0, strong closed in about a third of its
+#: hands against random; replaying 230 of those positions four times each, closing won 95.1% of
+#: the hands and the best other action 97.8%, for about the same game points (2,196 vs 2,169).
+CLOSE_HEDGE: Final = 1.5
 
 
 @dataclass(frozen=True, slots=True)
