@@ -36,7 +36,7 @@ from typing import Any, Final, TextIO
 from tqdm import tqdm
 
 from engine import PLAYING, Rules, apply, new_game, view
-from engine.ai import LEVELS, choose
+from engine.ai import choose, level_variant
 from engine.cards import CARD_CODES
 from engine.deal import deal_order, shuffled_deck
 from engine.rules import Variant
@@ -239,8 +239,10 @@ def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, j
         progress: bool = False) -> ArenaResult:
     """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``."""
     for level in (a, b):
-        if level not in LEVELS:
-            raise ArenaError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        try:
+            level_variant(level)
+        except ValueError as e:
+            raise ArenaError(str(e)) from None
     if hands < 2 or hands % 2:
         raise ArenaError(f"--hands must be even and at least 2 (each deal is played twice); "
                          f"got {hands}")

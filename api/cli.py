@@ -217,8 +217,10 @@ def add_arena(sub: Subparsers) -> None:
                        "points per hand, hands won with a 95% confidence interval, matches "
                        "won, mean and p95 time per move. See api/arena.py for the seating of "
                        "three- and four-hand.")
-    p.add_argument("--a", default="strong", help="level of bot a (default strong)")
-    p.add_argument("--b", default="normal", help="level of bot b (default normal)")
+    p.add_argument("--a", default="strong",
+                   help="level of bot a, or a variant of one with changed settings, e.g. "
+                   "strong:close_hedge=2,max_samples=500 (default strong)")
+    p.add_argument("--b", default="normal", help="level of bot b, as --a (default normal)")
     p.add_argument("--hands", type=int, default=200,
                    help="hands to play, even: hands/2 deals each played twice (default 200)")
     p.add_argument("--variant", default="sixty-six", help="variant (default sixty-six)")

@@ -9,7 +9,9 @@ Public interface, used by the hint and analysis endpoints and the arena::
     ev.best, ev.actions[0].value, ev.samples, ev.reason, ev.would_declare, ev.as_dict()
 
 ``view`` is a seat's view (:func:`engine.view`) or a pasted one of the same shape; levels are
-``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them). Modules:
+``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them), or a variant
+of one with changed settings for measurements (``"strong:close_hedge=2"``,
+:func:`level_variant`). Modules:
 :mod:`~engine.ai.knowledge` (what the seat knows), :mod:`~engine.ai.sampling` (uniform deals
 of the unseen cards), :mod:`~engine.ai.solver` (exact phase-2 solver),
 :mod:`~engine.ai.talon` (exact search with the talon open, per deal),
@@ -17,7 +19,7 @@ of the unseen cards), :mod:`~engine.ai.solver` (exact phase-2 solver),
 """
 
 from engine.ai.knowledge import InvalidView, Knowledge
-from engine.ai.player import LEVELS, ActionValue, Evaluation, choose, evaluate
+from engine.ai.player import LEVELS, ActionValue, Evaluation, choose, evaluate, level_variant
 
 __all__ = ["LEVELS", "ActionValue", "Evaluation", "InvalidView", "Knowledge", "choose",
-           "evaluate"]
+           "evaluate", "level_variant"]

@@ -89,6 +89,8 @@ class Level:
     feel: float
     #: Chance of forgetting to declare while holding 66.
     forget: float
+    #: Game points a closing plan counts worse in a deal where it fails (see ``CLOSE_HEDGE``).
+    close_hedge: float = CLOSE_HEDGE
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
@@ -122,7 +124,7 @@ LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()}
 class ActionValue:
     action: Action
     #: Expected game points for the seat's side (positive: winning), averaged over samples.
-    #: Actions are ranked by it, except a closing: by its value with ``CLOSE_HEDGE``.
+    #: Actions are ranked by it, except a closing: by its value with the level's hedge.
     value: float
 
     def as_dict(self) -> dict[str, Any]:
@@ -152,21 +154,21 @@ class Evaluation:
 
 
 def _level(level: str | Level) -> Level:
-    if isinstance(level, Level):
-        return level
-    try:
-        return LEVEL_TABLE[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r}; allowed: {', '.join(LEVEL_TABLE)}") from None
+    return level if isinstance(level, Level) else level_variant(level)
 
 
 def level_variant(spec: str) -> Level:
-    """A level from ``name`` or ``name:field=value,...`` (e.g. ``strong:search_from=2``), for
-    measuring a change of one of its settings. Raises ``ValueError`` on an unknown field."""
+    """A level from ``name`` or ``name:field=value,...`` (e.g. ``strong:close_hedge=2``), for
+    measuring a change of one of its settings. Raises ``ValueError`` on an unknown level or
+    field, a value of the wrong type, or a change to ``random`` (which has no settings)."""
     name, _, changes = spec.partition(":")
-    lv = _level(name)
+    lv = LEVEL_TABLE.get(name)
+    if lv is None:
+        raise ValueError(f"unknown level {name!r}; allowed: {', '.join(LEVEL_TABLE)}")
     if not changes:
         return lv
+    if name == "random":
+        raise ValueError("level 'random' has no settings to change")
     fields: dict[str, Any] = {}
     for change in changes.split(","):
         key, _, raw = change.partition("=")
@@ -199,8 +201,8 @@ def _only_action(view: dict[str, Any]) -> Action | None:
 
 def choose(view: dict[str, Any], level: str | Level, rng: random.Random | None = None,
            budget_ms: float | None = None) -> Action:
-    """The action ``level`` (a name or a :class:`Level`) takes in the position of ``view`` (a
-    seat's view whose turn it is).
+    """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it
+    is). ``level``: a name, a variant of one (see :func:`level_variant`) or a :class:`Level`.
 
     ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``);
     ``budget_ms`` overrides the level's budget (CPU ms of this thread; sampling also stops
@@ -234,7 +236,7 @@ def evaluate(view: dict[str, Any], level: str | Level = "strong",
              samples: int | None = None, declare: bool = True) -> Evaluation:
     """Rank every legal action of ``view``'s seat by expected game points (see module doc).
 
-    ``level``: a level's name or a :class:`Level` (a variant of one, for measurements).
+    ``level``: as in :func:`choose`.
 
     ``samples`` caps the number of sampled deals (default: the level's cap); the budget
     (``budget_ms`` or the level's, as in :func:`choose`) stops sampling earlier. At least one
@@ -401,7 +403,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             points = _play_on(s, side, lv, rng, solvers, deep)
             totals[i] += points
             chances[i] += points if chance is None else chance
-            scores[i].append(points - CLOSE_HEDGE if points < 0 and plan[0].kind == CLOSE
+            scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
         if (time.thread_time() - start > budget * n / (n + 1)

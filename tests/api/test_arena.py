@@ -104,6 +104,12 @@ def test_cli_text_json_csv(capsys: pytest.CaptureFixture[str]) -> None:
     assert tuple(rows[0]) == arena.CSV_FIELDS
 
 
+def test_a_bot_may_be_a_variant_of_a_level() -> None:
+    result = arena.run("easy:feel=0,forget=0", "random", hands=2, seed=4)
+    assert [b.level for b in result.bots] == ["easy:feel=0,forget=0", "random"]
+    assert sum(b.hands_won for b in result.bots) <= 2 and result.bots[0].moves > 0
+
+
 def test_cli_plot(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
     png = tmp_path / "cumulative.png"  # type: ignore[operator]
     assert main(["arena", "--a", "random", "--b", "random", "--hands", "6", "--plot", str(png),
@@ -114,6 +120,7 @@ def test_cli_plot(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(("args", "message"), [
     (["--hands", "5"], "--hands must be even"),
     (["--a", "grandmaster"], "unknown level 'grandmaster'"),
+    (["--b", "strong:patience=3"], "level 'strong' has no setting 'patience'"),
     (["--variant", "skat"], "skat"),
     (["--jobs", "0"], "--jobs must be at least 1"),
 ])

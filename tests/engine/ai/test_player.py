@@ -123,9 +123,35 @@ def test_level_variants_change_named_settings_only() -> None:
     assert (lv.name, lv.search_from, lv.budget_ms) == ("strong:search_from=2,budget_ms=50", 2, 50.0)
     assert lv.max_samples == LEVEL_TABLE["strong"].max_samples
     assert level_variant("normal") is LEVEL_TABLE["normal"]
-    for bad in ("strong:depth=3", "strong:name=x", "nobody"):
+    for bad in ("strong:depth=3", "strong:name=x", "nobody", "strong:max_samples=many",
+                "random:feel=0.5"):
         with pytest.raises(ValueError):
             level_variant(bad)
+
+
+def test_the_close_hedge_only_moves_closings_down() -> None:
+    """A level's ``close_hedge`` changes no expected value, only where a closing is ranked: a
+    closing that failed in some sampled deal drops below every other action when the hedge is
+    huge (but a false declaration, always last), and the other actions keep their order."""
+    moved = 0
+    for seed in range(40):
+        state = first_state("sixty-six", seed, lambda s: len(s.talon) <= 6 and any(
+            a.kind == CLOSE for a in legal_actions(s, _seat(s))))
+        v = view(state, _seat(state))
+        plain = evaluate(v, "normal:close_hedge=0", random.Random(5), budget_ms=1e6, samples=6)
+        hedged = evaluate(v, "normal:close_hedge=1000", random.Random(5), budget_ms=1e6,
+                          samples=6)
+        assert ({a.action: a.value for a in plain.actions}
+                == {a.action: a.value for a in hedged.actions})
+        others = [a.action for a in plain.actions if a.action.kind != CLOSE]
+        assert [a.action for a in hedged.actions if a.action.kind != CLOSE] == others
+        if [a.action for a in plain.actions] != [a.action for a in hedged.actions]:
+            honest = [a.action for a in hedged.actions if a.action.kind != DECLARE]
+            assert honest[-1].kind == CLOSE
+            moved += 1
+        if moved >= 3:
+            break
+    assert moved >= 3
 
 
 def _swap_hidden(state: GameState, seat: int) -> GameState | None:
