@@ -114,6 +114,7 @@ def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
     dealer = deal % variant.players
     bots = bot_of_seat(variant, dealer, swapped)
     rng = random.Random(f"{seed}:{deal}:{int(swapped)}")
+    players = (level_variant(levels[0]), level_variant(levels[1]))  # parsed once, not per move
     state, _ = new_game(rules, first_dealer=dealer, decks=[deck], rng=rng)
     ms: tuple[list[float], list[float]] = ([], [])
     while state.status == PLAYING:
@@ -121,7 +122,7 @@ def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
         assert seat is not None
         bot = bots[seat]
         start = time.perf_counter()
-        action = choose(view(state, seat), levels[bot], rng)
+        action = choose(view(state, seat), players[bot], rng)
         ms[bot].append((time.perf_counter() - start) * 1000)
         apply(state, seat, action)
     settlement = state.settlement
