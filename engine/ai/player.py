@@ -63,6 +63,7 @@ EARLY_EVERY: Final = 8
 #: from closing unless it wins in most deals. At 1.0, strong closed in about a third of its
 #: hands against random; replaying 230 of those positions four times each, closing won 95.1% of
 #: the hands and the best other action 97.8%, for about the same game points (2,196 vs 2,169).
+#: Over 2,000 duplicate hands against random, strong won 1,799 at 1.5 and 1,829 at 2.0.
 CLOSE_HEDGE: Final = 2.0
 
 
