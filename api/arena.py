@@ -36,7 +36,7 @@ from typing import Any, Final, TextIO
 from tqdm import tqdm
 
 from engine import PLAYING, Rules, apply, new_game, view
-from engine.ai import choose, level_variant
+from engine.ai import Level, choose, level_variant
 from engine.cards import CARD_CODES
 from engine.deal import deal_order, shuffled_deck
 from engine.rules import Variant
@@ -108,13 +108,12 @@ def bot_of_seat(variant: Variant, dealer: int, swapped: bool) -> dict[int, int]:
 
 
 def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
-              levels: tuple[str, str], seed: int) -> HandResult:
+              levels: tuple[Level, Level], seed: int) -> HandResult:
     """Play one hand of ``deck`` to its settlement with the bots seated per :func:`bot_of_seat`."""
     variant = rules.variant
     dealer = deal % variant.players
     bots = bot_of_seat(variant, dealer, swapped)
     rng = random.Random(f"{seed}:{deal}:{int(swapped)}")
-    players = (level_variant(levels[0]), level_variant(levels[1]))  # parsed once, not per move
     state, _ = new_game(rules, first_dealer=dealer, decks=[deck], rng=rng)
     ms: tuple[list[float], list[float]] = ([], [])
     while state.status == PLAYING:
@@ -122,7 +121,7 @@ def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
         assert seat is not None
         bot = bots[seat]
         start = time.perf_counter()
-        action = choose(view(state, seat), players[bot], rng)
+        action = choose(view(state, seat), levels[bot], rng)
         ms[bot].append((time.perf_counter() - start) * 1000)
         apply(state, seat, action)
     settlement = state.settlement
@@ -140,7 +139,7 @@ class _Deal:
     variant: str
     deck: tuple[str, ...]
     deal: int
-    levels: tuple[str, str]
+    levels: tuple[Level, Level]
     seed: int
 
     def play(self) -> tuple[HandResult, HandResult]:
@@ -153,7 +152,7 @@ def _play(task: _Deal) -> tuple[HandResult, HandResult]:
     return task.play()
 
 
-def deals(variant: str, levels: tuple[str, str], hands: int, seed: int) -> list[_Deal]:
+def deals(variant: str, levels: tuple[Level, Level], hands: int, seed: int) -> list[_Deal]:
     """The tasks of an arena of ``hands`` hands: ``hands / 2`` decks drawn from ``seed``."""
     rules = Rules.make(variant)
     rng = random.Random(seed)
@@ -239,18 +238,17 @@ def summarize(variant: str, seed: int, levels: tuple[str, str],
 def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, jobs: int = 1,
         progress: bool = False) -> ArenaResult:
     """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``."""
-    for level in (a, b):
-        try:
-            level_variant(level)
-        except ValueError as e:
-            raise ArenaError(str(e)) from None
+    try:
+        levels = (level_variant(a), level_variant(b))  # resolved once, then sent to the workers
+    except ValueError as e:
+        raise ArenaError(str(e)) from None
     if hands < 2 or hands % 2:
         raise ArenaError(f"--hands must be even and at least 2 (each deal is played twice); "
                          f"got {hands}")
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1; got {jobs}")
     Rules.make(variant)  # an unknown variant fails here, before any process starts
-    tasks = deals(variant, (a, b), hands, seed)
+    tasks = deals(variant, levels, hands, seed)
     return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)))
 
 

@@ -19,7 +19,7 @@ of the unseen cards), :mod:`~engine.ai.solver` (exact phase-2 solver),
 """
 
 from engine.ai.knowledge import InvalidView, Knowledge
-from engine.ai.player import LEVELS, ActionValue, Evaluation, choose, evaluate, level_variant
+from engine.ai.player import LEVELS, ActionValue, Evaluation, Level, choose, evaluate, level_variant
 
-__all__ = ["LEVELS", "ActionValue", "Evaluation", "InvalidView", "Knowledge", "choose",
+__all__ = ["LEVELS", "ActionValue", "Evaluation", "InvalidView", "Knowledge", "Level", "choose",
            "evaluate", "level_variant"]

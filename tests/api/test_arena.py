@@ -10,7 +10,10 @@ import pytest
 
 from api import arena
 from api.cli import main
+from engine.ai import level_variant
 from engine.rules import find_variant
+
+RANDOM = level_variant("random")
 
 
 def test_seating_of_every_variant() -> None:
@@ -26,10 +29,10 @@ def test_seating_of_every_variant() -> None:
 
 
 def test_each_deal_is_played_twice_with_the_seats_swapped() -> None:
-    tasks = arena.deals("sixty-six", ("random", "random"), 6, seed=5)
+    tasks = arena.deals("sixty-six", (RANDOM, RANDOM), 6, seed=5)
     assert [t.deal for t in tasks] == [0, 1, 2]
     assert len({t.deck for t in tasks}) == 3
-    assert tasks == arena.deals("sixty-six", ("random", "random"), 6, seed=5)
+    assert tasks == arena.deals("sixty-six", (RANDOM, RANDOM), 6, seed=5)
     hands = list(arena.play_all(tasks, jobs=1, progress=False))
     assert [(h.deal, h.swapped) for h in hands] == [
         (0, False), (0, True), (1, False), (1, True), (2, False), (2, True)]
