@@ -45,7 +45,6 @@ CARD_CODES: Final = tuple(RANK_CODES[c % 6] + SUIT_CODES[c // 6] for c in range(
 _CODE_TO_CARD: Final = {code: i for i, code in enumerate(CARD_CODES)}
 
 SUIT_MASKS: Final = tuple(0b111111 << (6 * s) for s in SUITS)
-ALL_CARDS: Final = (1 << 24) - 1
 #: For each card, the mask of the cards of its suit that beat it.
 HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in range(24))
 #: ``BEATERS[trump][best]``: the cards that win a trick against ``best`` (the card winning it

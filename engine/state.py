@@ -160,10 +160,6 @@ class GameState:
         a, b = self.hand_sides
         return b if side == a else a
 
-    def next_seat(self, seat: int) -> int:
-        active = self.active
-        return active[(active.index(seat) + 1) % len(active)]
-
     def to_act(self) -> int | None:
         """The seat whose turn it is to play, or ``None`` outside play."""
         if self.status != PLAYING:
