@@ -53,6 +53,12 @@ HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in ra
 BEATERS: Final = tuple(
     tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
     for trump in SUITS)
+#: Points of a marriage (meld) in trumps and in a side suit (RULES.md §2).
+TRUMP_MELD_POINTS: Final = 40
+MELD_POINTS: Final = 20
+#: ``MELD_VALUES[trump][suit]``: the points of a meld in ``suit`` when ``trump`` is trumps.
+MELD_VALUES: Final = tuple(
+    tuple(TRUMP_MELD_POINTS if s == trump else MELD_POINTS for s in SUITS) for trump in SUITS)
 #: The King and Queen of each suit (its marriage), as a mask per suit.
 MARRIAGES: Final = tuple((1 << (6 * s + KING)) | (1 << (6 * s + QUEEN)) for s in SUITS)
 #: For each card, the marriage it belongs to (0 unless it is a King or Queen).
@@ -72,6 +78,10 @@ def card(rank: Rank, suit: Suit) -> Card:
     """The card of ``rank`` and ``suit``."""
     return suit * 6 + rank
 
+
+def meld_value(suit: Suit, trump: Suit) -> int:
+    """Points of a marriage in ``suit``: 40 in trumps, else 20."""
+    return MELD_VALUES[trump][suit]
 
 
 
