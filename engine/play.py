@@ -295,7 +295,11 @@ def _close(state: GameState, seat: int) -> list[Event]:
 
 
 def _finish_hand(state: GameState, events: list[Event], declarer: int | None) -> list[Event]:
-    """Settle the hand, score it into the match and the set."""
+    """Settle the hand, score it into the match and the set.
+
+    The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
+    (three-hand, where every other player gets one) goes to the winner of the deciding match.
+    """
     settlement = settle(state, declarer)
     state.settlement = settlement
     state.status = HAND_OVER
