@@ -166,13 +166,6 @@ class GameStore:
             raise GameNotFound(game_id)
         return int(raw)
 
-    def meta(self, game_id: str) -> dict[str, Any]:
-        raw = self.redis.hget(game_key(game_id), "meta")
-        if raw is None:
-            raise GameNotFound(game_id)
-        meta: dict[str, Any] = json.loads(raw)
-        return meta
-
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
         """Write a new game at version 1; :class:`VersionConflict` if the id is taken."""

@@ -45,7 +45,6 @@ CARD_CODES: Final = tuple(RANK_CODES[c % 6] + SUIT_CODES[c // 6] for c in range(
 _CODE_TO_CARD: Final = {code: i for i, code in enumerate(CARD_CODES)}
 
 SUIT_MASKS: Final = tuple(0b111111 << (6 * s) for s in SUITS)
-ALL_CARDS: Final = (1 << 24) - 1
 #: For each card, the mask of the cards of its suit that beat it.
 HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in range(24))
 #: ``BEATERS[trump][best]``: the cards that win a trick against ``best`` (the card winning it
@@ -54,6 +53,12 @@ HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in ra
 BEATERS: Final = tuple(
     tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
     for trump in SUITS)
+#: Points of a marriage (meld) in trumps and in a side suit (RULES.md §2).
+TRUMP_MELD_POINTS: Final = 40
+MELD_POINTS: Final = 20
+#: ``MELD_VALUES[trump][suit]``: the points of a meld in ``suit`` when ``trump`` is trumps.
+MELD_VALUES: Final = tuple(
+    tuple(TRUMP_MELD_POINTS if s == trump else MELD_POINTS for s in SUITS) for trump in SUITS)
 #: The King and Queen of each suit (its marriage), as a mask per suit.
 MARRIAGES: Final = tuple((1 << (6 * s + KING)) | (1 << (6 * s + QUEEN)) for s in SUITS)
 #: For each card, the marriage it belongs to (0 unless it is a King or Queen).
@@ -73,6 +78,10 @@ def card(rank: Rank, suit: Suit) -> Card:
     """The card of ``rank`` and ``suit``."""
     return suit * 6 + rank
 
+
+def meld_value(suit: Suit, trump: Suit) -> int:
+    """Points of a marriage in ``suit``: 40 in trumps, else 20."""
+    return MELD_VALUES[trump][suit]
 
 
 

@@ -56,17 +56,21 @@ def parse_deck(variant: Variant, codes: Sequence[str]) -> list[Card]:
     return cards
 
 
-def cut_for_dealer(players: int, rng: random.Random | None = None) -> tuple[int, list[list[Card]]]:
-    """Each player draws a card; the highest deals; ties among the highest draw again.
+def cut_for_dealer(
+    variant: Variant, rng: random.Random | None = None
+) -> tuple[int, list[list[Card]]]:
+    """Each player draws a card of ``variant``'s deck; the highest rank deals; ties draw again.
 
-    Returns the dealer and the rounds of cards drawn (``None``-free lists, seat order of the
-    players still in the draw).
+    Suits do not count (RULES.md §2: "higher card deals; equal → draw again"). Returns the
+    dealer and the rounds of cards drawn, each in seat order of the players still in the draw.
+    A Schnapsen cut draws from its 20 cards, so never a nine.
     """
     r = rng or _SECURE
-    contenders = list(range(players))
+    deck = variant.deck
+    contenders = list(range(variant.players))
     rounds: list[list[Card]] = []
     while True:
-        drawn = r.sample(range(24), len(contenders))
+        drawn = r.sample(deck, len(contenders))
         rounds.append(drawn)
         best = min(c % 6 for c in drawn)
         contenders = [s for s, c in zip(contenders, drawn, strict=True) if c % 6 == best]
@@ -157,7 +161,7 @@ def new_game(
     state.preset_decks = [parse_deck(variant, d) for d in (decks or ())]
     events: list[Event] = []
     if first_dealer is None:
-        dealer, rounds = cut_for_dealer(variant.players, rng)
+        dealer, rounds = cut_for_dealer(variant, rng)
         events.append(Event("dealer_chosen", {
             "dealer": dealer, "draws": [[card_code(c) for c in r] for r in rounds]}))
     else:

@@ -44,6 +44,7 @@ from engine.cards import (
     SUIT_NAMES,
     card,
     cards_of,
+    meld_value,
 )
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
@@ -259,7 +260,7 @@ def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
             state.melds[i] = (seat, suit, True)
             events.append(Event("meld_credited", {
                 "seat": seat, "suit": SUIT_CODES[suit],
-                "points": 40 if suit == state.trump else 20}))
+                "points": meld_value(suit, state.trump)}))
 
 
 def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
@@ -268,7 +269,7 @@ def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
     state.melded_suit = suit
     state.public |= MARRIAGES[suit]
     return [Event("meld", {
-        "seat": seat, "suit": SUIT_CODES[suit], "points": 40 if suit == state.trump else 20,
+        "seat": seat, "suit": SUIT_CODES[suit], "points": meld_value(suit, state.trump),
         "cards": [CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]],
         "credited": credited})]
 
@@ -294,7 +295,11 @@ def _close(state: GameState, seat: int) -> list[Event]:
 
 
 def _finish_hand(state: GameState, events: list[Event], declarer: int | None) -> list[Event]:
-    """Settle the hand, score it into the match and the set."""
+    """Settle the hand, score it into the match and the set.
+
+    The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
+    (three-hand, where every other player gets one) goes to the winner of the deciding match.
+    """
     settlement = settle(state, declarer)
     state.settlement = settlement
     state.status = HAND_OVER

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import codes
+from engine.cards import codes, meld_value
 from engine.state import GameState
 
 DECLARE_TARGET = 66
@@ -145,7 +145,7 @@ def _side_working(state: GameState, side: int, bonus: int, total: int) -> dict[s
     for seat, suit, cred in state.melds:
         if state.side_of(seat) != side:
             continue
-        entry = {"seat": seat, "suit": "CSHD"[suit], "points": 40 if suit == trump else 20}
+        entry = {"seat": seat, "suit": "CSHD"[suit], "points": meld_value(suit, trump)}
         (credited if cred else forfeited).append(entry)
     return {
         "side": side,

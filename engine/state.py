@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.cards import BEATERS, POINTS, Card, Mask, Suit, points_of
+from engine.cards import BEATERS, POINTS, Card, Mask, Suit, meld_value, points_of
 from engine.rules import Rules, Settings
 
 PLAYING: Final = "playing"
@@ -160,10 +160,6 @@ class GameState:
         a, b = self.hand_sides
         return b if side == a else a
 
-    def next_seat(self, seat: int) -> int:
-        active = self.active
-        return active[(active.index(seat) + 1) % len(active)]
-
     def to_act(self) -> int | None:
         """The seat whose turn it is to play, or ``None`` outside play."""
         if self.status != PLAYING:
@@ -181,7 +177,7 @@ class GameState:
     def meld_points(self, side: int, credited: bool = True) -> int:
         trump = self.trump
         return sum(
-            40 if suit == trump else 20
+            meld_value(suit, trump)
             for seat, suit, cred in self.melds
             if cred == credited and self.side_of(seat) == side
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import CARD_CODES, SUIT_CODES, codes
+from engine.cards import CARD_CODES, SUIT_CODES, codes, meld_value
 from engine.play import legal_actions
 from engine.state import PLAYING, GameState
 
@@ -75,7 +75,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             if s != seat and state.hands[s] & state.public
         },
         "melds": [
-            {"seat": m_seat, "suit": SUIT_CODES[suit], "points": 40 if suit == state.trump else 20,
+            {"seat": m_seat, "suit": SUIT_CODES[suit], "points": meld_value(suit, state.trump),
              "credited": credited}
             for m_seat, suit, credited in state.melds
         ],

@@ -132,8 +132,7 @@ class GameResource(MethodView):
             if svc.waiter.wait(game_id, after, wait,
                                lambda: svc.store.version(game_id)) > game.version:
                 game = svc.store.load(game_id)
-        headers = {"ETag": etag(game.version), "Vary": "Authorization",
-                   "Cache-Control": "private, no-cache"}
+        headers = {"ETag": etag(game.version), "Vary": "Authorization"}
         if not_modified(game.version):
             return Response(status=304, headers=headers)
         return json_response(game_view(game, seat), 200, headers)

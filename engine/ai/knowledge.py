@@ -28,6 +28,7 @@ from engine.cards import (
     Mask,
     card,
     mask_of,
+    meld_value,
     parse_card,
     parse_suit,
 )
@@ -275,5 +276,5 @@ class Knowledge:
             for m_seat, suit, _ in self.melds:
                 if self.side_of(m_seat) == side and \
                         self._meld_trick_index(m_seat, suit) < self.closed_at:
-                    points += 40 if suit == self.trump else 20
+                    points += meld_value(suit, self.trump)
         return points, tricks

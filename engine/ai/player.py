@@ -42,6 +42,7 @@ from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import Position, Solver
 from engine.ai.talon import TalonSolver
+from engine.cards import meld_value
 from engine.play import apply, legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
@@ -183,7 +184,7 @@ def credited(k: Knowledge) -> int:
     """The seat's side's credited points: trick points plus credited melds."""
     side = k.side_of(k.seat)
     points, _, _ = k.won()
-    melds = sum(40 if suit == k.trump else 20 for seat, suit, cred in k.melds
+    melds = sum(meld_value(suit, k.trump) for seat, suit, cred in k.melds
                 if cred and k.side_of(seat) == side)
     return points.get(side, 0) + melds
 

@@ -28,6 +28,7 @@ from engine.cards import (
     HIGHER_IN_SUIT,
     MARRIAGE_OF,
     MARRIAGES,
+    MELD_VALUES,
     POINTS,
     SUIT_MASKS,
     Card,
@@ -108,7 +109,7 @@ class Solver:
         self.pending_melds = pending_melds
         self.tt: dict[int, tuple[int, int, int]] = {}
         self._trump_mask = SUIT_MASKS[trump]
-        self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
+        self._meld_value = MELD_VALUES[trump]
 
     @classmethod
     def for_position(cls, pos: Position) -> Solver:

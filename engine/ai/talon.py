@@ -19,7 +19,16 @@ from __future__ import annotations
 from typing import Final
 
 from engine.ai.solver import Solver
-from engine.cards import BEATERS, MARRIAGE_OF, MARRIAGES, POINTS, Card, card, cards_of
+from engine.cards import (
+    BEATERS,
+    MARRIAGE_OF,
+    MARRIAGES,
+    MELD_VALUES,
+    POINTS,
+    Card,
+    card,
+    cards_of,
+)
 from engine.rules import Rules
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
@@ -47,7 +56,7 @@ class TalonSolver:
         self.exchange_needs_trick = rules.exchange_requires_trick
         self.close_min = rules.close_min_talon
         self.pending_melds = rules.meld_before_first_trick == "pending"
-        self._meld_value = tuple(40 if s == trump else 20 for s in range(4))
+        self._meld_value = MELD_VALUES[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
                             self.pending_melds)
         self._closed: dict[tuple[int, int, int], Solver] = {}

@@ -10,6 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.resources.analysis import POSITION_EXAMPLE
+from engine.cards import CARD_CODES
+from engine.rules import VARIANTS
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans, view
 
 #: Small enough to keep the tests quick.
@@ -71,15 +73,19 @@ def test_a_view_from_get_is_analysed_as_it_is(client: FlaskClient) -> None:
     ("four-hand", 4, 5)])
 def test_positions_deep_in_a_hand_of_every_variant(client: FlaskClient, variant: str,
                                                    players: int, moves: int) -> None:
-    created = create(client, variant=variant, first_dealer=0,
+    """A fixed deck and seeded moves: the same position every run, still in play."""
+    rng = random.Random(moves)
+    deck = [CARD_CODES[c] for c in VARIANTS[variant].deck]
+    rng.shuffle(deck)
+    created = create(client, variant=variant, first_dealer=0, deck=deck,
                      seats=[{"kind": "human"}] * players)
     game_id = created["game_id"]
     tokens = [s["token"] for s in created["seats"]]
-    play_randomly(client, game_id, tokens, moves, random.Random(moves))
+    play_randomly(client, game_id, tokens, moves, rng)
     seat = view(client, game_id)["to_act"]
-    if seat is None:  # the hand ended early: a finished hand is not a position
-        return
+    assert seat is not None, "the hand is still being played"
     seat_view = view(client, game_id, tokens[seat])
+    assert len(seat_view["tricks"]) >= moves // (players + 1), "deep in the hand"
     response = analyse(client, {**seat_view, **KNOBS, "level": "normal"})
     assert response.status_code == 200, response.json
     assert response.json is not None

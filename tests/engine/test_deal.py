@@ -114,18 +114,37 @@ def test_first_dealer_must_be_a_seat(seat: object) -> None:
     assert err.value.option == "first_dealer"
 
 
-def test_cut_for_dealer_highest_card_deals_ties_draw_again() -> None:
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_cut_for_dealer_draws_the_variants_cards_highest_deals_ties_draw_again(
+    name: str,
+) -> None:
+    """Over 200 seeds: every card cut is of the variant's deck (Schnapsen: no nine), each
+    round draws distinct cards, one per player still in the draw, the only highest rank deals."""
+    variant = VARIANTS[name]
     tied = 0
     for seed in range(200):
-        _, rounds = cut_for_dealer(3, random.Random(seed))
-        last = rounds[-1]
-        ranks = sorted(c % 6 for c in last)
-        assert ranks[0] < ranks[1], "the last round has a single highest card"
-        for earlier in rounds[:-1]:
-            best = min(c % 6 for c in earlier)
-            assert [c % 6 for c in earlier].count(best) > 1, "only a tie draws again"
+        dealer, rounds = cut_for_dealer(variant, random.Random(seed))
+        drawers = list(range(variant.players))
+        for i, drawn in enumerate(rounds):
+            assert set(drawn) <= set(variant.deck), [CARD_CODES[c] for c in drawn]
+            assert len(set(drawn)) == len(drawn) == len(drawers)
+            best = min(c % 6 for c in drawn)
+            drawers = [s for s, c in zip(drawers, drawn, strict=True) if c % 6 == best]
+            assert (len(drawers) == 1) == (i == len(rounds) - 1), "only a tie draws again"
+        assert drawers == [dealer], "the single highest card deals"
         tied += len(rounds) > 1
     assert tied > 0
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_cut_of_a_new_game_is_reproducible_and_of_the_variants_deck(name: str) -> None:
+    """The ``dealer_chosen`` event names the cards cut; one seed gives one cut."""
+    for seed in range(200):
+        cuts = [new_game(Rules.make(name), rng=random.Random(seed))[1][0].data
+                for _ in range(2)]
+        assert cuts[0] == cuts[1]
+        deck = {CARD_CODES[c] for c in VARIANTS[name].deck}
+        assert {c for r in cuts[0]["draws"] for c in r} <= deck
 
 
 def test_without_a_first_dealer_the_cut_is_an_event() -> None:

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from engine import MATCH_OVER, PLAYING
+from engine.cards import MELD_VALUES, SUITS, meld_value
 from tests.engine.helpers import act, continue_all, of_type, play_out, run, start, two_hand_deck
 from tests.engine.test_worked_cases import (
     BONUS_DECK,
@@ -157,3 +158,9 @@ def test_declare_event_carries_the_points() -> None:
     events = play_plan(SWEEP_F, 1, 0, state)
     assert of_type(events, "declare")[0].data == {"seat": 1, "points": 67}
     assert of_type(events, "hand_settled")[0].data["settlement"] == state.settlement
+
+
+def test_meld_value_is_40_in_trumps_and_20_in_a_side_suit() -> None:
+    for trump in SUITS:
+        assert [meld_value(s, trump) for s in SUITS] == [40 if s == trump else 20 for s in SUITS]
+        assert MELD_VALUES[trump] == tuple(meld_value(s, trump) for s in SUITS)

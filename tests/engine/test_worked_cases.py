@@ -240,12 +240,14 @@ def test_worked_case_07_talon_of_two_allows_exchange_refuses_close() -> None:
     assert state.talon[0] == Action.from_text("play:9C").card
 
 
-def test_worked_case_07_talon_of_three_allows_close() -> None:
+def test_worked_case_07_talon_of_two_allows_close_with_close_min_talon_2() -> None:
+    """The position of case 7 under the option ``close_min_talon: 2``: the close is offered."""
     state = start(two_hand_deck(["9C", "AH", "TH", "AS", "TS", "AD"],
                                 ["JH", "9H", "JS", "9S", "JD", "QD"], "KC"),
                   options={"close_min_talon": 2})
     run(state, "1 play:AH; 0 play:9H; 1 play:TH; 0 play:JH; 1 play:AS; 0 play:9S; 1 play:TS; "
                "0 play:JS; 1 play:AD; 0 play:JD")
+    assert len(state.talon) == 2
     assert Action.from_text("close") in legal_actions(state, F)
 
 

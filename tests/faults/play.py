@@ -15,6 +15,10 @@ UNLIMITED: Final = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off
 TIMEOUT: Final = 30.0
 
 
+class StoreUnavailable(AssertionError):
+    """The server answered 503: a failure, unless the test itself took the store away."""
+
+
 @dataclass(slots=True)
 class TwoHumans:
     """A human-vs-human game and the last version the server acknowledged to a client."""
@@ -38,6 +42,8 @@ class TwoHumans:
     def view(self, session: requests.Session, url: str, seat: int) -> dict[str, Any]:
         response = session.get(f"{url}/v1/games/{self.game_id}", headers=self.auth(seat),
                                timeout=TIMEOUT)
+        if response.status_code == 503:
+            raise StoreUnavailable(response.text)
         assert response.status_code == 200, response.text
         out: dict[str, Any] = response.json()
         return out

@@ -7,8 +7,10 @@ import random
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 
+from api.limits import KEY_PREFIX
 from api.local import LocalServer
 from api.redis_server import EmbeddedRedis
 from tests.faults.integrity import kill9
@@ -33,14 +35,16 @@ def test_store_outage_is_503_then_the_game_goes_on(tmp_path: Path, stop: str) ->
     first = EmbeddedRedis(data, appendonly=True, extra_args=("--appendfsync", "always")).start()
     port = first.port
     try:
-        # the app as deployed: rate limits on, counted in the same Redis
-        with LocalServer(first.url, {"SIXTYSIX_RETRY_AFTER": 7}) as server, \
-                requests.Session() as session:
+        # the app as deployed: rate limits on at their defaults, counted in the same Redis
+        with LocalServer(first.url, {"SIXTYSIX_RETRY_AFTER": 7, "RATELIMIT_ENABLED": True}
+                         ) as server, requests.Session() as session:
             url = server.url
             game = TwoHumans.create(session, url)
             rng = random.Random(5)
             for _ in range(6):
                 assert game.move(session, url, rng) is not None
+            with redis.Redis.from_url(first.url) as counts:
+                assert counts.keys(f"*{KEY_PREFIX}/*"), "the limiter counts in this Redis"
             before = game.acked
             if stop == "kill":
                 kill9(first.url)
