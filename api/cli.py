@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
+import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from types import FrameType
 from typing import TypeAlias
 
 from api import arena
 from api.client import ApiError, SeatSpec, SixtySixClient, View
 from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
 from api.terminal import (
     Names,
     parse_choice,
@@ -31,9 +30,6 @@ from api.terminal import (
 )
 from engine import EngineError
 
-GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8066
 #: Seconds a long-poll waits for another seat's move (the server's maximum).
 POLL_WAIT = 30
 
@@ -43,51 +39,37 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 # --------------------------------------------------------------------------- serve
 
 
+def _maxmemory(text: str) -> str:
+    """A Redis memory size: digits with an optional unit (``b``, ``kb``, ``mb``, ``gb``...)."""
+    if not re.fullmatch(r"\d+(b|k|kb|m|mb|g|gb)?", text.strip().lower()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Redis size such as 256mb or 1gb")
+    return text.strip().lower()
+
+
 def add_serve(sub: Subparsers) -> None:
     p = sub.add_parser("serve", help="run the API with gunicorn (deploy/gunicorn.conf.py)",
                        description="Run the API with gunicorn. Without REDIS_URL an embedded "
-                       "redis-server with its append-only file under --data-dir is started and "
-                       "stopped with it.")
-    p.add_argument("--host", help=f"interface to bind (default {DEFAULT_HOST}, "
-                   "or SIXTYSIX_BIND)")
-    p.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or SIXTYSIX_BIND)")
-    p.add_argument("--workers", type=int, help="gunicorn worker processes (or WEB_CONCURRENCY)")
+                       "redis-server with its append-only file under --data-dir is started, "
+                       "restarted when it dies, and stopped with it.")
+    p.add_argument("--host", help=f"interface to bind (else SIXTYSIX_BIND, else {DEFAULT_HOST})")
+    p.add_argument("--port", type=int,
+                   help=f"port (else SIXTYSIX_BIND, else {DEFAULT_PORT})")
+    p.add_argument("--workers", type=int,
+                   help="gunicorn worker processes (else WEB_CONCURRENCY, else cores + 1, "
+                   "at most 9)")
     p.add_argument("--data-dir", type=Path, default=Path("var"),
                    help="directory of the embedded redis-server's data (default ./var)")
-    p.set_defaults(run=serve)
+    p.add_argument("--redis-maxmemory", type=_maxmemory,
+                   default=os.environ.get("SIXTYSIX_REDIS_MAXMEMORY") or DEFAULT_REDIS_MAXMEMORY,
+                   help="memory cap of the embedded redis-server (noeviction: a full store "
+                   "refuses new writes; 0: no cap); default %(default)s "
+                   "(SIXTYSIX_REDIS_MAXMEMORY, else 256mb)")
+    p.set_defaults(run=serve_command)
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Run gunicorn until it exits or this process gets SIGINT/SIGTERM; return its status."""
-    env = dict(os.environ)
-    if args.host or args.port:
-        env["SIXTYSIX_BIND"] = f"{args.host or DEFAULT_HOST}:{args.port or DEFAULT_PORT}"
-    if args.workers:
-        env["WEB_CONCURRENCY"] = str(args.workers)
-    with ExitStack() as stack:
-        if not env.get("REDIS_URL"):
-            redis = stack.enter_context(EmbeddedRedis(args.data_dir.resolve(), appendonly=True))
-            env["REDIS_URL"] = redis.url
-            print(f"sixtysix: embedded redis-server at {redis.url}, data in {args.data_dir}",
-                  file=sys.stderr, flush=True)
-        return run_gunicorn(env)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def run_gunicorn(env: dict[str, str]) -> int:
-    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it, and wait for it."""
-    cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
-    child = subprocess.Popen(cmd, env=env)
-
-    def forward(signum: int, frame: FrameType | None) -> None:
-        child.send_signal(signum)
-
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return child.wait()
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+def serve_command(args: argparse.Namespace) -> int:
+    return serve(ServeOptions(args.host, args.port, args.workers, args.data_dir,
+                              args.redis_maxmemory))
 
 
 # --------------------------------------------------------------------------- play
@@ -256,8 +238,17 @@ def arena_command(args: argparse.Namespace) -> int:
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena)
 
 
+def package_version() -> str:
+    """The installed version of the ``sixtysix`` distribution."""
+    try:
+        return version("sixtysix")
+    except PackageNotFoundError:
+        return "(not installed: pip install -e .)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sixtysix", description="Sixty-Six game server.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(sub)
