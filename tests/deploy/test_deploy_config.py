@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import runpy
 from pathlib import Path
@@ -112,3 +113,13 @@ def test_every_redis_is_capped_without_eviction() -> None:
     assert config["maxmemory-policy"] == "noeviction"
     limit = _size_bytes(values["replica"]["resources"]["limits"]["memory"])
     assert 0 < _size_bytes(config["maxmemory"]) <= limit // 2  # room for an AOF rewrite's fork
+
+
+def test_worker_default_is_what_the_readme_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "unused")  # no directory made by the conf
+    workers = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["workers"]
+    assert workers == min(len(os.sched_getaffinity(0)) + 1, 9)
+    readme = (DEPLOY.parent / "README.md").read_text()
+    row = next(x for x in readme.splitlines() if x.startswith("| `WEB_CONCURRENCY`"))
+    assert row.split(" | ")[-1].startswith("cores + 1, at most 9")
