@@ -17,21 +17,15 @@ from pathlib import Path
 from typing import TypeAlias
 
 from api import arena
-from api.client import ApiError, SeatSpec, SixtySixClient, View
+from api.client import ApiError, SixtySixClient
 from api.local import LocalServer
+from api.play import play_against_computer, resume
 from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
-from api.terminal import (
-    Names,
-    parse_choice,
-    render_actions,
-    render_event,
-    render_result,
-    render_view,
-)
 from engine import EngineError
+from engine.ai import LEVELS
+from engine.rules import OPTIONS, VARIANTS
 
-#: Seconds a long-poll waits for another seat's move (the server's maximum).
-POLL_WAIT = 30
+MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -75,118 +69,50 @@ def serve_command(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- play
 
 
+class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows ``(default: X)`` for options that have a default other than ``None``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def add_play(sub: Subparsers) -> None:
     p = sub.add_parser("play", help="play a match against the computer in the terminal",
-                       description="Play a match against the computer through the HTTP API. "
-                       "Without --url a local server is started in this process.")
-    p.add_argument("--level", default="random", help="computer level (see GET /v1/rules)")
-    p.add_argument("--variant", default="sixty-six", help="variant (see GET /v1/rules)")
-    p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066")
-    p.add_argument("--match-points", type=int, help="game points that win the match (3, 7, 11)")
+                       formatter_class=_DefaultsFormatter,
+                       description="Play a match against the computer through the HTTP API, "
+                       "or resume a seat with --game and --token. Choose by number, card "
+                       "(TH), action (play:TH, meld:H, close) or 'hint'; q quits.")
+    p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
+    p.add_argument("--variant", default="sixty-six", choices=list(VARIANTS), help="variant")
+    p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
+                   "server started in this process)")
+    p.add_argument("--match-points", type=int, choices=MATCH_POINTS,
+                   help="game points that win the match (default: the variant's)")
     p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--point-counter", action=argparse.BooleanOptionalAction, default=True,
+                   help="show each side's running points in the hand")
+    p.add_argument("--game", help="resume this game (needs --url and --token)")
+    p.add_argument("--token", help="your seat's token in --game (write --token=T: a token "
+                   "may start with '-')")
     p.set_defaults(run=play)
 
 
 def play(args: argparse.Namespace) -> int:
+    if (args.game is None) != (args.token is None) or (args.game and not args.url):
+        print("sixtysix play: --game needs --token and --url (the server the game is on)",
+              file=sys.stderr)
+        return 2
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
-        return play_against_computer(client, args.variant, args.level, args.match_points,
-                                     args.name, input, print)
+        if args.game:
+            return resume(client.with_token(args.token), args.game, input, print)
+        return play_against_computer(
+            client, args.variant, args.level, args.match_points, args.name, input, print,
+            settings={"point_counter": args.point_counter}, show_resume=bool(args.url))
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def play_against_computer(
-    client: SixtySixClient,
-    variant: str,
-    level: str,
-    match_points: int | None,
-    name: str,
-    ask: Callable[[str], str],
-    say: Callable[[str], None],
-) -> int:
-    """Create a game of ``variant`` with the reader in seat 0 and computers of ``level`` in the
-    others, and play it to its end; 0 when it ended, 1 when the reader quit.
-    """
-    players = next((v["players"] for v in client.rules()["variants"] if v["name"] == variant),
-                   None)
-    if players is None:
-        say(f"Unknown variant {variant!r}.")
-        return 2
-    seats: list[SeatSpec] = [{"kind": "human", "name": name}]
-    seats += [{"kind": "computer", "level": level} for _ in range(players - 1)]
-    game = client.create_game(variant, seats, match_points=match_points)
-    me = game["seats"][0]
-    names = {s["seat"]: s["name"] for s in game["seats"]}
-    player = client.with_token(me["token"])
-    say(f"Game {game['game_id']}: you are seat {me['seat']}.")
-    return 0 if play_match(player, game["game_id"], names, ask, say) else 1
-
-
-def play_match(
-    client: SixtySixClient,
-    game_id: str,
-    names: Names,
-    ask: Callable[[str], str],
-    say: Callable[[str], None],
-) -> bool:
-    """Play the client's seat until the match is over (True) or the reader quits (False).
-
-    Shows every new event, then the table and the numbered legal actions whenever it is the
-    reader's turn; a choice is a number or an action text (``play:QH``); ``q`` quits.
-    """
-    after = 0
-    view = client.view(game_id)
-    me = view["seat"]
-    while True:
-        after = _show_events(client, game_id, after, me, names, say)
-        if view["status"] == "match_over":
-            say(render_result(view, names))
-            return True
-        actions = view["legal_actions"]
-        if not actions:
-            view = client.view(game_id, after_version=view["version"], wait=POLL_WAIT)
-            continue
-        say("")
-        say(render_view(view, names))
-        say(render_actions(actions))
-        moved = _move(client, game_id, view, ask, say)
-        if moved is None:
-            return False
-        view = moved
-
-
-def _show_events(client: SixtySixClient, game_id: str, after: int, me: int | None,
-                 names: Names, say: Callable[[str], None]) -> int:
-    """Say the events after number ``after``; return the number of the last one."""
-    for event in client.all_events(game_id, after):
-        line = render_event(event, me, names)
-        if line:
-            say(line)
-        after = event["seq"]
-    return after
-
-
-def _move(client: SixtySixClient, game_id: str, view: View, ask: Callable[[str], str],
-          say: Callable[[str], None]) -> View | None:
-    """Ask until a choice is accepted; the new view, or ``None`` when the reader quits."""
-    while True:
-        try:
-            text = ask("Your choice (number or action, q quits): ")
-        except EOFError:
-            text = "q"
-        if text.strip().lower() in ("q", "quit", "exit"):
-            return None
-        action = parse_choice(text, view["legal_actions"])
-        if action is None:
-            say(f"Not a choice: {text.strip()!r}. Type a number from the list or e.g. play:QH.")
-            continue
-        try:
-            return client.act(game_id, action)
-        except ApiError as exc:
-            if exc.status != 409:
-                raise
-            say(f"Refused: {exc.detail}")
 
 
 # --------------------------------------------------------------------------- arena
