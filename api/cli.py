@@ -8,34 +8,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
+import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from types import FrameType
 from typing import TypeAlias
 
 from api import arena
-from api.client import ApiError, SeatSpec, SixtySixClient, View
+from api.client import ApiError, SixtySixClient
 from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
-from api.terminal import (
-    Names,
-    parse_choice,
-    render_actions,
-    render_event,
-    render_result,
-    render_view,
-)
+from api.play import play_against_computer, resume
+from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
 from engine import EngineError
+from engine.ai import LEVELS
+from engine.rules import OPTIONS, VARIANTS
 
-GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8066
-#: Seconds a long-poll waits for another seat's move (the server's maximum).
-POLL_WAIT = 30
+MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -43,168 +33,86 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 # --------------------------------------------------------------------------- serve
 
 
+def _maxmemory(text: str) -> str:
+    """A Redis memory size: digits with an optional unit (``b``, ``kb``, ``mb``, ``gb``...)."""
+    if not re.fullmatch(r"\d+(b|k|kb|m|mb|g|gb)?", text.strip().lower()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Redis size such as 256mb or 1gb")
+    return text.strip().lower()
+
+
 def add_serve(sub: Subparsers) -> None:
     p = sub.add_parser("serve", help="run the API with gunicorn (deploy/gunicorn.conf.py)",
                        description="Run the API with gunicorn. Without REDIS_URL an embedded "
-                       "redis-server with its append-only file under --data-dir is started and "
-                       "stopped with it.")
-    p.add_argument("--host", help=f"interface to bind (default {DEFAULT_HOST}, "
-                   "or SIXTYSIX_BIND)")
-    p.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or SIXTYSIX_BIND)")
-    p.add_argument("--workers", type=int, help="gunicorn worker processes (or WEB_CONCURRENCY)")
+                       "redis-server with its append-only file under --data-dir is started, "
+                       "restarted when it dies, and stopped with it.")
+    p.add_argument("--host", help=f"interface to bind (else SIXTYSIX_BIND, else {DEFAULT_HOST})")
+    p.add_argument("--port", type=int,
+                   help=f"port (else SIXTYSIX_BIND, else {DEFAULT_PORT})")
+    p.add_argument("--workers", type=int,
+                   help="gunicorn worker processes (else WEB_CONCURRENCY, else cores + 1, "
+                   "at most 9)")
     p.add_argument("--data-dir", type=Path, default=Path("var"),
                    help="directory of the embedded redis-server's data (default ./var)")
-    p.set_defaults(run=serve)
+    p.add_argument("--redis-maxmemory", type=_maxmemory,
+                   default=os.environ.get("SIXTYSIX_REDIS_MAXMEMORY") or DEFAULT_REDIS_MAXMEMORY,
+                   help="memory cap of the embedded redis-server (noeviction: a full store "
+                   "refuses new writes; 0: no cap); default %(default)s "
+                   "(SIXTYSIX_REDIS_MAXMEMORY, else 256mb)")
+    p.set_defaults(run=serve_command)
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Run gunicorn until it exits or this process gets SIGINT/SIGTERM; return its status."""
-    env = dict(os.environ)
-    if args.host or args.port:
-        env["SIXTYSIX_BIND"] = f"{args.host or DEFAULT_HOST}:{args.port or DEFAULT_PORT}"
-    if args.workers:
-        env["WEB_CONCURRENCY"] = str(args.workers)
-    with ExitStack() as stack:
-        if not env.get("REDIS_URL"):
-            redis = stack.enter_context(EmbeddedRedis(args.data_dir.resolve(), appendonly=True))
-            env["REDIS_URL"] = redis.url
-            print(f"sixtysix: embedded redis-server at {redis.url}, data in {args.data_dir}",
-                  file=sys.stderr, flush=True)
-        return run_gunicorn(env)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def run_gunicorn(env: dict[str, str]) -> int:
-    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it, and wait for it."""
-    cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
-    child = subprocess.Popen(cmd, env=env)
-
-    def forward(signum: int, frame: FrameType | None) -> None:
-        child.send_signal(signum)
-
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return child.wait()
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+def serve_command(args: argparse.Namespace) -> int:
+    return serve(ServeOptions(args.host, args.port, args.workers, args.data_dir,
+                              args.redis_maxmemory))
 
 
 # --------------------------------------------------------------------------- play
 
 
+class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows ``(default: X)`` for options that have a default other than ``None``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def add_play(sub: Subparsers) -> None:
     p = sub.add_parser("play", help="play a match against the computer in the terminal",
-                       description="Play a match against the computer through the HTTP API. "
-                       "Without --url a local server is started in this process.")
-    p.add_argument("--level", default="random", help="computer level (see GET /v1/rules)")
-    p.add_argument("--variant", default="sixty-six", help="variant (see GET /v1/rules)")
-    p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066")
-    p.add_argument("--match-points", type=int, help="game points that win the match (3, 7, 11)")
+                       formatter_class=_DefaultsFormatter,
+                       description="Play a match against the computer through the HTTP API, "
+                       "or resume a seat with --game and --token. Choose by number, card "
+                       "(TH), action (play:TH, meld:H, close) or 'hint'; q quits.")
+    p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
+    p.add_argument("--variant", default="sixty-six", choices=list(VARIANTS), help="variant")
+    p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
+                   "server started in this process)")
+    p.add_argument("--match-points", type=int, choices=MATCH_POINTS,
+                   help="game points that win the match (default: the variant's)")
     p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--point-counter", action=argparse.BooleanOptionalAction, default=True,
+                   help="show each side's running points in the hand")
+    p.add_argument("--game", help="resume this game (needs --url and --token)")
+    p.add_argument("--token", help="your seat's token in --game (write --token=T: a token "
+                   "may start with '-')")
     p.set_defaults(run=play)
 
 
 def play(args: argparse.Namespace) -> int:
+    if (args.game is None) != (args.token is None) or (args.game and not args.url):
+        print("sixtysix play: --game needs --token and --url (the server the game is on)",
+              file=sys.stderr)
+        return 2
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
-        return play_against_computer(client, args.variant, args.level, args.match_points,
-                                     args.name, input, print)
+        if args.game:
+            return resume(client.with_token(args.token), args.game, input, print)
+        return play_against_computer(
+            client, args.variant, args.level, args.match_points, args.name, input, print,
+            settings={"point_counter": args.point_counter}, show_resume=bool(args.url))
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def play_against_computer(
-    client: SixtySixClient,
-    variant: str,
-    level: str,
-    match_points: int | None,
-    name: str,
-    ask: Callable[[str], str],
-    say: Callable[[str], None],
-) -> int:
-    """Create a game of ``variant`` with the reader in seat 0 and computers of ``level`` in the
-    others, and play it to its end; 0 when it ended, 1 when the reader quit.
-    """
-    players = next((v["players"] for v in client.rules()["variants"] if v["name"] == variant),
-                   None)
-    if players is None:
-        say(f"Unknown variant {variant!r}.")
-        return 2
-    seats: list[SeatSpec] = [{"kind": "human", "name": name}]
-    seats += [{"kind": "computer", "level": level} for _ in range(players - 1)]
-    game = client.create_game(variant, seats, match_points=match_points)
-    me = game["seats"][0]
-    names = {s["seat"]: s["name"] for s in game["seats"]}
-    player = client.with_token(me["token"])
-    say(f"Game {game['game_id']}: you are seat {me['seat']}.")
-    return 0 if play_match(player, game["game_id"], names, ask, say) else 1
-
-
-def play_match(
-    client: SixtySixClient,
-    game_id: str,
-    names: Names,
-    ask: Callable[[str], str],
-    say: Callable[[str], None],
-) -> bool:
-    """Play the client's seat until the match is over (True) or the reader quits (False).
-
-    Shows every new event, then the table and the numbered legal actions whenever it is the
-    reader's turn; a choice is a number or an action text (``play:QH``); ``q`` quits.
-    """
-    after = 0
-    view = client.view(game_id)
-    me = view["seat"]
-    while True:
-        after = _show_events(client, game_id, after, me, names, say)
-        if view["status"] == "match_over":
-            say(render_result(view, names))
-            return True
-        actions = view["legal_actions"]
-        if not actions:
-            view = client.view(game_id, after_version=view["version"], wait=POLL_WAIT)
-            continue
-        say("")
-        say(render_view(view, names))
-        say(render_actions(actions))
-        moved = _move(client, game_id, view, ask, say)
-        if moved is None:
-            return False
-        view = moved
-
-
-def _show_events(client: SixtySixClient, game_id: str, after: int, me: int | None,
-                 names: Names, say: Callable[[str], None]) -> int:
-    """Say the events after number ``after``; return the number of the last one."""
-    for event in client.all_events(game_id, after):
-        line = render_event(event, me, names)
-        if line:
-            say(line)
-        after = event["seq"]
-    return after
-
-
-def _move(client: SixtySixClient, game_id: str, view: View, ask: Callable[[str], str],
-          say: Callable[[str], None]) -> View | None:
-    """Ask until a choice is accepted; the new view, or ``None`` when the reader quits."""
-    while True:
-        try:
-            text = ask("Your choice (number or action, q quits): ")
-        except EOFError:
-            text = "q"
-        if text.strip().lower() in ("q", "quit", "exit"):
-            return None
-        action = parse_choice(text, view["legal_actions"])
-        if action is None:
-            say(f"Not a choice: {text.strip()!r}. Type a number from the list or e.g. play:QH.")
-            continue
-        try:
-            return client.act(game_id, action)
-        except ApiError as exc:
-            if exc.status != 409:
-                raise
-            say(f"Refused: {exc.detail}")
 
 
 # --------------------------------------------------------------------------- arena
@@ -256,8 +164,17 @@ def arena_command(args: argparse.Namespace) -> int:
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena)
 
 
+def package_version() -> str:
+    """The installed version of the ``sixtysix`` distribution."""
+    try:
+        return version("sixtysix")
+    except PackageNotFoundError:
+        return "(not installed: pip install -e .)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sixtysix", description="Sixty-Six game server.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(sub)

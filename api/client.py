@@ -217,6 +217,14 @@ class SixtySixClient:
         return cast(View, self._request(
             "POST", f"/v1/games/{game_id}/actions", json=action_dict(action), headers=headers))
 
+    def hint(self, game_id: str, budget_ms: int | None = None) -> dict[str, Any]:
+        """``POST /v1/games/{id}/hint``: the strong computer's advice to this seat (``best``,
+        ranked ``actions``, ``reason``); the hand is then marked as hinted.
+        """
+        params = {"budget_ms": budget_ms} if budget_ms is not None else None
+        return cast(dict[str, Any], self._request(
+            "POST", f"/v1/games/{game_id}/hint", params=params))
+
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         """``GET /v1/games/{id}/events``: one page of this seat's events with ``seq > after``."""
         params: dict[str, Any] = {"after": after}

@@ -64,7 +64,11 @@ class EmbeddedRedis:
     Without ``data_dir`` a temporary directory is used and removed on :meth:`stop`; without
     ``port`` a free one is picked on each :meth:`start`. RDB snapshots are off; ``appendonly``
     turns on the append-only file, so data in ``data_dir`` survives a stop and start.
-    ``extra_args`` are appended to the command line (e.g. ``("--cluster-enabled", "yes")``).
+    ``maxmemory`` (Redis notation: ``256mb``, ``1gb``) caps the data set with
+    ``maxmemory-policy noeviction``: a full server refuses writes (OOM errors) and never drops a
+    game; ``None`` leaves it unbounded. :meth:`restart` relaunches a dead server on the same
+    port and data directory (it reloads its append-only file). ``extra_args`` are appended to
+    the command line (e.g. ``("--cluster-enabled", "yes")``).
     """
 
     def __init__(
@@ -73,15 +77,18 @@ class EmbeddedRedis:
         port: int | None = None,
         appendonly: bool = True,
         extra_args: Sequence[str] = (),
+        maxmemory: str | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.appendonly = appendonly
+        self.maxmemory = maxmemory
         self.extra_args = tuple(extra_args)
         self._requested_port = port
         self._port = port
         self._process: subprocess.Popen[bytes] | None = None
         self._output: IO[bytes] | None = None
         self._tmp_dir: tempfile.TemporaryDirectory[str] | None = None
+        self._launched: tuple[str, Path] | None = None  # binary and data directory in use
 
     @property
     def port(self) -> int:
@@ -99,6 +106,16 @@ class EmbeddedRedis:
     def running(self) -> bool:
         """Whether the child process is alive."""
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the child, while there is one."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status of a child that has exited (negative: killed by that signal)."""
+        return self._process.poll() if self._process is not None else None
 
     def start(self, timeout: float = 10.0) -> Self:
         """Launch the server and wait until it answers PING; raise :class:`RedisServerError`."""
@@ -123,9 +140,26 @@ class EmbeddedRedis:
                     self._cleanup()
                     raise
             else:
+                self._launched = (binary, data_dir)
                 atexit.register(self.stop)
                 return self
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def restart(self, timeout: float = 10.0) -> Self:
+        """Relaunch a started server that has died, on its port and data directory; raise
+        :class:`RedisServerError` if it is still running, was never started, or fails to start.
+        """
+        if self._launched is None:
+            raise RedisServerError("the server was never started: call start() first")
+        if self.running:
+            raise RedisServerError(f"the server on port {self._port} is still running")
+        self._reap()
+        try:
+            self._launch(*self._launched, timeout)
+        except RedisServerError:
+            self._reap()
+            raise
+        return self
 
     def _launch(self, binary: str, data_dir: Path, timeout: float) -> None:
         args = [
@@ -137,12 +171,16 @@ class EmbeddedRedis:
             "--save", "",
             "--protected-mode", "yes",
             "--daemonize", "no",
+            *self._memory_args(),
             *self.extra_args,
         ]  # fmt: skip
         # Output goes to an unnamed file, not a pipe nobody reads (a full pipe blocks redis).
         self._output = tempfile.TemporaryFile()  # noqa: SIM115 (closed in _reap)
+        # Its own process group: a Ctrl-C in the terminal reaches the owner, which stops the
+        # server after its clients (gunicorn's draining workers) are done.
         self._process = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT
+            args, stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT,
+            process_group=0,
         )
         client = redis.Redis(host=HOST, port=self.port, socket_timeout=1.0)
         deadline = time.monotonic() + timeout
@@ -166,6 +204,11 @@ class EmbeddedRedis:
                 time.sleep(0.02)
         finally:
             client.close()
+
+    def _memory_args(self) -> list[str]:
+        if self.maxmemory is None:
+            return []
+        return ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
 
     def _log(self) -> str:
         if self._output is None:
@@ -198,6 +241,7 @@ class EmbeddedRedis:
 
     def _cleanup(self) -> None:
         self._reap()
+        self._launched = None
         if self._tmp_dir is not None:
             self._tmp_dir.cleanup()
             self._tmp_dir = None

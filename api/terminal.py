@@ -1,11 +1,15 @@
 """Text rendering of views, events and settlements for the terminal (pure functions).
 
 Cards are shown in the API's codes (``QH``: queen of hearts) so that what a player reads is
-what he types. ``me`` is the seat of the reader, called "You"; ``names`` names the other seats.
+what he types, always in one order (:func:`sort_cards`: trumps first, then clubs, spades,
+hearts, diamonds, high to low): the hand, known cards, dealt and taken cards and the numbered
+legal actions. ``me`` is the seat of the reader, called "You"; ``names`` names the other seats
+(:func:`table_names`: by where they sit in three- and four-hand).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,6 +19,12 @@ from engine.errors import InvalidAction
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 SUIT_ORDER = "CSHD"
 RANK_ORDER = "ATKQJ9"
+CARD = re.compile(f"[{RANK_ORDER}][{SUIT_ORDER}]")
+#: Where the other seats sit, clockwise from the reader (play goes to the next seat number).
+DIRECTIONS = {3: ("West", "East"), 4: ("West", "North", "East")}
+#: The commands besides the legal actions; the prompt names them.
+HINT_COMMAND = "hint"
+PROMPT = "Your choice (number, card, action, hint; q quits): "
 
 TRICK_REASONS = {
     "higher_card": "the higher card of the suit led",
@@ -46,13 +56,60 @@ def seat_name(seat: int | None, me: int | None, names: Names) -> str:
     return names.get(seat, f"Seat {seat}")
 
 
+def table_names(seats: Sequence[Mapping[str, Any]], me: int | None) -> dict[int, str]:
+    """The other seats' names as the reader sees them (``seats`` as in a view).
+
+    Two-hand: the seat's name. Three- and four-hand: where the seat sits from the reader,
+    clockwise (``West``, ``North``, ``East``), with a computer's level or a human's name, and
+    the partner marked in four-hand: ``North (normal, partner)``, ``East (Bob)``.
+    """
+    players = len(seats)
+    names: dict[int, str] = {}
+    for info in seats:
+        seat = info["seat"]
+        if seat == me:
+            continue
+        if me is None or players not in DIRECTIONS:
+            names[seat] = info["name"]
+            continue
+        offset = (seat - me) % players
+        tags = [info["level"] if info["kind"] == "computer" else info["name"]]
+        if players == 4 and offset == 2:
+            tags.append("partner")
+        names[seat] = f"{DIRECTIONS[players][offset - 1]} ({', '.join(tags)})"
+    return names
+
+
+def _suit_key(suit: str, trump: str | None) -> tuple[bool, int]:
+    return suit != trump, SUIT_ORDER.index(suit)
+
+
+def card_key(code: str, trump: str | None = None) -> tuple[bool, int, int]:
+    """The place of a card in the terminal's one order: trumps first, then C S H D; high to
+    low within a suit.
+    """
+    return (*_suit_key(code[1], trump), RANK_ORDER.index(code[0]))
+
+
 def sort_cards(cards: Sequence[str], trump: str | None = None) -> list[str]:
     """Cards grouped by suit (trumps first), high to low within a suit."""
+    return sorted(cards, key=lambda code: card_key(code, trump))
 
-    def key(code: str) -> tuple[int, int, int]:
-        return (code[1] != trump, SUIT_ORDER.index(code[1]), RANK_ORDER.index(code[0]))
 
-    return sorted(cards, key=key)
+def order_actions(legal_actions: Sequence[Mapping[str, Any]], trump: str | None
+                  ) -> list[ActionDict]:
+    """The legal actions as numbered for the reader: plays in the order of the hand, then
+    melds by suit (trumps first), then the rest in the server's order.
+    """
+
+    def key(action: Mapping[str, Any]) -> tuple[int, tuple[bool, int, int] | tuple[bool, int]]:
+        if action["type"] == "play":
+            return 0, card_key(action["card"], trump)
+        if action["type"] == "meld":
+            return 1, _suit_key(action["suit"], trump)
+        return 2, (False, 0)
+
+    return [action_dict(a) for a in sorted(legal_actions, key=key)]
 
 
 def cards_text(cards: Sequence[str], trump: str | None = None) -> str:
@@ -86,15 +143,29 @@ def render_view(view: Mapping[str, Any], names: Names) -> str:
         pending = "" if meld["credited"] else " (pending: no trick yet)"
         lines.append(f"Meld: {seat_name(meld['seat'], me, names)} {meld['points']} in "
                      f"{SUIT_NAMES[meld['suit']]}{pending}")
-    for side in view.get("points") or []:
-        who = " + ".join(seat_name(s, me, names) for s in side["seats"])
-        lines.append(f"Points of {who}: {side['total']} "
-                     f"(tricks {side['trick_points']}, melds {side['melds']})")
+    lines += [_points(side, me, names) for side in view.get("points") or []]
     if view.get("can_declare_66"):
         lines.append("You hold 66: you may declare.")
+    if {"seat": me, "hand_no": view.get("hand_no")} in view.get("hinted_hands", []):
+        lines.append("You took a hint in this hand: it is marked as hinted (unrated).")
     if view.get("hand") is not None:
         lines.append(f"Your hand: {cards_text(view['hand'], trump)}")
     return "\n".join(lines)
+
+
+def _points(side: Mapping[str, Any], me: int | None, names: Names) -> str:
+    """A side's running points (the table's point counter): ``Your points: 35 (tricks 15,
+    melds 20, pending 40)``; pending melds count once the side wins a trick.
+    """
+    seats = side["seats"]
+    who = " + ".join(seat_name(s, me, names) for s in seats)
+    if me not in seats:
+        label = f"Points of {who}"
+    else:
+        label = "Your points" if len(seats) == 1 else f"Your side's points ({who})"
+    pending = f", pending {side['pending_melds']}" if side.get("pending_melds") else ""
+    return (f"{label}: {side['total']} (tricks {side['trick_points']}, melds {side['melds']}"
+            f"{pending})")
 
 
 def render_match(match: Mapping[str, Any], me: int | None, names: Names) -> str:
@@ -111,28 +182,48 @@ def render_match(match: Mapping[str, Any], me: int | None, names: Names) -> str:
     return text
 
 
-def render_actions(legal_actions: Sequence[Mapping[str, Any]]) -> str:
-    """Numbered choices: ``  1) play:QH``."""
-    return "\n".join(f"  {i}) {action_text(a)}" for i, a in enumerate(legal_actions, 1))
+def render_actions(choices: Sequence[Mapping[str, Any]]) -> str:
+    """Numbered choices (as :func:`order_actions` orders them): ``  1) play:QH``."""
+    return "\n".join(f"  {i}) {action_text(a)}" for i, a in enumerate(choices, 1))
 
 
-def parse_choice(text: str, legal_actions: Sequence[Mapping[str, Any]]) -> ActionDict | None:
-    """A choice by number (1-based) or as action text (``play:QH``); ``None`` if neither.
+def parse_choice(text: str, choices: Sequence[Mapping[str, Any]]) -> ActionDict | None:
+    """A choice by number (1-based, in the order of ``choices``), as a card to play (``QH``)
+    or as action text (``play:QH``); ``None`` if none of these.
 
     Text that parses but is not legal now is returned: the server explains why it is refused.
     """
     text = text.strip()
     if text.isdigit():
         index = int(text) - 1
-        return action_dict(legal_actions[index]) if 0 <= index < len(legal_actions) else None
+        return action_dict(choices[index]) if 0 <= index < len(choices) else None
+    if CARD.fullmatch(text.upper()):
+        return {"type": "play", "card": text.upper()}
     try:
         return action_dict(text)
     except InvalidAction:
         return None
 
 
-def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str | None:
-    """One event as a line (or lines); ``None`` for events the reader need not see."""
+def render_hint(hint: Mapping[str, Any]) -> str:
+    """The answer of ``POST /v1/games/{id}/hint``: the advice, its reason, every action's
+    expected game points, and that the hand is now marked as hinted.
+    """
+    ranked = ", ".join(f"{a['text']} {a['expected_game_points']:+.2f}" for a in hint["actions"])
+    return "\n".join([
+        f"Hint ({hint['level']} computer): {action_text(hint['best'])}",
+        f"  {hint['reason']}",
+        f"  expected game points: {ranked}",
+        f"  Hand {hint['hand_no']} is now marked as hinted for you: it does not count for "
+        "the leaderboard.",
+    ])
+
+
+def render_event(event: Mapping[str, Any], me: int | None, names: Names,
+                 trump: str | None = None) -> str | None:
+    """One event as a line (or lines); ``None`` for events the reader need not see. ``trump``
+    (the suit of the hand) orders dealt and taken cards as the hand shows them.
+    """
     kind = event["type"]
     who = seat_name(event.get("seat"), me, names)
     if kind == "hand_dealt":
@@ -141,7 +232,7 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
                 f"trump {event['trump_suit']} ({SUIT_NAMES[event['trump_suit']]}), "
                 f"{event['trump_card']} face up.")
     if kind == "cards_dealt":
-        return f"You are dealt {cards_text(event['cards'])}." if event.get("cards") else None
+        return f"You are dealt {cards_text(event['cards'], trump)}." if event.get("cards") else None
     if kind == "card_played":
         return f"{who} played {event['card']}."
     if kind == "trick_won":
@@ -166,7 +257,7 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
     if kind == "declare":
         return f"{who} declared 66 with {event['points']} points."
     if kind == "hand_settled":
-        return render_settlement(event["settlement"], me, names)
+        return render_settlement(event["settlement"], me, names, trump)
     if kind == "match_won":
         winners = " + ".join(seat_name(s, me, names) for s in event["winners"])
         return f"*** {winners} won the match {':'.join(map(str, event['score']))}. ***"
@@ -176,8 +267,11 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names) -> str 
     return None
 
 
-def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Names) -> str:
-    """The outcome of a hand with its working: each side's points, melds, bonus and cards."""
+def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Names,
+                      trump: str | None = None) -> str:
+    """The outcome of a hand with its working: each side's points, melds, bonus and cards
+    (in the order of the hand, by ``trump``).
+    """
     reason = SETTLEMENT_REASONS.get(settlement["reason"], settlement["reason"])
     explanation = settlement["explanation"]
     why = explanation if explanation.startswith(reason) else f"{reason}: {explanation}"
@@ -199,7 +293,7 @@ def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Name
             lapsed = ", ".join(f"{m['points']} in {m['suit']}" for m in side["forfeited_melds"])
             line += f" (forfeited: {lapsed})"
         lines.append(line)
-        lines.append(f"    took: {cards_text(side['cards'])}")
+        lines.append(f"    took: {cards_text(side['cards'], trump)}")
     if settlement.get("missing_points"):
         lines.append(f"  The declaration was {settlement['missing_points']} points short of 66.")
     return "\n".join(lines)

@@ -16,9 +16,11 @@ import pytest
 import redis
 import requests
 
-from api.cli import build_parser, main, play_against_computer
+from api.cli import build_parser, main
 from api.client import SixtySixClient
+from api.play import play_against_computer, play_match
 from api.redis_server import EmbeddedRedis
+from tests.api.helpers import HEARTS_DECK
 
 #: Attempts, 0.1 s apart, to reach a starting server (a bound, not a performance limit).
 START_ATTEMPTS = 300
@@ -46,10 +48,16 @@ def test_parser_knows_serve_and_play() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.workers, args.data_dir) == (None, None, None, Path("var"))
     args = build_parser().parse_args(["play"])
-    assert (args.level, args.variant, args.url, args.match_points) == (
-        "random", "sixty-six", None, None)
+    assert (args.level, args.variant, args.url, args.match_points, args.point_counter) == (
+        "random", "sixty-six", None, None, True)
+    args = build_parser().parse_args(["play", "--game", "g1", "--token=-T0k", "--url", "u"])
+    assert (args.game, args.token) == ("g1", "-T0k")
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
+
+
+#: A line that tells who won the match (or set): said once at the end of a game.
+RESULT = re.compile(r"^(\*\*\* .* won the (match|set)\b.*|.* won \(\d+:\d+\)\.)$")
 
 
 def test_play_a_whole_match_with_scripted_input(live_url: str, redis_client: redis.Redis) -> None:
@@ -70,21 +78,51 @@ def test_play_a_whole_match_with_scripted_input(live_url: str, redis_client: red
             return "99"
         if calls == 3:  # a card the reader does not hold: the server refuses it, with why
             hand = listed(r"^Your hand: (.*)$").split()
-            return "play:" + next(c for c in ("AC", "TC", "KC", "QC") if c not in hand)
+            return next(c for c in ("AC", "TC", "KC", "QC") if c not in hand)
+        if calls == 4:
+            return "hint"
+        if calls == 5:  # a bare card code of the hand
+            return listed(r"^Your hand: (\S+)")
         return listed(r"^  1\) (\S+)$") if calls % 2 else "1"  # by text and by number
 
     with SixtySixClient(live_url) as client:
-        code = play_against_computer(client, "sixty-six", "random", 3, "Ann", ask, lines.append)
+        code = play_against_computer(client, "sixty-six", "random", 3, "Ann", ask, lines.append,
+                                     settings={"point_counter": True})
     out = "\n".join(lines)
     assert code == 0
     assert "Not a choice: 'what?'" in out
     assert "Not a choice: '99'" in out
-    assert re.search(r"^Refused: .+", out, re.MULTILINE)
+    assert re.search(r"^Refused: you do not hold [ATKQ]C$", out, re.MULTILINE)
     assert "Your hand: " in out and "Trump: " in out and "talon: 12 cards" in out
+    assert re.search(r"^Hint \(strong computer\): \S+\n  .+\n  expected game points: ", out,
+                     re.MULTILINE)
+    assert "Hand 1 is now marked as hinted for you" in out
+    assert "You took a hint in this hand" in out
+    assert re.search(r"^Your points: \d+ \(tricks \d+, melds \d+", out, re.MULTILINE)
     assert re.search(r"took the trick \S+ \S+ for \d+ points with ", out)
     assert re.search(r"^Hand over: .* won [123] game points? \(", out, re.MULTILINE)
     assert re.search(r"^  You: tricks \d+.* = \d+$", out, re.MULTILINE)
-    assert re.search(r"^(You|Computer \(random\)) won \(\d+:\d+\)\.$", lines[-1])
+    said = out.splitlines()
+    assert [x for x in said if RESULT.match(x)] == [said[-1]]  # the result once, at the end
+    assert re.match(r"^\*\*\* (You|Computer \(random\)) won the match \d+:\d+\. \*\*\*$",
+                    lines[-1])
+
+
+def test_play_lists_the_actions_in_the_order_of_the_hand(
+        live_url: str, redis_client: redis.Redis) -> None:
+    lines: list[str] = []
+    ask, _ = _scripted([])
+    with SixtySixClient(live_url) as client:  # forehand: every card of the hand may be led
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer"}],
+                                  deck=HEARTS_DECK, first_dealer=1)
+        me = client.with_token(game["seats"][0]["token"])
+        assert not play_match(me, game["game_id"], ask, lines.append)
+    said = "\n".join(lines).splitlines()
+    assert "You are dealt KH QH JC 9C AS TS." in said  # trumps (H) first, then C S H D
+    assert "Your hand: KH QH JC 9C AS TS" in said
+    listed = [x.split(") ")[1] for x in said if re.match(r"^  \d+\) ", x)]
+    assert listed == ["play:KH", "play:QH", "play:JC", "play:9C", "play:AS", "play:TS",
+                      "meld:H", "close"]
 
 
 def test_main_play_against_a_url_and_quit(live_url: str, redis_client: redis.Redis,
@@ -95,7 +133,7 @@ def test_main_play_against_a_url_and_quit(live_url: str, redis_client: redis.Red
     assert main(["play", "--url", live_url, "--variant", "schnapsen"]) == 1
     out = capsys.readouterr().out
     assert "Game " in out and "Your hand: " in out
-    assert prompts and "number or action" in prompts[0]
+    assert prompts and "number, card, action, hint" in prompts[0]
     assert redis_client.keys("sixtysix:game:*")
 
 
@@ -107,9 +145,92 @@ def test_main_play_starts_its_own_server(monkeypatch: pytest.MonkeyPatch,
     assert "Your hand: " in capsys.readouterr().out
 
 
-def test_unknown_variant_is_reported(live_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--url", live_url, "--variant", "skat"]) == 2
-    assert "Unknown variant 'skat'" in capsys.readouterr().out
+def test_unknown_variant_is_refused_with_the_choices(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "--variant", "skat"])
+    assert exited.value.code == 2
+    assert "invalid choice: 'skat' (choose from 'sixty-six', 'schnapsen'" in (
+        capsys.readouterr().err)
+
+
+def test_unknown_variant_of_the_server_is_reported(
+        live_url: str, redis_client: redis.Redis) -> None:
+    lines: list[str] = []
+    with SixtySixClient(live_url) as client:
+        assert play_against_computer(client, "skat", "random", None, "Ann", input,
+                                     lines.append) == 2
+    assert lines == ["Unknown variant 'skat'."]
+
+
+def test_help_shows_defaults_and_choices() -> None:
+    out = subprocess.run([sys.executable, "-m", "api.cli", "play", "--help"],
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+                         capture_output=True, text=True, check=True).stdout
+    flat = " ".join(out.split())
+    assert "--level {random,easy,normal,strong}" in flat
+    assert "--variant {sixty-six,schnapsen,three-hand,four-hand}" in flat
+    assert "--match-points {3,7,11}" in flat
+    assert "computer level (default: random)" in flat
+    assert "variant (default: sixty-six)" in flat
+    assert "(default: None)" not in flat
+
+
+def test_four_hand_names_the_computers_by_their_seats(
+        live_url: str, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    ask, _ = _scripted([])
+    monkeypatch.setattr("builtins.input", ask)
+    assert main(["play", "--url", live_url, "--variant", "four-hand"]) == 1
+    out = capsys.readouterr().out
+    match = re.search(r"^Match to \d+: (.*)$", out, re.MULTILINE)
+    assert match, out
+    assert [re.sub(r" \d+ \(\d+ to go\)$", "", p) for p in match.group(1).split(" · ")] == [
+        "You", "West (random)", "North (random, partner)", "East (random)"]
+
+
+def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    with SixtySixClient(live_url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer"}],
+                                  first_dealer=1, match_points=3)
+        token = game["seats"][0]["token"]
+        hand = client.with_token(token).view(game["game_id"])["hand"]
+    ask, _ = _scripted(["1"])
+    monkeypatch.setattr("builtins.input", ask)
+    assert main(["play", "--url", live_url, "--game", game["game_id"],
+                 f"--token={token}"]) == 1
+    out = capsys.readouterr().out
+    assert f"Game {game['game_id']}: resumed." in out
+    assert "You are dealt" not in out  # earlier events are not repeated
+    shown = re.findall(r"^Your hand: (.*)$", out, re.MULTILINE)
+    assert sorted(shown[0].split()) == sorted(hand)
+    assert len(shown) == 2 and re.search(r"^You played \S\S\.$", out, re.MULTILINE)
+
+
+def test_resume_of_a_finished_game_says_the_result_once(
+        live_url: str, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with SixtySixClient(live_url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer"}],
+                                  match_points=3, settings={"auto_continue": True})
+        me = client.with_token(game["seats"][0]["token"])
+        view = me.view(game["game_id"])
+        while view["status"] != "match_over":
+            view = me.act(game["game_id"], view["legal_actions"][0])
+    monkeypatch.setattr("builtins.input", _scripted([])[0])
+    assert main(["play", "--url", live_url, "--game", game["game_id"],
+                 f"--token={game['seats'][0]['token']}"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [x for x in lines if RESULT.match(x)] == [lines[-1]]
+    assert re.fullmatch(r"(You|Computer \(random\)) won \(\d+:\d+\)\.", lines[-1])
+
+
+def test_resume_needs_token_and_url(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--game", "abc"]) == 2
+    assert main(["play", "--game", "abc", "--token=-x"]) == 2
+    assert "--game needs --token and --url" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- serve

@@ -53,3 +53,30 @@ def test_port_in_use_raises_with_server_output(redis_server: EmbeddedRedis) -> N
         clash.start()
     assert not clash.running
     assert redis.Redis.from_url(redis_server.url).ping() is True
+
+
+def test_maxmemory_refuses_writes_when_full_and_keeps_the_data(tmp_path: Path) -> None:
+    with EmbeddedRedis(data_dir=tmp_path, appendonly=False, maxmemory="3mb") as server:
+        client = redis.Redis.from_url(server.url)
+        assert client.config_get("maxmemory-policy") == {"maxmemory-policy": "noeviction"}
+        value = b"x" * 64 * 1024
+        written = 0
+        with pytest.raises(redis.exceptions.OutOfMemoryError):
+            for written in range(1000):  # far more than 3 MB
+                client.set(f"sixtysix:game:{written}", value)
+        assert written > 0
+        assert client.dbsize() == written  # nothing was evicted
+        assert client.get("sixtysix:game:0") == value
+
+
+def test_without_maxmemory_there_is_no_cap(redis_server: EmbeddedRedis) -> None:
+    assert redis_server.maxmemory is None
+    assert redis.Redis.from_url(redis_server.url).config_get("maxmemory") == {"maxmemory": "0"}
+
+
+def test_restart_needs_a_dead_started_server(tmp_path: Path) -> None:
+    server = EmbeddedRedis(data_dir=tmp_path, appendonly=False)
+    with pytest.raises(RedisServerError, match="never started"):
+        server.restart()
+    with server, pytest.raises(RedisServerError, match="still running"):
+        server.restart()

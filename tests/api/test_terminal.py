@@ -6,14 +6,17 @@ import random
 from typing import Any
 
 from api.terminal import (
+    order_actions,
     parse_choice,
     render_actions,
     render_event,
+    render_hint,
     render_match,
     render_result,
     render_settlement,
     render_view,
     sort_cards,
+    table_names,
 )
 from engine import (
     HAND_OVER,
@@ -27,10 +30,8 @@ from engine import (
     new_game,
     view,
 )
+from tests.api.helpers import HEARTS_DECK as DECK
 
-# Seat 0 is forehand (seat 1 deals): KH QH AS TS 9C JC; seat 1: AH TH KS QS 9D JD; 9H trump.
-DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
-        "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
 NAMES = {0: "Ann", 1: "Computer"}
 
 
@@ -74,18 +75,52 @@ def test_last_trick_closing_and_points_counter() -> None:
     assert "Last trick: You AS, Computer KS → You" in text
     assert "talon: 10 cards, closed by You" in text
     assert "face up" not in text  # a closed talon hides its trump card
-    assert "Points of You: 15 (tricks 15, melds 0)" in text
+    assert "Your points: 15 (tricks 15, melds 0)" in text
     assert "Points of Computer: 0 (tricks 0, melds 0)" in text
 
 
-def test_actions_are_numbered_and_chosen_by_number_or_text() -> None:
-    legal = view(_game(), 0)["legal_actions"]
+def test_running_points_count_pending_melds_apart() -> None:
+    state = _game()
+    state.settings = type(state.settings)(point_counter=True)
+    _act(state, 0, "meld:H")
+    text = render_view(view(state, 0), NAMES)
+    assert "Your points: 0 (tricks 0, melds 0, pending 40)" in text
+    _act(state, 0, "play:QH")
+    _act(state, 1, "play:9D")
+    text = render_view(view(state, 0), NAMES)
+    assert "Your points: 43 (tricks 3, melds 40)" in text
+    assert "Points of Ann" not in render_view(view(_game(), 1), NAMES)  # counter off
+
+
+def test_actions_are_listed_in_the_order_of_the_hand() -> None:
+    seen = view(_game(), 0)
+    legal = order_actions(seen["legal_actions"], seen["trump_suit"])
+    assert [a["card"] for a in legal if a["type"] == "play"] == (
+        render_view(seen, NAMES).split("Your hand: ")[1].split())
+    assert [a["type"] for a in legal[6:]] == ["meld", "close"]
+    assert len(legal) == len(seen["legal_actions"])
+
+
+def test_melds_are_listed_trumps_first_then_by_suit() -> None:
+    legal = [{"type": "close"}, {"type": "meld", "suit": "C"}, {"type": "meld", "suit": "D"},
+             {"type": "play", "card": "9C"}, {"type": "meld", "suit": "S"},
+             {"type": "play", "card": "AD"}]
+    assert [a.get("card") or a.get("suit") or a["type"]
+            for a in order_actions(legal, "D")] == ["AD", "9C", "D", "C", "S", "close"]
+
+
+def test_actions_are_numbered_and_chosen_by_number_card_or_text() -> None:
+    seen = view(_game(), 0)
+    legal = order_actions(seen["legal_actions"], seen["trump_suit"])
     listing = render_actions(legal).splitlines()
-    assert listing[0] == "  1) play:JC"
+    assert listing[0] == "  1) play:KH"
     assert listing[6] == "  7) meld:H"
-    assert parse_choice("1", legal) == {"type": "play", "card": "JC"}
+    assert parse_choice("1", legal) == {"type": "play", "card": "KH"}
     assert parse_choice(" 7 ", legal) == {"type": "meld", "suit": "H"}
     assert parse_choice("play:qh", legal) == {"type": "play", "card": "QH"}
+    assert parse_choice(" th ", legal) == {"type": "play", "card": "TH"}  # bare card code
+    assert parse_choice("TS", legal) == {"type": "play", "card": "TS"}
+    assert parse_choice("TX", legal) is None
     assert parse_choice("close", legal) == {"type": "close"}
     # parsed but not legal now: passed on, the server says why it is refused
     assert parse_choice("play:AH", legal) == {"type": "play", "card": "AH"}
@@ -111,9 +146,40 @@ def test_trick_events_name_the_reason() -> None:
 def test_dealt_cards_show_only_to_their_owner() -> None:
     _, events = new_game(Rules.make("sixty-six"), first_dealer=1, decks=[DECK])
     dealt = [e for e in events if e.type == "cards_dealt"]
-    mine = [render_event(e.for_seat(0), 0, NAMES) for e in dealt]
-    assert "You are dealt JC 9C AS TS KH QH." in mine
+    mine = [render_event(e.for_seat(0), 0, NAMES, "H") for e in dealt]
+    assert "You are dealt KH QH JC 9C AS TS." in mine  # as the hand shows them
     assert None in mine  # the other seat's cards are not shown
+
+
+def test_computers_are_named_by_where_they_sit() -> None:
+    def seats(n: int) -> list[dict[str, Any]]:
+        return [{"seat": 0, "kind": "human", "name": "Ann", "level": None}] + [
+            {"seat": i, "kind": "computer", "name": "Computer (normal)", "level": "normal"}
+            for i in range(1, n)]
+
+    assert table_names(seats(4), 0) == {
+        1: "West (normal)", 2: "North (normal, partner)", 3: "East (normal)"}
+    assert table_names(seats(3), 0) == {1: "West (normal)", 2: "East (normal)"}
+    assert table_names(seats(2), 0) == {1: "Computer (normal)"}
+    assert table_names(seats(4), 2) == {
+        0: "North (Ann, partner)", 1: "East (normal)", 3: "West (normal)"}
+    assert table_names(seats(3), None) == {0: "Ann", 1: "Computer (normal)",
+                                           2: "Computer (normal)"}
+
+
+def test_a_hint_shows_advice_reason_and_the_mark() -> None:
+    hint = {"level": "strong", "hand_no": 2, "best": {"type": "play", "card": "TS"},
+            "actions": [{"text": "play:TS", "expected_game_points": 0.84},
+                        {"text": "close", "expected_game_points": -0.5}],
+            "reason": "play:TS is worth +0.84 game points"}
+    assert render_hint(hint).splitlines() == [
+        "Hint (strong computer): play:TS",
+        "  play:TS is worth +0.84 game points",
+        "  expected game points: play:TS +0.84, close -0.50",
+        "  Hand 2 is now marked as hinted for you: it does not count for the leaderboard."]
+    seen = {**view(_game(), 0), "hinted_hands": [{"seat": 0, "hand_no": 1}]}
+    assert "You took a hint in this hand" in render_view(seen, NAMES)
+    assert "hint" not in render_view({**seen, "seat": 1}, NAMES)
 
 
 def _play_out(state: GameState, rng: random.Random) -> list[Event]:

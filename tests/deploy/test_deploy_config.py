@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import runpy
 from pathlib import Path
@@ -12,6 +13,7 @@ import yaml
 
 from api.app import create_app
 from api.config import DEFAULTS
+from api.serve import DEFAULT_REDIS_MAXMEMORY
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *DEPLOY.glob("k8s/*.yaml")])
@@ -82,3 +84,42 @@ def test_probes_hit_routes_of_the_app_and_config_names_are_known() -> None:
     assert set(_load("compose.yaml")["services"]["app"]["environment"]) <= (
         set(DEFAULTS) | GUNICORN_ENV
     )
+
+
+def _size_bytes(text: str) -> int:
+    """A Redis memory size (``256mb``, ``1gb``, ``512``) in bytes; Kubernetes' ``1Gi`` too."""
+    match = re.fullmatch(r"(\d+)(b|kb|mb|gb|ki|mi|gi)?", text.lower())
+    assert match is not None, text
+    unit = (match.group(2) or "b")[0]
+    return int(match.group(1)) * {"b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit]
+
+
+def test_every_redis_is_capped_without_eviction() -> None:
+    """compose, systemd and the k8s chart values give Redis a maxmemory and noeviction; the
+    configurable ones default to the cap of ``sixtysix serve``'s embedded Redis."""
+    command = _load("compose.yaml")["services"]["redis"]["command"]
+    flags = dict(zip(command[1::2], command[2::2], strict=True))
+    assert flags["--maxmemory"] == f"${{SIXTYSIX_REDIS_MAXMEMORY:-{DEFAULT_REDIS_MAXMEMORY}}}"
+    assert flags["--maxmemory-policy"] == "noeviction"
+
+    unit = (DEPLOY / "systemd" / "redis-sixtysix.service").read_text()
+    assert f"Environment=SIXTYSIX_REDIS_MAXMEMORY={DEFAULT_REDIS_MAXMEMORY}\n" in unit
+    assert re.search(r"--maxmemory \$\{SIXTYSIX_REDIS_MAXMEMORY\} --maxmemory-policy noeviction",
+                     unit)
+
+    values = _load("k8s/redis-values.yaml")
+    config = dict(line.split(" ", 1) for line in values["commonConfiguration"].splitlines()
+                  if line and not line.startswith("#"))
+    assert config["maxmemory-policy"] == "noeviction"
+    limit = _size_bytes(values["replica"]["resources"]["limits"]["memory"])
+    assert 0 < _size_bytes(config["maxmemory"]) <= limit // 2  # room for an AOF rewrite's fork
+
+
+def test_worker_default_is_what_the_readme_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "unused")  # no directory made by the conf
+    workers = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["workers"]
+    assert workers == min(len(os.sched_getaffinity(0)) + 1, 9)
+    readme = (DEPLOY.parent / "README.md").read_text()
+    row = next(x for x in readme.splitlines() if x.startswith("| `WEB_CONCURRENCY`"))
+    assert row.split(" | ")[-1].startswith("cores + 1, at most 9")

@@ -1,0 +1,195 @@
+"""``sixtysix serve``: gunicorn (``deploy/gunicorn.conf.py``) and, without ``REDIS_URL``, an
+embedded ``redis-server`` that is supervised.
+
+Before anything starts, the address is checked: a port in use is one line naming ``--port``
+and exit status 1. The embedded Redis keeps its append-only file in the data directory and is
+capped at ``maxmemory`` with ``noeviction`` (a full store refuses writes; games are never
+evicted). When it dies it is restarted on the same port and data directory (it reloads its
+append-only file; ``/readyz`` answers 503 meanwhile); after :data:`MAX_DEATHS` deaths within
+:data:`DEATH_WINDOW` seconds the whole server is stopped with exit status 1.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from api.redis_server import EmbeddedRedis, RedisServerError
+
+GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8066
+#: The embedded Redis' memory cap (Redis notation) unless SIXTYSIX_REDIS_MAXMEMORY says other.
+DEFAULT_REDIS_MAXMEMORY = "256mb"
+#: This many deaths of the embedded Redis within DEATH_WINDOW seconds stop the server.
+MAX_DEATHS = 3
+DEATH_WINDOW = 60.0
+#: Seconds between two looks at gunicorn and Redis.
+POLL_INTERVAL = 0.2
+
+Say = Callable[[str], None]
+
+
+class ServeError(Exception):
+    """``sixtysix serve`` cannot start: the message is the one line to show."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What ``sixtysix serve`` was asked for; ``None`` takes the environment's or default."""
+
+    host: str | None
+    port: int | None
+    workers: int | None
+    data_dir: Path
+    redis_maxmemory: str
+
+
+def say_stderr(line: str) -> None:
+    print(f"sixtysix: {line}", file=sys.stderr, flush=True)
+
+
+def split_bind(bind: str) -> tuple[str, int] | None:
+    """``host:port`` (``[::1]:8066`` for IPv6) as a pair; ``None`` for a ``unix:`` socket."""
+    if bind.startswith("unix:"):
+        return None
+    host, sep, port = bind.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ServeError(f"SIXTYSIX_BIND {bind!r} is not host:port")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`ServeError` unless ``host:port`` can be bound now (as gunicorn will)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot resolve host {host!r}: {exc.strerror}; "
+                         "choose another with --host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ServeError(f"port {port} on {host} is in use; "
+                                 "choose another with --port") from None
+            raise ServeError(f"cannot listen on port {port} of {host}: {exc.strerror}; "
+                             "choose another with --port or --host") from None
+
+
+def where(host: str, port: int) -> str:
+    """The line saying where the API, its docs are, and how to stop it."""
+    wildcard = host in ("0.0.0.0", "::")
+    shown = ("127.0.0.1" if host == "0.0.0.0" else "::1") if wildcard else host
+    base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+    extra = " (listening on all interfaces)" if wildcard else ""
+    return (f"API on {base}{extra}; docs on {base}/docs and {base}/redoc; "
+            "press Ctrl-C to stop")
+
+
+class RedisSupervisor:
+    """Restarts a dead embedded Redis; gives up after :data:`MAX_DEATHS` in the window."""
+
+    def __init__(self, redis: EmbeddedRedis, say: Say, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.redis = redis
+        self.say = say
+        self.clock = clock
+        self.deaths: deque[float] = deque()
+
+    def check(self) -> bool:
+        """Restart Redis if it has died; ``False`` when it died too often (or cannot start)."""
+        if self.redis.running:
+            return True
+        status = self.redis.returncode
+        now = self.clock()
+        self.deaths.append(now)
+        while self.deaths and now - self.deaths[0] > DEATH_WINDOW:
+            self.deaths.popleft()
+        if len(self.deaths) >= MAX_DEATHS:
+            self.say(f"embedded redis-server died {len(self.deaths)} times within "
+                     f"{DEATH_WINDOW:g} s (last exit status {status}); stopping the server")
+            return False
+        self.say(f"embedded redis-server exited with status {status}; restarting it on "
+                 f"port {self.redis.port} from its append-only file")
+        try:
+            self.redis.restart()
+        except RedisServerError as exc:
+            self.say(f"embedded redis-server did not restart: {exc}; stopping the server")
+            return False
+        self.say(f"embedded redis-server is back at {self.redis.url}")
+        return True
+
+
+def serve(options: ServeOptions, say: Say = say_stderr) -> int:
+    """Run gunicorn until it exits or this process gets SIGINT/SIGTERM; its exit status, or 1
+    when the address is unusable or the embedded Redis cannot be kept running.
+    """
+    env = dict(os.environ)
+    if options.host or options.port:
+        env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{options.port or DEFAULT_PORT}"
+    if options.workers:
+        env["WEB_CONCURRENCY"] = str(options.workers)
+    try:
+        address = split_bind(env.get("SIXTYSIX_BIND", f"{DEFAULT_HOST}:{DEFAULT_PORT}"))
+        if address is not None:
+            check_port(*address)
+        with ExitStack() as stack:
+            supervisor = None
+            if not env.get("REDIS_URL"):
+                redis = EmbeddedRedis(options.data_dir.resolve(), appendonly=True,
+                                      maxmemory=options.redis_maxmemory)
+                stack.enter_context(redis)
+                env["REDIS_URL"] = redis.url
+                say(f"embedded redis-server at {redis.url}, data in {options.data_dir}, "
+                    f"maxmemory {options.redis_maxmemory} (noeviction)")
+                supervisor = RedisSupervisor(redis, say)
+            say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
+                "press Ctrl-C to stop")
+            return run_gunicorn(env, supervisor)
+    except (ServeError, RedisServerError) as exc:
+        say(str(exc))
+        return 1
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None) -> int:
+    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it, and wait for it while
+    the supervisor keeps Redis up; stop gunicorn (status 1) when the supervisor gives up.
+    """
+    cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
+    child = subprocess.Popen(cmd, env=env)
+    stopping = False
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+        child.send_signal(signum)
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while True:
+            try:
+                return child.wait(POLL_INTERVAL)
+            except subprocess.TimeoutExpired:
+                pass
+            if supervisor is not None and not stopping and not supervisor.check():
+                child.terminate()
+                child.wait()
+                return 1
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -1,0 +1,250 @@
+"""``sixtysix serve`` as a real process: where it says it is, a busy port, ``--version``, the
+embedded Redis' memory cap and its supervision (restarted when killed, games kept)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from api.client import SixtySixClient
+from api.redis_server import EmbeddedRedis
+from api.serve import DEATH_WINDOW, MAX_DEATHS, RedisSupervisor
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Attempts, 0.1 s apart, to see a change (a bound, not a performance limit).
+ATTEMPTS = 300
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    return {**env, "PYTHONPATH": str(ROOT), **extra}
+
+
+def _eventually(check: Callable[[], bool], what: str) -> None:
+    for _ in range(ATTEMPTS):
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"never: {what}")
+
+
+@dataclass
+class Served:
+    """A running ``sixtysix serve`` with its stderr in a file."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    def err(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def redis_url(self) -> str:
+        found = re.search(r"embedded redis-server at (redis://\S+),", self.err())
+        assert found, self.err()
+        return found.group(1)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """Starts ``sixtysix serve`` on a free port (extra arguments appended); killed at the end."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str, env: dict[str, str] | None = None, wait: bool = True) -> Served:
+        port = _free_port()
+        log = tmp_path / f"serve-{port}.log"
+        with log.open("wb") as err:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1",
+                 "--data-dir", str(tmp_path / "var"), *args],
+                env=env or _env(), stdout=subprocess.DEVNULL, stderr=err)
+        started.append(process)
+        served = Served(process, f"http://127.0.0.1:{port}", log)
+        if wait:
+            _eventually(lambda: _answers(served), f"{served.url} answers /healthz")
+        return served
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _answers(served: Served) -> bool:
+    assert served.process.poll() is None, served.err()
+    try:
+        return requests.get(f"{served.url}/healthz", timeout=2).ok
+    except (requests.ConnectionError, requests.Timeout):
+        return False
+
+
+def _ready(url: str) -> int:
+    return requests.get(f"{url}/readyz", timeout=10).status_code
+
+
+def _redis_pid(url: str) -> int:
+    client = redis.Redis.from_url(url, socket_timeout=2)
+    try:
+        return int(client.info("server")["process_id"])
+    finally:
+        client.close()
+
+
+def _restarted_pid(url: str, old: int) -> int:
+    pids: list[int] = []
+
+    def new_pid() -> bool:
+        try:
+            pids.append(_redis_pid(url))
+        except redis.RedisError:
+            return False
+        return pids[-1] != old
+
+    _eventually(new_pid, "the embedded redis-server is restarted")
+    return pids[-1]
+
+
+def test_version_is_the_package_version() -> None:
+    expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    out = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=_env(),
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == f"sixtysix {expected}"
+
+
+def test_serve_says_where_the_api_and_docs_are_and_how_to_stop(
+        serve: Callable[..., Served]) -> None:
+    served = serve()
+    line = next(x for x in served.err().splitlines() if " docs on " in x)
+    assert line == (f"sixtysix: API on {served.url}; docs on {served.url}/docs and "
+                    f"{served.url}/redoc; press Ctrl-C to stop")
+
+
+def test_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp_path / "var")],
+            env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"sixtysix: port {port} on 127.0.0.1 is in use; choose another with --port"]
+    assert not (tmp_path / "var").exists()  # nothing was started
+
+
+def test_embedded_redis_is_capped_with_noeviction(serve: Callable[..., Served]) -> None:
+    served = serve("--redis-maxmemory", "64mb")
+    client = redis.Redis.from_url(served.redis_url())
+    try:
+        assert client.config_get("maxmemory") == {"maxmemory": str(64 * 1024 * 1024)}
+        assert client.config_get("maxmemory-policy") == {"maxmemory-policy": "noeviction"}
+    finally:
+        client.close()
+
+
+def test_default_cap_comes_from_the_environment(serve: Callable[..., Served]) -> None:
+    served = serve(env=_env(SIXTYSIX_REDIS_MAXMEMORY="32mb"))
+    client = redis.Redis.from_url(served.redis_url())
+    try:
+        assert client.config_get("maxmemory") == {"maxmemory": str(32 * 1024 * 1024)}
+    finally:
+        client.close()
+    assert "maxmemory 32mb (noeviction)" in served.err()
+
+
+def test_a_killed_embedded_redis_is_restarted_with_its_games(
+        serve: Callable[..., Served]) -> None:
+    served = serve()
+    url = served.redis_url()
+    with SixtySixClient(served.url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer"}])
+        me = client.with_token(game["seats"][0]["token"])
+        before = me.view(game["game_id"])
+        old = _redis_pid(url)
+        os.kill(old, signal.SIGKILL)
+        _restarted_pid(url, old)
+        _eventually(lambda: _ready(served.url) == 200, "/readyz answers 200 again")
+        assert me.view(game["game_id"])["hand"] == before["hand"]  # reloaded from the AOF
+        after = me.act(game["game_id"], before["legal_actions"][0])
+        assert after["version"] > before["version"]
+    err = served.err()
+    assert "embedded redis-server exited with status -9; restarting it on port" in err
+    assert f"embedded redis-server is back at {url}" in err
+
+
+def test_a_redis_that_keeps_dying_stops_the_server(serve: Callable[..., Served]) -> None:
+    served = serve()
+    url = served.redis_url()
+    pid = _redis_pid(url)
+    for _ in range(MAX_DEATHS - 1):
+        os.kill(pid, signal.SIGKILL)
+        pid = _restarted_pid(url, pid)
+    os.kill(pid, signal.SIGKILL)
+    assert served.process.wait(60) == 1
+    assert (f"embedded redis-server died {MAX_DEATHS} times within {DEATH_WINDOW:g} s"
+            in served.err())
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"{served.url}/healthz", timeout=2)
+
+
+def test_readyz_is_503_while_redis_is_down(serve: Callable[..., Served],
+                                            tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "own", appendonly=False) as own:
+        served = serve(env=_env(REDIS_URL=own.url))
+        assert _ready(served.url) == 200
+    assert _ready(served.url) == 503
+    assert requests.get(f"{served.url}/healthz", timeout=10).status_code == 200
+
+
+def _kill(server: EmbeddedRedis) -> None:
+    assert server.pid is not None
+    os.kill(server.pid, signal.SIGKILL)
+    _eventually(lambda: not server.running, "the killed redis-server is gone")
+
+
+def test_supervisor_counts_deaths_within_the_window(tmp_path: Path) -> None:
+    now = [0.0]
+    lines: list[str] = []
+    with EmbeddedRedis(tmp_path, appendonly=True) as server:
+        redis.Redis.from_url(server.url).set("sixtysix:game:x", "kept")
+        supervisor = RedisSupervisor(server, lines.append, clock=lambda: now[0])
+        assert supervisor.check() and not lines  # alive: nothing to do
+        _kill(server)
+        assert supervisor.check() and server.running
+        now[0] = DEATH_WINDOW + 1  # the first death falls out of the window
+        for _ in range(MAX_DEATHS - 1):
+            _kill(server)
+            assert supervisor.check() and server.running
+        assert redis.Redis.from_url(server.url).get("sixtysix:game:x") == b"kept"
+        _kill(server)
+        assert not supervisor.check()
+        assert not server.running
+    assert len([x for x in lines if "restarting" in x]) == MAX_DEATHS
+    assert lines[-1].startswith(f"embedded redis-server died {MAX_DEATHS} times")
