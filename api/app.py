@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from flask import Flask
 
+from api import body, errors, limits, metrics, observability, security
 from api import config as api_config
-from api import errors, limits, metrics, observability, security
 from api.http import Services
 from api.notify import VersionWaiter
 from api.redis_connect import connect
@@ -72,6 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     metrics.init(app, client)
     security.init(app)
     limits.init(app, client)
+    body.init(app)  # after the limits: a refused client is refused before its body is read
 
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
                                               "extra_plugins": [limits.SpecPlugin()]})

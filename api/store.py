@@ -26,6 +26,10 @@ from engine import Event, GameState, from_json, to_json
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
+#: Largest version or event number a request may name; it keeps Redis' list indexes in range.
+MAX_SEQ: Final = 2**31 - 1
+#: Most events one :meth:`GameStore.events` call reads (the API's largest page).
+MAX_PAGE: Final = 500
 
 # KEYS: game, events[, idem]; ARGV: expected version, new version, ttl, state, meta ('' keeps),
 # recent, event count, notify channel, idem record, idem ttl, events...
@@ -206,7 +210,13 @@ class GameStore:
 
     def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
                                                                     list[Logged]]:
-        """The game's meta, event count, and up to ``limit`` events with ``seq > after``."""
+        """The game's meta, event count, and up to ``limit`` events with ``seq > after``.
+
+        ``after`` must be 0..:data:`MAX_SEQ` and ``limit`` 1..:data:`MAX_PAGE` (else
+        :class:`ValueError`: the API's schema refuses such queries with a 422 first).
+        """
+        if not 0 <= after <= MAX_SEQ or not 1 <= limit <= MAX_PAGE:
+            raise ValueError(f"events after {after}, limit {limit}: out of range")
         pipe = self.redis.pipeline(transaction=False)
         pipe.hmget(game_key(game_id), "meta", "n")
         pipe.lrange(events_key(game_id), after, after + limit - 1)
