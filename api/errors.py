@@ -80,6 +80,11 @@ _BY_STATUS: Final = {t.status: t for t in (
     UNSUPPORTED_MEDIA, VALIDATION, INTERNAL, UNAVAILABLE, STORE_FULL)}
 
 
+def problem_type(status: int, title: str) -> ProblemType:
+    """The problem type of an HTTP status: a known one, else ``http-<status>`` of ``title``."""
+    return _BY_STATUS.get(status, ProblemType(f"http-{status}", status, title))
+
+
 class Problem(Exception):
     """An error answered as a problem document of ``kind``."""
 
@@ -140,7 +145,7 @@ class ProblemApi(Api):  # type: ignore[misc]
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
-        kind = _BY_STATUS.get(status, ProblemType(f"http-{status}", status, error.name))
+        kind = problem_type(status, error.name)
         data = getattr(error, "data", None) or {}
         extra: dict[str, Any] = {}
         detail = error.description or kind.title
