@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from api import metrics
 from api.observability import request_id
 from api.schemas import ProblemSchema
-from api.store import GameNotFound, VersionConflict
+from api.store import GameNotFound, TooManyGames, VersionConflict
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -57,6 +57,8 @@ VERSION_CONFLICT: Final = ProblemType("version-conflict", 409,
 REQUEST_IN_PROGRESS: Final = ProblemType("request-in-progress", 409,
                                          "A request with this Idempotency-Key is in progress")
 STALE_VERSION: Final = ProblemType("stale-version", 412, "If-Match does not match the version")
+TOO_MANY_GAMES: Final = ProblemType("too-many-games", 403,
+                                    "Too many active games from this address")
 PAYLOAD_TOO_LARGE: Final = ProblemType("payload-too-large", 413, "Request body too large")
 UNSUPPORTED_MEDIA: Final = ProblemType("unsupported-media-type", 415, "Send application/json")
 VALIDATION: Final = ProblemType("validation-error", 422, "Invalid request field")
@@ -173,6 +175,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def _not_found(error: GameNotFound) -> Response:
         return problem_response(GAME_NOT_FOUND, str(error), game_id=error.game_id)
+
+    @app.errorhandler(TooManyGames)
+    def _too_many(error: TooManyGames) -> Response:
+        return problem_response(TOO_MANY_GAMES, str(error), max_games=error.cap)
 
     @app.errorhandler(VersionConflict)
     def _conflict(error: VersionConflict) -> Response:

@@ -262,3 +262,5 @@ class ProblemSchema(Schema):
     allowed = fields.List(fields.Raw(), metadata={
         "description": "422: the values the field accepts"})
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    max_games = fields.Integer(metadata={
+        "description": "403 too-many-games: the most active games an address may have"})
