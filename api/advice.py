@@ -39,6 +39,15 @@ REQUIRED: Final = ("seat", "variant", "rules", "status", "dealer", "to_act", "ha
                    "closed_after_tricks", "leader", "trick", "tricks", "melds")
 
 
+def _is_int(value: Any) -> bool:
+    """Whether ``value`` is a JSON integer (``true`` is an ``int`` in Python, not here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat_in(value: Any, seats: tuple[int, ...]) -> bool:
+    return _is_int(value) and value in seats
+
+
 def _cards(value: Any, field: str, deck: frozenset[int]) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise FieldError(field, "must be a list of card codes")
@@ -91,7 +100,7 @@ def _check_cards(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
     place(hand, "hand")
     sizes = view["hand_sizes"]
     if not isinstance(sizes, list) or len(sizes) != variant.players or not all(
-            isinstance(n, int) and 0 <= n <= variant.hand_size for n in sizes):
+            _is_int(n) and 0 <= n <= variant.hand_size for n in sizes):
         raise FieldError("hand_sizes", f"must list {variant.players} hand sizes of 0.."
                          f"{variant.hand_size}")
     if len(hand) != sizes[seat]:
@@ -118,14 +127,14 @@ def _check_talon(view: Mapping[str, Any], rules: Rules, active: tuple[int, ...])
     variant = rules.variant
     most = len(variant.deck) - len(active) * variant.hand_size if variant.has_talon else 0
     size = view["talon_size"]
-    if not isinstance(size, int) or not 0 <= size <= most:
+    if not _is_int(size) or not 0 <= size <= most:
         raise FieldError("talon_size", f"must be 0..{most}")
     closed_by, after = view["closed_by"], view["closed_after_tricks"]
     if closed_by is None and after is None:
         return
-    if closed_by not in active:
+    if not _seat_in(closed_by, active):
         raise FieldError("closed_by", f"must be null or a seat in play {list(active)}")
-    if not isinstance(after, int) or not 0 <= after <= len(view["tricks"]):
+    if not _is_int(after) or not 0 <= after <= len(view["tricks"]):
         raise FieldError("closed_after_tricks", "must be the number of tricks played before "
                          "the talon was closed")
 
@@ -134,22 +143,22 @@ def _check_turn(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
     """The hand is in play, it is the seat's turn, and the hand sizes fit the tricks played."""
     if view["status"] != "playing":
         raise FieldError("status", f"the hand is not in play (status {view['status']!r})")
-    if view["to_act"] != seat:
+    if not _is_int(view["to_act"]) or view["to_act"] != seat:
         raise FieldError("to_act", f"it is not seat {seat}'s turn (to_act is "
                          f"{view['to_act']})")
     players = rules.variant.players
     dealer = view["dealer"]
-    if not isinstance(dealer, int) or not 0 <= dealer < players:
+    if not _is_int(dealer) or not 0 <= dealer < players:
         raise FieldError("dealer", f"must be a seat 0..{players - 1}")
     active = deal_order(rules.variant, dealer)
     for i, t in enumerate(view["tricks"]):
-        if t.get("leader") not in active or t.get("winner") not in active or len(
+        if not _seat_in(t.get("leader"), active) or not _seat_in(t.get("winner"), active) or len(
                 t["cards"]) != len(active):
             raise FieldError(f"tricks.{i}", f"a trick has {len(active)} cards, its leader and "
                              f"winner among the seats in play {list(active)}")
     trick = view["trick"]
     leader = view["leader"]
-    if leader not in active or len(trick) >= len(active):
+    if not _seat_in(leader, active) or len(trick) >= len(active):
         raise FieldError("trick", f"a trick in progress has a leader among {list(active)} and "
                          f"fewer than {len(active)} cards")
     turn = active[(active.index(leader) + len(trick)) % len(active)]
@@ -157,7 +166,7 @@ def _check_turn(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
         raise FieldError("to_act", f"seat {turn} plays next to this trick, not seat {seat}")
     _check_talon(view, rules, active)
     for i, m in enumerate(view["melds"] if isinstance(view["melds"], list) else [None]):
-        if not isinstance(m, dict) or m.get("seat") not in active or m.get("suit") not in (
+        if not isinstance(m, dict) or not _seat_in(m.get("seat"), active) or m.get("suit") not in (
                 "C", "S", "H", "D") or not isinstance(m.get("credited"), bool):
             raise FieldError(f"melds.{i}", "a meld is {seat, suit, credited} of a seat in play")
     played = {x.get("seat") for x in trick}
@@ -183,7 +192,7 @@ def check_position(view: Any) -> dict[str, Any]:
             raise FieldError(name, "missing: a position is a seat's view of a hand in play")
     rules = _rules(view)
     seat = view["seat"]
-    if not isinstance(seat, int) or isinstance(seat, bool) or not (
+    if not _is_int(seat) or not (
             0 <= seat < rules.variant.players):
         raise FieldError("seat", f"must be a seat 0..{rules.variant.players - 1} (a "
                          "spectator's view has no hand to analyse)")

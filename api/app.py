@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from flask import Flask
 
+from api import body, errors, limits, metrics, observability, security
 from api import config as api_config
-from api import errors, limits, metrics, observability, security
 from api.http import Services
 from api.notify import VersionWaiter
 from api.redis_connect import connect
@@ -65,13 +65,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
                      socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
-        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"]),
+        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
+                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"]),
         waiter=VersionWaiter(client),
     )
     observability.init(app)  # first: its request id and clock serve the other hooks
     metrics.init(app, client)
     security.init(app)
     limits.init(app, client)
+    body.init(app)  # after the limits: a refused client is refused before its body is read
 
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
                                               "extra_plugins": [limits.SpecPlugin()]})

@@ -20,6 +20,9 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_LOG_REQUESTS``      1: one JSON log line per request; 0: none   1
 =============================  ==========================================  ==============
 
+``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
+expired, match not over) created from one client address; one more is a 403 problem.
+
 Rate limits are in ``limits`` notation (``10/second``, ``100 per 5 minutes``); ``off`` disables
 one (:mod:`api.limits`).
 """
@@ -33,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://localhost:6379/0",
     "SIXTYSIX_GAME_TTL": 7 * 24 * 3600,
     "SIXTYSIX_IDEMPOTENCY_TTL": 24 * 3600,
+    "SIXTYSIX_MAX_GAMES_PER_ADDRESS": 200,
     "SIXTYSIX_MAX_WAIT": 30,
     "SIXTYSIX_REDIS_TIMEOUT": 5.0,
     "SIXTYSIX_RETRY_AFTER": 5,

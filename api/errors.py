@@ -5,7 +5,10 @@ A problem has ``type`` (``https://sixtysix.dev/problems/<slug>``), ``title``, ``
 extension members where useful:
 ``errors`` (field → messages) on 400/422, ``reason`` and ``legal_actions`` on an illegal
 action, ``current_version`` on a version conflict. Flask's own errors (404, 405, 413, 500),
-flask-smorest's 422 and Redis outages (503 with ``Retry-After``) are mapped here too.
+flask-smorest's 422 and Redis' are mapped here too: an outage or a fail-over in progress (a
+read-only replica, a cluster down, resharding or with slots no master serves, a Sentinel with
+no master: Redis refused the command) is a 503 with ``Retry-After``; a full Redis
+(``maxmemory`` reached: OOM) is a 507 ``insufficient-storage`` (nothing was saved).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from api import metrics
 from api.observability import request_id
 from api.schemas import ProblemSchema
-from api.store import GameNotFound, VersionConflict
+from api.store import GameNotFound, TooManyGames, VersionConflict
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -54,6 +57,8 @@ VERSION_CONFLICT: Final = ProblemType("version-conflict", 409,
 REQUEST_IN_PROGRESS: Final = ProblemType("request-in-progress", 409,
                                          "A request with this Idempotency-Key is in progress")
 STALE_VERSION: Final = ProblemType("stale-version", 412, "If-Match does not match the version")
+TOO_MANY_GAMES: Final = ProblemType("too-many-games", 403,
+                                    "Too many active games from this address")
 PAYLOAD_TOO_LARGE: Final = ProblemType("payload-too-large", 413, "Request body too large")
 UNSUPPORTED_MEDIA: Final = ProblemType("unsupported-media-type", 415, "Send application/json")
 VALIDATION: Final = ProblemType("validation-error", 422, "Invalid request field")
@@ -61,10 +66,25 @@ IDEMPOTENCY_KEY_REUSED: Final = ProblemType(
     "idempotency-key-reused", 422, "Idempotency-Key already used for another request")
 INTERNAL: Final = ProblemType("internal-error", 500, "Internal server error")
 UNAVAILABLE: Final = ProblemType("store-unavailable", 503, "Game store unreachable")
+STORE_FULL: Final = ProblemType("insufficient-storage", 507, "The game store is full")
+
+#: Redis errors of a fail-over in progress; Redis refused the command, it was not applied.
+#: (MasterNotFoundError and SlaveNotFoundError of a Sentinel are ConnectionErrors already;
+#: ClusterError is redis-py giving up after a storm of MOVED, ASK or TRYAGAIN redirections.)
+FAILOVER_ERRORS: Final = (redis.exceptions.ReadOnlyError, redis.exceptions.ClusterError,
+                          redis.exceptions.TryAgainError, redis.exceptions.AskError)
+#: The codes of those errors as a Lua script reports them, inside a plain ResponseError.
+FAILOVER_CODES: Final = ("READONLY", "CLUSTERDOWN", "MASTERDOWN", "TRYAGAIN", "LOADING")
+OOM_CODE: Final = "OOM"
 
 _BY_STATUS: Final = {t.status: t for t in (
     BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE,
-    UNSUPPORTED_MEDIA, VALIDATION, INTERNAL, UNAVAILABLE)}
+    UNSUPPORTED_MEDIA, VALIDATION, INTERNAL, UNAVAILABLE, STORE_FULL)}
+
+
+def problem_type(status: int, title: str) -> ProblemType:
+    """The problem type of an HTTP status: a known one, else ``http-<status>`` of ``title``."""
+    return _BY_STATUS.get(status, ProblemType(f"http-{status}", status, title))
 
 
 class Problem(Exception):
@@ -127,7 +147,7 @@ class ProblemApi(Api):  # type: ignore[misc]
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
-        kind = _BY_STATUS.get(status, ProblemType(f"http-{status}", status, error.name))
+        kind = problem_type(status, error.name)
         data = getattr(error, "data", None) or {}
         extra: dict[str, Any] = {}
         detail = error.description or kind.title
@@ -156,6 +176,10 @@ def register(app: Flask) -> None:
     def _not_found(error: GameNotFound) -> Response:
         return problem_response(GAME_NOT_FOUND, str(error), game_id=error.game_id)
 
+    @app.errorhandler(TooManyGames)
+    def _too_many(error: TooManyGames) -> Response:
+        return problem_response(TOO_MANY_GAMES, str(error), max_games=error.cap)
+
     @app.errorhandler(VersionConflict)
     def _conflict(error: VersionConflict) -> Response:
         kind = STALE_VERSION if "If-Match" in request.headers else VERSION_CONFLICT
@@ -170,9 +194,46 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
-    def _unavailable(error: redis.RedisError) -> Response:
+    def _unavailable(error: Exception) -> Response:
         log.warning("Redis unavailable: %s", type(error).__name__)
         metrics.redis_error(error)
         retry = str(current_app.config["SIXTYSIX_RETRY_AFTER"])
         return problem_response(UNAVAILABLE, "the game store is unreachable; retry later",
                                 {"Retry-After": retry})
+
+    for failover in FAILOVER_ERRORS:
+        app.register_error_handler(failover, _unavailable)
+
+    @app.errorhandler(redis.exceptions.RedisClusterException)
+    def _cluster(error: redis.exceptions.RedisClusterException) -> Response:
+        """redis-py's own cluster errors: uncovered slots are a cluster down (a master lost)."""
+        if isinstance(error, redis.exceptions.SlotNotCoveredError) or (
+                "slots are not covered" in str(error)):
+            return _unavailable(error)
+        raise error  # a misuse of the cluster client: a logged 500
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def _full(error: Exception) -> Response:
+        log.error("Redis is full (maxmemory reached): a write was refused")
+        metrics.redis_error(error)
+        return problem_response(STORE_FULL, "the game store is full; nothing was saved")
+
+    @app.errorhandler(redis.ResponseError)
+    def _response_error(error: redis.ResponseError) -> Response:
+        """A script's error carries Redis' code in its text: ``... -OOM command not ...``."""
+        code = redis_error_code(error)
+        if code == OOM_CODE:
+            return _full(error)
+        if code in FAILOVER_CODES:
+            return _unavailable(error)
+        raise error  # any other is a bug: a logged 500
+
+
+def redis_error_code(error: redis.ResponseError) -> str | None:
+    """The Redis error code (``OOM``, ``READONLY``...) that starts the error or, in the error
+    of a Lua script, follows the ``-`` of the failed call's reply."""
+    text = str(error)
+    for code in (OOM_CODE, *FAILOVER_CODES):
+        if text.startswith(code + " ") or f"-{code} " in text or f": {code} " in text:
+            return code
+    return None

@@ -6,13 +6,19 @@ publishes every new version there) and wakes the waiting threads of that game. A
 re-reads the version with a plain ``HGET`` every :data:`RECHECK` seconds, so a notice lost
 while the listener reconnects delays an answer by at most that much; between checks it holds
 no Redis connection at all.
+
+The listener never dies quietly: a Redis outage is logged as a warning, any other failure (a
+malformed notice, a bug) as an error with its traceback; either way it subscribes again after
+a back-off that doubles from :data:`BACKOFF_MIN` to at most :data:`BACKOFF_MAX` seconds and is
+reset by the next notice received.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 import redis
@@ -22,11 +28,17 @@ from api.store import NOTIFY_PATTERN, game_id_of_channel
 
 #: Seconds between direct version checks of a waiting request.
 RECHECK: Final = 1.0
+#: Seconds the listener waits before subscribing again after a failure: first, and at most.
+BACKOFF_MIN: Final = 0.1
+BACKOFF_MAX: Final = 5.0
+
+log = logging.getLogger(__name__)
 
 
 class VersionWaiter:
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, recheck: float = RECHECK) -> None:
         self._redis = client
+        self._recheck = recheck
         self._cond = threading.Condition()
         self._watched: dict[str, int] = {}  # game id -> waiting requests
         self._seen: dict[str, int] = {}  # game id -> highest version announced
@@ -48,7 +60,7 @@ class VersionWaiter:
                     return version
                 with self._cond:
                     self._cond.wait_for(lambda: self._seen.get(game_id, 0) > after,
-                                        timeout=min(remaining, RECHECK))
+                                        timeout=min(remaining, self._recheck))
         finally:
             with self._cond:
                 self._watched[game_id] -= 1
@@ -70,19 +82,32 @@ class VersionWaiter:
                 self._thread.start()
 
     def _listen(self) -> None:
+        backoff = BACKOFF_MIN
         while not self._stop.is_set():
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             try:
-                pubsub.psubscribe(NOTIFY_PATTERN)
-                while not self._stop.is_set():
-                    message = pubsub.get_message(timeout=0.5)
-                    if message is not None:
-                        self._announce(game_id_of_channel(message["channel"]),
-                                       int(message["data"]))
-            except redis.RedisError:
-                self._stop.wait(RECHECK)  # Redis is away: waiters fall back to rechecks
-            finally:
-                pubsub.close()
+                for _ in self._notices():
+                    backoff = BACKOFF_MIN
+            except redis.RedisError as exc:  # Redis is away: waiters fall back to rechecks
+                log.warning("long-poll listener lost Redis (%s); subscribing again in %.1f s",
+                            type(exc).__name__, backoff)
+            except Exception:
+                log.exception("long-poll listener failed; subscribing again in %.1f s", backoff)
+            self._stop.wait(backoff)
+            backoff = min(backoff * 2, BACKOFF_MAX)
+
+    def _notices(self) -> Iterator[None]:
+        """Subscribe and announce every notice (yielding after each) until stopped."""
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        try:
+            pubsub.psubscribe(NOTIFY_PATTERN)
+            while not self._stop.is_set():
+                message = pubsub.get_message(timeout=0.5)
+                if message is not None:
+                    self._announce(game_id_of_channel(message["channel"]),
+                                   int(message["data"]))
+                    yield
+        finally:
+            pubsub.close()
 
     def _announce(self, game_id: str, version: int) -> None:
         with self._cond:

@@ -15,12 +15,16 @@ Accepted URLs (``user:password@`` optional everywhere; it authenticates against 
 
 Keyword ``options`` (``socket_timeout`` in seconds, ``decode_responses``, ...) go to every
 connection to a data node.
+
+Error messages never show a password: a URL in one is written by :func:`redact`
+(``redis://user:***@host:6379/0``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 from urllib.parse import parse_qs, unquote
 
 import redis
@@ -34,8 +38,27 @@ SENTINEL_PORT = 26379
 REDIS_PORT = 6379
 
 
+#: Query parameters of a Redis URL whose values are secrets.
+SECRET_PARAMS: Final = re.compile(r"(?i)((?:^|[?&])(?:sentinel_)?password=)[^&#]*")
+
+
 class RedisURLError(ValueError):
     """The URL names no supported scheme, or its hosts, master name or db are malformed."""
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (``user:***@``, or ``***@`` for a password alone) and any
+    ``password`` or ``sentinel_password`` query parameter replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:  # not a URL; what comes before an @ may still be a password
+        return "***@" + url.rpartition("@")[2] if "@" in url else url
+    # the last @ ends the user info, even if an unescaped password holds / ? or @
+    userinfo, at, hosts = rest.rpartition("@")
+    if at:
+        user, colon, _ = userinfo.partition(":")
+        userinfo = f"{user}:***@" if colon else "***@"
+    hosts = SECRET_PARAMS.sub(r"\1***", hosts)
+    return f"{scheme}://{userinfo}{hosts}"
 
 
 @dataclass(frozen=True)
@@ -55,10 +78,10 @@ def parse(url: str) -> Target:
     """Parse a ``redis+sentinel://`` or ``redis+cluster://`` URL (also with ``rediss+``)."""
     scheme, sep, rest = url.partition("://")
     if not sep:
-        raise RedisURLError(f"not a URL: {url!r}")
+        raise RedisURLError(f"not a URL: {redact(url)!r}")
     tls_prefix, plus, kind = scheme.lower().partition("+")
     if not plus or tls_prefix not in ("redis", "rediss") or kind not in ("sentinel", "cluster"):
-        raise RedisURLError(f"unsupported scheme {scheme!r}")
+        raise RedisURLError(f"unsupported scheme {scheme!r} in {redact(url)!r}")
     rest, _, query = rest.partition("?")
     netloc, _, path = rest.partition("/")
     userinfo, at, hostlist = netloc.rpartition("@")
@@ -72,18 +95,20 @@ def parse(url: str) -> Target:
     params = {name: values[-1] for name, values in parse_qs(query).items()}
     sentinel_password = params.pop("sentinel_password", None)
     if params:
-        raise RedisURLError(f"unsupported query parameters {sorted(params)} in {url!r}")
+        raise RedisURLError(
+            f"unsupported query parameters {sorted(params)} in {redact(url)!r}")
     segments = [unquote(s) for s in path.split("/") if s]
     master: str | None = None
     db = 0
     if kind == "sentinel":
         if not segments or len(segments) > 2:
-            raise RedisURLError(f"expected /master_name[/db] in {url!r}")
+            raise RedisURLError(f"expected /master_name[/db] in {redact(url)!r}")
         master = segments[0]
         if len(segments) == 2:
             db = _db(segments[1])
     elif segments:
-        raise RedisURLError(f"a Redis Cluster has only db 0; drop the path from {url!r}")
+        raise RedisURLError(
+            f"a Redis Cluster has only db 0; drop the path from {redact(url)!r}")
     return Target(
         hosts=hosts,
         tls=tls_prefix == "rediss",
@@ -125,7 +150,10 @@ def connect(url: str, **options: Any) -> Client:
     """
     scheme = url.partition("://")[0].lower()
     if "+" not in scheme:
-        return redis.Redis.from_url(url, **options)
+        try:
+            return redis.Redis.from_url(url, **options)
+        except ValueError as exc:
+            raise RedisURLError(f"{exc} ({redact(url)!r})") from None
     target = parse(url)
     options = {"username": target.username, "password": target.password, **options}
     if target.tls:

@@ -1,19 +1,25 @@
 """Marshmallow schemas of the HTTP API (snake_case), with examples for the documentation.
 
-Request schemas validate input (a failure is a 422 problem naming the field). Response schemas
-document the answers; the views are built by :mod:`api.service` and sent as they are.
+Request schemas validate input (a failure is a 422 problem naming the field). Numbers in a
+JSON body must be JSON numbers: an integer field takes only integers (not ``0.5``, ``1.0``,
+``"1"`` or ``true``), a number field no strings or booleans. Every number of a query string
+has a minimum and a maximum (stated in the OpenAPI document). Response schemas document the
+answers; the views are built by :mod:`api.service` and sent as they are.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from api.store import MAX_PAGE, MAX_SEQ
 from engine.actions import KINDS
 
 MAX_WAIT: Final = 30
-MAX_EVENTS: Final = 500
+#: Most seats of any variant (four-hand): seat numbers are 0..MAX_SEAT.
+MAX_SEAT: Final = 3
+MAX_EVENTS: Final = MAX_PAGE
 DEFAULT_EVENTS: Final = 100
 SEAT_KINDS: Final = ("human", "computer")
 _CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
@@ -21,6 +27,20 @@ _SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
 
 
 # --------------------------------------------------------------------------- requests
+
+
+def body_integer(**kwargs: Any) -> fields.Integer:
+    """An integer member of a JSON body: only JSON integers (booleans are not integers)."""
+    return fields.Integer(strict=True, **kwargs)
+
+
+class BodyNumber(fields.Float):
+    """A number member of a JSON body: a JSON number, not a string or a boolean."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class SeatSpecSchema(Schema):
@@ -55,17 +75,17 @@ class CreateGameSchema(Schema):
     seats = fields.List(fields.Nested(SeatSpecSchema), metadata={
         "description": "One per player, seat 0 first; default: seat 0 human, the others "
                        "computer (random). At least one seat must be human."})
-    match_points = fields.Integer(metadata={
+    match_points = body_integer(metadata={
         "description": "Game points that win a match (the rule option of that name)",
         "example": 7})
-    set_bummerl = fields.Integer(metadata={
+    set_bummerl = body_integer(metadata={
         "description": "Bummerl that win a set (the rule option of that name)", "example": 1})
     settings = fields.Nested(TableSettingsSchema,
                              load_default=lambda: TableSettingsSchema().load({}))
     deck = fields.List(fields.String(), metadata={
         "description": "Explicit deal order of the first hand (all 24, Schnapsen 20 card "
                        "codes, dealt first card first); the game is then unrated"})
-    first_dealer = fields.Integer(metadata={
+    first_dealer = body_integer(validate=validate.Range(min=0, max=MAX_SEAT), metadata={
         "description": "Seat that deals first; default: cut for the deal", "example": 1})
 
 
@@ -77,7 +97,7 @@ class ActionSchema(Schema):
 
 
 class ViewQuerySchema(Schema):
-    after_version = fields.Integer(validate=validate.Range(min=0), metadata={
+    after_version = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "Long-poll: answer once the version exceeds this"})
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
                         metadata={"description": f"Long-poll: longest wait in seconds "
@@ -85,7 +105,7 @@ class ViewQuerySchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "Answer events with seq greater than this"})
     limit = fields.Integer(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
@@ -242,3 +262,5 @@ class ProblemSchema(Schema):
     allowed = fields.List(fields.Raw(), metadata={
         "description": "422: the values the field accepts"})
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    max_games = fields.Integer(metadata={
+        "description": "403 too-many-games: the most active games an address may have"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from api.advice import MAX_BUDGET_MS, MAX_SAMPLES
-from api.schemas import ActionOutSchema
+from api.schemas import ActionOutSchema, BodyNumber, body_integer
 from engine.ai import LEVELS
 
 _BUDGET: dict[str, object] = {
@@ -23,8 +23,8 @@ class AnalysisRequestSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    budget_ms = fields.Float(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
-    samples = fields.Integer(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
+    budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
+    samples = body_integer(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
         "description": f"Most sampled deals of the unseen cards (at most {MAX_SAMPLES}); the "
                        "time budget may stop earlier", "example": 200})
     level = fields.String(load_default="strong", validate=validate.OneOf(tuple(LEVELS)),

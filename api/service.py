@@ -16,7 +16,7 @@ from typing import Any, Final
 from api.errors import FieldError
 from api.metrics import computer_thinking
 from api.players import COMPUTER_LEVELS
-from api.store import Game, GameStore, IdempotentWrite
+from api.store import Game, GameStore, IdempotentWrite, owner_key
 from api.tokens import digest, new_token
 from engine import (
     Action,
@@ -81,9 +81,11 @@ def _rules(body: Mapping[str, Any]) -> Rules:
         raise FieldError(field, str(exc), exc.allowed) from None
 
 
-def create_game(store: GameStore, body: Mapping[str, Any]) -> tuple[Game, list[str | None]]:
+def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
+                ) -> tuple[Game, list[str | None]]:
     """Validate a create request, deal, play the computers' opening moves and save.
 
+    ``owner`` is the client address the game counts against (see :class:`GameStore`).
     Returns the saved game and each seat's token (``None`` for computer seats).
     """
     rules = _rules(body)
@@ -106,6 +108,8 @@ def create_game(store: GameStore, body: Mapping[str, Any]) -> tuple[Game, list[s
         "rated": deck is None,
         "created_at": int(time.time()),
     }
+    if owner is not None:
+        meta["owner"] = {"key": owner_key(owner)}
     events += automatic_moves(state, meta)
     return store.create(secrets.token_urlsafe(12), state, meta, events), tokens
 

@@ -7,6 +7,9 @@ Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action.
 * channel ``sixtysix:notify:{id}`` — the new version, published on every save.
+* ``sixtysix:owner:{<hash of a client address>}`` — sorted set of the address's active games
+  (game id → the time it stops counting): with a cap on games per address (see
+  :class:`GameStore`); a hash tag of its own, so it works on a Redis Cluster.
 
 :meth:`GameStore.save` is one round trip: a Lua script registered once compares the version,
 writes the state, appends the events, stores the idempotency record, refreshes the TTLs and
@@ -17,15 +20,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+import redis
+
 from api.redis_connect import Client
-from engine import Event, GameState, from_json, to_json
+from engine import MATCH_OVER, Event, GameState, from_json, to_json
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
+#: Largest version or event number a request may name; it keeps Redis' list indexes in range.
+MAX_SEQ: Final = 2**31 - 1
+#: Most events one :meth:`GameStore.events` call reads (the API's largest page).
+MAX_PAGE: Final = 500
 
 # KEYS: game, events[, idem]; ARGV: expected version, new version, ttl, state, meta ('' keeps),
 # recent, event count, notify channel, idem record, idem ttl, events...
@@ -47,6 +57,17 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 if #KEYS > 2 then redis.call('SET', KEYS[3], ARGV[9], 'EX', ARGV[10]) end
 redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
+"""
+
+
+# KEYS: owner set; ARGV: now, cap, until, game id. Trims the games that stopped counting,
+# then adds this one if fewer than cap remain: 1, else 0.
+_CLAIM: Final = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+return 1
 """
 
 
@@ -72,6 +93,15 @@ class VersionConflict(StoreError):
         )
 
 
+class TooManyGames(StoreError):
+    """The creator's address already has as many active games as the cap allows."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        super().__init__(f"this address already has {cap} active games, the most allowed: "
+                         "finish one (a finished match frees its place) or let one expire")
+
+
 def game_key(game_id: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}"
 
@@ -82,6 +112,11 @@ def events_key(game_id: str) -> str:
 
 def notify_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:{{{game_id}}}"
+
+
+def owner_key(address: str) -> str:
+    """The set of the games created from ``address`` (hashed: no address is stored)."""
+    return f"{PREFIX}:owner:{{{hashlib.sha256(address.encode()).hexdigest()[:32]}}}"
 
 
 def idem_key(scope: str, key: str) -> str:
@@ -142,10 +177,22 @@ class IdempotentWrite:
 
 
 class GameStore:
-    def __init__(self, client: Client, ttl: int) -> None:
+    """Games in Redis, each living ``ttl`` seconds after its last write.
+
+    With ``max_games`` > 0 a game created with ``meta["owner"] = {"key": owner_key(address)}``
+    counts against that address until its match is over or it expires; creating one more than
+    ``max_games`` raises :class:`TooManyGames`. A game's place is held until ``1.5 × ttl``
+    after the save that last renewed it; a save renews it when less than ``ttl`` is left (so
+    at most once per half ``ttl``, and never after the game itself expired). Without a cap no
+    owner is kept.
+    """
+
+    def __init__(self, client: Client, ttl: int, max_games: int = 0) -> None:
         self.redis = client
         self.ttl = ttl
+        self.max_games = max_games
         self._save = client.register_script(_SAVE)
+        self._claim = client.register_script(_CLAIM)
 
     def load(self, game_id: str) -> Game:
         raw = self.redis.hgetall(game_key(game_id))
@@ -168,13 +215,43 @@ class GameStore:
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
-        """Write a new game at version 1; :class:`VersionConflict` if the id is taken."""
+        """Write a new game at version 1; :class:`VersionConflict` if the id is taken,
+        :class:`TooManyGames` if its owner has reached the cap (nothing written then)."""
         game = Game(game_id, 0, state, meta, 0, [])
-        return self.save(game, events, write_meta=True)
+        owner = meta.pop("owner", None) if not self.max_games else meta.get("owner")
+        if owner is None:
+            return self.save(game, events, write_meta=True)
+        now = int(time.time())
+        owner["until"] = self._held_until(now)
+        if not self._claim(keys=[owner["key"]], args=[now, self.max_games, owner["until"],
+                                                      game_id]):
+            raise TooManyGames(self.max_games)
+        try:
+            return self.save(game, events, write_meta=True)
+        except (StoreError, redis.ResponseError):  # refused: nothing was written
+            self.redis.zrem(owner["key"], game_id)
+            raise
+
+    def _held_until(self, now: int) -> int:
+        return now + self.ttl * 3 // 2
 
     def save(self, game: Game, events: list[Event], *, write_meta: bool = False,
              idempotent: IdempotentWrite | None = None) -> Game:
-        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended."""
+        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended.
+
+        A game's place in its owner's set is given back when its match is over and renewed
+        when it runs short (see the class docstring); either writes the meta too.
+        """
+        owner = game.meta.get("owner")
+        renew = False
+        if owner is not None:
+            now = int(time.time())
+            if game.state.status == MATCH_OVER:
+                game.meta["owner"] = None
+                write_meta = True
+            elif owner["until"] < now + self.ttl:
+                owner["until"] = self._held_until(now)
+                write_meta = renew = True
         logged = [Logged(game.event_count + i, e) for i, e in enumerate(events, 1)]
         saved = Game(game.game_id, game.version + 1, game.state, game.meta,
                      game.event_count + len(logged), logged)
@@ -195,11 +272,29 @@ class GameStore:
             raise GameNotFound(game.game_id)
         if status == 0:
             raise VersionConflict(game.game_id, game.version, int(current))
+        if owner is not None and (renew or game.meta["owner"] is None):
+            self._owned(owner, game.game_id, renew)
         return saved
+
+    def _owned(self, owner: dict[str, Any], game_id: str, renew: bool) -> None:
+        """Renew the game's place in its owner's set, or give it back."""
+        if not renew:
+            self.redis.zrem(owner["key"], game_id)
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(owner["key"], {game_id: owner["until"]}, xx=True)
+        pipe.expireat(owner["key"], owner["until"])
+        pipe.execute()
 
     def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
                                                                     list[Logged]]:
-        """The game's meta, event count, and up to ``limit`` events with ``seq > after``."""
+        """The game's meta, event count, and up to ``limit`` events with ``seq > after``.
+
+        ``after`` must be 0..:data:`MAX_SEQ` and ``limit`` 1..:data:`MAX_PAGE` (else
+        :class:`ValueError`: the API's schema refuses such queries with a 422 first).
+        """
+        if not 0 <= after <= MAX_SEQ or not 1 <= limit <= MAX_PAGE:
+            raise ValueError(f"events after {after}, limit {limit}: out of range")
         pipe = self.redis.pipeline(transaction=False)
         pipe.hmget(game_key(game_id), "meta", "n")
         pipe.lrange(events_key(game_id), after, after + limit - 1)

@@ -36,7 +36,7 @@ bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
 # The threads bound concurrent long-polls (workers x threads): raise SIXTYSIX_THREADS if many
 # players wait at once.
 workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
-worker_class = "gthread"
+worker_class = "api.gunicorn_worker.ProblemWorker"  # gthread, with problem+json error pages
 threads = _env_int("SIXTYSIX_THREADS", 8)
 
 timeout = 60  # long-polls wait up to 30 s

@@ -18,6 +18,7 @@ from api.http import (
     not_modified,
     services,
 )
+from api.limits import client_address
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.service import create_game, game_view, public_seats
@@ -62,7 +63,7 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
     ttl = current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"]
     if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
         try:
-            game, tokens = create_game(store, body)
+            game, tokens = create_game(store, body, client_address())
         except BaseException:
             store.delete_record(record_key)
             raise
@@ -88,6 +89,8 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE)
     @blp.response(201, CreatedGameSchema)
+    @blp.alt_response(403, response="DEFAULT_ERROR", description=(
+        "too-many-games: the client address has SIXTYSIX_MAX_GAMES_PER_ADDRESS active games"))
     @blp.alt_response(409, response="DEFAULT_ERROR",
                       description="A creation with this Idempotency-Key is still running")
     def post(self, body: dict[str, Any]) -> Response:
@@ -102,7 +105,7 @@ class Games(MethodView):
         key = idempotency.key()
         if key is not None:
             return _create_once(store, body, key)
-        game, tokens = create_game(store, body)
+        game, tokens = create_game(store, body, client_address())
         return json_response(_created(game, tokens), 201, _headers(game))
 
 

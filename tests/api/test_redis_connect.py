@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from api.redis_connect import RedisURLError, Target, connect, parse
+from api.redis_connect import RedisURLError, Target, connect, parse, redact
 from api.redis_server import EmbeddedRedis
 
 
@@ -59,3 +59,35 @@ def test_plain_url_gives_a_single_server_client(redis_server: EmbeddedRedis) -> 
 def test_unsupported_scheme_is_refused_before_connecting() -> None:
     with pytest.raises(RedisURLError, match="unsupported scheme"):
         connect("redis+shard://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("url", [
+    "redis+sentinel://app:pa55word@s1,s2",                 # no master name
+    "redis+cluster://:pa55word@n1:7000/3",                 # a cluster has no db 3
+    "redis+cluster://pa55word@n1?tls=1",                   # unknown parameter
+    "redis+sentinel://s1/m/0?sentinel_password=pa55word&x=1",
+    "redis+nothing://u:pa55word@h",                        # unknown scheme
+    "redis://u:pa55word@h:port/0",                         # redis-py's own complaint
+    "redis://u:pa55word@h/0?password=pa55word&db=x",
+    "u:pa55word@h:6379",                                   # not a URL at all
+])
+def test_error_messages_never_show_a_password(url: str) -> None:
+    with pytest.raises(RedisURLError) as raised:
+        connect(url)
+    assert "pa55word" not in str(raised.value)
+    assert "***" in str(raised.value)
+
+
+def test_the_app_refuses_a_bad_url_without_showing_its_password() -> None:
+    from api.app import create_app
+
+    with pytest.raises(RedisURLError) as raised:
+        create_app({"REDIS_URL": "redis://admin:pa55word@h:x/0"})
+    assert "pa55word" not in str(raised.value) and "admin:***@h:x/0" in str(raised.value)
+
+
+def test_redact() -> None:
+    assert redact("redis://u:p/w?x@h:1/0") == "redis://u:***@h:1/0"
+    assert redact("rediss://secret@h/0") == "rediss://***@h/0"
+    assert redact("redis://h:6379/0") == "redis://h:6379/0"
+    assert redact("redis://h/0?db=1&password=pp") == "redis://h/0?db=1&password=***"

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 import redis
+import requests
 from redis.sentinel import MasterNotFoundError
 
+from api.local import LocalServer
 from api.redis_connect import connect
 from api.redis_server import HOST, EmbeddedRedis, RedisServerError, _free_port, find_redis_server
 
@@ -79,3 +81,12 @@ def test_sentinel_url_with_unknown_master_fails_on_use(sentinel_port: int) -> No
             client.ping()
     finally:
         client.close()
+
+
+def test_no_master_known_to_the_sentinels_is_a_503(sentinel_port: int) -> None:
+    url = f"redis+sentinel://{HOST}:{sentinel_port}/no-such-master"
+    with LocalServer(url) as server:
+        response = requests.post(f"{server.url}/v1/games", json={}, timeout=10)
+    assert response.status_code == 503, response.text
+    assert response.json()["type"] == "https://sixtysix.dev/problems/store-unavailable"
+    assert "Retry-After" in response.headers

@@ -1,0 +1,137 @@
+"""Hostile input is a 4xx problem, never a 500: deep JSON, huge query numbers, lax integers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+import requests
+from flask.testing import FlaskClient
+
+from api.body import MAX_DEPTH, too_deep
+from api.resources.analysis import POSITION_EXAMPLE
+from api.store import MAX_SEQ
+from tests.api.helpers import assert_problem, bearer, two_humans
+
+#: About a thousand levels in 2 KB: the depth at which the stdlib decoder recursed to death.
+DEEP_ARRAY = b"[" * 980 + b"]" * 980
+DEEP_OBJECT = b'{"a":' * 400 + b"1" + b"}" * 400
+
+
+def _post_paths(client: FlaskClient) -> list[str]:
+    game_id, _ = two_humans(client)
+    return ["/v1/games", f"/v1/games/{game_id}/actions", "/v1/analysis",
+            f"/v1/games/{game_id}/hint"]
+
+
+@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT], ids=["array", "object"])
+def test_deeply_nested_json_is_a_400_on_every_endpoint(client: FlaskClient, body: bytes) -> None:
+    game_id, tokens = two_humans(client)
+    for path in _post_paths(client):
+        response = client.post(path, data=body, content_type="application/json",
+                               headers=bearer(tokens[0]) if game_id in path else {})
+        problem = assert_problem(response, 400, "bad-request")
+        assert f"deeper than {MAX_DEPTH}" in problem["errors"]["body"][0], path
+
+
+def test_deep_json_is_refused_over_a_real_socket(live_url: str,
+                                                 redis_client: redis.Redis) -> None:
+    response = requests.post(f"{live_url}/v1/analysis", data=DEEP_ARRAY,
+                             headers={"Content-Type": "application/json"}, timeout=10)
+    assert response.status_code == 400
+    assert response.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_depth_limit_itself(client: FlaskClient) -> None:
+    at_limit = b"[" * MAX_DEPTH + b"]" * MAX_DEPTH
+    over = b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1)
+    assert not too_deep(at_limit) and too_deep(over)
+    # brackets inside strings, escaped quotes included, are text, not nesting
+    assert not too_deep(b'{"a": "' + b"[{" * 100 + b'\\"' + b"[" * 50 + b'"}')
+    assert too_deep(b'["\\\\"' + b",[" * MAX_DEPTH + b"]" * MAX_DEPTH + b"]")
+    # at the limit the body goes on to validation: a 422 on the field, not the 400
+    inner = b"[" * (MAX_DEPTH - 1) + b"]" * (MAX_DEPTH - 1)
+    response = client.post("/v1/games", data=b'{"seats": ' + inner + b"}",
+                           content_type="application/json")
+    assert_problem(response, 422, "validation-error")
+
+
+@pytest.mark.parametrize("query", [
+    {"after": str(2**63 - 1)}, {"after": str(MAX_SEQ + 1)}, {"after": "-1"},
+    {"limit": "0"}, {"limit": "501"}, {"limit": str(2**63)}, {"after": "1" * 400},
+])
+def test_events_query_numbers_are_bounded(client: FlaskClient, query: dict[str, str]) -> None:
+    game_id, _ = two_humans(client)
+    response = client.get(f"/v1/games/{game_id}/events", query_string=query)
+    problem = assert_problem(response, 422, "validation-error")
+    assert set(problem["errors"]) == set(query)
+
+
+def test_events_at_the_largest_after_is_an_empty_page(client: FlaskClient) -> None:
+    game_id, _ = two_humans(client)
+    response = client.get(f"/v1/games/{game_id}/events", query_string={"after": MAX_SEQ,
+                                                                      "limit": 500})
+    assert response.status_code == 200, response.json
+    assert response.json is not None and response.json["events"] == []
+
+
+@pytest.mark.parametrize(("path", "query"), [
+    ("", {"after_version": str(2**63)}), ("", {"wait": "1e308"}), ("", {"wait": "nan"}),
+    ("", {"wait": "-1"}), ("/hint", {"budget_ms": "1e12"}), ("/hint", {"budget_ms": "0"}),
+])
+def test_other_query_numbers_are_bounded(client: FlaskClient, path: str,
+                                         query: dict[str, str]) -> None:
+    game_id, tokens = two_humans(client)
+    method = client.post if path else client.get
+    response = method(f"/v1/games/{game_id}{path}", query_string=query,
+                      headers=bearer(tokens[0]))
+    problem = assert_problem(response, 422, "validation-error")
+    assert set(problem["errors"]) == set(query)
+
+
+def test_every_query_number_has_bounds_in_the_spec(client: FlaskClient) -> None:
+    spec: Any = client.get("/openapi.json").json
+    seen = []
+    for operations in spec["paths"].values():
+        for method, operation in operations.items():
+            if method == "parameters":  # the path's own (game_id)
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter["in"] == "query" and schema.get("type") in ("integer", "number"):
+                    seen.append(parameter["name"])
+                    assert "minimum" in schema and "maximum" in schema, parameter
+    assert {"after", "limit", "after_version", "wait", "budget_ms"} <= set(seen)
+
+
+@pytest.mark.parametrize("value", [0.5, 1.0, "1", True, False])
+@pytest.mark.parametrize("field", ["first_dealer", "match_points", "set_bummerl"])
+def test_body_integers_must_be_json_integers(client: FlaskClient, field: str,
+                                             value: object) -> None:
+    response = client.post("/v1/games", json={field: value})
+    problem = assert_problem(response, 422, "validation-error")
+    assert field in problem["errors"]
+
+
+def test_first_dealer_is_a_seat(client: FlaskClient) -> None:
+    assert_problem(client.post("/v1/games", json={"first_dealer": 2**70}), 422,
+                   "validation-error")
+    assert client.post("/v1/games", json={"first_dealer": 1}).status_code == 201
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("samples", 2.0), ("samples", True), ("budget_ms", "300"), ("budget_ms", True),
+    ("seat", True), ("dealer", True), ("to_act", False), ("talon_size", True),
+    ("hand_sizes", [True, 6]), ("leader", False),
+])
+def test_analysis_numbers_are_not_booleans_or_strings(client: FlaskClient, field: str,
+                                                      value: object) -> None:
+    position = {**POSITION_EXAMPLE, "budget_ms": 20, "samples": 2}
+    if field == "hand_sizes":
+        position["hand_sizes"] = [6, True]
+    else:
+        position[field] = value
+    response = client.post("/v1/analysis", json=position)
+    problem = assert_problem(response, 422, "validation-error")
+    assert field in problem["errors"] or (field == "leader" and "trick" in problem["errors"])

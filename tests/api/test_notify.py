@@ -1,0 +1,55 @@
+"""The long-poll listener thread logs its failures and subscribes again; it never dies."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+
+from api.notify import VersionWaiter
+from api.store import notify_channel
+
+DEADLINE = 20.0  # seconds; far less than the wait's own timeout below
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_a_malformed_notice_is_logged_and_the_listener_goes_on(
+        redis_client: redis.Redis) -> None:
+    records = _Records()
+    logger = logging.getLogger("api.notify")
+    logger.addHandler(records)
+    # no recheck within the wait: only the listener can answer it before its timeout
+    waiter = VersionWaiter(redis_client, recheck=60.0)
+    redis_client.set("probe", 1)
+    answered: list[int] = []
+    waiting = threading.Thread(target=lambda: answered.append(waiter.wait(
+        "g1", 1, 60.0, lambda: int(redis_client.get("probe") or 0))))
+    waiting.start()
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while not any(r.levelno == logging.ERROR and r.exc_info for r in records.records):
+            assert time.monotonic() < deadline, "the listener's failure was not logged"
+            redis_client.publish(notify_channel("g1"), "not a version")
+            time.sleep(0.05)
+        assert "subscribing again" in records.records[-1].getMessage()
+        redis_client.set("probe", 2)
+        while waiting.is_alive():  # until the subscribed-again listener hears the notice
+            assert time.monotonic() < deadline, "the listener did not come back"
+            redis_client.publish(notify_channel("g1"), "2")
+            waiting.join(0.1)
+        assert answered == [2]
+    finally:
+        logger.removeHandler(records)
+        redis_client.set("probe", 2)
+        waiter.close()
+        waiting.join()
