@@ -4,8 +4,8 @@ Configuration comes from the environment (:mod:`api.config`), then ``config`` ov
 Extensions are set up here, in one place: Redis (one pool per process), the game store, the
 long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
-:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc``,
-``/openapi.json``.
+:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
+served from the package, :mod:`api.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Final
 from flask import Flask
 
 from api import config as api_config
-from api import errors, limits, metrics, observability, security
+from api import docs, errors, limits, metrics, observability, security
 from api.http import Services
 from api.notify import VersionWaiter
 from api.redis_connect import connect
@@ -33,10 +33,7 @@ OPENAPI: Final = {
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-    "OPENAPI_REDOC_PATH": "redoc",
-    "OPENAPI_REDOC_URL": "https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+    **docs.OPENAPI_UI,
 }
 
 SPEC_KWARGS: Final = {
@@ -76,6 +73,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
                                               "extra_plugins": [limits.SpecPlugin()]})
     errors.register(app)
+    docs.init(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["sixtysix_api"] = api
