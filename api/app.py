@@ -18,7 +18,7 @@ from typing import Any, Final
 from flask import Flask
 
 from api import config as api_config
-from api import docs, errors, limits, metrics, observability, security
+from api import docs, errors, limits, metrics, observability, openapi_docs, security
 from api.http import Services
 from api.notify import VersionWaiter
 from api.redis_connect import connect
@@ -71,7 +71,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     limits.init(app, client)
 
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
-                                              "extra_plugins": [limits.SpecPlugin()]})
+                                              "extra_plugins": [limits.SpecPlugin(),
+                                                                openapi_docs.DocsPlugin()]})
     errors.register(app)
     docs.init(app)
     for blueprint in BLUEPRINTS:
