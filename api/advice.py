@@ -134,7 +134,7 @@ def _check_turn(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
     """The hand is in play, it is the seat's turn, and the hand sizes fit the tricks played."""
     if view["status"] != "playing":
         raise FieldError("status", f"the hand is not in play (status {view['status']!r})")
-    if view["to_act"] != seat:
+    if isinstance(view["to_act"], bool) or view["to_act"] != seat:  # false == 0 in Python
         raise FieldError("to_act", f"it is not seat {seat}'s turn (to_act is "
                          f"{view['to_act']})")
     players = rules.variant.players

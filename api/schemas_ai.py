@@ -18,7 +18,7 @@ class HintQuerySchema(Schema):
     budget_ms = fields.Float(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
 
 
-def _member(json_type: str | list[str], description: str) -> fields.Raw:
+def _member(json_type: str, description: str) -> fields.Raw:
     """A required member of the pasted view, documented with its JSON type; its value is
     checked by :func:`api.advice.check_position` (a 422 naming it)."""
     return fields.Raw(required=True, allow_none=True,
@@ -47,8 +47,8 @@ class AnalysisRequestSchema(Schema):
     trump_suit = _member("string", "C, S, H or D")
     turned_card = _member("string", "The card turned up for trumps")
     talon_size = _member("integer", "Cards left in the talon")
-    closed_by = _member(["integer", "null"], "The seat that closed the talon, or null")
-    closed_after_tricks = _member(["integer", "null"],
+    closed_by = _member("integer", "The seat that closed the talon, or null")
+    closed_after_tricks = _member("integer",
                                   "Tricks taken when the talon was closed, or null")
     leader = _member("integer", "The seat that leads the current trick")
     trick = _member("array", "Cards of the current trick, {seat, card} each")
