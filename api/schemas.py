@@ -89,8 +89,8 @@ class ViewQuerySchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
-        "description": "Answer events with seq greater than this"})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1),
+                           metadata={"description": "Answer events with seq greater than this"})
     limit = fields.Integer(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
                            metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
