@@ -4,8 +4,8 @@ Configuration comes from the environment (:mod:`api.config`), then ``config`` ov
 Extensions are set up here, in one place: Redis (one pool per process), the game store, the
 long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
-:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc``,
-``/openapi.json``.
+:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
+served from the package, :mod:`api.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from flask import Flask
 
-from api import body, errors, limits, metrics, observability, security
+from api import body, docs, errors, limits, metrics, observability, openapi_docs, security
 from api import config as api_config
 from api.http import Services
 from api.notify import VersionWaiter
@@ -33,10 +33,7 @@ OPENAPI: Final = {
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-    "OPENAPI_REDOC_PATH": "redoc",
-    "OPENAPI_REDOC_URL": "https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+    **docs.OPENAPI_UI,
 }
 
 SPEC_KWARGS: Final = {
@@ -76,8 +73,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     body.init(app)  # after the limits: a refused client is refused before its body is read
 
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
-                                              "extra_plugins": [limits.SpecPlugin()]})
+                                              "extra_plugins": [limits.SpecPlugin(),
+                                                                openapi_docs.DocsPlugin()]})
     errors.register(app)
+    docs.init(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["sixtysix_api"] = api

@@ -45,6 +45,12 @@ from api.redis_connect import Client, parse
 from api.tokens import digest
 
 RATE_LIMITED: Final = ProblemType("rate-limited", 429, "Too many requests")
+#: A 429 as the actions limit answers it (documentation).
+RATE_LIMITED_EXAMPLE: Final = {
+    "type": RATE_LIMITED.uri, "title": RATE_LIMITED.title, "status": 429,
+    "detail": "rate limit of 10 per 1 second per token exceeded; retry in 1 s",
+    "instance": "/v1/games/q3V9k2xR0aLmT7wZ/actions",
+    "request_id": "4c1f6078d1b74eeebd1006b443acea6e", "limit": "10 per 1 second per token"}
 #: Prefix of the limiter's Redis keys.
 KEY_PREFIX: Final = "sixtysix:rate"
 #: Endpoints with a limit of their own (flask-smorest names them blueprint.ViewClass).
@@ -131,7 +137,8 @@ class SpecPlugin(BasePlugin):
             "headers": {"Retry-After": {
                 "description": "Seconds until the limit's window ends",
                 "schema": {"type": "integer", "minimum": 1}}},
-            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"},
+                                       "example": RATE_LIMITED_EXAMPLE}},
         })
 
     def operation_helper(self, path: str | None = None,

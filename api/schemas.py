@@ -68,12 +68,15 @@ class TableSettingsSchema(Schema):
 
 class CreateGameSchema(Schema):
     variant = fields.String(load_default="sixty-six", metadata={
-        "description": "sixty-six, schnapsen, three-hand or four-hand", "example": "sixty-six"})
+        "description": "sixty-six (2 seats), schnapsen (2), three-hand (3) or four-hand (4); "
+                       "another name is a 422", "example": "sixty-six"})
     rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
         "description": "Rule options by name (GET /v1/rules lists them)",
         "example": {"close_min_talon": 3}})
     seats = fields.List(fields.Nested(SeatSpecSchema), metadata={
-        "description": "One per player, seat 0 first; default: seat 0 human, the others "
+        "description": "One per player, seat 0 first: exactly 2 for sixty-six and "
+                       "schnapsen, 3 for three-hand, 4 for four-hand (partners 0+2 against "
+                       "1+3); another count is a 422. Default: seat 0 human, the others "
                        "computer (random). At least one seat must be human."})
     match_points = body_integer(metadata={
         "description": "Game points that win a match (the rule option of that name)",
@@ -86,7 +89,8 @@ class CreateGameSchema(Schema):
         "description": "Explicit deal order of the first hand (all 24, Schnapsen 20 card "
                        "codes, dealt first card first); the game is then unrated"})
     first_dealer = body_integer(validate=validate.Range(min=0, max=MAX_SEAT), metadata={
-        "description": "Seat that deals first; default: cut for the deal", "example": 1})
+        "description": "Seat that deals first, 0 to seats − 1; default: cut for the deal",
+        "example": 1})
 
 
 class ActionSchema(Schema):
@@ -245,7 +249,9 @@ class HealthSchema(Schema):
 
 
 class ProblemSchema(Schema):
-    type = fields.String(metadata={"example": "https://sixtysix.dev/problems/illegal-action"})
+    type = fields.String(metadata={
+        "description": "https://sixtysix.dev/problems/<slug>: stable, one per kind of error",
+        "example": "https://sixtysix.dev/problems/bad-request"})
     title = fields.String()
     status = fields.Integer()
     detail = fields.String()

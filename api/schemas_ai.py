@@ -7,6 +7,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 from api.advice import MAX_BUDGET_MS, MAX_SAMPLES
 from api.schemas import ActionOutSchema, BodyNumber, body_integer
 from engine.ai import LEVELS
+from engine.ai.player import CLOSE_HEDGE
 
 _BUDGET: dict[str, object] = {
     "description": f"Time budget of the computer in ms (at most {MAX_BUDGET_MS}); default: the "
@@ -17,11 +18,42 @@ class HintQuerySchema(Schema):
     budget_ms = fields.Float(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
 
 
+def _member(json_type: str, description: str) -> fields.Raw:
+    """A required member of the pasted view, documented with its JSON type; its value is
+    checked by :func:`api.advice.check_position` (a 422 naming it)."""
+    return fields.Raw(required=True, allow_none=True,
+                      metadata={"type": json_type, "description": description})
+
+
 class AnalysisRequestSchema(Schema):
-    """A seat's view of a hand in play (members not used are ignored) plus the search knobs."""
+    """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
+
+    The members below are required (those of :data:`api.advice.REQUIRED`); a spectator's
+    view (``seat`` null) has no hand to analyse.
+    """
 
     class Meta:
         unknown = INCLUDE
+
+    seat = _member("integer", "The seat whose view this is (0-based; sixty-six and schnapsen "
+                              "2 seats, three-hand 3, four-hand 4)")
+    variant = _member("string", "sixty-six, schnapsen, three-hand or four-hand")
+    rules = _member("object", "The rule options, as in the view")
+    status = _member("string", "Must be playing")
+    dealer = _member("integer", "The dealer's seat")
+    to_act = _member("integer", "Must be this seat (it is its turn)")
+    hand = _member("array", "The seat's cards (card codes such as QH)")
+    hand_sizes = _member("array", "Number of cards in each seat's hand")
+    trump_suit = _member("string", "C, S, H or D")
+    turned_card = _member("string", "The card turned up for trumps")
+    talon_size = _member("integer", "Cards left in the talon")
+    closed_by = _member("integer", "The seat that closed the talon, or null")
+    closed_after_tricks = _member("integer",
+                                  "Tricks taken when the talon was closed, or null")
+    leader = _member("integer", "The seat that leads the current trick")
+    trick = _member("array", "Cards of the current trick, {seat, card} each")
+    tricks = _member("array", "The finished tricks of the hand, as in the view")
+    melds = _member("array", "The melds shown, as in the view")
 
     budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
     samples = body_integer(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
@@ -45,9 +77,11 @@ class AnalysisSchema(Schema):
     best = fields.Nested(ActionOutSchema, metadata={"description": "The recommended action"})
     actions = fields.List(fields.Nested(RankedActionSchema), metadata={
         "description": ("Every legal action, best first: by expected game points, except "
-                        "that a closing is ranked as if each sampled deal where it fails "
-                        "cost one game point more (the search sees every card of a deal, a "
-                        "real closer does not)")})
+                        "that a closing is ranked as if each sampled deal where it loses "
+                        f"cost {CLOSE_HEDGE:g} game points more (the search sees every card "
+                        "of a deal, a real closer does not). A failed closing itself costs "
+                        "the closer 2 game points, 3 if the opponent had no trick when the "
+                        "talon was closed")})
     samples = fields.Integer(metadata={"description": "Sampled deals used (0: only one "
                                                       "legal action)", "example": 180})
     reason = fields.String(metadata={"example": "play:QH is worth +1.42 game points on "

@@ -3,8 +3,9 @@
 Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
 ``X-Frame-Options: DENY`` and a ``Content-Security-Policy``: ``default-src 'none';
 frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``) may load scripts,
-styles and images from their CDN, run their own inline scripts (allowed by hash), fetch
-``/openapi.json`` and start blob workers. Responses under ``/v1/games`` (views, events, seat
+styles, images and fonts from this server only (``'self'``: the vendored copies under
+``/static``), run their own inline scripts (allowed by hash), fetch ``/openapi.json`` and start
+blob workers. Responses under ``/v1/games`` (views, events, seat
 tokens) carry ``Cache-Control: no-store``.
 
 CORS: ``SIXTYSIX_CORS_ORIGINS`` lists the allowed origins, comma-separated (``*`` allows any).
@@ -54,31 +55,25 @@ def origins(raw: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def html_csp(cdn_origins: frozenset[str], html: str) -> str:
-    """The policy of a documentation page: its CDN, and its inline scripts by SHA-256."""
-    cdn = " ".join(sorted(cdn_origins))
-    hashes = " ".join(
+def html_csp(html: str) -> str:
+    """The policy of a documentation page: this server, and its inline scripts by SHA-256."""
+    sources = " ".join(["'self'", *(
         "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
-        for s in _INLINE_SCRIPT.findall(html))
-    return (f"default-src 'none'; script-src {cdn} {hashes}; style-src {cdn} 'unsafe-inline'; "
-            f"img-src 'self' data: {cdn}; font-src {cdn}; connect-src 'self'; "
+        for s in _INLINE_SCRIPT.findall(html))])
+    return (f"default-src 'none'; script-src {sources}; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; font-src 'self'; connect-src 'self'; "
             "worker-src blob:; frame-ancestors 'none'")
 
 
 def init(app: Flask) -> None:
     """Add the headers above to every response of ``app``."""
     allowed = origins(app.config["SIXTYSIX_CORS_ORIGINS"])
-    cdn = frozenset(
-        f"{p.scheme}://{p.netloc}" for p in (
-            urlsplit(app.config.get(name) or "")
-            for name in ("OPENAPI_SWAGGER_UI_URL", "OPENAPI_REDOC_URL")) if p.netloc)
 
     @app.after_request
     def _secure(response: Response) -> Response:
         response.headers.update(STATIC_HEADERS)
         if response.mimetype == "text/html":
-            response.headers["Content-Security-Policy"] = html_csp(
-                cdn, response.get_data(as_text=True))
+            response.headers["Content-Security-Policy"] = html_csp(response.get_data(as_text=True))
         else:
             response.headers["Content-Security-Policy"] = API_CSP
         if request.path.startswith(NO_STORE_PREFIX):

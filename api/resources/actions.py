@@ -33,13 +33,11 @@ ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
 class Actions(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(ActionSchema(), example=ACTION_EXAMPLE)
-    @blp.response(200, GameViewSchema)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
-    @blp.alt_response(409, response="DEFAULT_ERROR", description=(
-        "illegal-action (with reason and legal_actions) or version-conflict (someone acted "
-        "first; reload)"))
-    @blp.alt_response(412, response="DEFAULT_ERROR", description="If-Match is not the version")
+    @blp.response(200, GameViewSchema, headers={"ETag": "ETag"})
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
+    @blp.alt_response(409, response="ActionConflict")
+    @blp.alt_response(412, response="StaleVersion")
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Apply the seat's action, then every computer reply, and save once.
 

@@ -20,8 +20,8 @@ class Events(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events with ``seq > after``, oldest first, at most ``limit``.
 

@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api import idempotency
+from api import examples, idempotency
 from api.errors import REQUEST_IN_PROGRESS, Problem
 from api.http import (
     authenticate,
@@ -87,12 +87,13 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE)
-    @blp.response(201, CreatedGameSchema)
+    @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE, required=False,
+                   description="Optional: an empty body (or {}) creates a default game")
+    @blp.response(201, CreatedGameSchema, example=examples.CREATED,
+                  headers={"ETag": "ETag", "Location": "Location"})
     @blp.alt_response(403, response="DEFAULT_ERROR", description=(
         "too-many-games: the client address has SIXTYSIX_MAX_GAMES_PER_ADDRESS active games"))
-    @blp.alt_response(409, response="DEFAULT_ERROR",
-                      description="A creation with this Idempotency-Key is still running")
+    @blp.alt_response(409, response="CreateInProgress")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game and deal its first hand.
 
@@ -113,10 +114,11 @@ class Games(MethodView):
 class GameResource(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
     @blp.arguments(ViewQuerySchema(), location="query")
-    @blp.response(200, GameViewSchema)
-    @blp.alt_response(304, description="If-None-Match names the current version")
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown token")
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
+    @blp.response(200, GameViewSchema, example=examples.VIEW, headers={"ETag": "ETag"})
+    @blp.alt_response(304, description="If-None-Match names the current version",
+                      headers={"ETag": "ETag"})
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The game as a seat (``Authorization: Bearer``) or a spectator (no token) sees it.
 

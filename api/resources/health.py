@@ -22,7 +22,7 @@ class Health(MethodView):
 @blp.route("/readyz")
 class Ready(MethodView):
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, response="DEFAULT_ERROR", description="Redis unreachable")
+    @blp.alt_response(503, response="StoreUnavailable")
     def get(self) -> dict[str, str]:
         """Redis answers a PING; else 503 with Retry-After."""
         services().store.redis.ping()

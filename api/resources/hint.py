@@ -55,12 +55,10 @@ def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
 class Hint(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(HintQuerySchema, location="query")
-    @blp.response(200, HintSchema, example=HINT_EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
-    @blp.alt_response(409, response="DEFAULT_ERROR", description=(
-        "no-decision (not the seat's turn, or the hand is over) or version-conflict (the game "
-        "changed while the computer thought; nothing was marked)"))
+    @blp.response(200, HintSchema, example=HINT_EXAMPLE, headers={"ETag": "ETag"})
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
+    @blp.alt_response(409, response="HintConflict")
     def post(self, query: dict[str, Any], game_id: str) -> Response:
         """The strong computer's recommended action, each action's value and a reason.
 

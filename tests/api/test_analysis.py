@@ -129,6 +129,8 @@ def _broken(seat_view: dict[str, Any], how: str) -> dict[str, Any]:
         v["hand"][0] = "9S" if "9S" not in v["hand"] else "9C"
     elif how == "not_your_turn":
         v["to_act"] = 1
+    elif how == "to_act_false":  # false == 0 in Python, but not the seat 0
+        v["to_act"] = False
     elif how == "hand_over":
         v["status"] = "hand_over"
     elif how == "missing":
@@ -150,6 +152,7 @@ def _broken(seat_view: dict[str, Any], how: str) -> dict[str, Any]:
     ("duplicate", "hand", "sixty-six"), ("hand_and_trump", "trump_card", "sixty-six"),
     ("short_hand", "hand", "sixty-six"), ("unknown_card", "hand", "sixty-six"),
     ("not_in_deck", "hand", "schnapsen"), ("not_your_turn", "to_act", "sixty-six"),
+    ("to_act_false", "to_act", "sixty-six"),
     ("hand_over", "status", "sixty-six"), ("missing", "hand", "sixty-six"),
     ("spectator", "seat", "sixty-six"), ("legal_actions", "legal_actions", "sixty-six"),
     ("hand_sizes", "hand_sizes", "sixty-six"), ("rules", "rules.close_min_talon", "sixty-six"),

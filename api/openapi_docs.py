@@ -1,0 +1,161 @@
+"""The parts of the OpenAPI document the resources' decorators cannot give (an apispec plugin).
+
+* request headers: ``If-Match`` on actions, ``Idempotency-Key`` on creations and actions,
+  ``If-None-Match`` on the view; response headers ``ETag``, ``Location``, ``Retry-After`` and
+  ``WWW-Authenticate`` (components ``headers`` and ``parameters``);
+* one response component per kind of error, each with real examples (:mod:`api.examples`);
+  every ``/v1`` operation may answer 503 (Redis unreachable), every one with a JSON body 400;
+* ``operationId`` of every operation, and ``links`` from the 201 of ``POST /v1/games`` to the
+  view, actions, events and hint of the new game with its first seat's token, so a reader and
+  a stateful client see how the calls chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from apispec import APISpec, BasePlugin
+
+from api.errors import PROBLEM_JSON
+from api.examples import ERRORS
+
+_PROBLEM: Final = {"$ref": "#/components/schemas/Problem"}
+
+HEADERS: Final[dict[str, dict[str, Any]]] = {
+    "ETag": {"description": "The game's version, quoted: send it back in If-Match (actions) "
+                            "or If-None-Match (view)",
+             "schema": {"type": "string", "pattern": '^"[0-9]+"$'}, "example": '"1"'},
+    "Location": {"description": "Path of the new game", "schema": {"type": "string"},
+                 "example": "/v1/games/q3V9k2xR0aLmT7wZ"},
+    "Retry-After": {"description": "Seconds to wait before sending the request again",
+                    "schema": {"type": "integer", "minimum": 1}, "example": 5},
+    "WWW-Authenticate": {"description": "The scheme to use", "schema": {"type": "string"},
+                         "example": 'Bearer realm="sixtysix"'},
+}
+
+PARAMETERS: Final[dict[str, dict[str, Any]]] = {
+    "IfMatch": {
+        "in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+        "example": '"1"',
+        "description": "The version (ETag) the action was chosen on: if the game is at "
+                       "another version nothing is applied and the answer is 412"},
+    "IfNoneMatch": {
+        "in": "header", "name": "If-None-Match", "required": False,
+        "schema": {"type": "string"}, "example": '"1"',
+        "description": "The version (ETag) the client holds: 304 if the game is still at it"},
+    "IdempotencyKey": {
+        "in": "header", "name": "Idempotency-Key", "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+        "example": "0b6f2c1e-3f5a-4c2b-9f1d-7e8a9b0c1d2e",
+        "description": "A key of the client's choosing (1–255 characters; use a random UUID): "
+                       "the same request sent again with it is answered with the first answer "
+                       "instead of being applied twice; the same key with another request is "
+                       "a 422"},
+}
+
+
+def _errors(description: str, *names: str, headers: tuple[str, ...] = ()) -> dict[str, Any]:
+    examples = {name: {"summary": ERRORS[name]["detail"], "value": ERRORS[name]}
+                for name in names}
+    out: dict[str, Any] = {"description": description,
+                           "content": {PROBLEM_JSON: {"schema": _PROBLEM, "examples": examples}}}
+    if headers:
+        out["headers"] = {h: {"$ref": f"#/components/headers/{h}"} for h in headers}
+    return out
+
+
+#: Error responses by component name; the resources refer to them in ``alt_response``.
+RESPONSES: Final[dict[str, dict[str, Any]]] = {
+    "BadRequest": _errors("The body is not JSON, or a header is malformed", "malformed_json"),
+    "Unauthorized": _errors("Missing, malformed or unknown seat token", "missing_token",
+                            "unknown_token", headers=("WWW-Authenticate",)),
+    "GameNotFound": _errors("No such game (unknown or expired)", "game_not_found"),
+    "ActionConflict": _errors(
+        "illegal-action (with the reason and the legal actions), version-conflict (someone "
+        "acted first; nothing was applied: reload) or request-in-progress (the first request "
+        "with this Idempotency-Key is still running)",
+        "illegal_action", "version_conflict", "request_in_progress",
+        headers=("ETag", "Retry-After")),
+    "HintConflict": _errors(
+        "no-decision (not the seat's turn, or the hand is over) or version-conflict (the "
+        "game changed while the computer thought; nothing was marked)",
+        "no_decision", "version_conflict"),
+    "CreateInProgress": _errors("A creation with this Idempotency-Key is still running",
+                                "request_in_progress", headers=("Retry-After",)),
+    "StaleVersion": _errors("If-Match names another version than the game's; nothing was "
+                            "applied", "stale_version", headers=("ETag",)),
+    "InvalidRequest": _errors("A field is missing or has a value that is not allowed (errors "
+                              "names it), or the Idempotency-Key was used for another request",
+                              "validation_error", "idempotency_key_reused"),
+    "StoreUnavailable": _errors("The game store (Redis) is unreachable", "store_unavailable",
+                                headers=("Retry-After",)),
+}
+
+#: operationId by (path, method).
+OPERATION_IDS: Final = {
+    ("/v1/games", "post"): "createGame",
+    ("/v1/games/{game_id}", "get"): "getGame",
+    ("/v1/games/{game_id}/actions", "post"): "postAction",
+    ("/v1/games/{game_id}/events", "get"): "listEvents",
+    ("/v1/games/{game_id}/hint", "post"): "getHint",
+    ("/v1/analysis", "post"): "analysePosition",
+    ("/v1/rules", "get"): "getRules",
+    ("/healthz", "get"): "getHealth",
+    ("/readyz", "get"): "getReadiness",
+}
+
+#: Request header parameters by (path, method).
+HEADER_PARAMETERS: Final = {
+    ("/v1/games", "post"): ("IdempotencyKey",),
+    ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
+    ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
+}
+
+_GAME_ID: Final = "$response.body#/game_id"
+_SEAT_0: Final = "Bearer {$response.body#/seats/0/token}"
+
+#: Links of the 201 of POST /v1/games: what to call next with the new game.
+CREATED_LINKS: Final = {
+    link: {"operationId": target, "description": text,
+           "parameters": {"path.game_id": _GAME_ID, "header.Authorization": _SEAT_0}}
+    for link, target, text in (
+        ("GetView", "getGame", "Seat 0's view of the new game"),
+        ("PostAction", "postAction", "An action of seat 0 (the first human seat when seat 0 "
+                                     "is one; a computer seat has no token)"),
+        ("ListEvents", "listEvents", "Seat 0's events of the new game"),
+        ("GetHint", "getHint", "The computer's advice to seat 0"),
+    )
+}
+
+
+class DocsPlugin(BasePlugin):
+    """Adds the components above and completes each operation."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        for name, header in HEADERS.items():
+            spec.components.header(name, header)
+        for name, parameter in PARAMETERS.items():
+            spec.components.parameter(name, parameter["in"], parameter)
+        for name, response in RESPONSES.items():
+            spec.components.response(name, response)
+
+    def operation_helper(self, path: str | None = None,
+                         operations: dict[str, Any] | None = None, **_: Any) -> None:
+        if path is None or operations is None:
+            return
+        for method, operation in operations.items():
+            if (path, method) in OPERATION_IDS:
+                operation["operationId"] = OPERATION_IDS[(path, method)]
+            if (path, method) in HEADER_PARAMETERS:  # names: apispec makes them references
+                operation.setdefault("parameters", []).extend(HEADER_PARAMETERS[(path, method)])
+            responses = operation.setdefault("responses", {})
+            if path.startswith("/v1/"):
+                responses["503"] = "StoreUnavailable"
+            if "requestBody" in operation:
+                responses["400"] = "BadRequest"
+            for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
+                if status in responses:
+                    responses[status] = "InvalidRequest"
+        if path == "/v1/games" and "post" in operations:
+            created = operations["post"]["responses"]
+            created[201 if 201 in created else "201"]["links"] = CREATED_LINKS

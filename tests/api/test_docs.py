@@ -1,0 +1,110 @@
+"""The documentation pages work offline: every script, stylesheet and the spec they reference
+come from the server itself (over a real socket), and neither page names an external URL.
+``GET /`` redirects to ``/docs`` and is not counted against the ``/v1`` limits.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import urljoin
+
+import pytest
+import redis
+import requests
+
+from api.app import create_app
+from api.redis_server import EmbeddedRedis
+
+TIMEOUT = 30
+#: What each page must load, by the kind of reference: the spec and the front end's script.
+EXPECTED = {
+    "/docs": {"spec": "/openapi.json", "script": "/static/swagger-ui/swagger-ui-bundle.js",
+              "stylesheet": "/static/swagger-ui/swagger-ui.css"},
+    "/redoc": {"spec": "/openapi.json", "script": "/static/redoc/redoc.standalone.js"},
+}
+#: A marker of each vendored file: the code the page calls, at the version pinned.
+MARKERS = {
+    "/static/swagger-ui/swagger-ui-bundle.js": b"SwaggerUIBundle",
+    "/static/swagger-ui/swagger-ui-standalone-preset.js": b"SwaggerUIStandalonePreset",
+    "/static/swagger-ui/swagger-ui.css": b".swagger-ui",
+    "/static/redoc/redoc.standalone.js": b'"spec-url"',
+}
+
+
+class _References(HTMLParser):
+    """``src`` of scripts, ``href`` of stylesheets, ReDoc's ``spec-url``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        if tag == "script" and attr.get("src"):
+            self.found.append(("script", attr["src"] or ""))
+        elif tag == "link" and attr.get("rel") == "stylesheet":
+            self.found.append(("stylesheet", attr.get("href") or ""))
+        elif tag == "redoc":
+            self.found.append(("spec", attr.get("spec-url") or ""))
+
+
+def references(html: str) -> list[tuple[str, str]]:
+    parser = _References()
+    parser.feed(html)
+    # Swagger UI is given the spec in its inline configuration script
+    return parser.found + [("spec", url) for url in re.findall(r'\burl: "([^"]+)"', html)]
+
+
+@pytest.mark.parametrize("path", sorted(EXPECTED))
+def test_page_and_every_asset_come_from_the_server(live_url: str, path: str) -> None:
+    page = requests.get(live_url + path, timeout=TIMEOUT)
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+    assert not re.search(r"https?://", page.text), re.findall(r"https?://\S+", page.text)
+    found = references(page.text)
+    assert {kind: url for kind, url in found if url in EXPECTED[path].values()} == EXPECTED[path]
+    for kind, url in found:
+        assert not re.match(r"(https?:)?//", url), url  # no other host, not even scheme-relative
+        asset = requests.get(urljoin(live_url + path, url), timeout=TIMEOUT)
+        assert asset.status_code == 200, (url, asset.status_code)
+        assert asset.content, url
+        if kind == "spec":
+            assert asset.json()["openapi"] == "3.1.0"
+        else:
+            assert asset.headers["Content-Type"].startswith(
+                "text/css" if kind == "stylesheet" else "text/javascript"), url
+            assert MARKERS[url] in asset.content, url
+            assert b"fonts.googleapis.com" not in asset.content, url
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "font-src 'self';" in policy
+
+
+def test_swagger_ui_does_not_call_the_online_validator(live_url: str) -> None:
+    page = requests.get(live_url + "/docs", timeout=TIMEOUT).text
+    assert '"validatorUrl": null' in page
+
+
+def test_root_redirects_to_the_docs(live_url: str) -> None:
+    response = requests.get(live_url + "/", allow_redirects=False, timeout=TIMEOUT)
+    assert response.status_code == 302
+    assert urljoin(live_url + "/", response.headers["Location"]) == live_url + "/docs"
+    followed = requests.get(live_url + "/", timeout=TIMEOUT)
+    assert followed.status_code == 200 and followed.url == live_url + "/docs"
+
+
+def test_root_and_static_files_are_not_rate_limited(redis_server: EmbeddedRedis,
+                                                    redis_client: redis.Redis) -> None:
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
+                      "SIXTYSIX_RATE_ADDRESS": "2/minute"})
+    client = app.test_client()
+    try:
+        for _ in range(4):
+            assert client.get("/").status_code == 302
+            with client.get("/static/redoc/LICENSE") as static:
+                assert static.status_code == 200
+        assert client.get("/v1/rules").status_code == 200
+        assert client.get("/v1/rules").status_code == 200
+        assert client.get("/v1/rules").status_code == 429  # the limit is on, and counts /v1
+    finally:
+        app.extensions["sixtysix"].waiter.close()
+        app.extensions["sixtysix"].store.redis.close()

@@ -1,0 +1,107 @@
+"""The examples of the OpenAPI document are real answers: each is replayed against the app
+and compared, with only the game id, token and request id of the run put in."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from api import examples
+from api.advice import REQUIRED
+from api.app import create_app
+from api.examples import ERRORS, GAME_ID, SEEDED_CREATE
+from api.openapi_docs import CREATED_LINKS, RESPONSES
+from api.store import VersionConflict
+from tests.api.helpers import bearer
+
+
+def _run(value: Any, game_id: str, token: str | None = None) -> Any:
+    """``value`` with the example's game id, token and request id replaced by this run's."""
+    text = json.dumps(value).replace(GAME_ID, game_id)
+    if token is not None:
+        text = text.replace(examples.TOKEN, token)
+    return json.loads(text)
+
+
+def _same_problem(response: Any, name: str, game_id: str) -> None:
+    got = response.json
+    expected = {**_run(ERRORS[name], game_id), "request_id": got["request_id"]}
+    assert got == expected
+    assert response.status_code == expected["status"]
+
+
+@pytest.fixture
+def seeded(client: FlaskClient) -> tuple[str, str, dict[str, Any]]:
+    response = client.post("/v1/games", json=SEEDED_CREATE)
+    assert response.status_code == 201
+    created: dict[str, Any] = response.json  # type: ignore[assignment]
+    return created["game_id"], created["seats"][0]["token"], created
+
+
+def test_create_and_view_examples_are_the_seeded_game(
+        client: FlaskClient, seeded: tuple[str, str, dict[str, Any]]) -> None:
+    game_id, token, created = seeded
+    assert created == _run(examples.CREATED, game_id, token)
+    assert client.get(f"/v1/games/{game_id}", headers=bearer(token)).json == _run(
+        examples.VIEW, game_id)
+
+
+def test_problem_examples_are_what_the_server_answers(
+        client: FlaskClient, seeded: tuple[str, str, dict[str, Any]]) -> None:
+    game_id, token, _ = seeded
+    actions = f"/v1/games/{game_id}/actions"
+    play = {"type": "play", "card": "QH"}
+    _same_problem(client.post("/v1/games", data=b"{", content_type="application/json"),
+                  "malformed_json", game_id)
+    _same_problem(client.post(actions, json=play), "missing_token", game_id)
+    _same_problem(client.post(actions, json=play, headers=bearer("nope")), "unknown_token",
+                  game_id)
+    _same_problem(client.get(f"/v1/games/{GAME_ID}"), "game_not_found", GAME_ID)
+    _same_problem(client.post(actions, json={"type": "play", "card": "KD"},
+                              headers=bearer(token)), "illegal_action", game_id)
+    _same_problem(client.post(actions, json=play, headers={**bearer(token), "If-Match": '"0"'}),
+                  "stale_version", game_id)
+    _same_problem(client.post(actions, json={"type": "fly"}, headers=bearer(token)),
+                  "validation_error", game_id)
+    key = {**bearer(token), "Idempotency-Key": "k1"}
+    assert client.post(actions, json={"type": "meld", "suit": "H"}, headers=key).status_code == 200
+    _same_problem(client.post(actions, json=play, headers=key), "idempotency_key_reused", game_id)
+    # seat 1 of a two-human game has no decision at the start of the hand
+    other = client.post("/v1/games", json={**SEEDED_CREATE, "seats": [{"kind": "human"}] * 2})
+    two = other.json
+    assert two is not None
+    _same_problem(client.post(f"/v1/games/{two['game_id']}/hint",
+                              headers=bearer(two["seats"][1]["token"])), "no_decision",
+                  two["game_id"])
+
+
+def test_version_conflict_example_is_the_store_error() -> None:
+    example = ERRORS["version_conflict"]
+    assert example["detail"] == str(VersionConflict(GAME_ID, 1, example["current_version"]))
+
+
+def test_store_unavailable_example_is_what_a_dead_redis_gives() -> None:
+    app = create_app({"TESTING": True, "REDIS_URL": "redis://127.0.0.1:1/0",
+                      "RATELIMIT_ENABLED": False, "SIXTYSIX_REDIS_TIMEOUT": 1})
+    response = app.test_client().get(f"/v1/games/{GAME_ID}")
+    assert response.headers["Retry-After"] == "5"
+    _same_problem(response, "store_unavailable", GAME_ID)
+
+
+def test_every_example_is_used_and_links_name_real_operations(client: FlaskClient) -> None:
+    spec = client.get("/openapi.json").json
+    assert spec is not None
+    used = {name for r in RESPONSES.values()
+            for media in r["content"].values() for name in media["examples"]}
+    assert used == set(ERRORS)
+    ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()
+           if isinstance(op, dict) and "operationId" in op}
+    assert {link["operationId"] for link in CREATED_LINKS.values()} <= ids
+    required = spec["components"]["schemas"]["AnalysisRequest"]["required"]
+    assert set(required) == set(REQUIRED)
+    body = spec["paths"]["/v1/games"]["post"]["requestBody"]
+    assert body["required"] is False
+    assert client.post("/v1/games").status_code == 201  # an empty body is a valid creation
