@@ -65,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
                      socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
-        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"]),
+        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"], settle_wait=timeout),
         waiter=VersionWaiter(client),
     )
     observability.init(app)  # first: its request id and clock serve the other hooks

@@ -5,7 +5,10 @@ A problem has ``type`` (``https://sixtysix.dev/problems/<slug>``), ``title``, ``
 extension members where useful:
 ``errors`` (field → messages) on 400/422, ``reason`` and ``legal_actions`` on an illegal
 action, ``current_version`` on a version conflict. Flask's own errors (404, 405, 413, 500),
-flask-smorest's 422 and Redis outages (503 with ``Retry-After``) are mapped here too.
+flask-smorest's 422 and Redis outages (503 with ``Retry-After``: nothing was applied, retry)
+are mapped here too. A save the store could not confirm is a 503 ``outcome-unknown`` without
+``Retry-After``: it may have been applied, so the client reloads the view or repeats the
+request with the same ``Idempotency-Key``, never blindly.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from api import metrics
 from api.observability import request_id
 from api.schemas import ProblemSchema
-from api.store import GameNotFound, VersionConflict
+from api.store import GameNotFound, OutcomeUnknown, VersionConflict
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -61,6 +64,8 @@ IDEMPOTENCY_KEY_REUSED: Final = ProblemType(
     "idempotency-key-reused", 422, "Idempotency-Key already used for another request")
 INTERNAL: Final = ProblemType("internal-error", 500, "Internal server error")
 UNAVAILABLE: Final = ProblemType("store-unavailable", 503, "Game store unreachable")
+OUTCOME_UNKNOWN: Final = ProblemType("outcome-unknown", 503,
+                                     "The game store did not confirm the write")
 
 _BY_STATUS: Final = {t.status: t for t in (
     BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE,
@@ -167,6 +172,16 @@ def register(app: Flask) -> None:
         legal = [a.as_dict() for a in error.legal if isinstance(a, Action)]
         return problem_response(ILLEGAL_ACTION, error.reason, reason=error.reason,
                                 legal_actions=legal)
+
+    @app.errorhandler(OutcomeUnknown)
+    def _outcome_unknown(error: OutcomeUnknown) -> Response:
+        log.warning("save of game %s not confirmed by Redis", error.game_id)
+        if isinstance(error.__cause__, redis.RedisError):
+            metrics.redis_error(error.__cause__)
+        return problem_response(
+            OUTCOME_UNKNOWN, "the game store did not answer in time: the request may have been "
+            "applied; reload the view (or repeat the request with the same Idempotency-Key)",
+            game_id=error.game_id)
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

@@ -17,7 +17,7 @@ from api.http import (
     json_response,
     services,
 )
-from api.resources.blueprint import SEAT_TOKEN, Blueprint
+from api.resources.blueprint import SEAT_TOKEN, UNCONFIRMED, Blueprint
 from api.schemas import ActionSchema, GameViewSchema
 from api.service import act, game_view, parse_action
 from api.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
@@ -27,6 +27,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
 
 ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
+
 
 
 @blp.route("/<game_id>/actions")
@@ -40,12 +41,17 @@ class Actions(MethodView):
         "illegal-action (with reason and legal_actions) or version-conflict (someone acted "
         "first; reload)"))
     @blp.alt_response(412, response="DEFAULT_ERROR", description="If-Match is not the version")
+    @blp.alt_response(503, response="DEFAULT_ERROR", description=UNCONFIRMED)
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Apply the seat's action, then every computer reply, and save once.
 
         Answers the caller's new view (its ``events`` are this request's). ``If-Match`` with
         the version the client saw makes a stale action a 412 instead of applying it to a
-        changed game. With an ``Idempotency-Key`` a repeated request replays the first answer.
+        changed game. With an ``Idempotency-Key`` a repeated request replays the first answer
+        and is never applied twice: send one with every action (a fresh random key per action,
+        the same on its retries). A 503 ``outcome-unknown`` (no ``Retry-After``) says the
+        store did not confirm the save: the action may have been applied; reload the view, or
+        repeat the request with the same key.
         """
         store = services().store
         game_id = checked_game_id(game_id)

@@ -46,3 +46,8 @@ def _documenting(decorator: Callable[[F], Any]) -> Callable[[F], F]:
 #: OpenAPI security of endpoints that need a seat token, and of those where it is optional.
 SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
 OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
+#: The 503 answers of a write.
+UNCONFIRMED: Final = (
+    "store-unavailable (nothing was applied; retry after Retry-After) or outcome-unknown (the "
+    "store did not confirm the save: it may have been applied; reload the view or repeat the "
+    "request with the same Idempotency-Key)")
