@@ -16,8 +16,7 @@ sent with an ``Idempotency-Key`` (a fresh random one unless given) that its retr
 repeated action is answered from the first one's record and never applied twice. That makes
 an ``outcome-unknown`` 503 (the server lost touch with its store while saving: the action may
 have been applied) safe to repeat as well; a create has no key unless given one, so there it is
-raised at once: reload before creating again. A 409 ``request-in-progress`` (the first request
-with the key is still running) is retried alike.
+raised at once: look for the game before creating another.
 """
 
 from __future__ import annotations
@@ -43,7 +42,6 @@ DEFAULT_SLEEP: Final = 1.0
 PROBLEMS: Final = "https://sixtysix.dev/problems/"
 #: The server may have applied the write it could not confirm.
 OUTCOME_UNKNOWN: Final = PROBLEMS + "outcome-unknown"
-REQUEST_IN_PROGRESS: Final = PROBLEMS + "request-in-progress"
 IDEMPOTENCY_KEY: Final = "Idempotency-Key"
 
 View = dict[str, Any]
@@ -121,11 +119,9 @@ class ApiError(Exception):
     def retryable(self, keyed: bool) -> bool:
         """Whether sending the request again is safe and may succeed; ``keyed``: it carries an
         ``Idempotency-Key``."""
-        if self.status == 429:
-            return True
         if self.status == 503:
             return keyed or self.type != OUTCOME_UNKNOWN
-        return keyed and self.status == 409 and self.type == REQUEST_IN_PROGRESS
+        return self.status == 429
 
     def gave_up(self) -> ApiError:
         """This error as the last of :attr:`tries` sends, saying so in its message."""

@@ -93,3 +93,16 @@ def test_an_action_is_retried_under_its_own_idempotency_key(served: str) -> None
     assert statuses[0] == 200 and 429 in statuses and statuses[-1] == 200
     first, *second = [key for _, key in sent]
     assert len(first) >= 22 and set(second) == {second[0]} and second[0] != first
+
+
+@pytest.mark.parametrize(("status", "kind", "keyed", "retried"), [
+    (429, "rate-limited", False, True),
+    (503, "store-unavailable", False, True),
+    (503, "outcome-unknown", True, True),    # an action: its key makes the repeat safe
+    (503, "outcome-unknown", False, False),  # a create without a key could make a second game
+    (409, "version-conflict", True, False),
+    (500, "internal-error", True, False),
+])
+def test_what_is_retried(status: int, kind: str, keyed: bool, retried: bool) -> None:
+    error = ApiError(status, "t", "d", type=f"https://sixtysix.dev/problems/{kind}")
+    assert error.retryable(keyed) is retried
