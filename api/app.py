@@ -63,7 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                      socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
-                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"]),
+                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout),
         waiter=VersionWaiter(client),
     )
     observability.init(app)  # first: its request id and clock serve the other hooks

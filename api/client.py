@@ -8,12 +8,23 @@
 >>> view = me.act(game["game_id"], view["legal_actions"][0])   # or me.act(game_id, "play:QH")
 
 Every error answer (``application/problem+json``) raises :class:`ApiError`.
+
+Retries: a request answered 429 or 503 is sent again after the answer's ``Retry-After``
+seconds (at most :data:`MAX_SLEEP`; :data:`DEFAULT_SLEEP` without one), :data:`TRIES` times in
+all, then its :class:`ApiError` is raised (``tries`` says how many were made). Every action is
+sent with an ``Idempotency-Key`` (a fresh random one unless given) that its retries reuse, so a
+repeated action is answered from the first one's record and never applied twice. That makes
+an ``outcome-unknown`` 503 (the server lost touch with its store while saving: the action may
+have been applied) safe to repeat as well; a create has no key unless given one, so there it is
+raised at once: look for the game before creating another.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired, Self, TypedDict, cast
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, NotRequired, Self, TypedDict, cast
 
 import requests
 
@@ -22,6 +33,16 @@ from engine.actions import Action
 #: Seconds to wait for a connection; a read waits the long-poll time plus this margin.
 CONNECT_TIMEOUT = 5.0
 READ_MARGIN = 15.0
+#: Tries of a request answered 429 or 503 (the first one included).
+TRIES: Final = 5
+#: Longest sleep before a retry, seconds, whatever ``Retry-After`` says.
+MAX_SLEEP: Final = 10.0
+#: Sleep before a retry when the answer has no ``Retry-After``, seconds.
+DEFAULT_SLEEP: Final = 1.0
+PROBLEMS: Final = "https://sixtysix.dev/problems/"
+#: The server may have applied the write it could not confirm.
+OUTCOME_UNKNOWN: Final = PROBLEMS + "outcome-unknown"
+IDEMPOTENCY_KEY: Final = "Idempotency-Key"
 
 View = dict[str, Any]
 """A seat's (or the spectator's) view of a game: see ``GET /v1/games/{game_id}``."""
@@ -71,7 +92,8 @@ class EventPage(TypedDict):
 class ApiError(Exception):
     """An error answer of the API, carrying its RFC 9457 problem fields.
 
-    ``legal_actions`` is set on 409 (illegal action); ``retry_after`` (seconds) on 503.
+    ``legal_actions`` is set on 409 (illegal action); ``retry_after`` (seconds) on 429 and
+    503; ``tries`` is how many times the request was sent.
     """
 
     def __init__(
@@ -92,6 +114,19 @@ class ApiError(Exception):
         self.legal_actions = legal_actions
         self.retry_after = retry_after
         self.body: Mapping[str, Any] = body or {}
+        self.tries = 1
+
+    def retryable(self, keyed: bool) -> bool:
+        """Whether sending the request again is safe and may succeed; ``keyed``: it carries an
+        ``Idempotency-Key``."""
+        if self.status == 503:
+            return keyed or self.type != OUTCOME_UNKNOWN
+        return self.status == 429
+
+    def gave_up(self) -> ApiError:
+        """This error as the last of :attr:`tries` sends, saying so in its message."""
+        self.args = (f"{self.args[0]} (gave up after {self.tries} tries)",)
+        return self
 
     @classmethod
     def from_response(cls, response: requests.Response) -> ApiError:
@@ -138,14 +173,22 @@ class SixtySixClient:
         base_url: str,
         token: str | None = None,
         session: requests.Session | None = None,
+        *,
+        tries: int = TRIES,
+        max_sleep: float = MAX_SLEEP,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.session = session or requests.Session()
+        self.tries = max(1, tries)
+        self.max_sleep = max_sleep
+        self.sleep = sleep
 
     def with_token(self, token: str | None) -> SixtySixClient:
-        """A client for another seat sharing this one's connection pool."""
-        return SixtySixClient(self.base_url, token, self.session)
+        """A client for another seat sharing this one's connection pool and retry settings."""
+        return SixtySixClient(self.base_url, token, self.session, tries=self.tries,
+                              max_sleep=self.max_sleep, sleep=self.sleep)
 
     def close(self) -> None:
         self.session.close()
@@ -183,7 +226,7 @@ class SixtySixClient:
             "first_dealer": first_dealer,
         }
         body.update({k: v for k, v in optional.items() if v is not None})
-        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
+        headers = {IDEMPOTENCY_KEY: idempotency_key} if idempotency_key else {}
         return cast(CreatedGame, self._request("POST", "/v1/games", json=body, headers=headers))
 
     def view(
@@ -208,12 +251,12 @@ class SixtySixClient:
     ) -> View:
         """``POST /v1/games/{id}/actions``: apply ``action`` (dict or text like ``play:QH``);
         the computer seats answer in the same request. Returns this seat's new view.
+
+        Sent with ``idempotency_key`` or else a fresh random key, reused by the retries.
         """
-        headers: dict[str, str] = {}
+        headers = {IDEMPOTENCY_KEY: idempotency_key or secrets.token_urlsafe(16)}
         if if_match is not None:
             headers["If-Match"] = f'"{if_match}"'
-        if idempotency_key:
-            headers["Idempotency-Key"] = idempotency_key
         return cast(View, self._request(
             "POST", f"/v1/games/{game_id}/actions", json=action_dict(action), headers=headers))
 
@@ -266,14 +309,22 @@ class SixtySixClient:
         all_headers = {"Accept": "application/json", **(headers or {})}
         if self.token:
             all_headers["Authorization"] = f"Bearer {self.token}"
-        response = self.session.request(
-            method,
-            self.base_url + path,
-            json=json,
-            params=params,
-            headers=all_headers,
-            timeout=(CONNECT_TIMEOUT, (wait or 0) + READ_MARGIN),
-        )
-        if not response.ok:
-            raise ApiError.from_response(response)
-        return response.json()
+        for sent in range(1, self.tries + 1):
+            response = self.session.request(
+                method,
+                self.base_url + path,
+                json=json,
+                params=params,
+                headers=all_headers,
+                timeout=(CONNECT_TIMEOUT, (wait or 0) + READ_MARGIN),
+            )
+            if response.ok:
+                return response.json()
+            error = ApiError.from_response(response)
+            error.tries = sent
+            if not error.retryable(IDEMPOTENCY_KEY in all_headers):
+                raise error
+            if sent == self.tries:
+                raise error.gave_up()
+            self.sleep(min(error.retry_after or DEFAULT_SLEEP, self.max_sleep))
+        raise AssertionError("unreachable")  # pragma: no cover

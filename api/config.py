@@ -10,9 +10,9 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_REDIS_TIMEOUT``     Redis socket and connect timeout, seconds   5
 ``SIXTYSIX_RETRY_AFTER``       ``Retry-After`` seconds of a 503            5
 ``SIXTYSIX_MAX_BODY``          largest request body in bytes (else 413)    65536
-``SIXTYSIX_RATE_ADDRESS``      ``/v1`` requests per client address         ``600/minute``
-``SIXTYSIX_RATE_CREATE``       games created per client address            ``60/minute``
-``SIXTYSIX_RATE_ACTIONS``      actions per seat token                      ``10/second``
+``SIXTYSIX_RATE_ADDRESS``      ``/v1`` requests per client address         ``200/second``
+``SIXTYSIX_RATE_CREATE``       games created per client address            ``10 per 10 seconds``
+``SIXTYSIX_RATE_ACTIONS``      actions per seat token                      ``150/second``
 ``SIXTYSIX_TRUSTED_PROXIES``   proxies whose ``X-Forwarded-For`` is        0
                                trusted for the client address
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
@@ -24,7 +24,7 @@ Variable                       Meaning                                     Defau
 expired, match not over) created from one client address; one more is a 403 problem.
 
 Rate limits are in ``limits`` notation (``10/second``, ``100 per 5 minutes``); ``off`` disables
-one (:mod:`api.limits`).
+one; :mod:`api.limits` says why the defaults are what they are.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_REDIS_TIMEOUT": 5.0,
     "SIXTYSIX_RETRY_AFTER": 5,
     "SIXTYSIX_MAX_BODY": 64 * 1024,
-    "SIXTYSIX_RATE_ADDRESS": "600/minute",
-    "SIXTYSIX_RATE_CREATE": "60/minute",
-    "SIXTYSIX_RATE_ACTIONS": "10/second",
+    "SIXTYSIX_RATE_ADDRESS": "200/second",
+    "SIXTYSIX_RATE_CREATE": "10 per 10 seconds",
+    "SIXTYSIX_RATE_ACTIONS": "150/second",
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,

@@ -7,8 +7,11 @@ extension members where useful:
 action, ``current_version`` on a version conflict. Flask's own errors (404, 405, 413, 500),
 flask-smorest's 422 and Redis' are mapped here too: an outage or a fail-over in progress (a
 read-only replica, a cluster down, resharding or with slots no master serves, a Sentinel with
-no master: Redis refused the command) is a 503 with ``Retry-After``; a full Redis
-(``maxmemory`` reached: OOM) is a 507 ``insufficient-storage`` (nothing was saved).
+no master: Redis refused the command, nothing was applied) is a 503 with ``Retry-After``; a
+full Redis (``maxmemory`` reached: OOM) is a 507 ``insufficient-storage`` (nothing was saved).
+A save the store could not confirm is a 503 ``outcome-unknown`` without ``Retry-After``: it
+may have been applied, so the client reloads the view or repeats the request with the same
+``Idempotency-Key``, never blindly.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from werkzeug.exceptions import HTTPException
 from api import metrics
 from api.observability import request_id
 from api.schemas import ProblemSchema
-from api.store import GameNotFound, TooManyGames, VersionConflict
+from api.store import GameNotFound, OutcomeUnknown, TooManyGames, VersionConflict
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -76,6 +79,8 @@ FAILOVER_ERRORS: Final = (redis.exceptions.ReadOnlyError, redis.exceptions.Clust
 #: The codes of those errors as a Lua script reports them, inside a plain ResponseError.
 FAILOVER_CODES: Final = ("READONLY", "CLUSTERDOWN", "MASTERDOWN", "TRYAGAIN", "LOADING")
 OOM_CODE: Final = "OOM"
+OUTCOME_UNKNOWN: Final = ProblemType("outcome-unknown", 503,
+                                     "The game store did not confirm the write")
 
 _BY_STATUS: Final = {t.status: t for t in (
     BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE,
@@ -191,6 +196,16 @@ def register(app: Flask) -> None:
         legal = [a.as_dict() for a in error.legal if isinstance(a, Action)]
         return problem_response(ILLEGAL_ACTION, error.reason, reason=error.reason,
                                 legal_actions=legal)
+
+    @app.errorhandler(OutcomeUnknown)
+    def _outcome_unknown(error: OutcomeUnknown) -> Response:
+        log.warning("save of game %s not confirmed by Redis", error.game_id)
+        if isinstance(error.__cause__, redis.RedisError):
+            metrics.redis_error(error.__cause__)
+        return problem_response(
+            OUTCOME_UNKNOWN, "the game store did not answer in time: the request may have been "
+            "applied; reload the view (or repeat the request with the same Idempotency-Key)",
+            game_id=error.game_id)
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

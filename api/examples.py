@@ -113,4 +113,15 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
     "store_unavailable": problem(
         "store-unavailable", "Game store unreachable", 503,
         "the game store is unreachable; retry later", _GAME),
+    "outcome_unknown": problem(
+        "outcome-unknown", "The game store did not confirm the write", 503,
+        "the game store did not answer in time: the request may have been applied; reload the "
+        "view (or repeat the request with the same Idempotency-Key)", _ACTIONS, game_id=GAME_ID),
+    "too_many_games": problem(
+        "too-many-games", "Too many active games from this address", 403,
+        "this address already has 200 active games, the most allowed: finish one (a finished "
+        "match frees its place) or let one expire", "/v1/games", max_games=200),
+    "store_full": problem(
+        "insufficient-storage", "The game store is full", 507,
+        "the game store is full; nothing was saved", "/v1/games"),
 }

@@ -51,6 +51,15 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
                        "the same request sent again with it is answered with the first answer "
                        "instead of being applied twice; the same key with another request is "
                        "a 422"},
+    "CreateIdempotencyKey": {
+        "in": "header", "name": "Idempotency-Key", "required": False,
+        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,255}$"},
+        "example": "0b6f2c1e-3f5a-4c2b-9f1d-7e8a9b0c1d2e",
+        "description": "A secret key of the client's choosing, at least 22 characters of "
+                       "A-Z a-z 0-9 _ - (a random UUID, or 16 random bytes in base64url; "
+                       "another is a 400): the same create sent again with it is answered "
+                       "with the first answer, seat tokens included, so anyone holding the "
+                       "key gets the tokens; the same key with another body is a 422"},
 }
 
 
@@ -89,7 +98,20 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                               "validation_error", "idempotency_key_reused"),
     "StoreUnavailable": _errors("The game store (Redis) is unreachable", "store_unavailable",
                                 headers=("Retry-After",)),
+    "Unconfirmed": _errors(
+        "store-unavailable (nothing was applied; retry after Retry-After) or outcome-unknown "
+        "(no Retry-After: the store did not confirm the save, it may have been applied; reload "
+        "the view or repeat the request with the same Idempotency-Key)",
+        "store_unavailable", "outcome_unknown", headers=("Retry-After",)),
+    "TooManyGames": _errors("too-many-games: the client address has "
+                            "SIXTYSIX_MAX_GAMES_PER_ADDRESS active games", "too_many_games"),
+    "StoreFull": _errors("insufficient-storage: the game store is full (Redis maxmemory); "
+                         "nothing was saved", "store_full"),
 }
+
+#: Operations that write: their 503 may be outcome-unknown, and a full store is a 507.
+WRITES: Final = {("/v1/games", "post"), ("/v1/games/{game_id}/actions", "post"),
+                 ("/v1/games/{game_id}/hint", "post")}
 
 #: operationId by (path, method).
 OPERATION_IDS: Final = {
@@ -106,7 +128,7 @@ OPERATION_IDS: Final = {
 
 #: Request header parameters by (path, method).
 HEADER_PARAMETERS: Final = {
-    ("/v1/games", "post"): ("IdempotencyKey",),
+    ("/v1/games", "post"): ("CreateIdempotencyKey",),
     ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
     ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
 }
@@ -149,7 +171,10 @@ class DocsPlugin(BasePlugin):
             if (path, method) in HEADER_PARAMETERS:  # names: apispec makes them references
                 operation.setdefault("parameters", []).extend(HEADER_PARAMETERS[(path, method)])
             responses = operation.setdefault("responses", {})
-            if path.startswith("/v1/"):
+            if (path, method) in WRITES:
+                responses["503"] = "Unconfirmed"
+                responses["507"] = "StoreFull"
+            elif path.startswith("/v1/"):
                 responses["503"] = "StoreUnavailable"
             if "requestBody" in operation:
                 responses["400"] = "BadRequest"

@@ -6,6 +6,8 @@ Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot
   token digests, table settings), ``n`` events logged, ``recent`` (the last save's events).
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action.
+* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (kept
+  :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as a game) once it may never apply.
 * channel ``sixtysix:notify:{id}`` — the new version, published on every save.
 * ``sixtysix:owner:{<hash of a client address>}`` — sorted set of the address's active games
   (game id → the time it stops counting): with a cap on games per address (see
@@ -14,12 +16,24 @@ Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot
 :meth:`GameStore.save` is one round trip: a Lua script registered once compares the version,
 writes the state, appends the events, stores the idempotency record, refreshes the TTLs and
 publishes the new version, or changes nothing and reports a :class:`VersionConflict`.
+
+A save whose answer is lost (a timeout, a dropped connection after the script was sent) may
+still have been applied, or may be applied later (Redis runs a command it read before it saw
+the connection close). So the store settles it: for up to ``settle_wait`` seconds it tries a
+second script that reads the save's write record, or, if the save has not run, fences it off
+(writes ``fenced``, which the save script checks first). Redis runs commands one at a time, so
+the answer is final: applied (the saved game is returned as if nothing had happened), fenced
+with the game unchanged (the original error is raised: the store is unavailable, nothing was
+applied, retrying is safe), fenced after someone else's save (a :class:`VersionConflict`), or,
+if Redis does not answer meanwhile, :class:`OutcomeUnknown`. A save refused at connect
+(nothing was sent) raises its error at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,10 +50,25 @@ NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
 MAX_SEQ: Final = 2**31 - 1
 #: Most events one :meth:`GameStore.events` call reads (the API's largest page).
 MAX_PAGE: Final = 500
+#: Seconds a save's write record says what it wrote: far longer than any settling takes.
+WRITE_TTL: Final = 300
+#: Seconds between two attempts to settle a save whose answer was lost.
+SETTLE_PAUSE: Final = 0.05
+#: The write record of a save that may never apply.
+FENCED: Final = "fenced"
+_FENCED_LUA: Final = f"'{FENCED}'"
 
-# KEYS: game, events[, idem]; ARGV: expected version, new version, ttl, state, meta ('' keeps),
-# recent, event count, notify channel, idem record, idem ttl, events...
+# KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
+# meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
+# events...  Answers {1, new version}; {2, version} if this write ran before; {0, current}
+# on a version conflict; {-1, 0} for no game; {-2, current} if the write was fenced off.
 _SAVE: Final = """
+local done = redis.call('GET', KEYS[3])
+if done == """ + _FENCED_LUA + """ then
+  return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
+elseif done then
+  return {2, tonumber(done)}
+end
 local cur = redis.call('HGET', KEYS[1], 'v')
 local expected = tonumber(ARGV[1])
 if expected == 0 then
@@ -51,12 +80,27 @@ elseif tonumber(cur) ~= expected then
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
-if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11, #ARGV)) end
+if #ARGV > 11 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
-if #KEYS > 2 then redis.call('SET', KEYS[3], ARGV[9], 'EX', ARGV[10]) end
+redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
+if #KEYS > 3 then redis.call('SET', KEYS[4], ARGV[9], 'EX', ARGV[10]) end
 redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
+"""
+
+# KEYS: game, write record; ARGV: fence ttl. Answers as _SAVE does for a write that ran before
+# ({2, version}) or is fenced off now or was before ({-2, current}).
+_SETTLE: Final = """
+local done = redis.call('GET', KEYS[2])
+if not done then
+  redis.call('SET', KEYS[2], """ + _FENCED_LUA + """, 'EX', ARGV[1])
+  done = """ + _FENCED_LUA + """
+end
+if done == """ + _FENCED_LUA + """ then
+  return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
+end
+return {2, tonumber(done)}
 """
 
 
@@ -73,6 +117,14 @@ return 1
 
 class StoreError(Exception):
     """Base class of the store's errors."""
+
+
+class OutcomeUnknown(StoreError):
+    """A save's answer was lost and Redis did not answer again in time: it may have applied."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"the save of game {game_id!r} may or may not have been applied")
 
 
 class GameNotFound(StoreError):
@@ -122,6 +174,15 @@ def owner_key(address: str) -> str:
 def idem_key(scope: str, key: str) -> str:
     """Idempotency record key; the client's key is hashed, so any text is safe in it."""
     return f"{PREFIX}:idem:{{{scope}}}:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+def write_key(game_id: str, write_id: str) -> str:
+    return f"{PREFIX}:write:{{{game_id}}}:{write_id}"
+
+
+def never_sent(error: redis.RedisError) -> bool:
+    """Whether ``error`` is a refused connection, so no command went out."""
+    return isinstance(error.__context__, ConnectionRefusedError | FileNotFoundError)
 
 
 def game_id_of_channel(channel: bytes | str) -> str:
@@ -177,7 +238,10 @@ class IdempotentWrite:
 
 
 class GameStore:
-    """Games in Redis, each living ``ttl`` seconds after its last write.
+    """Games in ``client``'s Redis, each living ``ttl`` seconds after its last save.
+
+    A save whose answer was lost is settled within ``settle_wait`` seconds (see the module
+    docstring).
 
     With ``max_games`` > 0 a game created with ``meta["owner"] = {"key": owner_key(address)}``
     counts against that address until its match is over or it expires; creating one more than
@@ -187,12 +251,17 @@ class GameStore:
     owner is kept.
     """
 
-    def __init__(self, client: Client, ttl: int, max_games: int = 0) -> None:
+    def __init__(self, client: Client, ttl: int, max_games: int = 0,
+                 settle_wait: float = 5.0) -> None:
+        if settle_wait >= WRITE_TTL / 2:
+            raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
         self.ttl = ttl
         self.max_games = max_games
+        self.settle_wait = settle_wait
         self._save = client.register_script(_SAVE)
         self._claim = client.register_script(_CLAIM)
+        self._settle = client.register_script(_SETTLE)
 
     def load(self, game_id: str) -> Game:
         raw = self.redis.hgetall(game_key(game_id))
@@ -228,6 +297,8 @@ class GameStore:
             raise TooManyGames(self.max_games)
         try:
             return self.save(game, events, write_meta=True)
+        except OutcomeUnknown:
+            raise  # the game may exist: it keeps its place
         except (StoreError, redis.ResponseError):  # refused: nothing was written
             self.redis.zrem(owner["key"], game_id)
             raise
@@ -256,21 +327,29 @@ class GameStore:
         saved = Game(game.game_id, game.version + 1, game.state, game.meta,
                      game.event_count + len(logged), logged)
         lines = [e.to_json() for e in logged]
-        keys = [game_key(game.game_id), events_key(game.game_id)]
+        written = write_key(game.game_id, secrets.token_urlsafe(12))
+        keys = [game_key(game.game_id), events_key(game.game_id), written]
         args: list[str | int] = [
             game.version, game.version + 1, self.ttl, to_json(game.state),
             json.dumps(game.meta, separators=(",", ":")) if write_meta else "",
             "[" + ",".join(lines) + "]", game.event_count + len(logged),
-            notify_channel(game.game_id), "", 0, *lines,
+            notify_channel(game.game_id), "", 0, WRITE_TTL, *lines,
         ]
         if idempotent is not None:
             keys.append(idempotent.key)
             args[8] = json.dumps(idempotent.record(saved), separators=(",", ":"))
             args[9] = idempotent.ttl
-        status, current = self._save(keys=keys, args=args)
+        try:
+            status, current = self._save(keys=keys, args=args)
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            if never_sent(error):
+                raise
+            status, current = self._settled(game.game_id, written, error)
+            if status == -2 and int(current) == game.version:
+                raise error  # fenced off before it ran: nothing was applied
         if status == -1:
             raise GameNotFound(game.game_id)
-        if status == 0:
+        if status in (0, -2):
             raise VersionConflict(game.game_id, game.version, int(current))
         if owner is not None and (renew or game.meta["owner"] is None):
             self._owned(owner, game.game_id, renew)
@@ -285,6 +364,20 @@ class GameStore:
         pipe.zadd(owner["key"], {game_id: owner["until"]}, xx=True)
         pipe.expireat(owner["key"], owner["until"])
         pipe.execute()
+
+    def _settled(self, game_id: str, written: str, error: redis.RedisError) -> tuple[int, int]:
+        """The outcome of the save whose write record is ``written`` (``_SETTLE``'s answer);
+        :class:`OutcomeUnknown` if Redis does not answer within ``settle_wait`` seconds."""
+        deadline = time.monotonic() + self.settle_wait
+        while True:
+            try:
+                status, current = self._settle(keys=[game_key(game_id), written],
+                                               args=[self.ttl])
+                return int(status), int(current)
+            except (redis.ConnectionError, redis.TimeoutError):
+                if time.monotonic() >= deadline:
+                    raise OutcomeUnknown(game_id) from error
+                time.sleep(SETTLE_PAUSE)
 
     def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
                                                                     list[Logged]]:

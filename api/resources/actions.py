@@ -29,6 +29,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games",
 ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
 
 
+
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.doc(security=SEAT_TOKEN)
@@ -43,7 +44,11 @@ class Actions(MethodView):
 
         Answers the caller's new view (its ``events`` are this request's). ``If-Match`` with
         the version the client saw makes a stale action a 412 instead of applying it to a
-        changed game. With an ``Idempotency-Key`` a repeated request replays the first answer.
+        changed game. With an ``Idempotency-Key`` a repeated request replays the first answer
+        and is never applied twice: send one with every action (a fresh random key per action,
+        the same on its retries). A 503 ``outcome-unknown`` (no ``Retry-After``) says the
+        store did not confirm the save: the action may have been applied; reload the view, or
+        repeat the request with the same key.
         """
         store = services().store
         game_id = checked_game_id(game_id)

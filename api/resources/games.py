@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any, Final
 
+import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
@@ -22,7 +24,7 @@ from api.limits import client_address
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.service import create_game, game_view, public_seats
-from api.store import Game, GameStore, idem_key
+from api.store import Game, GameStore, OutcomeUnknown, idem_key
 from api.tokens import seal, unseal
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -64,8 +66,11 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
     if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
         try:
             game, tokens = create_game(store, body, client_address())
+        except OutcomeUnknown:
+            raise  # the game may exist: the marker stays until it expires
         except BaseException:
-            store.delete_record(record_key)
+            with suppress(redis.RedisError):  # the marker expires anyway; keep the real error
+                store.delete_record(record_key)
             raise
         out = _created(game, tokens)
         sealed = {**out, "seats": [
@@ -91,19 +96,21 @@ class Games(MethodView):
                    description="Optional: an empty body (or {}) creates a default game")
     @blp.response(201, CreatedGameSchema, example=examples.CREATED,
                   headers={"ETag": "ETag", "Location": "Location"})
-    @blp.alt_response(403, response="DEFAULT_ERROR", description=(
-        "too-many-games: the client address has SIXTYSIX_MAX_GAMES_PER_ADDRESS active games"))
+    @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(409, response="CreateInProgress")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game and deal its first hand.
 
         Answers each human seat's bearer token, shown only here (keep it: it is stored as a
         hash only). Computer seats move at once if it is their turn. With an
-        ``Idempotency-Key`` header, repeating the same request gives the same answer; the
-        same key with another body is a 422. A game created with a ``deck`` is unrated.
+        ``Idempotency-Key`` header, repeating the same request gives the same answer, seat
+        tokens included; the same key with another body is a 422. Anyone holding the key gets
+        the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
+        (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
+        created with a ``deck`` is unrated.
         """
         store = services().store
-        key = idempotency.key()
+        key = idempotency.create_key()
         if key is not None:
             return _create_once(store, body, key)
         game, tokens = create_game(store, body, client_address())

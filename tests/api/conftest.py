@@ -6,8 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from api.config import DEFAULTS
+from api.limits import LIMIT_SETTINGS
 from api.local import LocalServer
 from api.redis_server import EmbeddedRedis
+
+#: The rate limits as shipped, whatever the environment of the test run says.
+SHIPPED_LIMITS = {"RATELIMIT_ENABLED": True, **{name: DEFAULTS[name] for name in LIMIT_SETTINGS}}
 
 
 @pytest.fixture(scope="module")
@@ -16,4 +21,13 @@ def live_url(redis_server: EmbeddedRedis) -> Iterator[str]:
     Redis; take ``redis_client`` as well for a clean database.
     """
     with LocalServer(redis_server.url) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="module")
+def limited_url(redis_server: EmbeddedRedis) -> Iterator[str]:
+    """As :func:`live_url`, with the default rate limits on (:data:`SHIPPED_LIMITS`); take
+    ``redis_client`` as well, which also clears the limiter's counts.
+    """
+    with LocalServer(redis_server.url, SHIPPED_LIMITS) as server:
         yield server.url

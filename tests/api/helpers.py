@@ -10,6 +10,8 @@ from werkzeug.test import TestResponse
 from engine.cards import card_code
 from engine.rules import SIXTY_SIX
 
+#: An Idempotency-Key a create accepts (22 characters of A-Z a-z 0-9 _ -).
+CREATE_KEY = "create-key-0123456789a"
 #: The sixty-six deck in index order. Dealt with ``first_dealer=1``: seat 0 (forehand) gets
 #: :data:`HAND_0`, seat 1 :data:`HAND_1`, the trump card is AH (hearts are trump).
 DECK: list[str] = [card_code(c) for c in SIXTY_SIX.deck]

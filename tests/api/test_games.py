@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import threading
+import uuid
 
+import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.ai import LEVELS
 from tests.api.helpers import (
+    CREATE_KEY,
     DECK,
     HAND_0,
     HAND_1,
@@ -127,7 +130,7 @@ def test_long_poll_wait_is_capped_at_30_seconds(client: FlaskClient) -> None:
 def test_idempotent_creation_replays_the_same_game_and_tokens(
         client: FlaskClient, redis_client: redis.Redis) -> None:
     body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer"}]}
-    headers = {"Idempotency-Key": "create-1"}
+    headers = {"Idempotency-Key": CREATE_KEY}
     first = client.post("/v1/games", json=body, headers=headers)
     second = client.post("/v1/games", json=body, headers=headers)
     assert first.status_code == second.status_code == 201
@@ -136,16 +139,36 @@ def test_idempotent_creation_replays_the_same_game_and_tokens(
     assert len(redis_client.keys("sixtysix:game:*")) == 1
     other = client.post("/v1/games", json={**body, "match_points": 3}, headers=headers)
     assert_problem(other, 422, "idempotency-key-reused")
+    assert len(redis_client.keys("sixtysix:game:*")) == 1
+
+
+@pytest.mark.parametrize("key", ["create-1", "k" * 21, "a 22-character key ok?", "é" * 22])
+def test_a_guessable_creation_key_is_refused(client: FlaskClient, redis_client: redis.Redis,
+                                             key: str) -> None:
+    """A replay hands out the seat tokens: the key must be as hard to guess as they are."""
+    response = client.post("/v1/games", json={}, headers={"Idempotency-Key": key})
+    problem = assert_problem(response, 400, "bad-request")
+    assert list(problem["errors"]) == ["Idempotency-Key"]
+    assert "22" in problem["detail"]
+    assert not redis_client.keys("sixtysix:*")
+
+
+def test_a_uuid_is_a_creation_key(client: FlaskClient) -> None:
+    headers = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.post("/v1/games", json={}, headers=headers)
+    assert first.status_code == 201
+    assert client.post("/v1/games", json={}, headers=headers).json == first.json
 
 
 def test_tokens_are_stored_only_as_digests(client: FlaskClient,
                                            redis_client: redis.Redis) -> None:
-    created = client.post("/v1/games", json={}, headers={"Idempotency-Key": "k"}).json
+    created = client.post("/v1/games", json={}, headers={"Idempotency-Key": CREATE_KEY}).json
     assert created is not None
     token = created["seats"][0]["token"].encode()
-    stored = b"".join(
-        redis_client.dump(key) or b"" for key in redis_client.keys("*"))
+    keys = redis_client.keys("*")
+    stored = b"".join([*keys, *(redis_client.dump(key) or b"" for key in keys)])
     assert stored and token not in stored
+    assert CREATE_KEY.encode() not in stored  # the record is filed under the key's digest
 
 
 def test_invalid_creations_name_the_field(client: FlaskClient) -> None:

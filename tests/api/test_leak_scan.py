@@ -23,7 +23,7 @@ from api.store import game_key
 from api.tokens import digest
 from engine import PLAYING, from_json
 from engine.cards import CARD_CODES, codes
-from tests.api.helpers import bearer, two_humans
+from tests.api.helpers import CREATE_KEY, bearer, two_humans
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -85,14 +85,14 @@ def test_nothing_secret_in_any_answer_or_log_line(
         capsys: pytest.CaptureFixture[str]) -> None:
     body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
             "settings": {"point_counter": True, "hint_66": True, "auto_continue": False}}
-    created = client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"})
+    created = client.post("/v1/games", json=body, headers={"Idempotency-Key": CREATE_KEY})
     game_id = created.json["game_id"]  # type: ignore[index]
     tokens = [s["token"] for s in created.json["seats"]]  # type: ignore[index]
     other_id, other_tokens = two_humans(client)
     secrets = [*tokens, *other_tokens, *(digest(t) for t in [*tokens, *other_tokens])]
     scan = Scan(secrets)
     scan.check(created, set(), tokens_shown=True)
-    scan.check(client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"}), set(),
+    scan.check(client.post("/v1/games", json=body, headers={"Idempotency-Key": CREATE_KEY}), set(),
                tokens_shown=True)
     game = f"/v1/games/{game_id}"
     for path in ("/v1/rules", "/healthz", "/readyz", "/openapi.json", "/docs", "/redoc",
