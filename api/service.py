@@ -13,9 +13,9 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final
 
+from api.computers import COMPUTER_LEVELS
 from api.errors import FieldError
 from api.metrics import computer_thinking
-from api.players import COMPUTER_LEVELS
 from api.store import Game, GameStore, IdempotentWrite
 from api.tokens import digest, new_token
 from engine import (
