@@ -1,5 +1,6 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API, ``sixtysix play`` plays a match
-against the computer in the terminal.
+against the computer in the terminal (``--lobby``: against people, at a table; see
+:mod:`api.lobby_terminal`).
 
 A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
 """
@@ -19,6 +20,7 @@ from typing import TypeAlias
 
 from api import arena
 from api.client import ApiError, SeatSpec, SixtySixClient, View
+from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.redis_server import EmbeddedRedis
 from api.terminal import (
@@ -102,6 +104,7 @@ def add_play(sub: Subparsers) -> None:
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066")
     p.add_argument("--match-points", type=int, help="game points that win the match (3, 7, 11)")
     p.add_argument("--name", default="You", help="your name at the table")
+    add_lobby_arguments(p)
     p.set_defaults(run=play)
 
 
@@ -109,6 +112,8 @@ def play(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
+        if args.lobby:
+            return play_lobby(client, lobby_choice(args), play_match, input, print)
         return play_against_computer(client, args.variant, args.level, args.match_points,
                                      args.name, input, print)
     raise AssertionError("unreachable")  # pragma: no cover

@@ -16,8 +16,6 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_RATE_PLAYERS``      players created per client address          ``10/minute``
 ``SIXTYSIX_RATE_TABLES``       tables created per client address           ``30/minute``
 ``SIXTYSIX_TABLE_OPEN_TTL``    seconds an open table waits for its seats   3600 (1 hour)
-``SIXTYSIX_TABLE_TTL``         seconds a started table lives after its     604800 (7 days)
-                               last change (finished and closed too)
 ``SIXTYSIX_TRUSTED_PROXIES``   proxies whose ``X-Forwarded-For`` is        0
                                trusted for the client address
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
@@ -48,7 +46,6 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_RATE_PLAYERS": "10/minute",
     "SIXTYSIX_RATE_TABLES": "30/minute",
     "SIXTYSIX_TABLE_OPEN_TTL": 3600,
-    "SIXTYSIX_TABLE_TTL": 7 * 24 * 3600,
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,

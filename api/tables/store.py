@@ -5,8 +5,8 @@ tagged ``{table_id}.<n>``, see :func:`api.store.tagged`, so they share the table
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
   seats with player ids, status, games, the current game's seat tokens, rematch requests).
-  TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_TABLE_TTL``
-  from its last change.
+  TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_GAME_TTL``
+  from its last change (as long as a game lives; finished and closed tables too).
 * ``sixtysix:watchers:{table_id}`` — sorted set: spectators (a digest of their address) by
   the Unix time they last looked; counted over :data:`WATCH_WINDOW` seconds.
 * ``sixtysix:lobby:{<status>:<variant or all>}`` — sorted sets of public tables, all scores 0,
