@@ -362,6 +362,12 @@ class SixtySixClient:
         """``POST /v1/tables/{id}/leave`` (player token): free the seat before the start."""
         return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/leave"))
 
+    def watch(self, game_id: str, invite_code: str | None = None) -> View:
+        """``GET /v1/games/{id}`` as a spectator (send no token): a private table's game
+        needs its invite code."""
+        return cast(View, self.with_token(None)._request(
+            "GET", f"/v1/games/{game_id}", params=_params(invite_code=invite_code)))
+
     def rematch(self, table_id: str) -> TableView:
         """``POST /v1/tables/{id}/rematch`` (player token): ask for the next match."""
         return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/rematch"))
