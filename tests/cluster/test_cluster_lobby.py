@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
 
 import pytest
 from redis.cluster import RedisCluster
 
 from api.client import ApiError, SixtySixClient
-from api.local import LocalServer
 from api.players.store import player_key
 from api.redis_connect import connect
 from api.store import events_key, game_key
@@ -24,17 +22,6 @@ from tests.cluster.conftest import LocalCluster
 from tests.cluster.test_cluster_games import _play_match
 
 pytestmark = pytest.mark.cluster
-
-
-@pytest.fixture(scope="module")
-def instances(redis_cluster: LocalCluster) -> Iterator[tuple[SixtySixClient, SixtySixClient]]:
-    with (
-        LocalServer(redis_cluster.url) as a,
-        LocalServer(redis_cluster.url) as b,
-        SixtySixClient(a.url) as client_a,
-        SixtySixClient(b.url) as client_b,
-    ):
-        yield client_a, client_b
 
 
 def test_a_lobby_match_on_the_cluster(instances: tuple[SixtySixClient, SixtySixClient],
