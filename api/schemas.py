@@ -246,3 +246,5 @@ class ProblemSchema(Schema):
     allowed = fields.List(fields.Raw(), metadata={
         "description": "422: the values the field accepts"})
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    player_id = fields.String(metadata={"description": "404: the player that was not found"})
+    table_id = fields.String(metadata={"description": "404: the table that was not found"})

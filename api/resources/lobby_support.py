@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from flask import current_app, request
 
-from api.errors import UNAUTHORIZED, Problem
+from api.errors import UNAUTHORIZED, Problem, ProblemType
 from api.http import bearer_token
 from api.players.service import player_of_token
 from api.players.store import Player, PlayerStore
@@ -22,6 +22,7 @@ from api.tables.store import TableStore
 from api.tokens import digest
 
 INVITE_HEADER: Final = "X-Invite-Code"
+PLAYER_UNAUTHORIZED: Final = ProblemType(UNAUTHORIZED.slug, 401, "Missing or unknown player token")
 #: OpenAPI security of endpoints that need a player token, and of those where it is optional.
 PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
 OPTIONAL_PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}, {}]
@@ -42,14 +43,21 @@ def lobby() -> Lobby:
 
 def current_player(*, required: bool) -> Player | None:
     """The player of the bearer token; 401 if it is no player's (a seat token never is)."""
-    token = bearer_token(required=required)
+    token = bearer_token(required=False)
     if token is None:
+        if required:
+            raise _unauthorized("this request needs Authorization: Bearer <player token>")
         return None
     player = player_of_token(lobby().players, token)
     if player is None:
-        raise Problem(UNAUTHORIZED, "the token belongs to no player (a seat token is not a "
-                      "player token)", headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
+        raise _unauthorized("the token belongs to no player (a seat token is not a player "
+                            "token)")
     return player
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(PLAYER_UNAUTHORIZED, detail,
+                   headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
 
 
 def required_player() -> Player:
