@@ -2,6 +2,7 @@
 
 Configuration comes from the environment (:mod:`api.config`), then ``config`` overrides it.
 Extensions are set up here, in one place: Redis (one pool per process), the game store, the
+lobby's player and table stores, the
 long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
 :data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
@@ -21,9 +22,12 @@ from api import body, docs, errors, limits, metrics, observability, openapi_docs
 from api import config as api_config
 from api.http import Services
 from api.notify import VersionWaiter
+from api.players.store import PlayerStore
 from api.redis_connect import connect
 from api.resources import BLUEPRINTS
+from api.resources.lobby_support import Lobby
 from api.store import GameStore
+from api.tables.store import TableStore
 
 TITLE: Final = "Sixty-Six"
 
@@ -46,7 +50,11 @@ SPEC_KWARGS: Final = {
     },
     "components": {"securitySchemes": {
         "seatToken": {"type": "http", "scheme": "bearer",
-                      "description": "A seat token from POST /v1/games"}}},
+                      "description": "A seat token from POST /v1/games, or a table's seat "
+                                     "token from GET /v1/tables/{table_id}"},
+        "playerToken": {"type": "http", "scheme": "bearer",
+                        "description": "A player token from POST /v1/players (never a seat "
+                                       "token)"}}},
 }
 
 
@@ -65,6 +73,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
                         app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout),
         waiter=VersionWaiter(client),
+    )
+    app.extensions["sixtysix_lobby"] = Lobby(
+        players=PlayerStore(client),
+        tables=TableStore(client, app.config["SIXTYSIX_GAME_TTL"]),
     )
     observability.init(app)  # first: its request id and clock serve the other hooks
     metrics.init(app, client)

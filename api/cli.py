@@ -1,5 +1,6 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API, ``sixtysix play`` plays a match
-against the computer in the terminal.
+against the computer in the terminal (``--lobby``: against people, at a table; see
+:mod:`api.lobby_terminal`).
 
 A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
 """
@@ -18,6 +19,7 @@ from typing import TypeAlias
 
 from api import arena
 from api.client import ApiError, SixtySixClient
+from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
 from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
@@ -96,6 +98,7 @@ def add_play(sub: Subparsers) -> None:
     p.add_argument("--game", help="resume this game (needs --url and --token)")
     p.add_argument("--token", help="your seat's token in --game (write --token=T: a token "
                    "may start with '-')")
+    add_lobby_arguments(p)
     p.set_defaults(run=play)
 
 
@@ -107,6 +110,8 @@ def play(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
+        if args.lobby:
+            return play_lobby(client, lobby_choice(args), input, print)
         if args.game:
             return resume(client.with_token(args.token), args.game, input, print)
         return play_against_computer(

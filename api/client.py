@@ -89,6 +89,70 @@ class EventPage(TypedDict):
     last_seq: int
 
 
+class CreatedPlayer(TypedDict):
+    """The 201 answer of ``POST /v1/players``: the token is shown only here."""
+
+    player_id: str
+    name: str
+    kind: str
+    token: str
+
+
+class Profile(TypedDict):
+    player_id: str
+    name: str
+    kind: str
+    created_at: str
+    stats: dict[str, dict[str, int]]
+
+
+class GamePage(TypedDict):
+    """A page of ``GET /v1/players/me/games``; page on with ``cursor=next_cursor``."""
+
+    games: list[dict[str, Any]]
+    next_cursor: str | None
+
+
+class TableSeatSpec(TypedDict):
+    """A seat of a new table: ``{"kind": "open" | "player" | "computer", "level"?: ...}``."""
+
+    kind: str
+    level: NotRequired[str]
+
+
+class YourSeat(TypedDict):
+    seat: int
+    game_id: str | None
+    token: str | None
+
+
+class TableView(TypedDict):
+    """``GET /v1/tables/{id}``: ``you`` is set for a seated player (with his seat token)."""
+
+    table_id: str
+    version: int
+    variant: str
+    status: str
+    visibility: str
+    seats: list[dict[str, Any]]
+    game_id: str | None
+    games: list[str]
+    rematch: list[int]
+    spectators: int
+    you: YourSeat | None
+    invite_code: str | None
+
+
+class TablePage(TypedDict):
+    tables: list[dict[str, Any]]
+    next_cursor: str | None
+
+
+def _params(**values: Any) -> dict[str, Any]:
+    """The given values without the ``None`` ones."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
 class ApiError(Exception):
     """An error answer of the API, carrying its RFC 9457 problem fields.
 
@@ -285,6 +349,79 @@ class SixtySixClient:
             if not page["events"] or page["next_after"] >= page["last_seq"]:
                 return out
             after = page["next_after"]
+
+    # ----------------------------------------------------------------------- the lobby
+    # A client bound to a player token (``with_token(created["token"])``) speaks for the
+    # player; a seat token for a game comes from ``table(...)["you"]["token"]``.
+
+    def create_player(self, name: str, kind: str = "human") -> CreatedPlayer:
+        """``POST /v1/players``: a new player; its ``token`` is shown only here."""
+        return cast(CreatedPlayer, self._request("POST", "/v1/players",
+                                                 json={"name": name, "kind": kind}))
+
+    def me(self) -> Profile:
+        """``GET /v1/players/me`` (player token): name, kind, matches played and won."""
+        return cast(Profile, self._request("GET", "/v1/players/me"))
+
+    def player(self, player_id: str) -> Profile:
+        """``GET /v1/players/{id}``: a player's public profile."""
+        return cast(Profile, self._request("GET", f"/v1/players/{player_id}"))
+
+    def my_games(self, status: str = "active", cursor: str | None = None,
+                 limit: int | None = None) -> GamePage:
+        """``GET /v1/players/me/games`` (player token): one page, newest first."""
+        return cast(GamePage, self._request("GET", "/v1/players/me/games", params=_params(
+            status=status, cursor=cursor, limit=limit)))
+
+    def create_table(
+        self,
+        seats: Sequence[TableSeatSpec],
+        variant: str = "sixty-six",
+        *,
+        visibility: str = "public",
+        rules: Mapping[str, Any] | None = None,
+        match_points: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> TableView:
+        """``POST /v1/tables`` (player token): ``seats`` of kinds open, computer, player."""
+        body: dict[str, Any] = {"variant": variant, "seats": list(seats),
+                                "visibility": visibility}
+        optional = {"rules": dict(rules) if rules is not None else None,
+                    "match_points": match_points,
+                    "settings": dict(settings) if settings is not None else None}
+        body.update({k: v for k, v in optional.items() if v is not None})
+        return cast(TableView, self._request("POST", "/v1/tables", json=body))
+
+    def tables(self, variant: str | None = None, status: str = "open",
+               cursor: str | None = None, limit: int | None = None) -> TablePage:
+        """``GET /v1/tables``: one page of public tables, newest first."""
+        return cast(TablePage, self._request("GET", "/v1/tables", params=_params(
+            variant=variant, status=status, cursor=cursor, limit=limit)))
+
+    def table(self, table_id: str, invite_code: str | None = None) -> TableView:
+        """``GET /v1/tables/{id}``: with a player token, ``you`` holds the seat token."""
+        return cast(TableView, self._request("GET", f"/v1/tables/{table_id}",
+                                             params=_params(invite_code=invite_code)))
+
+    def join_table(self, table_id: str, seat: int | None = None,
+                   invite_code: str | None = None) -> TableView:
+        """``POST /v1/tables/{id}/join`` (player token): take ``seat`` or the first open."""
+        return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/join",
+                                             json=_params(seat=seat, invite_code=invite_code)))
+
+    def leave_table(self, table_id: str) -> TableView:
+        """``POST /v1/tables/{id}/leave`` (player token): free the seat before the start."""
+        return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/leave"))
+
+    def watch(self, game_id: str, invite_code: str | None = None) -> View:
+        """``GET /v1/games/{id}`` as a spectator (send no token): a private table's game
+        needs its invite code."""
+        return cast(View, self.with_token(None)._request(
+            "GET", f"/v1/games/{game_id}", params=_params(invite_code=invite_code)))
+
+    def rematch(self, table_id: str) -> TableView:
+        """``POST /v1/tables/{id}/rematch`` (player token): ask for the next match."""
+        return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/rematch"))
 
     def rules(self) -> dict[str, Any]:
         """``GET /v1/rules``: variants, options with defaults and allowed values, levels."""

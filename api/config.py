@@ -13,6 +13,9 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_RATE_ADDRESS``      ``/v1`` requests per client address         ``200/second``
 ``SIXTYSIX_RATE_CREATE``       games created per client address            ``10 per 10 seconds``
 ``SIXTYSIX_RATE_ACTIONS``      actions per seat token                      ``150/second``
+``SIXTYSIX_RATE_PLAYERS``      players created per client address          ``10/minute``
+``SIXTYSIX_RATE_TABLES``       tables created per client address           ``30/minute``
+``SIXTYSIX_TABLE_OPEN_TTL``    seconds an open table waits for its seats   3600 (1 hour)
 ``SIXTYSIX_TRUSTED_PROXIES``   proxies whose ``X-Forwarded-For`` is        0
                                trusted for the client address
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
@@ -44,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_RATE_ADDRESS": "200/second",
     "SIXTYSIX_RATE_CREATE": "10 per 10 seconds",
     "SIXTYSIX_RATE_ACTIONS": "150/second",
+    "SIXTYSIX_RATE_PLAYERS": "10/minute",
+    "SIXTYSIX_RATE_TABLES": "30/minute",
+    "SIXTYSIX_TABLE_OPEN_TTL": 3600,
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,

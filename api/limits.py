@@ -1,9 +1,11 @@
 """Rate limits (flask-limiter, counted in the game store's Redis), answered 429 as problem+json.
 
-Three limits, in ``limits`` notation (``10/second``, ``100 per 5 minutes``; ``off`` disables one):
+Limits, in ``limits`` notation (``10/second``, ``100 per 5 minutes``; ``off`` disables one):
 
 * ``SIXTYSIX_RATE_ADDRESS`` — every ``/v1`` request, per client address;
 * ``SIXTYSIX_RATE_CREATE`` — ``POST /v1/games``, per client address;
+* ``SIXTYSIX_RATE_PLAYERS`` — ``POST /v1/players``, per client address;
+* ``SIXTYSIX_RATE_TABLES`` — ``POST /v1/tables``, per client address;
 * ``SIXTYSIX_RATE_ACTIONS`` — ``POST /v1/games/{game_id}/actions``, per seat token (counted
   under the token's SHA-256, never the token).
 
@@ -69,11 +71,14 @@ KEY_PREFIX: Final = "sixtysix:rate"
 #: Endpoints with a limit of their own (flask-smorest names them blueprint.ViewClass).
 CREATE_ENDPOINT: Final = "games.Games"
 ACTIONS_ENDPOINT: Final = "actions.Actions"
+PLAYERS_ENDPOINT: Final = "players.Players"
+TABLES_ENDPOINT: Final = "tables.Tables"
 OFF: Final = "off"
 #: Counting strategy (see the module docstring).
 STRATEGY: Final = "moving-window"
 #: The settings that hold the limits.
-LIMIT_SETTINGS: Final = ("SIXTYSIX_RATE_ADDRESS", "SIXTYSIX_RATE_CREATE", "SIXTYSIX_RATE_ACTIONS")
+LIMIT_SETTINGS: Final = ("SIXTYSIX_RATE_ADDRESS", "SIXTYSIX_RATE_CREATE", "SIXTYSIX_RATE_ACTIONS",
+                         "SIXTYSIX_RATE_PLAYERS", "SIXTYSIX_RATE_TABLES")
 
 
 def client_address() -> str:
@@ -181,6 +186,10 @@ def init(app: Flask, client: Client) -> Limiter | None:
                "per address for new games", client_address, _posting_to(CREATE_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_ACTIONS"], "SIXTYSIX_RATE_ACTIONS", "actions",
                "per token", _token_key, _acting),
+        _limit(config["SIXTYSIX_RATE_PLAYERS"], "SIXTYSIX_RATE_PLAYERS", "players",
+               "per address for new players", client_address, _posting_to(PLAYERS_ENDPOINT)),
+        _limit(config["SIXTYSIX_RATE_TABLES"], "SIXTYSIX_RATE_TABLES", "tables",
+               "per address for new tables", client_address, _posting_to(TABLES_ENDPOINT)),
     ]
     if not config.get("RATELIMIT_ENABLED", True) or not any(
             config[name].strip().lower() != OFF for name in LIMIT_SETTINGS):

@@ -70,7 +70,8 @@ def _answered(req: Request, response: Response, started: float) -> Answered:
     game_id = None
     if status != 404:
         game_id = (req.view_args or {}).get("game_id")
-        if game_id is None and status == 201 and response.location:
+        if game_id is None and status == 201 and (response.location or "").startswith(
+                "/v1/games/"):
             game_id = response.location.rsplit("/", 1)[-1]
     return Answered(req.method, req.url_rule.rule if req.url_rule is not None else "unmatched",
                     status, time.perf_counter() - started,

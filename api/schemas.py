@@ -24,6 +24,8 @@ DEFAULT_EVENTS: Final = 100
 SEAT_KINDS: Final = ("human", "computer")
 _CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
 _SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
+_INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
+                                 "(or the X-Invite-Code header)"}
 
 
 # --------------------------------------------------------------------------- requests
@@ -106,6 +108,7 @@ class ViewQuerySchema(Schema):
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
                         metadata={"description": f"Long-poll: longest wait in seconds "
                                                  f"(at most {MAX_WAIT})"})
+    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
 
 
 class EventsQuerySchema(Schema):
@@ -114,6 +117,7 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
                            metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
+    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
 
 
 # --------------------------------------------------------------------------- responses
@@ -270,3 +274,5 @@ class ProblemSchema(Schema):
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
     max_games = fields.Integer(metadata={
         "description": "403 too-many-games: the most active games an address may have"})
+    player_id = fields.String(metadata={"description": "404: the player that was not found"})
+    table_id = fields.String(metadata={"description": "404: the table that was not found"})

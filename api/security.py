@@ -5,8 +5,8 @@ Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: n
 frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``) may load scripts,
 styles, images and fonts from this server only (``'self'``: the vendored copies under
 ``/static``), run their own inline scripts (allowed by hash), fetch ``/openapi.json`` and start
-blob workers. Responses under ``/v1/games`` (views, events, seat
-tokens) carry ``Cache-Control: no-store``.
+blob workers. Responses under ``/v1/games``, ``/v1/players`` and ``/v1/tables`` (views,
+events, seat and player tokens) carry ``Cache-Control: no-store``.
 
 CORS: ``SIXTYSIX_CORS_ORIGINS`` lists the allowed origins, comma-separated (``*`` allows any).
 An allowed ``Origin`` gets ``Access-Control-Allow-Origin`` and the headers a browser client
@@ -31,11 +31,12 @@ STATIC_HEADERS: Final = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
-NO_STORE_PREFIX: Final = "/v1/games"
+#: Responses that may carry a token (seat or player) or a private view.
+NO_STORE_PREFIXES: Final = ("/v1/games", "/v1/players", "/v1/tables")
 EXPOSED: Final = "ETag, Location, Retry-After, X-Request-Id"
 ALLOWED_METHODS: Final = "GET, POST"
 ALLOWED_HEADERS: Final = ("Authorization, Content-Type, If-Match, If-None-Match, "
-                          "Idempotency-Key, X-Request-Id")
+                          "Idempotency-Key, X-Invite-Code, X-Request-Id")
 PREFLIGHT_MAX_AGE: Final = "600"
 _INLINE_SCRIPT: Final = re.compile(r"<script>(.*?)</script>", re.DOTALL)
 
@@ -76,7 +77,7 @@ def init(app: Flask) -> None:
             response.headers["Content-Security-Policy"] = html_csp(response.get_data(as_text=True))
         else:
             response.headers["Content-Security-Policy"] = API_CSP
-        if request.path.startswith(NO_STORE_PREFIX):
+        if request.path.startswith(NO_STORE_PREFIXES):
             response.headers["Cache-Control"] = "no-store"
         if allowed:
             _cors(response, allowed)

@@ -11,12 +11,14 @@ import re
 import secrets
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
+from api.computers import COMPUTER_LEVELS
 from api.errors import FieldError
 from api.metrics import computer_thinking
-from api.players import COMPUTER_LEVELS
 from api.store import Game, GameStore, IdempotentWrite, owner_key
+from api.tables.results import after_save
 from api.tokens import digest, new_token
 from engine import (
     Action,
@@ -36,8 +38,9 @@ from engine import (
 )
 from engine.actions import CONTINUE_ACTION, MELD, PLAY
 
-#: Game ids are ``secrets.token_urlsafe(12)``; anything else in a URL is an unknown game.
-GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
+#: anything else in a URL is an unknown game.
+GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
 #: Rule options that the create request also takes at top level.
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
 
@@ -81,17 +84,32 @@ def _rules(body: Mapping[str, Any]) -> Rules:
         raise FieldError(field, str(exc), exc.allowed) from None
 
 
-def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
-                ) -> tuple[Game, list[str | None]]:
-    """Validate a create request, deal, play the computers' opening moves and save.
+@dataclass(slots=True)
+class NewGame:
+    """A dealt game, its computers' opening moves played, not saved yet."""
 
-    ``owner`` is the client address the game counts against (see :class:`GameStore`).
-    Returns the saved game and each seat's token (``None`` for computer seats).
-    """
+    state: GameState
+    meta: dict[str, Any]
+    events: list[Event]
+    tokens: list[str | None]
+
+
+def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[str, Any]]]:
+    """The rules, engine settings and seats of a create request; a bad one is a 422 on it."""
     rules = _rules(body)
     table = body["settings"]
     settings = Settings.make({k: table[k] for k in ("point_counter", "hint_66")})
-    seats = _seats(body.get("seats"), find_variant(body["variant"]).players)
+    return rules, settings, _seats(body.get("seats"), find_variant(body["variant"]).players)
+
+
+def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
+                 ) -> NewGame:
+    """Validate a create request, deal and play the computers' opening moves (nothing saved).
+
+    ``extra_meta`` is kept in the game's meta beside the seats (a table's game keeps its
+    ``table`` there). Each human seat gets a new token (``None`` for computer seats).
+    """
+    rules, settings, seats = check_options(body)
     deck = body.get("deck")
     try:
         state, events = new_game(rules, settings, first_dealer=body.get("first_dealer"),
@@ -104,14 +122,24 @@ def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = N
     meta = {
         "seats": [{**s, "token_sha256": digest(t) if t else None}
                   for s, t in zip(seats, tokens, strict=True)],
-        "auto_continue": table["auto_continue"],
+        "auto_continue": body["settings"]["auto_continue"],
         "rated": deck is None,
         "created_at": int(time.time()),
+        **(extra_meta or {}),
     }
-    if owner is not None:
-        meta["owner"] = {"key": owner_key(owner)}
     events += automatic_moves(state, meta)
-    return store.create(secrets.token_urlsafe(12), state, meta, events), tokens
+    return NewGame(state, meta, events, tokens)
+
+
+def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
+                ) -> tuple[Game, list[str | None]]:
+    """Validate a create request, deal, play the computers' opening moves and save.
+
+    ``owner`` is the client address the game counts against (see :class:`GameStore`).
+    Returns the saved game and each seat's token (``None`` for computer seats).
+    """
+    new = prepare_game(body, None if owner is None else {"owner": {"key": owner_key(owner)}})
+    return store.create(secrets.token_urlsafe(12), new.state, new.meta, new.events), new.tokens
 
 
 def parse_action(body: Mapping[str, Any]) -> Action:
@@ -132,7 +160,9 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     """
     events = apply(game.state, seat, action)
     events += automatic_moves(game.state, game.meta)
-    return store.save(game, events, idempotent=idempotent)
+    saved = store.save(game, events, idempotent=idempotent)
+    after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
+    return saved
 
 
 def automatic_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:

@@ -1,6 +1,9 @@
 """Games in Redis: one hash per game, its event log, idempotency records, change notices.
 
-Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot):
+Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot; the game of
+a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``, so it shares the table's slot
+and a table's start writes the table and its new game in one script, see
+:mod:`api.tables.store`):
 
 * ``sixtysix:game:{id}`` — hash: ``v`` version, ``state`` (engine JSON), ``meta`` (seats with
   token digests, table settings), ``n`` events logged, ``recent`` (the last save's events).
@@ -154,16 +157,22 @@ class TooManyGames(StoreError):
                          "finish one (a finished match frees its place) or let one expire")
 
 
+def tagged(game_id: str) -> str:
+    """``game_id`` with its hash tag: ``{id}``, or ``{table_id}.n`` for a table's game."""
+    head, dot, tail = game_id.partition(".")
+    return f"{{{head}}}{dot}{tail}"
+
+
 def game_key(game_id: str) -> str:
-    return f"{PREFIX}:game:{{{game_id}}}"
+    return f"{PREFIX}:game:{tagged(game_id)}"
 
 
 def events_key(game_id: str) -> str:
-    return f"{PREFIX}:events:{{{game_id}}}"
+    return f"{PREFIX}:events:{tagged(game_id)}"
 
 
 def notify_channel(game_id: str) -> str:
-    return f"{PREFIX}:notify:{{{game_id}}}"
+    return f"{PREFIX}:notify:{tagged(game_id)}"
 
 
 def owner_key(address: str) -> str:
@@ -173,7 +182,7 @@ def owner_key(address: str) -> str:
 
 def idem_key(scope: str, key: str) -> str:
     """Idempotency record key; the client's key is hashed, so any text is safe in it."""
-    return f"{PREFIX}:idem:{{{scope}}}:{hashlib.sha256(key.encode()).hexdigest()}"
+    return f"{PREFIX}:idem:{tagged(scope)}:{hashlib.sha256(key.encode()).hexdigest()}"
 
 
 def write_key(game_id: str, write_id: str) -> str:
@@ -186,8 +195,9 @@ def never_sent(error: redis.RedisError) -> bool:
 
 
 def game_id_of_channel(channel: bytes | str) -> str:
+    """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
     text = channel.decode() if isinstance(channel, bytes) else channel
-    return text[text.index("{") + 1 : text.rindex("}")]
+    return text[text.index("{") + 1:].replace("}", "", 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from api.resources import actions, analysis, events, games, health, hint, rules
+from api.resources import (
+    actions,
+    analysis,
+    events,
+    games,
+    health,
+    hint,
+    players,
+    rules,
+    tables,
+)
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, rules.blp, health.blp, hint.blp, analysis.blp,
+    players.blp, tables.blp,
 )

@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.resources.lobby_support import spectate
 from api.schemas import EventPageSchema, EventsQuerySchema
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games",
@@ -26,13 +27,15 @@ class Events(MethodView):
         """Events with ``seq > after``, oldest first, at most ``limit``.
 
         With a bearer token a seat's own private details are included (its cards dealt and
-        drawn); without one, the spectator's. Page on with ``after=next_after`` until
-        ``next_after == last_seq``.
+        drawn); without one, the spectator's (a private table's game: with its invite code).
+        Page on with ``after=next_after`` until ``next_after == last_seq``.
         """
         token = bearer_token(required=False)
-        meta, count, logged = services().store.events(
-            checked_game_id(game_id), query["after"], query["limit"])
+        game_id = checked_game_id(game_id)
+        meta, count, logged = services().store.events(game_id, query["after"], query["limit"])
         seat = authenticate(meta, token) if token is not None else None
+        if seat is None:
+            spectate(game_id, meta, query.get("invite_code"))
         # Not dumped through EventPageSchema: it would drop each event's type-specific members.
         return json_response({
             "events": [e.for_seat(seat) for e in logged],

@@ -22,6 +22,7 @@ from api.http import (
 )
 from api.limits import client_address
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.resources.lobby_support import spectate
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.service import create_game, game_view, public_seats
 from api.store import Game, GameStore, OutcomeUnknown, idem_key
@@ -129,6 +130,9 @@ class GameResource(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The game as a seat (``Authorization: Bearer``) or a spectator (no token) sees it.
 
+        A spectator of a private table's game needs its invite code (``?invite_code=`` or
+        ``X-Invite-Code``; a seat token is no spectator pass): without it the game is a 404.
+
         ``ETag`` is the version; ``If-None-Match`` with it answers 304. Long-poll: with
         ``after_version=V&wait=S`` the answer comes as soon as the version exceeds V, or after
         S seconds (at most 30) with the unchanged game.
@@ -138,6 +142,8 @@ class GameResource(MethodView):
         token = bearer_token(required=False)
         game = svc.store.load(game_id)
         seat = authenticate(game.meta, token) if token is not None else None
+        if seat is None:
+            spectate(game_id, game.meta, query.get("invite_code"))
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:
             wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])

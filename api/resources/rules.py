@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from flask.views import MethodView
 
-from api.players import COMPUTER_LEVELS
+from api.computers import COMPUTER_LEVELS
 from api.resources.blueprint import Blueprint
 from api.schemas import RulesSchema
 from engine import describe

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from api.client import SixtySixClient
+from api.local import LocalServer
 from api.redis_server import HOST, EmbeddedRedis, RedisServerError
 
 SLOTS = 16384
@@ -116,3 +118,15 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
     finally:
         for node in nodes:
             node.stop()
+
+
+@pytest.fixture(scope="module")
+def instances(redis_cluster: LocalCluster) -> Iterator[tuple[SixtySixClient, SixtySixClient]]:
+    """Two app instances on the cluster, each served over a real socket, with a client each."""
+    with (
+        LocalServer(redis_cluster.url) as a,
+        LocalServer(redis_cluster.url) as b,
+        SixtySixClient(a.url) as client_a,
+        SixtySixClient(b.url) as client_b,
+    ):
+        yield client_a, client_b

@@ -18,7 +18,6 @@ import redis
 from redis.cluster import RedisCluster
 
 from api.client import ApiError, SixtySixClient, View
-from api.local import LocalServer
 from api.redis_connect import connect
 from api.store import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
 from tests.cluster.conftest import MASTERS, LocalCluster
@@ -28,17 +27,6 @@ pytestmark = pytest.mark.cluster
 HUMANS: list[Any] = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 RACERS = 6  # threads per round, half through each instance
 PLAYS = 12  # successful plays raced for on one game (6 tricks: the hand is not over)
-
-
-@pytest.fixture(scope="module")
-def instances(redis_cluster: LocalCluster) -> Iterator[tuple[SixtySixClient, SixtySixClient]]:
-    with (
-        LocalServer(redis_cluster.url) as a,
-        LocalServer(redis_cluster.url) as b,
-        SixtySixClient(a.url) as client_a,
-        SixtySixClient(b.url) as client_b,
-    ):
-        yield client_a, client_b
 
 
 @pytest.fixture

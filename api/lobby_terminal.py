@@ -1,0 +1,137 @@
+"""``sixtysix play --lobby``: play a friend in the terminal through a table of the lobby.
+
+One person creates a table (``--private`` for one with an invite code) and passes its id (and
+code) on; the other joins it with ``--join TABLE_ID [--invite CODE]``; without ``--join`` or
+``--new`` the open public tables are listed to choose from. Each terminal waits until every
+seat is taken, then plays its seat to the end, and offers a rematch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
+from api.play import play_match
+
+#: Seconds between looks at a table that waits for its players.
+POLL_INTERVAL: Final = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChoice:
+    """What the person asked for on the command line."""
+
+    name: str
+    variant: str
+    match_points: int | None
+    join: str | None = None
+    invite_code: str | None = None
+    private: bool = False
+    new: bool = False
+
+
+def add_lobby_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--lobby`` options of ``sixtysix play``."""
+    parser.add_argument("--lobby", action="store_true",
+                        help="play people: create or join a table of the lobby")
+    parser.add_argument("--join", metavar="TABLE_ID", help="with --lobby: join this table")
+    parser.add_argument("--invite", metavar="CODE", help="with --join: a private table's code")
+    parser.add_argument("--private", action="store_true",
+                        help="with --lobby: create a private table (with an invite code)")
+    parser.add_argument("--new", action="store_true",
+                        help="with --lobby: create a table without listing the open ones")
+
+
+def lobby_choice(args: argparse.Namespace) -> LobbyChoice:
+    return LobbyChoice(args.name, args.variant, args.match_points, args.join, args.invite,
+                       args.private, args.new)
+
+
+def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
+               say: Callable[[str], None]) -> int:
+    """Make a player, take a seat at a table, play its matches; 0 when done, 1 on quitting."""
+    name = choice.name
+    while True:
+        try:
+            created = client.create_player(name)
+            break
+        except ApiError as exc:
+            if exc.status not in (409, 422):
+                raise
+            say(f"{exc.detail}.")
+            name = ask("Your name at the table (3–20 letters, digits, spaces): ").strip()
+    me = client.with_token(created["token"])
+    say(f"You are {created['name']} (player {created['player_id']}).")
+    table = _take_seat(me, choice, ask, say)
+    if table is None:
+        return 1
+    while True:
+        table = _wait_for_start(me, table["table_id"], choice.invite_code, say)
+        you = table["you"]
+        assert you is not None and you["token"] and you["game_id"]
+        say(f"Game {you['game_id']}: you are seat {you['seat']}.")
+        if not play_match(me.with_token(you["token"]), you["game_id"], ask, say):
+            return 1
+        if not _yes(ask("Rematch? (y/n): ")):
+            return 0
+        me.rematch(table["table_id"])
+        say("Rematch asked; waiting for the others.")
+        _wait_until(me, table["table_id"], choice.invite_code, _past(you["game_id"]), say)
+
+
+def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
+               say: Callable[[str], None]) -> TableView | None:
+    if choice.join:
+        return me.join_table(choice.join, invite_code=choice.invite_code)
+    if not choice.new:
+        listed = me.tables(variant=choice.variant)["tables"]
+        for i, t in enumerate(listed, 1):
+            names = ", ".join(s.get("name", "open") for s in t["seats"])
+            say(f"{i:3}  {t['table_id']}  {t['variant']}  {names}")
+        if listed:
+            text = ask("Number of a table to join, n for a new one, q to quit: ").strip()
+            if text.lower() in ("q", "quit"):
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(listed):
+                return me.join_table(listed[int(text) - 1]["table_id"])
+    players = next(v["players"] for v in me.rules()["variants"] if v["name"] == choice.variant)
+    seats: list[TableSeatSpec] = [{"kind": "player"}]
+    seats += [{"kind": "open"} for _ in range(players - 1)]
+    table = me.create_table(seats, choice.variant, match_points=choice.match_points,
+                            visibility="private" if choice.private else "public")
+    join = f"sixtysix play --url {me.base_url} --lobby --join {table['table_id']}"
+    if table["invite_code"]:
+        join += f" --invite {table['invite_code']}"
+    say(f"Table {table['table_id']} is open. Your friend joins with:\n  {join}")
+    return table
+
+
+def _wait_for_start(me: SixtySixClient, table_id: str, invite: str | None,
+                    say: Callable[[str], None]) -> TableView:
+    return _wait_until(me, table_id, invite, lambda t: t["status"] == "playing", say)
+
+
+def _wait_until(me: SixtySixClient, table_id: str, invite: str | None,
+                done: Callable[[TableView], bool], say: Callable[[str], None]) -> TableView:
+    said = False
+    while True:
+        table = me.table(table_id, invite_code=invite)
+        if done(table):
+            return table
+        if not said:
+            say("Waiting for the other players…")
+            said = True
+        time.sleep(POLL_INTERVAL)
+
+
+def _past(game_id: str) -> Callable[[TableView], bool]:
+    """Whether a table has moved on from ``game_id`` (a rematch started)."""
+    return lambda table: table["game_id"] != game_id
+
+
+def _yes(text: str) -> bool:
+    return text.strip().lower() in ("y", "yes")

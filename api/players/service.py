@@ -1,0 +1,93 @@
+"""Players: anonymous accounts with a secret player token; profiles; authentication.
+
+A player token is 256-bit (``secrets.token_urlsafe(32)``), shown once at creation and stored
+only as its SHA-256 digest; checking one compares digests in constant time. It is not a seat
+token: it names a player, never a seat of a game, and a seat token never names a player.
+
+Names: 3–20 characters, letters, digits, space, ``-`` and ``_``, no leading or trailing space
+(so never only spaces); unique without regard to case. ``kind`` is ``human`` or ``bot``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import time
+import unicodedata
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from api.errors import FieldError, Problem, ProblemType
+from api.players.store import NameTaken, Player, PlayerStore
+from api.tokens import digest, new_token
+from engine import VARIANTS
+
+NAME_MIN: Final = 3
+NAME_MAX: Final = 20
+KINDS: Final = ("human", "bot")
+#: Player ids are ``secrets.token_urlsafe(9)``; anything else in a URL is an unknown player.
+PLAYER_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
+
+
+PLAYER_NOT_FOUND: Final = ProblemType("player-not-found", 404, "No such player")
+NAME_TAKEN: Final = ProblemType("name-taken", 409, "Name taken")
+
+
+def check_name(raw: str) -> str:
+    """The name in NFC form; a name breaking the rules above is a 422 on ``name``."""
+    name = unicodedata.normalize("NFC", raw)
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise FieldError("name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    bad = [c for c in name if not (c.isalnum() or c in " -_")]
+    if bad:
+        raise FieldError("name", f"a name has only letters, digits, space, - and _; not "
+                                 f"{bad[0]!a}")
+    if name != name.strip():
+        raise FieldError("name", "a name does not begin or end with a space")
+    return name
+
+
+def create_player(store: PlayerStore, name: str, kind: str) -> tuple[Player, str]:
+    """A new player and its token (shown once); :class:`~api.players.store.NameTaken`."""
+    token = new_token()
+    player = Player(secrets.token_urlsafe(9), check_name(name), kind, int(time.time()),
+                    digest(token), {})
+    try:
+        store.create(player)
+    except NameTaken as exc:
+        raise Problem(NAME_TAKEN, str(exc)) from None
+    return player, token
+
+
+def player_of_token(store: PlayerStore, token: str) -> Player | None:
+    """The player this token belongs to, or ``None`` (digests compared in constant time)."""
+    wanted = digest(token)
+    player = store.by_token(wanted)
+    if player is None or not hmac.compare_digest(wanted, player.token_sha256):
+        return None
+    return player
+
+
+def load_player(store: PlayerStore, player_id: str) -> Player:
+    player = store.load(player_id) if PLAYER_ID.fullmatch(player_id) else None
+    if player is None:
+        raise Problem(PLAYER_NOT_FOUND, f"no player {player_id!r}", player_id=player_id)
+    return player
+
+
+def iso(seconds: float) -> str:
+    """Unix seconds as UTC ISO 8601 (``2025-01-31T12:00:00Z``)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def profile(player: Player) -> dict[str, Any]:
+    """What anyone may see of a player: name, kind, created, matches played and won."""
+    return {
+        "player_id": player.player_id,
+        "name": player.name,
+        "kind": player.kind,
+        "created_at": iso(player.created_at),
+        "stats": {v: dict(zip(("played", "won"), player.stats.get(v, (0, 0)), strict=True))
+                  for v in VARIANTS},
+    }

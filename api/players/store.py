@@ -1,0 +1,148 @@
+"""Players in Redis: one hash per player, a name index, a token index, the player's games.
+
+Keys (``{player_id}`` is a hash tag: a player's own keys share a slot):
+
+* ``sixtysix:player:{player_id}`` — hash: ``name``, ``kind`` (``human`` or ``bot``),
+  ``created_at`` (Unix seconds), ``token_sha256``, and per variant ``played:<variant>`` and
+  ``won:<variant>`` (matches). Never expires.
+* ``sixtysix:player-name:{<sha256 of the case-folded name>}`` — the player id owning a name.
+* ``sixtysix:player-token:{<sha256 of the token>}`` — the player id of a token (the token
+  itself is never stored).
+* ``sixtysix:player-games:{player_id}:active`` and ``…:finished`` — sorted sets of the
+  player's games, all scores 0, members ``<13-digit inverted start ms>:<game_id>``, so that
+  lexicographic order is newest first and a member is a cursor (``ZRANGEBYLEX``).
+
+A finished match is counted by one script on the player's slot that moves the game from the
+active set to the finished set and, only if it was not there yet, adds the match to the
+player's counts: a match is never counted twice, however often the result is recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Final
+
+from api.redis_connect import Client
+from api.store import PREFIX
+
+#: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
+INVERT: Final = 10**13
+#: Player lists a player's games may be in.
+LISTS: Final = ("active", "finished")
+
+# KEYS: player, active, finished; ARGV: member, variant, won (1 or 0)
+_RECORD: Final = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('ZADD', KEYS[3], 'NX', 0, ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'played:' .. ARGV[2], 1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], 'won:' .. ARGV[2], 1) end
+return 1
+"""
+
+
+class NameTaken(Exception):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"the name {name!r} is taken (names are unique without regard to case)")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player_id: str
+    name: str
+    kind: str
+    created_at: int
+    token_sha256: str
+    #: variant -> (matches played, matches won)
+    stats: dict[str, tuple[int, int]]
+
+
+def player_key(player_id: str) -> str:
+    return f"{PREFIX}:player:{{{player_id}}}"
+
+
+def name_key(name: str) -> str:
+    folded = hashlib.sha256(name.casefold().encode()).hexdigest()
+    return f"{PREFIX}:player-name:{{{folded}}}"
+
+
+def token_key(token_sha256: str) -> str:
+    return f"{PREFIX}:player-token:{{{token_sha256}}}"
+
+
+def games_key(player_id: str, which: str) -> str:
+    return f"{PREFIX}:player-games:{{{player_id}}}:{which}"
+
+
+def game_member(started_ms: int, game_id: str) -> str:
+    """The sorted-set member (and cursor) of a game started at ``started_ms``."""
+    return f"{INVERT - started_ms:013d}:{game_id}"
+
+
+def text(value: bytes | str) -> str:
+    """A Redis reply as text (the clients answer bytes)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class PlayerStore:
+    def __init__(self, client: Client) -> None:
+        self.redis = client
+        self._record = client.register_script(_RECORD)
+
+    def create(self, player: Player) -> None:
+        """Claim the name, then write the player and its token index; :class:`NameTaken`.
+
+        The name, the player and the token live in different slots: if a write after the
+        claim fails the claim is released, so a name is never held by nobody.
+        """
+        if not self.redis.set(name_key(player.name), player.player_id, nx=True):
+            raise NameTaken(player.name)
+        try:
+            self.redis.hset(player_key(player.player_id), mapping={
+                "name": player.name, "kind": player.kind, "created_at": player.created_at,
+                "token_sha256": player.token_sha256})
+            self.redis.set(token_key(player.token_sha256), player.player_id)
+        except BaseException:
+            self.redis.delete(name_key(player.name))
+            raise
+
+    def load(self, player_id: str) -> Player | None:
+        raw = self.redis.hgetall(player_key(player_id))
+        if not raw:
+            return None
+        fields = {text(k): text(v) for k, v in raw.items()}
+        variants = {k.partition(":")[2] for k in fields if k.startswith("played:")}
+        return Player(player_id, fields["name"], fields["kind"], int(fields["created_at"]),
+                      fields["token_sha256"],
+                      {v: (int(fields[f"played:{v}"]), int(fields.get(f"won:{v}", 0)))
+                       for v in variants})
+
+    def by_token(self, token_sha256: str) -> Player | None:
+        """The player whose token has this digest (the caller compares it in constant time)."""
+        player_id = self.redis.get(token_key(token_sha256))
+        return None if player_id is None else self.load(text(player_id))
+
+    def add_game(self, player_id: str, started_ms: int, game_id: str) -> None:
+        """List a started game as the player's (idempotent)."""
+        self.redis.zadd(games_key(player_id, "active"), {game_member(started_ms, game_id): 0},
+                        nx=True)
+
+    def record_result(self, player_id: str, started_ms: int, game_id: str, variant: str,
+                      won: bool) -> bool:
+        """Move the game to the finished list and count it; False if it was counted before."""
+        keys = [player_key(player_id), games_key(player_id, "active"),
+                games_key(player_id, "finished")]
+        return bool(self._record(keys=keys, args=[game_member(started_ms, game_id), variant,
+                                                  int(won)]))
+
+    def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
+        """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""
+        low = "-" if cursor is None else f"({cursor}"
+        members = self.redis.zrangebylex(games_key(player_id, which), low, "+", 0, limit)
+        return [text(m) for m in members]
+
+    def forget_game(self, player_id: str, which: str, member: str) -> None:
+        """Drop a listed game that no longer exists (expired)."""
+        self.redis.zrem(games_key(player_id, which), member)

@@ -1,0 +1,79 @@
+"""The end of a table's match: the players' counts and lists, the table's status.
+
+:func:`record_match` is called by the game service whenever a save leaves a table's game at
+``match_over`` (however it got there: the last hand, a resignation), and again by the table
+and "my games" views for a finished game still listed as active, so a result lost to a crash
+between the game's save and this step is recorded later. Every step is idempotent: a player's
+match is counted by one script that adds it to his finished list only once
+(:meth:`api.players.store.PlayerStore.record_result`), and the table moves to ``finished``
+only from ``playing`` with that game current.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Final
+
+import redis
+
+from api.players.store import PlayerStore
+from api.store import Game
+from api.tables.store import Table, TableConflict, TableStore
+from engine import MATCH_OVER
+
+log = logging.getLogger(__name__)
+
+#: Attempts of the table's status change against concurrent changes.
+RETRIES: Final = 20
+
+
+def table_of(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``table`` member of a game's meta, for a game started at a table."""
+    found: dict[str, Any] | None = meta.get("table")
+    return found
+
+
+def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
+    """Record a table game's finished match (no-op for another game or one still running)."""
+    info = table_of(game.meta)
+    if info is None or game.state.status != MATCH_OVER:
+        return
+    state = game.state
+    variant = state.rules.variant.name
+    for seat, player_id in enumerate(info["players"]):
+        if player_id is not None:
+            players.record_result(player_id, info["started_ms"], game.game_id, variant,
+                                  state.side_of(seat) == state.set_winner)
+    for _ in range(RETRIES):
+        table = tables.load(info["table_id"])
+        if table is None or not finishes(table, game.game_id):
+            return
+        table.doc["status"] = "finished"
+        table.doc["finished_at"] = int(time.time())
+        try:
+            tables.commit(table, tables.game_ttl)
+        except TableConflict:
+            continue
+        if table.doc["visibility"] == "public":
+            tables.unindex(table.table_id, table.doc["created_ms"], "playing", variant)
+        return
+
+
+def finishes(table: Table, game_id: str) -> bool:
+    return bool(table.doc["status"] == "playing" and table.doc["game_id"] == game_id)
+
+
+def after_save(client: Any, game_ttl: int, game: Game) -> None:
+    """The game service's hook after a save: record a finished table match.
+
+    A failure here is logged, not raised: the game is saved and its answer must say so; the
+    next view of the table or of the player's games records the match.
+    """
+    if game.state.status != MATCH_OVER or table_of(game.meta) is None:
+        return
+    try:
+        record_match(TableStore(client, game_ttl), PlayerStore(client), game)
+    except redis.RedisError as exc:
+        log.warning("match %s saved but its result not yet recorded: %s", game.game_id,
+                    type(exc).__name__)

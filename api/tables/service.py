@@ -1,0 +1,409 @@
+"""Tables, the lobby: create, list, join, leave, view, start, rematch.
+
+A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
+:class:`api.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
+``open``, ``computer`` (with a level) or ``player``. Its status is ``open`` (seats free),
+``playing``, ``finished`` (the match is over; a rematch starts the next) or ``closed`` (every
+player left before the start). A private table has an invite code (128-bit); without it the
+table does not exist for anyone not seated at it.
+
+Every change loads the table, checks and changes it, and saves it with a version check
+(:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
+written, and the change is checked again against the new table (so two joins racing for the
+last seat give one seat to each, or a 409 to the second). The change that fills the last seat
+also creates the game, as ``POST /v1/games`` would with the table's options (computers make
+their opening moves), in the same atomic step. Every player in the game gets its seat token
+from the table view: it is kept in the table for that.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import redis
+
+from api.errors import FieldError, Problem, ProblemType
+from api.players.service import iso
+from api.players.store import Player, PlayerStore
+from api.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
+from api.store import Game, GameNotFound, GameStore, Logged
+from api.tables.results import record_match
+from api.tables.store import Table, TableConflict, TableStore
+from api.tokens import digest
+from engine import MATCH_OVER, Rules, legal_actions
+
+log = logging.getLogger(__name__)
+
+TABLE_NOT_FOUND: Final = ProblemType("table-not-found", 404, "No such table")
+TABLE_CONFLICT: Final = ProblemType("table-conflict", 409, "Not possible at this table now")
+TABLE_BUSY: Final = ProblemType("table-busy", 409, "The table kept changing; nothing was done")
+#: Attempts of one change against concurrent changes before answering ``table-busy``.
+RETRIES: Final = 20
+INVITE_BYTES: Final = 16
+OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
+#: Table ids are ``secrets.token_urlsafe(9)``; anything else in a URL is an unknown table.
+TABLE_ID_LENGTH: Final = 12
+
+
+def _not_found(table_id: str) -> Problem:
+    return Problem(TABLE_NOT_FOUND, f"no table {table_id!r} (unknown, expired, or private "
+                   "and no invite code given)", table_id=table_id)
+
+
+def _conflict(reason: str) -> Problem:
+    return Problem(TABLE_CONFLICT, reason, reason=reason)
+
+
+# --------------------------------------------------------------------------- create
+
+
+def _game_body(doc: dict[str, Any], names: list[str], first_dealer: int | None,
+               ) -> dict[str, Any]:
+    """The ``POST /v1/games`` body of a table's game; ``names`` of the player seats."""
+    seats = []
+    for seat, name in zip(doc["seats"], names, strict=True):
+        if seat["kind"] == "computer":
+            seats.append({"kind": "computer", "level": seat["level"]})
+        else:
+            seats.append({"kind": "human", "name": name})
+    body = {"variant": doc["variant"], "rules": doc["rules"], "settings": doc["settings"],
+            "seats": seats}
+    if first_dealer is not None:
+        body["first_dealer"] = first_dealer
+    return body
+
+
+def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
+                 open_ttl: int) -> Table:
+    """Check the options and seats, save the table open (or start it if no seat is open)."""
+    seats = body["seats"]
+    mine = [i for i, s in enumerate(seats) if s["kind"] == "player"]
+    if len(mine) != 1:
+        raise FieldError("seats", "exactly one seat is the creator's own ({\"kind\": "
+                                  f"\"player\"}}); got {len(mine)}")
+    for i, seat in enumerate(seats):
+        if seat["kind"] != "computer" and "level" in seat:
+            raise FieldError(f"seats.{i}.level", "only computer seats have a level")
+    draft = {"variant": body["variant"], "rules": body["rules"], "settings": body["settings"],
+             "seats": [{**s, "level": s.get("level", "random")} if s["kind"] == "computer"
+                       else s for s in seats]}
+    top: dict[str, Any] = {k: body[k] for k in TOP_LEVEL_OPTIONS if k in body}
+    rules, _, _ = check_options({**_game_body(draft, ["?"] * len(seats), None), **top})
+    now = time.time()
+    table_id = secrets.token_urlsafe(9)
+    doc: dict[str, Any] = {
+        "table_id": table_id,
+        "created_at": int(now), "created_ms": int(now * 1000),
+        "expires_at": int(now) + open_ttl,
+        "creator": creator.player_id,
+        "variant": rules.variant.name, "rules": {**body["rules"], **top},
+        "settings": body["settings"],
+        "visibility": body["visibility"],
+        "invite_code": secrets.token_urlsafe(INVITE_BYTES)
+        if body["visibility"] == "private" else None,
+        "status": OPEN,
+        "seats": [_seated(creator) if s["kind"] == "player" else s for s in draft["seats"]],
+        "games": [], "game_id": None, "started_ms": None, "seat_tokens": None, "rematch": [],
+    }
+    table = Table(table_id, 0, doc)
+    game = _start(table) if _full(doc) else None
+    saved = tables.commit(table, _ttl(doc, tables), game)
+    _after(tables, None, saved)
+    return saved
+
+
+def _seated(player: Player) -> dict[str, Any]:
+    return {"kind": "player", "player_id": player.player_id, "name": player.name,
+            "bot": player.kind == "bot"}
+
+
+def _full(doc: dict[str, Any]) -> bool:
+    return all(s["kind"] != "open" for s in doc["seats"])
+
+
+def _ttl(doc: dict[str, Any], tables: TableStore) -> int:
+    if doc["status"] == OPEN:
+        return max(1, int(doc["expires_at"]) - int(time.time()))
+    return tables.game_ttl
+
+
+def _start(table: Table, first_dealer: int | None = None) -> Game:
+    """Create the table's next game (not saved: :meth:`TableStore.commit` saves it)."""
+    doc = table.doc
+    players = [s.get("player_id") for s in doc["seats"]]
+    started_ms = int(time.time() * 1000)
+    game_id = f"{table.table_id}.{len(doc['games']) + 1}"
+    invite = doc["invite_code"]
+    new = prepare_game(
+        _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
+        {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
+                   "invite_sha256": digest(invite) if invite else None, "players": players,
+                   "started_ms": started_ms}})
+    doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, seat_tokens=new.tokens,
+               rematch=[], expires_at=None)
+    doc["games"].append(game_id)
+    return Game(game_id, 1, new.state, new.meta, len(new.events),
+                [Logged(i, e) for i, e in enumerate(new.events, 1)])
+
+
+def _after(tables: TableStore, before: str | None, table: Table) -> None:
+    """Keep the lobby's index and the players' lists up to date after a change (idempotent
+    steps outside the table's slot: a failure is logged, the change stands)."""
+    doc = table.doc
+    try:
+        if doc["visibility"] == "public" and before != doc["status"]:
+            if before is not None:
+                tables.unindex(table.table_id, doc["created_ms"], before, doc["variant"])
+            if doc["status"] in (OPEN, PLAYING):
+                tables.index(table.table_id, doc["created_ms"], doc["status"], doc["variant"])
+        if doc["status"] == PLAYING:
+            players = PlayerStore(tables.redis)
+            for seat in doc["seats"]:
+                if seat["kind"] == "player":
+                    players.add_game(seat["player_id"], doc["started_ms"], doc["game_id"])
+    except redis.RedisError as exc:
+        log.warning("table %s changed; index not updated: %s", table.table_id,
+                    type(exc).__name__)
+
+
+# --------------------------------------------------------------------------- changes
+
+
+def visible(table: Table | None, table_id: str, player: Player | None,
+            invite: str | None) -> Table:
+    """The table if the caller may see it: public, or seated, or with the invite code."""
+    if table is None:
+        raise _not_found(table_id)
+    doc = table.doc
+    if doc["visibility"] == "private" and _seat_of(doc, player) is None and not (
+            invite is not None and hmac.compare_digest(invite.encode(),
+                                                       doc["invite_code"].encode())):
+        raise _not_found(table_id)
+    return table
+
+
+def _seat_of(doc: dict[str, Any], player: Player | None) -> int | None:
+    if player is None:
+        return None
+    return next((i for i, s in enumerate(doc["seats"])
+                 if s.get("player_id") == player.player_id), None)
+
+
+def load_table(tables: TableStore, table_id: str) -> Table | None:
+    return tables.load(table_id) if len(table_id) == TABLE_ID_LENGTH else None
+
+
+def _change(tables: TableStore, table_id: str, player: Player, invite: str | None,
+            change: Callable[[Table], Game | None]) -> Table:
+    """Apply ``change`` to the fresh table and commit it, again if another change came first."""
+    for _ in range(RETRIES):
+        table = visible(load_table(tables, table_id), table_id, player, invite)
+        before = table.doc["status"]
+        game = change(table)
+        try:
+            saved = tables.commit(table, _ttl(table.doc, tables), game)
+        except TableConflict:
+            continue
+        _after(tables, before, saved)
+        return saved
+    raise Problem(TABLE_BUSY, f"table {table_id!r} changed {RETRIES} times meanwhile; nothing "
+                  "was changed: try again")
+
+
+def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
+         invite: str | None) -> Table:
+    """Take ``seat`` (or the first open one); the game starts when the last seat is taken."""
+    def change(table: Table) -> Game | None:
+        doc = table.doc
+        if _seat_of(doc, player) is not None:
+            raise _conflict("you already have a seat at this table")
+        if doc["status"] != OPEN:
+            raise _conflict(f"the table is {doc['status']}, not open")
+        free = [i for i, s in enumerate(doc["seats"]) if s["kind"] == "open"]
+        if seat is None:
+            if not free:
+                raise _conflict("every seat is taken")
+            taken = free[0]
+        elif not 0 <= seat < len(doc["seats"]):
+            raise FieldError("seat", f"this table has seats 0..{len(doc['seats']) - 1}")
+        elif seat not in free:
+            raise _conflict(f"seat {seat} is taken")
+        else:
+            taken = seat
+        doc["seats"][taken] = _seated(player)
+        return _start(table) if _full(doc) else None
+
+    return _change(tables, table_id, player, invite, change)
+
+
+def leave(tables: TableStore, player: Player, table_id: str) -> Table:
+    """Free the player's seat before the start; the table closes when no player is left."""
+    def change(table: Table) -> None:
+        doc = table.doc
+        seat = _seat_of(doc, player)
+        if seat is None:
+            raise _conflict("you have no seat at this table")
+        if doc["status"] != OPEN:
+            raise _conflict(f"the table is {doc['status']}: a seat can be left only before "
+                            "the start")
+        doc["seats"][seat] = {"kind": "open"}
+        if not any(s["kind"] == "player" for s in doc["seats"]):
+            doc["status"] = CLOSED
+
+    return _change(tables, table_id, player, None, change)
+
+
+def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str) -> Table:
+    """Ask for a rematch; when every player has asked, the next match starts at once, its
+    first dealer the seat after the last dealer of the previous match."""
+    table = load_table(tables, table_id)
+    if table is not None:
+        finish_if_over(tables, games, table)
+
+    def change(table: Table) -> Game | None:
+        doc = table.doc
+        seat = _seat_of(doc, player)
+        if seat is None:
+            raise _conflict("only a seated player can ask for a rematch")
+        if doc["status"] != FINISHED:
+            raise _conflict(f"the table is {doc['status']}: a rematch follows a finished match")
+        if seat not in doc["rematch"]:
+            doc["rematch"].append(seat)
+        humans = {i for i, s in enumerate(doc["seats"]) if s["kind"] == "player"}
+        if not humans <= set(doc["rematch"]):
+            return None
+        last = games.load(doc["game_id"]).state
+        return _start(table, (last.dealer + 1) % last.players)
+
+    return _change(tables, table_id, player, None, change)
+
+
+def finish_if_over(tables: TableStore, games: GameStore, table: Table) -> bool:
+    """Record the current game's result if it is over and the table does not know yet;
+    whether it did."""
+    if table.doc["status"] != PLAYING:
+        return False
+    try:
+        game = games.load(table.doc["game_id"])
+    except GameNotFound:
+        return False
+    if game.state.status != MATCH_OVER:
+        return False
+    record_match(tables, PlayerStore(tables.redis), game)
+    return True
+
+
+# --------------------------------------------------------------------------- views
+
+
+def public_seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for i, seat in enumerate(doc["seats"]):
+        item: dict[str, Any] = {"seat": i, "kind": seat["kind"]}
+        if seat["kind"] == "player":
+            item.update(player_id=seat["player_id"], name=seat["name"], bot=seat["bot"])
+        elif seat["kind"] == "computer":
+            item.update(level=seat["level"], name=f"Computer ({seat['level']})")
+        out.append(item)
+    return out
+
+
+def summary(table: Table) -> dict[str, Any]:
+    """A table as the lobby lists it (no secret: neither tokens nor the invite code)."""
+    doc = table.doc
+    rules = Rules.make(doc["variant"], doc["rules"])
+    return {
+        "table_id": table.table_id,
+        "version": table.version,
+        "variant": doc["variant"],
+        "rules": rules.options(),
+        "match_points": rules.match_points,
+        "settings": doc["settings"],
+        "visibility": doc["visibility"],
+        "status": doc["status"],
+        "seats": public_seats(doc),
+        "open_seats": sum(s["kind"] == "open" for s in doc["seats"]),
+        "created_at": iso(doc["created_at"]),
+        "expires_at": iso(doc["expires_at"]) if doc["expires_at"] else None,
+        "game_id": doc["game_id"],
+    }
+
+
+def table_view(table: Table, player: Player | None, spectators: int) -> dict[str, Any]:
+    """The table for its caller: to a seated player also his seat, game id and seat token,
+    and at a private table the invite code (to pass on)."""
+    doc = table.doc
+    seat = _seat_of(doc, player)
+    you = None
+    if seat is not None:
+        tokens = doc["seat_tokens"]
+        you = {"seat": seat, "game_id": doc["game_id"],
+               "token": tokens[seat] if tokens else None}
+    return {
+        **summary(table),
+        "games": list(doc["games"]),
+        "rematch": list(doc["rematch"]),
+        "spectators": spectators,
+        "you": you,
+        "invite_code": doc["invite_code"] if seat is not None else None,
+    }
+
+
+def listing(tables: TableStore, status: str, variant: str | None, cursor: str | None,
+            limit: int, open_ttl: int) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of public tables of ``status``, newest first, and the cursor of the next page
+    (``None`` at the end). A page may hold fewer than ``limit`` tables: members of tables
+    that expired or moved on are dropped from the index as they are met."""
+    cutoff = int((time.time() - open_ttl) * 1000) if status == OPEN else None
+    rows = tables.listed(status, variant, cursor, limit, older_than_ms=cutoff)
+    out = []
+    for member, table in rows:
+        if table is None or table.doc["status"] != status:
+            tables.drop_listed(status, variant or (table.doc["variant"] if table else ""),
+                               member)
+            continue
+        out.append(summary(table))
+    return out, rows[-1][0] if len(rows) == limit else None
+
+
+def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player: Player,
+             status: str, cursor: str | None, limit: int,
+             ) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of the player's games (``active`` or ``finished``), newest first."""
+    members = players.games(player.player_id, status, cursor, limit)
+    out = []
+    for member in members:
+        game_id = member.partition(":")[2]
+        try:
+            game = games.load(game_id)
+        except GameNotFound:  # expired
+            players.forget_game(player.player_id, status, member)
+            continue
+        if status == "active" and game.state.status == MATCH_OVER:
+            record_match(tables, players, game)  # a result not yet recorded
+        out.append(game_item(game, player))
+    return out, members[-1] if len(members) == limit else None
+
+
+def game_item(game: Game, player: Player) -> dict[str, Any]:
+    info = game.meta["table"]
+    seat = info["players"].index(player.player_id)
+    state = game.state
+    return {
+        "game_id": game.game_id,
+        "table_id": info["table_id"],
+        "variant": state.rules.variant.name,
+        "status": state.status,
+        "seat": seat,
+        "opponents": [{"seat": i, "name": s["name"], "kind": s["kind"]}
+                      for i, s in enumerate(game.meta["seats"]) if i != seat],
+        "to_act": [i for i in range(state.players) if legal_actions(state, i)],
+        "your_turn": bool(legal_actions(state, seat)),
+        "started_at": iso(info["started_ms"] / 1000),
+        "version": game.version,
+    }

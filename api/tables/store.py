@@ -1,0 +1,178 @@
+"""Tables in Redis: one hash per table, its games in its slot, the lobby's sorted sets.
+
+Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` and keys
+tagged ``{table_id}.<n>``, see :func:`api.store.tagged`, so they share the table's slot):
+
+* ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
+  seats with player ids, status, games, the current game's seat tokens, rematch requests).
+  TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_GAME_TTL``
+  from its last change (as long as a game lives; finished and closed tables too).
+* ``sixtysix:watchers:{table_id}`` — sorted set: spectators (a digest of their address) by
+  the Unix time they last looked; counted over :data:`WATCH_WINDOW` seconds.
+* ``sixtysix:lobby:{<status>:<variant or all>}`` — sorted sets of public tables, all scores 0,
+  members ``<13-digit inverted creation ms>:<table_id>`` (newest first, a member is a cursor).
+  An index, not the truth: a listing drops members whose table is gone or has moved on.
+* channel ``sixtysix:table-notify:{table_id}`` — the new version, published on every change.
+
+:meth:`TableStore.commit` is one script: it compares the table's version, writes the table
+and, when the change starts a game, the game's hash and event log beside it, or changes
+nothing (:class:`TableConflict`). So a join that fills the last seat and the start of the
+game are one atomic step, also on Redis Cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from api.players.store import INVERT, text
+from api.redis_connect import Client
+from api.store import PREFIX, Game, Logged, events_key, game_key, notify_channel
+from engine import to_json
+
+#: Seconds a spectator's look counts as watching.
+WATCH_WINDOW: Final = 60
+
+# KEYS: table[, game, events]; ARGV: expected v (0: new), new v, doc, ttl, channel
+#       [, game ttl, state, meta, recent, n, game channel, events...]
+_COMMIT: Final = """
+local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+if #KEYS > 1 and redis.call('EXISTS', KEYS[2]) == 1 then return {-1, cur} end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+if #KEYS > 1 then
+  redis.call('HSET', KEYS[2], 'v', 1, 'state', ARGV[7], 'meta', ARGV[8], 'recent', ARGV[9],
+             'n', ARGV[10])
+  if #ARGV > 11 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 12, #ARGV)) end
+  redis.call('EXPIRE', KEYS[2], ARGV[6])
+  redis.call('EXPIRE', KEYS[3], ARGV[6])
+  redis.call('PUBLISH', ARGV[11], 1)
+end
+redis.call('PUBLISH', ARGV[5], ARGV[2])
+return {1, tonumber(ARGV[2])}
+"""
+
+
+class TableConflict(Exception):
+    """The table changed (or vanished) since it was loaded: nothing was written."""
+
+
+@dataclass(slots=True)
+class Table:
+    table_id: str
+    version: int
+    doc: dict[str, Any]
+
+
+def table_key(table_id: str) -> str:
+    return f"{PREFIX}:table:{{{table_id}}}"
+
+
+def watchers_key(table_id: str) -> str:
+    return f"{PREFIX}:watchers:{{{table_id}}}"
+
+
+def index_key(status: str, variant: str | None) -> str:
+    return f"{PREFIX}:lobby:{{{status}:{variant or 'all'}}}"
+
+
+def table_channel(table_id: str) -> str:
+    return f"{PREFIX}:table-notify:{{{table_id}}}"
+
+
+def index_member(created_ms: int, table_id: str) -> str:
+    return f"{INVERT - created_ms:013d}:{table_id}"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class TableStore:
+    def __init__(self, client: Client, game_ttl: int) -> None:
+        self.redis = client
+        self.game_ttl = game_ttl
+        self._commit = client.register_script(_COMMIT)
+
+    def load(self, table_id: str) -> Table | None:
+        raw = self.redis.hmget(table_key(table_id), "v", "doc")
+        if raw[0] is None:
+            return None
+        return Table(table_id, int(raw[0]), json.loads(raw[1] or b"{}"))
+
+    def commit(self, table: Table, ttl: int, game: Game | None = None) -> Table:
+        """Save ``table.doc`` as the next version (and create ``game``, at version 1, if
+        given); :class:`TableConflict` if the table is not at ``table.version`` any more."""
+        keys = [table_key(table.table_id)]
+        args: list[str | int] = [table.version, table.version + 1, _dump(table.doc), ttl,
+                                 table_channel(table.table_id)]
+        if game is not None:
+            logged = [Logged(i, e.event) for i, e in enumerate(game.recent, 1)]
+            lines = [e.to_json() for e in logged]
+            keys += [game_key(game.game_id), events_key(game.game_id)]
+            args += [self.game_ttl, to_json(game.state), _dump(game.meta),
+                     "[" + ",".join(lines) + "]", len(lines), notify_channel(game.game_id),
+                     *lines]
+        status, _ = self._commit(keys=keys, args=args)
+        if status != 1:
+            raise TableConflict(table.table_id)
+        return Table(table.table_id, table.version + 1, table.doc)
+
+    # ----------------------------------------------------------------- the lobby's index
+
+    def index(self, table_id: str, created_ms: int, status: str, variant: str) -> None:
+        member = index_member(created_ms, table_id)
+        pipe = self.redis.pipeline(transaction=False)
+        for key in (index_key(status, None), index_key(status, variant)):
+            pipe.zadd(key, {member: 0})
+        pipe.execute()
+
+    def unindex(self, table_id: str, created_ms: int, status: str, variant: str) -> None:
+        member = index_member(created_ms, table_id)
+        pipe = self.redis.pipeline(transaction=False)
+        for key in (index_key(status, None), index_key(status, variant)):
+            pipe.zrem(key, member)
+        pipe.execute()
+
+    def listed(self, status: str, variant: str | None, cursor: str | None, limit: int,
+               older_than_ms: int | None = None) -> list[tuple[str, Table | None]]:
+        """Up to ``limit`` index members after ``cursor`` with their tables (``None``: gone).
+
+        With ``older_than_ms``, members of tables created before it are dropped first.
+        """
+        key = index_key(status, variant)
+        if older_than_ms is not None:
+            self.redis.zremrangebylex(key, f"[{INVERT - older_than_ms:013d}", "+")
+        low = "-" if cursor is None else f"({cursor}"
+        members = [text(m) for m in self.redis.zrangebylex(key, low, "+", 0, limit)]
+        pipe = self.redis.pipeline(transaction=False)
+        for member in members:
+            pipe.hmget(table_key(member.partition(":")[2]), "v", "doc")
+        out: list[tuple[str, Table | None]] = []
+        for member, (version, doc) in zip(members, pipe.execute(), strict=True):
+            table_id = member.partition(":")[2]
+            out.append((member, None if version is None
+                        else Table(table_id, int(version), json.loads(doc))))
+        return out
+
+    def drop_listed(self, status: str, variant: str, member: str) -> None:
+        self.redis.zrem(index_key(status, None), member)
+        self.redis.zrem(index_key(status, variant), member)
+
+    # ----------------------------------------------------------------- spectators
+
+    def watched(self, table_id: str, watcher: str) -> None:
+        """Note that ``watcher`` (a digest) looks at the table's game now."""
+        now = time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(watchers_key(table_id), {watcher: now})
+        pipe.zremrangebyscore(watchers_key(table_id), "-inf", now - WATCH_WINDOW)
+        pipe.expire(watchers_key(table_id), WATCH_WINDOW)
+        pipe.execute()
+
+    def watchers(self, table_id: str) -> int:
+        """Spectators who looked within the last :data:`WATCH_WINDOW` seconds."""
+        return int(self.redis.zcount(watchers_key(table_id), time.time() - WATCH_WINDOW, "+inf"))

@@ -1,0 +1,71 @@
+"""Helpers of the lobby tests: players, tables, and playing a table's game to its end."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.api.helpers import bearer
+
+
+def new_player(client: FlaskClient, name: str, kind: str = "human") -> tuple[str, str]:
+    """A new player: its id and token."""
+    response = client.post("/v1/players", json={"name": name, "kind": kind})
+    assert response.status_code == 201, response.json
+    body: dict[str, Any] = response.json  # type: ignore[assignment]
+    return body["player_id"], body["token"]
+
+
+def new_table(client: FlaskClient, token: str, **body: Any) -> dict[str, Any]:
+    response = client.post("/v1/tables", json=body, headers=bearer(token))
+    assert response.status_code == 201, response.json
+    out: dict[str, Any] = response.json  # type: ignore[assignment]
+    return out
+
+
+def join(client: FlaskClient, token: str, table_id: str, **body: Any) -> dict[str, Any]:
+    response = client.post(f"/v1/tables/{table_id}/join", json=body, headers=bearer(token))
+    assert response.status_code == 200, response.json
+    out: dict[str, Any] = response.json  # type: ignore[assignment]
+    return out
+
+
+def table(client: FlaskClient, table_id: str, token: str | None = None,
+          **query: str) -> dict[str, Any]:
+    response = client.get(f"/v1/tables/{table_id}", query_string=query,
+                          headers=bearer(token) if token else {})
+    assert response.status_code == 200, response.json
+    out: dict[str, Any] = response.json  # type: ignore[assignment]
+    return out
+
+
+def seat_tokens(client: FlaskClient, table_id: str, player_tokens: list[str],
+                ) -> tuple[str, dict[int, str]]:
+    """The table's current game and each player's seat token, read from the table view."""
+    game_id = None
+    tokens = {}
+    for token in player_tokens:
+        you = table(client, table_id, token)["you"]
+        game_id = you["game_id"]
+        tokens[you["seat"]] = you["token"]
+    assert game_id is not None
+    return game_id, tokens
+
+
+def play_to_end(client: FlaskClient, game_id: str, tokens: dict[int, str],
+                rng: random.Random, steps: int = 3000) -> dict[str, Any]:
+    """Play every human seat at random until ``match_over``; the last view."""
+    for _ in range(steps):
+        views = {seat: client.get(f"/v1/games/{game_id}", headers=bearer(t)).json
+                 for seat, t in tokens.items()}
+        first: dict[str, Any] = next(iter(views.values()))  # type: ignore[assignment]
+        if first["status"] == "match_over":
+            return first
+        seat = next(s for s, v in views.items() if v["legal_actions"])  # type: ignore[index]
+        action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
+        response = client.post(f"/v1/games/{game_id}/actions", json=action,
+                               headers=bearer(tokens[seat]))
+        assert response.status_code == 200, response.json
+    raise AssertionError(f"{game_id} did not end in {steps} steps")

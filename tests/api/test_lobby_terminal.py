@@ -1,0 +1,54 @@
+"""``sixtysix play --lobby`` in two terminals: one creates a table, the other joins it, both
+play the match to its end over a live server (choices scripted: always the first action)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import redis
+
+from api.cli import build_parser
+from api.client import SixtySixClient
+from api.lobby_terminal import LobbyChoice, lobby_choice, play_lobby
+
+
+def _scripted(answers: dict[str, str]) -> Callable[[str], str]:
+    """Answer a prompt by its first word: 'Rematch?' → n, choices → 1, names → a new one."""
+    def ask(prompt: str) -> str:
+        return next((a for p, a in answers.items() if prompt.startswith(p)), "1")
+    return ask
+
+
+def test_two_terminals_play_a_friend(live_url: str, redis_client: redis.Redis) -> None:
+    outputs: dict[str, list[str]] = {"ann": [], "bob": []}
+    results: dict[str, int] = {}
+
+    def run(who: str, choice: LobbyChoice, answers: dict[str, str]) -> None:
+        with SixtySixClient(live_url) as client:
+            results[who] = play_lobby(client, choice, _scripted(answers),
+                                      outputs[who].append)
+
+    ann = threading.Thread(target=run, args=("ann", LobbyChoice(
+        "Ann", "sixty-six", 3, private=True, new=True), {"Rematch?": "n"}))
+    ann.start()
+    deadline = time.monotonic() + 30
+    while not any("--join" in line for line in outputs["ann"]):
+        assert time.monotonic() < deadline and ann.is_alive()
+        time.sleep(0.05)
+    line = next(line for line in outputs["ann"] if "--join" in line)
+    command = line[line.index("sixtysix play"):].split()
+    args = build_parser().parse_args([*command[1:], "--name", "Ann"])
+    assert args.lobby and args.invite  # private: the command carries the invite code
+    bob = threading.Thread(target=run, args=("bob", lobby_choice(args), {
+        "Rematch?": "n", "Your name": "Bob"}))
+    bob.start()
+    for thread in (ann, bob):
+        thread.join(timeout=300)
+        assert not thread.is_alive()
+    assert results == {"ann": 0, "bob": 0}
+    for who in ("ann", "bob"):
+        text = "\n".join(outputs[who])
+        assert "you are seat" in text and " won (" in text
+    assert any("taken" in line for line in outputs["bob"])  # "Ann" was taken: asked again
