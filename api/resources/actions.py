@@ -46,6 +46,11 @@ class Actions(MethodView):
         Answers the caller's new view (its ``events`` are this request's). ``If-Match`` with
         the version the client saw makes a stale action a 412 instead of applying it to a
         changed game. With an ``Idempotency-Key`` a repeated request replays the first answer.
+
+        Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
+        from a seat until the game is over (the other side wins; ``match.result_reason`` is
+        ``resigned``), and ``{"type": "abort"}`` while another human seat has not made its
+        first move (no result; the status becomes ``aborted``). Refused: 409 with the reason.
         """
         store = services().store
         game_id = checked_game_id(game_id)
