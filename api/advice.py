@@ -19,7 +19,6 @@ from engine import (
     InvalidCard,
     InvalidOption,
     Rules,
-    find_variant,
     legal_actions,
 )
 from engine.ai import Knowledge, evaluate
@@ -62,13 +61,10 @@ def _trick_cards(trick: Any, field: str, deck: frozenset[int]) -> list[int]:
 
 def _rules(view: Mapping[str, Any]) -> Rules:
     try:
-        variant = find_variant(view["variant"])
         rules = view["rules"]
         if not isinstance(rules, dict):
             raise FieldError("rules", "must be an object of rule options")
-        defaults = Rules(variant=variant).options()
-        options = {k: v for k, v in rules.items() if k != "variant" and defaults.get(k) != v}
-        return Rules.make(variant.name, options)
+        return Rules.from_dict({**rules, "variant": view["variant"]})
     except InvalidOption as exc:
         raise FieldError("variant" if exc.option == "variant" else f"rules.{exc.option}",
                          str(exc)) from None

@@ -1,5 +1,6 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API, ``sixtysix play`` plays a match
-against the computer in the terminal.
+against the computer in the terminal, ``sixtysix replay RECORD`` checks a record of play
+(:mod:`engine.replay`; ``--show`` prints its hands).
 
 A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
 """
@@ -29,7 +30,7 @@ from api.terminal import (
     render_result,
     render_view,
 )
-from engine import EngineError
+from engine import EngineError, replay
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
 DEFAULT_HOST = "127.0.0.1"
@@ -253,7 +254,20 @@ def arena_command(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- main
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena)
+# --------------------------------------------------------------------------- replay
+
+
+def add_replay(sub: Subparsers) -> None:
+    p = sub.add_parser("replay", help="replay a record of play through the engine and check it",
+                       description="Replay a record (GET /v1/games/{id}/record, JSON or "
+                       "?format=text) to the same settlements and result; exit 1 at the first "
+                       "difference, 2 if it cannot be read.")
+    replay.add_arguments(p)
+    p.set_defaults(run=lambda args: replay.run(args.record, args.show))
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena,
+                                                       add_replay)
 
 
 def build_parser() -> argparse.ArgumentParser:

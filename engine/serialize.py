@@ -59,8 +59,7 @@ def _parse_cards(text: str) -> list[int]:
 @lru_cache(maxsize=_CACHED)
 def _stored_options(rules: Rules) -> dict[str, Any]:
     """The options of ``rules`` that differ from its variant's defaults (do not mutate)."""
-    defaults = Rules(variant=rules.variant).options()
-    return {k: v for k, v in rules.options().items() if defaults[k] != v}
+    return rules.changed_options()
 
 
 @lru_cache(maxsize=_CACHED)
