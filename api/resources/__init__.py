@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from api.resources import actions, analysis, events, games, health, hint, rules
+from api.resources import actions, analysis, events, games, health, hint, record, rules
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
-    games.blp, actions.blp, events.blp, rules.blp, health.blp, hint.blp, analysis.blp,
+    games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp,
+    analysis.blp,
 )
