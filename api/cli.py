@@ -159,7 +159,7 @@ def play_match(
     me = view["seat"]
     while True:
         after = _show_events(client, game_id, after, me, names, say)
-        if view["status"] == "match_over":
+        if view["status"] in ("match_over", "aborted"):
             say(render_result(view, names))
             return True
         actions = view["legal_actions"]
