@@ -24,6 +24,7 @@ from engine.deal import new_game, parse_deck
 from engine.errors import EngineError, IllegalAction, InvalidAction
 from engine.play import apply
 from engine.record import InvalidRecord, parse_text, result_of, rules_of
+from engine.serialize import json_object
 from engine.state import GameState
 
 
@@ -129,13 +130,7 @@ def apply_checked(state: GameState, seat: object, action: Action) -> list[Any]:
 def read(text: str) -> dict[str, Any]:
     """A record from its JSON or its text form."""
     if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InvalidRecord(f"not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise InvalidRecord("a record is a JSON object")
-        return data
+        return json_object(text, "the record", InvalidRecord)
     return parse_text(text)
 
 

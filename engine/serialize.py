@@ -180,11 +180,17 @@ def to_json(state: GameState) -> str:
     return json.dumps(to_dict(state), separators=(",", ":"))
 
 
-def from_json(text: str | bytes) -> GameState:
+def json_object(text: str | bytes, what: str,
+                error: type[InvalidState] = InvalidState) -> dict[str, Any]:
+    """``text`` parsed as a JSON object; else ``error`` saying what ``what`` is not."""
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise InvalidState(f"game state is not JSON: {exc}") from exc
+        raise error(f"{what} is not JSON: {exc}") from exc
     if not isinstance(data, dict):
-        raise InvalidState("game state must be a JSON object")
-    return from_dict(data)
+        raise error(f"{what} must be a JSON object")
+    return data
+
+
+def from_json(text: str | bytes) -> GameState:
+    return from_dict(json_object(text, "game state"))
