@@ -1,9 +1,12 @@
 """Advice of the computer for the hint and analysis endpoints: checking a position, ranking it.
 
 A *position* is a seat's view (``GET /v1/games/{id}`` with a seat token, or
-:func:`engine.view`); members not listed here are ignored. :func:`check_position` names the
-first problem of a pasted position as a 422 on its field; :func:`advise` ranks every legal
-action with the computer's expected game points (:func:`engine.ai.evaluate`).
+:func:`engine.view`); members not listed here are ignored. :func:`position_of_record` makes
+one from the text form of a record (:mod:`engine.record`) instead: the record is replayed
+through the engine and the seat's view of the position reached is the position.
+:func:`check_position` names the first problem of a pasted position as a 422 on its field;
+:func:`advise` ranks every legal action with the computer's expected game points
+(:func:`engine.ai.evaluate`).
 """
 
 from __future__ import annotations
@@ -19,13 +22,15 @@ from engine import (
     InvalidCard,
     InvalidOption,
     Rules,
-    find_variant,
     legal_actions,
+    view,
 )
 from engine.ai import Knowledge, evaluate
 from engine.ai.sampling import Sampler, to_state
 from engine.cards import CARD_CODES, parse_card
 from engine.deal import deal_order
+from engine.record import parse_text
+from engine.replay import replay
 
 #: Longest time budget a request may ask for, ms.
 MAX_BUDGET_MS: Final = 2000
@@ -71,13 +76,10 @@ def _trick_cards(trick: Any, field: str, deck: frozenset[int]) -> list[int]:
 
 def _rules(view: Mapping[str, Any]) -> Rules:
     try:
-        variant = find_variant(view["variant"])
         rules = view["rules"]
         if not isinstance(rules, dict):
             raise FieldError("rules", "must be an object of rule options")
-        defaults = Rules(variant=variant).options()
-        options = {k: v for k, v in rules.items() if k != "variant" and defaults.get(k) != v}
-        return Rules.make(variant.name, options)
+        return Rules.from_dict({**rules, "variant": view["variant"]})
     except InvalidOption as exc:
         raise FieldError("variant" if exc.option == "variant" else f"rules.{exc.option}",
                          str(exc)) from None
@@ -218,6 +220,22 @@ def check_position(view: Any) -> dict[str, Any]:
                              + ", ".join(a.text() for a in legal))
     position["legal_actions"] = [a.as_dict() for a in legal]
     return position
+
+
+def position_of_record(text: Any, seat: Any) -> dict[str, Any]:
+    """The position of ``seat`` after replaying the text record ``text`` (a header line and
+    the hands so far, the last one up to the position: deck and actions); checked by
+    :func:`check_position`. A record that does not parse or replay is a 422 on
+    ``record_text``."""
+    if not isinstance(text, str):
+        raise FieldError("record_text", "must be the text form of a record")
+    try:
+        state = replay(parse_text(text)).state
+    except EngineError as exc:
+        raise FieldError("record_text", str(exc)) from None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise FieldError("seat", f"must be the seat to analyse for, 0..{state.players - 1}")
+    return check_position(view(state, seat))
 
 
 def advise(position: dict[str, Any], level: str, budget_ms: float | None,

@@ -1,6 +1,7 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API, ``sixtysix play`` plays a match
 against the computer in the terminal (``--lobby``: against people, at a table; see
-:mod:`api.lobby_terminal`).
+:mod:`api.lobby_terminal`), ``sixtysix replay RECORD`` checks a record of play
+(:mod:`engine.replay`; ``--show`` prints its hands).
 
 A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
 """
@@ -23,7 +24,7 @@ from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
 from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
-from engine import EngineError
+from engine import EngineError, replay
 from engine.ai import LEVELS
 from engine.rules import OPTIONS, VARIANTS
 
@@ -166,7 +167,20 @@ def arena_command(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- main
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena)
+# --------------------------------------------------------------------------- replay
+
+
+def add_replay(sub: Subparsers) -> None:
+    p = sub.add_parser("replay", help="replay a record of play through the engine and check it",
+                       description="Replay a record (GET /v1/games/{id}/record, JSON or "
+                       "?format=text) to the same settlements and result; exit 1 at the first "
+                       "difference, 2 if it cannot be read.")
+    replay.add_arguments(p)
+    p.set_defaults(run=lambda args: replay.run(args.record, args.show))
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena,
+                                                       add_replay)
 
 
 def package_version() -> str:

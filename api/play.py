@@ -94,7 +94,7 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
                 say(line)
                 last_said = event["type"]
             after = event["seq"]
-        if view["status"] == "match_over":
+        if view["status"] in ("match_over", "aborted"):
             if last_said not in RESULT_EVENTS:
                 say(render_result(view, names))
             return True

@@ -170,6 +170,12 @@ class MatchSchema(Schema):
     set_bummerl = fields.Integer()
     winner = fields.Integer(allow_none=True, metadata={"description": "Side that won the match"})
     set_winner = fields.Integer(allow_none=True)
+    result_reason = fields.String(allow_none=True, validate=validate.OneOf(
+        ("points", "resigned", "aborted")), metadata={
+        "description": "How the game ended: null while it runs; points (a side reached the "
+                       "target), resigned (the other side won) or aborted (no result)"})
+    resigned_by = fields.Integer(allow_none=True, metadata={"description": "Seat that resigned"})
+    aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
 
 
 class EventSchema(Schema):
@@ -177,7 +183,7 @@ class EventSchema(Schema):
     type = fields.String(metadata={"example": "card_played", "description": (
         "dealer_chosen, hand_dealt, cards_dealt, card_played, trick_won, card_drawn, meld, "
         "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
-        "set_won or continue; further members depend on the type")})
+        "set_won, continue, resigned or aborted; further members depend on the type")})
 
     class Meta:
         unknown = INCLUDE  # documents the type-specific members as additional properties
@@ -195,7 +201,8 @@ class GameViewSchema(Schema):
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
     settings = fields.Dict(keys=fields.String(), values=fields.Boolean(), metadata={
         "description": "point_counter, hint_66, auto_continue"})
-    status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over")))
+    status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over",
+                                                    "aborted")))
     hand_no = fields.Integer()
     dealer = fields.Integer()
     forehand = fields.Integer()
@@ -222,7 +229,14 @@ class GameViewSchema(Schema):
     melds = fields.List(fields.Dict())
     points = fields.List(fields.Dict(), metadata={"description": "With the point counter on"})
     can_declare_66 = fields.Boolean(metadata={"description": "With hint_66 on"})
-    legal_actions = fields.List(fields.Nested(ActionOutSchema))
+    legal_actions = fields.List(fields.Nested(ActionOutSchema), metadata={
+        "description": "The moves the seat may make now; resign and abort are never listed"})
+    can_resign = fields.Boolean(metadata={
+        "description": "The seat may post {\"type\": \"resign\"} now: always, from a human "
+                       "seat, until the game is over"})
+    can_abort = fields.Boolean(metadata={
+        "description": "The seat may post {\"type\": \"abort\"} now: while another human "
+                       "seat has not made its first move"})
     match = fields.Nested(MatchSchema)
     settlement = fields.Dict(allow_none=True, metadata={
         "description": "The finished hand's settlement with its working; null during a hand"})

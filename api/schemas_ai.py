@@ -62,6 +62,11 @@ class AnalysisRequestSchema(Schema):
     level = fields.String(load_default="strong", validate=validate.OneOf(tuple(LEVELS)),
                           metadata={"description": "Computer level that analyses",
                                     "example": "strong"})
+    record_text = fields.String(metadata={
+        "description": "Instead of a view: the text form of a record up to the position "
+                       "(with its deck), replayed to give the view of `seat`",
+        "example": "variant=sixty-six\ndealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD "
+                   "9H AC TC KC QC JS 9S AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH"})
 
 
 class RankedActionSchema(Schema):

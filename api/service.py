@@ -3,6 +3,12 @@
 Between two human decisions the service plays every automatic move in the same request:
 computer seats act (deciding from their own view) and, with ``auto_continue``, finished hands
 are acknowledged for human seats too. So a saved game always waits for a human.
+
+``resign`` is accepted from a human seat at any time until the game is over (computers never
+resign: they choose among ``legal_actions``, which never lists it). ``abort`` is accepted from
+a human seat while another *human* seat has not yet made its first move of the game (any
+action but ``continue``); so it needs two human seats, and once every other human has moved
+only ``resign`` is left. :func:`abort_refusal` says why an abort is refused.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from engine import (
     Action,
     Event,
     GameState,
+    IllegalAction,
     InvalidAction,
     InvalidCard,
     InvalidDeck,
@@ -33,10 +40,12 @@ from engine import (
     apply,
     find_variant,
     legal_actions,
+    may_abort,
     new_game,
     view,
 )
-from engine.actions import CONTINUE_ACTION, MELD, PLAY
+from engine.actions import ABORT, ABORT_ACTION, CONTINUE_ACTION, MELD, PLAY
+from engine.play import illegal_reason
 
 #: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
 #: anything else in a URL is an unknown game.
@@ -158,6 +167,8 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     Raises :class:`~engine.IllegalAction` (nothing saved) or
     :class:`~api.store.VersionConflict` (someone saved first; nothing saved).
     """
+    if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
+        raise IllegalAction(refusal, legal_actions(game.state, seat))
     events = apply(game.state, seat, action)
     events += automatic_moves(game.state, game.meta)
     saved = store.save(game, events, idempotent=idempotent)
@@ -188,6 +199,20 @@ def _next_automatic(state: GameState, meta: Mapping[str, Any]) -> tuple[int, Act
     return None
 
 
+def human_seats(meta: Mapping[str, Any]) -> list[int]:
+    return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
+
+
+def abort_refusal(game: Game, seat: int) -> str | None:
+    """Why human ``seat`` may not abort the game now, or ``None`` if it may."""
+    humans = human_seats(game.meta)
+    if may_abort(game.state, seat, humans):
+        return None
+    if len(humans) < 2 and not game.state.over:
+        return "only a game between two or more human players can be aborted; resign instead"
+    return illegal_reason(game.state, seat, ABORT_ACTION)
+
+
 def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Seats as everyone may see them: never a token or its digest."""
     return [{"seat": i, "kind": s["kind"], "name": s["name"], "level": s["level"]}
@@ -198,6 +223,7 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
     out = view(game.state, seat)
     out["settings"]["auto_continue"] = game.meta["auto_continue"]
+    out["can_abort"] = seat is not None and abort_refusal(game, seat) is None
     return {
         "game_id": game.game_id,
         "version": game.version,

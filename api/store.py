@@ -406,6 +406,14 @@ class GameStore:
             raise GameNotFound(game_id)
         return json.loads(meta), int(count), [Logged.from_json(line) for line in lines]
 
+    def all_events(self, game: Game) -> list[Logged]:
+        """Every event of ``game`` up to its loaded version (the log only grows, so the first
+        ``event_count`` entries are those of the loaded state)."""
+        if game.event_count == 0:
+            return []
+        lines = self.redis.lrange(events_key(game.game_id), 0, game.event_count - 1)
+        return [Logged.from_json(line) for line in lines]
+
     def get_record(self, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(key)
         return None if raw is None else dict(json.loads(raw))

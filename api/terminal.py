@@ -300,16 +300,24 @@ def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Name
 
 
 def render_result(view: Mapping[str, Any], names: Names) -> str:
-    """The final line of a finished game: the winners of the set (fewest Bummerl) or of the
-    single match (reached the target), with the match score.
+    """The final line of a finished game: the winners of the set (or of the single match) with
+    the match score, and who resigned; an aborted game has no winner.
     """
     me = view.get("seat")
     match = view["match"]
-    if match.get("set_bummerl", 1) > 1:
-        fewest = min(match["bummerl"])
-        winners = [s for s, n in enumerate(match["bummerl"]) if n == fewest]
+    if match.get("result_reason") == "aborted":
+        return f"Aborted by {seat_name(match['aborted_by'], me, names)}: no result."
+    side = match.get("set_winner")
+    seats = range(len(match["points"]))
+    if side is None:
+        winners: list[int] = []
+    elif view.get("variant") == "four-hand":  # partners 0+2 against 1+3: a side is seat % 2
+        winners = [s for s in seats if s % 2 == side]
     else:
-        winners = [s for s, p in enumerate(match["points"]) if p >= match["target"]]
+        winners = [side]
     who = " + ".join(seat_name(s, me, names) for s in winners) or "Nobody"
     score = ":".join(str(p) for p in match["points"])
-    return f"{who} won ({score})."
+    line = f"{who} won ({score})."
+    if match.get("result_reason") == "resigned":
+        line += f" {seat_name(match['resigned_by'], me, names)} resigned."
+    return line

@@ -22,16 +22,18 @@ from engine.errors import (
     InvalidState,
 )
 from engine.events import Event
-from engine.play import apply, is_legal, legal_actions
+from engine.play import apply, is_legal, legal_actions, may_abort
 from engine.rules import VARIANTS, Rules, Settings, describe, find_variant
 from engine.serialize import SCHEMA_VERSION, from_dict, from_json, to_dict, to_json
-from engine.state import HAND_OVER, MATCH_OVER, PLAYING, GameState
+from engine.state import ABORTED, HAND_OVER, MATCH_OVER, PLAYING, RESIGNED, GameState
 from engine.views import view
 
 __all__ = [
+    "ABORTED",
     "HAND_OVER",
     "MATCH_OVER",
     "PLAYING",
+    "RESIGNED",
     "SCHEMA_VERSION",
     "VARIANTS",
     "Action",
@@ -53,6 +55,7 @@ __all__ = [
     "from_json",
     "is_legal",
     "legal_actions",
+    "may_abort",
     "new_game",
     "parse_deck",
     "to_dict",

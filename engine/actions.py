@@ -1,5 +1,8 @@
 """Actions and their text form (``play:QH``, ``meld:H``, ``exchange``, ``close``, ``declare``,
-``continue``).
+``continue``, ``resign``, ``abort``).
+
+``resign`` and ``abort`` end the game (:func:`engine.play.apply`); they are never listed in
+``legal_actions``, so a bot choosing among those never resigns or aborts by accident.
 
 Actions are interned: ``Action.play(c)`` always returns the same object, so legal-action lists
 are built without allocating.
@@ -18,7 +21,11 @@ EXCHANGE: Final = "exchange"
 CLOSE: Final = "close"
 DECLARE: Final = "declare"
 CONTINUE: Final = "continue"
-KINDS: Final = (PLAY, MELD, EXCHANGE, CLOSE, DECLARE, CONTINUE)
+RESIGN: Final = "resign"
+ABORT: Final = "abort"
+KINDS: Final = (PLAY, MELD, EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT)
+#: Actions that end the game at any time instead of playing it (not in ``legal_actions``).
+ENDING: Final = (RESIGN, ABORT)
 
 
 class Action:
@@ -69,7 +76,7 @@ class Action:
             return cls._simple[kind]
         raise InvalidAction(
             f"{text!r} is not an action: expected play:<card>, meld:<suit>, exchange, close, "
-            "declare or continue"
+            "declare, continue, resign or abort"
         )
 
     @classmethod
@@ -121,9 +128,11 @@ class Action:
 
 Action._plays = tuple(Action(PLAY, card=c) for c in range(24))
 Action._melds = tuple(Action(MELD, suit=s) for s in range(4))
-Action._simple = {k: Action(k) for k in (EXCHANGE, CLOSE, DECLARE, CONTINUE)}
+Action._simple = {k: Action(k) for k in (EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT)}
 
 EXCHANGE_ACTION: Final = Action.simple(EXCHANGE)
 CLOSE_ACTION: Final = Action.simple(CLOSE)
 DECLARE_ACTION: Final = Action.simple(DECLARE)
 CONTINUE_ACTION: Final = Action.simple(CONTINUE)
+RESIGN_ACTION: Final = Action.simple(RESIGN)
+ABORT_ACTION: Final = Action.simple(ABORT)

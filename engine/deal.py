@@ -127,6 +127,7 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
                 "trump_card": card_code(trump_card),
                 "talon_size": len(talon),
             },
+            private={"deck": [card_code(c) for c in deck]},
         )
     ]
     for seat in order:

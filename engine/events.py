@@ -1,11 +1,14 @@
 """Events: what happened, with per-seat visibility.
 
 An event has public ``data`` that every seat and spectators see, and optionally ``private``
-data seen only by ``owner`` (the drawer of a card, the receiver of a deal). Event types:
+data seen only by ``owner`` (the drawer of a card, the receiver of a deal). Private data
+without an owner is seen by no seat and no spectator: ``hand_dealt`` keeps the deal order of
+the hand (``deck``) that way, for the game's record after the game (:mod:`engine.record`).
+Event types:
 ``dealer_chosen``, ``hand_dealt``, ``cards_dealt``, ``card_played``, ``trick_won`` (with
 ``reason``: ``higher_card``, ``trump`` or ``off_suit``), ``card_drawn``, ``meld``,
 ``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``hand_settled``,
-``match_won``, ``set_won``, ``continue``.
+``match_won``, ``set_won``, ``continue``, ``resigned``, ``aborted``.
 """
 
 from __future__ import annotations

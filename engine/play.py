@@ -1,9 +1,23 @@
 """Legal actions and applying them (RULES.md §2, §6): the engine's hot path.
 
-``legal_actions(state, seat)`` is exactly the set :func:`apply` accepts from ``seat``; it is
-empty when it is not that seat's turn. :func:`apply` changes the state in place (no copies)
-and returns the events; anything illegal raises :class:`~engine.errors.IllegalAction` with
-a reason in a player's words and the legal actions, leaving the state untouched.
+``legal_actions(state, seat)`` is exactly the set of moves :func:`apply` accepts from ``seat``;
+it is empty when it is not that seat's turn. Besides those moves :func:`apply` accepts the two
+actions that end the game instead of playing it, never listed in ``legal_actions`` (so a bot
+choosing among them never resigns by accident):
+
+* ``resign``: from any seat at any time until the game is over. The resigner's side loses: the
+  match and the game (the whole set) go to the other side — in four-hand the other
+  partnership; in three-hand the other player with more game points (on a tie the lower
+  seat). Game points, Bummerl and matches won stay as played; the hand in play is not
+  settled. ``state.ended`` is ``("resigned", seat)`` and the status ``match_over``.
+* ``abort``: from seat ``s`` while some *other* seat has not yet made its first move of the
+  game (a move is any action but ``continue``): no result, counted for nobody; the status is
+  ``aborted``. Who may abort at a table of humans and computers is narrowed by
+  :func:`may_abort` (the service asks it with the human seats).
+
+:func:`apply` changes the state in place (no copies) and returns the events; anything illegal
+raises :class:`~engine.errors.IllegalAction` with a reason in a player's words and the legal
+actions, leaving the state untouched.
 
 Following duty, once the talon is closed or exhausted (two- and three-hand) and from the first
 trick in four-hand: follow suit and beat the best card so far if you can; else follow suit;
@@ -16,9 +30,11 @@ sources state it without exception.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Final
 
 from engine.actions import (
+    ABORT,
     CLOSE,
     CLOSE_ACTION,
     CONTINUE,
@@ -29,6 +45,7 @@ from engine.actions import (
     EXCHANGE_ACTION,
     MELD,
     PLAY,
+    RESIGN,
     Action,
 )
 from engine.cards import (
@@ -50,7 +67,7 @@ from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.scoring import settle
-from engine.state import HAND_OVER, MATCH_OVER, PLAYING, GameState
+from engine.state import ABORTED, HAND_OVER, MATCH_OVER, PLAYING, RESIGNED, GameState
 
 #: Play actions for each 6-bit pattern of each suit.
 _PLAYS: Final = tuple(
@@ -140,11 +157,25 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return out
 
 
+def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -> bool:
+    """Whether ``seat`` may abort: the game is not over and one of ``seats`` (default: every
+    seat) other than ``seat`` has not yet made its first move."""
+    if state.over:
+        return False
+    others = range(state.players) if seats is None else seats
+    return any(s != seat and not state.moved >> s & 1 for s in others)
+
+
 def is_legal(state: GameState, seat: int, action: Action) -> bool:
-    """Whether ``action`` is in ``legal_actions(state, seat)``."""
+    """Whether ``action`` is in ``legal_actions(state, seat)``, or is a ``resign`` or an
+    ``abort`` that :func:`apply` accepts now."""
     if action.kind == PLAY:
         assert action.card is not None
         return bool(playable(state, seat) >> action.card & 1)
+    if action.kind == RESIGN:
+        return not state.over
+    if action.kind == ABORT:
+        return may_abort(state, seat)
     if state.status == PLAYING and not state.trick and seat == state.leader:
         return action in _lead_options(state, seat)
     return action.kind == CONTINUE and action in legal_actions(state, seat)
@@ -164,6 +195,8 @@ def apply(
     if not is_legal(state, seat, action):
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     kind = action.kind
+    if kind != CONTINUE:
+        state.moved |= 1 << seat
     if kind == PLAY:
         assert action.card is not None
         return _play(state, seat, action.card)
@@ -174,6 +207,12 @@ def apply(
         return _exchange(state, seat)
     if kind == CLOSE:
         return _close(state, seat)
+    if kind == RESIGN:
+        return _resign(state, seat)
+    if kind == ABORT:
+        state.status = ABORTED
+        state.ended = (ABORTED, seat)
+        return [Event("aborted", {"seat": seat})]
     if kind == DECLARE:
         return _finish_hand(state, [Event("declare", {
             "seat": seat, "points": state.credited_points(state.side_of(seat))})], seat)
@@ -337,6 +376,19 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None) ->
     return events
 
 
+def _resign(state: GameState, seat: int) -> list[Event]:
+    """The resigner's side loses the match and the game; nothing else changes."""
+    side = state.side_of(seat)
+    score = state.score
+    winner = max((s for s in range(len(score)) if s != side), key=lambda s: (score[s], -s))
+    state.last_match_winner = winner
+    state.set_winner = winner
+    state.status = MATCH_OVER
+    state.ended = (RESIGNED, seat)
+    return [Event("resigned", {"seat": seat, "winner_side": winner,
+                               "winners": list(state.seats_of(winner))})]
+
+
 def _continue(state: GameState, seat: int, rng: random.Random | None) -> list[Event]:
     state.acks |= 1 << seat
     events = [Event("continue", {"seat": seat})]
@@ -355,8 +407,13 @@ def _continue(state: GameState, seat: int, rng: random.Random | None) -> list[Ev
 
 def illegal_reason(state: GameState, seat: int, action: Action) -> str:
     """Why ``action`` is illegal for ``seat`` now, in a player's words."""
+    if state.status == ABORTED:
+        return "the game was aborted"
     if state.status == MATCH_OVER:
         return "the game is over"
+    if action.kind == ABORT:
+        return ("every other player has made a move: the game can no longer be aborted, "
+                "only resigned")
     if state.status == HAND_OVER:
         if action.kind != CONTINUE:
             return "the hand is over: acknowledge the settlement with continue"

@@ -190,6 +190,21 @@ class Rules:
     def as_dict(self) -> dict[str, object]:
         return {"variant": self.variant.name, **self.options()}
 
+    def changed_options(self) -> dict[str, object]:
+        """The options whose values differ from the variant's defaults."""
+        defaults = Rules(variant=self.variant).options()
+        return {k: v for k, v in self.options().items() if defaults[k] != v}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Rules:
+        """The rules of an :meth:`as_dict` (a view's or a record's ``rules``); options at the
+        variant's default are dropped first, so options that do not apply to it may be listed
+        with their defaults. Raises ``InvalidOption``."""
+        variant = find_variant(str(data.get("variant")))
+        defaults = Rules(variant=variant).options()
+        return cls.make(variant.name, {k: v for k, v in data.items()
+                                       if k != "variant" and defaults.get(k) != v})
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:

@@ -5,6 +5,10 @@ public-card set are bitmasks; the talon, tricks and preset decks are strings of 
 The key ``"v"`` is the schema version; older versions are upgraded by :data:`MIGRATIONS`
 (version → function returning the next version's dict) before loading.
 
+Version 2 added ``mv`` (seats that have made a move, for ``abort``) and ``en`` (how the game
+was ended by an action: ``[reason, seat]`` or null). A version-1 game upgrades with every seat
+counted as having moved (it can be resigned, no longer aborted).
+
 Speed (every HTTP action loads and saves a state): the stored form of a rule set and the rule
 set of a stored form are cached (both are immutable values), and card strings are parsed by
 one dictionary lookup per card.
@@ -19,13 +23,19 @@ from typing import Any, Final
 
 from engine.cards import CARD_CODES, parse_card
 from engine.errors import EngineError, InvalidState
-from engine.rules import Rules, Settings
+from engine.rules import VARIANTS, Rules, Settings
 from engine.state import GameState
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    players = VARIANTS[data["var"]].players
+    return {**data, "v": 2, "mv": (1 << players) - 1, "en": None}
+
 
 #: Upgrades of stored dicts: ``MIGRATIONS[v]`` turns a version-``v`` dict into version ``v+1``.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 def _cards(cards: list[int] | tuple[int, ...]) -> str:
@@ -49,8 +59,7 @@ def _parse_cards(text: str) -> list[int]:
 @lru_cache(maxsize=_CACHED)
 def _stored_options(rules: Rules) -> dict[str, Any]:
     """The options of ``rules`` that differ from its variant's defaults (do not mutate)."""
-    defaults = Rules(variant=rules.variant).options()
-    return {k: v for k, v in rules.options().items() if defaults[k] != v}
+    return rules.changed_options()
 
 
 @lru_cache(maxsize=_CACHED)
@@ -113,6 +122,8 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "ms": state.melded_suit,
         "pu": state.public,
         "se": state.settlement,
+        "mv": state.moved,
+        "en": list(state.ended) if state.ended is not None else None,
     }
 
 
@@ -156,6 +167,8 @@ def from_dict(data: dict[str, Any]) -> GameState:
         state.melded_suit = data["ms"]
         state.public = data["pu"]
         state.settlement = data["se"]
+        state.moved = data["mv"]
+        state.ended = (data["en"][0], data["en"][1]) if data["en"] is not None else None
     except InvalidState:
         raise
     except (KeyError, TypeError, ValueError, IndexError, EngineError) as exc:
@@ -167,11 +180,17 @@ def to_json(state: GameState) -> str:
     return json.dumps(to_dict(state), separators=(",", ":"))
 
 
-def from_json(text: str | bytes) -> GameState:
+def json_object(text: str | bytes, what: str,
+                error: type[InvalidState] = InvalidState) -> dict[str, Any]:
+    """``text`` parsed as a JSON object; else ``error`` saying what ``what`` is not."""
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise InvalidState(f"game state is not JSON: {exc}") from exc
+        raise error(f"{what} is not JSON: {exc}") from exc
     if not isinstance(data, dict):
-        raise InvalidState("game state must be a JSON object")
-    return from_dict(data)
+        raise error(f"{what} must be a JSON object")
+    return data
+
+
+def from_json(text: str | bytes) -> GameState:
+    return from_dict(json_object(text, "game state"))

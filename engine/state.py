@@ -19,6 +19,10 @@ PLAYING: Final = "playing"
 HAND_OVER: Final = "hand_over"
 #: The game is finished: its match (or set of matches) is decided.
 MATCH_OVER: Final = "match_over"
+#: The game was aborted before it got going: no result, counted for nobody.
+ABORTED: Final = "aborted"
+#: ``GameState.ended`` reasons: the game ended by an action instead of by points.
+RESIGNED: Final = "resigned"
 
 #: A meld: (seat, suit, credited). A pending meld is credited with its side's first trick.
 Meld = tuple[int, Suit, bool]
@@ -37,6 +41,7 @@ class GameState:
         "closed_by",
         "closed_snapshot",
         "dealer",
+        "ended",
         "hand_no",
         "hands",
         "last_match_winner",
@@ -45,6 +50,7 @@ class GameState:
         "matches_won",
         "melded_suit",
         "melds",
+        "moved",
         "preset_decks",
         "public",
         "rules",
@@ -77,6 +83,10 @@ class GameState:
     status: str
     acks: int
     preset_decks: list[list[Card]]
+    #: Bit ``s`` set once seat ``s`` made a move of the game (any action but ``continue``).
+    moved: int
+    #: ``(RESIGNED or ABORTED, seat)`` when the game was ended by that seat's action.
+    ended: tuple[str, int] | None
     # --- current hand ---
     active: tuple[int, ...]
     hands: list[Mask]
@@ -113,6 +123,8 @@ class GameState:
         self.status = PLAYING
         self.acks = 0
         self.preset_decks = []
+        self.moved = 0
+        self.ended = None
         self.active = ()
         self.hands = [0] * rules.variant.players
         self.trump = 0
@@ -138,6 +150,11 @@ class GameState:
         self.settlement = None
 
     # --- derived facts (cheap; used by legal_actions and views) ---
+
+    @property
+    def over(self) -> bool:
+        """The game is finished (decided or aborted): no action is accepted any more."""
+        return self.status == MATCH_OVER or self.status == ABORTED
 
     @property
     def players(self) -> int:
@@ -211,6 +228,7 @@ class GameState:
         new.closed_by = self.closed_by
         new.closed_snapshot = self.closed_snapshot
         new.dealer = self.dealer
+        new.ended = self.ended
         new.hand_no = self.hand_no
         new.hands = self.hands.copy()
         new.last_match_winner = self.last_match_winner
@@ -219,6 +237,7 @@ class GameState:
         new.matches_won = self.matches_won.copy()
         new.melded_suit = self.melded_suit
         new.melds = self.melds.copy()
+        new.moved = self.moved
         new.preset_decks = [d.copy() for d in self.preset_decks]
         new.public = self.public
         new.rules = self.rules

@@ -4,8 +4,9 @@ A view holds the seat's own hand and public facts only: the face-up trump card, 
 cards on the table and taken tricks, melds, and the other seats' cards that were shown face up
 and are still in their hands (``known_cards``: melded Kings and Queens, the trump card taken by
 an exchange or as the last card of the talon). Never another hand, the talon order or a
-preset deck. ``settings.point_counter`` adds each side's points; ``settings.hint_66`` adds
-``can_declare_66`` for a seat holding 66 credited points.
+preset deck. ``can_resign`` says whether the seat may ``resign`` now (any time until the game
+is over; never listed in ``legal_actions``). ``settings.point_counter`` adds each side's
+points; ``settings.hint_66`` adds ``can_declare_66`` for a seat holding 66 credited points.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from engine.cards import CARD_CODES, SUIT_CODES, codes, meld_value
 from engine.play import legal_actions
-from engine.state import PLAYING, GameState
+from engine.state import ABORTED, MATCH_OVER, PLAYING, RESIGNED, GameState
 
 
 def _trick_cards(state: GameState, leader: int, cards: tuple[int, ...] | list[int]) -> list[
@@ -81,6 +82,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         ],
         "legal_actions": [a.as_dict() for a in legal_actions(state, seat)]
         if seat is not None else [],
+        "can_resign": seat is not None and not state.over,
         "match": _match(state),
         "settlement": state.settlement,
     }
@@ -99,10 +101,19 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
 
 
 def _match(state: GameState) -> dict[str, Any]:
+    """The match and set scores per seat, and how the game ended.
+
+    ``result_reason``: ``None`` while the game runs, ``"points"`` when a side reached the
+    target, ``"resigned"`` (``resigned_by`` the seat) or ``"aborted"`` (``aborted_by``).
+    """
     rules = state.rules
     players = rules.variant.players
     per_seat = [state.side_of(s) for s in range(players)]
     target = rules.match_points
+    ended = state.ended
+    reason, by = ended if ended is not None else (None, None)
+    if reason is None and state.status == MATCH_OVER:
+        reason = "points"
     return {
         "match_no": state.match_no,
         "target": target,
@@ -112,6 +123,10 @@ def _match(state: GameState) -> dict[str, Any]:
         "matches_won": [state.matches_won[side] for side in per_seat],
         "set_bummerl": rules.set_bummerl,
         "winner": state.last_match_winner
-        if state.last_match_winner is not None and max(state.score) >= target else None,
+        if state.last_match_winner is not None and (
+            max(state.score) >= target or reason == RESIGNED) else None,
         "set_winner": state.set_winner,
+        "result_reason": reason,
+        "resigned_by": by if reason == RESIGNED else None,
+        "aborted_by": by if reason == ABORTED else None,
     }

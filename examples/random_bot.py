@@ -44,7 +44,7 @@ def main() -> None:
     api.headers["Authorization"] = f"Bearer {token}"
     url = f"{args.url}/v1/games/{game_id}"
     view = send(api, "GET", url).json()
-    while view["status"] != "match_over":
+    while view["status"] not in ("match_over", "aborted"):
         if not view["legal_actions"]:  # not our turn: wait (long-poll) for the next version
             params = {"after_version": view["version"], "wait": 30}
             view = send(api, "GET", url, params=params).json()
@@ -60,7 +60,7 @@ def main() -> None:
         answer.raise_for_status()
         view = answer.json()
     match, me = view["match"], view["seat"]
-    won = match["bummerl"][me] == min(match["bummerl"])  # the losers of a match get a Bummerl
+    won = match["set_winner"] == me  # two-hand: a seat is a side (also after a resignation)
     print(f"game {game_id} over: seat {me} {'won' if won else 'lost'}; "
           f"game points {match['points']}, Bummerl {match['bummerl']}")
 

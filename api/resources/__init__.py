@@ -10,12 +10,13 @@ from api.resources import (
     health,
     hint,
     players,
+    record,
     rules,
     tables,
 )
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
-    games.blp, actions.blp, events.blp, rules.blp, health.blp, hint.blp, analysis.blp,
+    games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
     players.blp, tables.blp,
 )

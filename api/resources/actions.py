@@ -49,6 +49,11 @@ class Actions(MethodView):
         the same on its retries). A 503 ``outcome-unknown`` (no ``Retry-After``) says the
         store did not confirm the save: the action may have been applied; reload the view, or
         repeat the request with the same key.
+
+        Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
+        from a seat until the game is over (the other side wins; ``match.result_reason`` is
+        ``resigned``), and ``{"type": "abort"}`` while another human seat has not made its
+        first move (no result; the status becomes ``aborted``). Refused: 409 with the reason.
         """
         store = services().store
         game_id = checked_game_id(game_id)

@@ -6,7 +6,7 @@ from typing import Any, Final
 
 from flask.views import MethodView
 
-from api.advice import advise, check_position
+from api.advice import advise, check_position, position_of_record
 from api.resources.blueprint import Blueprint
 from api.schemas_ai import AnalysisRequestSchema, AnalysisSchema
 
@@ -59,8 +59,17 @@ class Analysis(MethodView):
         the seat cannot see, consistent with what it knows, and plays every action out in
         each. A malformed or inconsistent position (unknown or repeated card, wrong hand size,
         not the seat's turn, legal actions that differ from the rules) is a 422 naming it.
+
+        Instead of a view the body may give ``record_text``, the text form of a record up to
+        the position (``variant=...`` line, then per hand ``dealer=N deck=... | seat:action
+        ...``, as ``GET /v1/games/{game_id}/record?format=text`` answers it, with the deck),
+        and ``seat``: the record is replayed through the engine and that seat's view of the
+        position reached is analysed as above (only what the seat can see is used).
         """
         knobs = {k: body.pop(k, None) for k in ("budget_ms", "samples", "level")}
-        position = check_position(body)
+        if "record_text" in body:
+            position = position_of_record(body["record_text"], body.get("seat"))
+        else:
+            position = check_position(body)
         return advise(position, knobs["level"], knobs["budget_ms"], knobs["samples"],
                       reveal_declare=True)

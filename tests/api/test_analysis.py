@@ -196,3 +196,37 @@ def test_no_token_is_needed_and_no_game_is_touched(client: FlaskClient) -> None:
     after = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json
     assert after is not None
     assert after["version"] == before["version"] and after["hinted_hands"] == []
+
+
+RECORD_DECK = ("KH QH AS AH TH KS TS 9C JC QS 9D JD 9H AC TC KC QC JS 9S AD TD KD QD JH")
+RECORD_PREFIX = f"variant=sixty-six\ndealer=1 deck={RECORD_DECK} | 0:meld:H 0:play:QH\n"
+
+
+def test_a_text_record_prefix_is_analysed_as_the_seats_view(client: FlaskClient) -> None:
+    """The position is replayed from the text; the answer ranks the same actions as the
+    seat's pasted view of that position."""
+    game_id, tokens = two_humans(client, deck=RECORD_DECK.split(), first_dealer=1)
+    for action in ({"type": "meld", "suit": "H"}, {"type": "play", "card": "QH"}):
+        assert act(client, game_id, tokens[0], action).status_code == 200
+    pasted = analyse(client, {**view(client, game_id, tokens[1]), **KNOBS})
+    from_text = analyse(client, {"record_text": RECORD_PREFIX, "seat": 1, **KNOBS})
+    assert pasted.status_code == from_text.status_code == 200, from_text.json
+    assert {a["text"] for a in from_text.json["actions"]} == {
+        a["text"] for a in pasted.json["actions"]} == {
+        f"play:{c}" for c in view(client, game_id, tokens[1])["hand"]}
+
+
+@pytest.mark.parametrize("body, field, message", [
+    ({"record_text": RECORD_PREFIX, "seat": 0}, "to_act", "not seat 0's turn"),
+    ({"record_text": RECORD_PREFIX}, "seat", "the seat to analyse"),
+    ({"record_text": "dealer=1 deck=? |", "seat": 1}, "record_text", "line 1"),
+    ({"record_text": RECORD_PREFIX.replace("0:play:QH", "0:play:AS"), "seat": 1},
+     "record_text", "hand 1, action 2: 0:play:AS is illegal"),
+    ({"record_text": "variant=sixty-six\ndealer=1 deck=? | 0:play:QH", "seat": 1},
+     "record_text", "hand 1 has no deck"),
+    ({"record_text": 7, "seat": 1}, "record_text", "Not a valid string"),
+])
+def test_bad_text_records_are_422_on_their_field(client: FlaskClient, body: dict[str, Any],
+                                                 field: str, message: str) -> None:
+    problem = assert_problem(analyse(client, {**body, **KNOBS}), 422, "validation-error")
+    assert message in " ".join(problem["errors"][field]), problem

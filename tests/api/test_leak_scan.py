@@ -1,16 +1,18 @@
 """A leak scan over every endpoint and error: bodies, headers and log lines.
 
-Two humans play a hand; at every step each seat and a spectator call every endpoint, right
-and wrong (401, 404, 405, 409, 412, 413, 422, 304). Nothing they receive may contain a seat
-token or a token digest (except the creation answer, which hands out the tokens), a card of the
-talon under the face-up trump card, or a card of another seat's hand not shown face up; no log
-line may contain a token or a digest.
+Two humans play a hand; at every step each seat and a spectator call every endpoint (the
+record of the game in play, JSON and text, included), right and wrong (401, 404, 405, 409,
+412, 413, 422, 304). Nothing they receive may contain a seat token or a token digest (except
+the creation answer, which hands out the tokens), a card of the talon under the face-up trump
+card, or a card of another seat's hand not shown face up; no log line may contain a token or
+a digest.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -71,10 +73,13 @@ class Scan:
             if not tokens_shown:
                 assert secret not in text, f"secret in body of {response.request.path}"
             assert secret not in headers, f"secret in headers of {response.request.path}"
+        cards: set[str] = set()
         if (response.mimetype or "").endswith("json") and text:
             cards = {s for s in _strings(json.loads(text)) if s in CARD_CODES}
-            assert not cards & hidden, f"{response.request.path} leaked {cards & hidden}"
-            self.cards_checked += bool(cards)
+        elif response.mimetype == "text/plain":  # a record's text form
+            cards = set(re.findall(r"\b[ATKQJ9][CSHD]\b", text))
+        assert not cards & hidden, f"{response.request.path} leaked {cards & hidden}"
+        self.cards_checked += bool(cards)
         for card in hidden:  # nor in a header
             assert f'"{card}"' not in headers
         return response
@@ -115,6 +120,9 @@ def test_nothing_secret_in_any_answer_or_log_line(
             scan.check(get(game, headers={**auth, "If-None-Match": f'"{version}"'}), hidden)
             scan.check(get(f"{game}/events?after=0&limit=500", headers=auth), hidden)
             scan.check(get(f"{game}/events?limit=0", headers=auth), hidden)
+            scan.check(get(f"{game}/record", headers=auth), hidden)
+            scan.check(get(f"{game}/record?format=text", headers=auth), hidden)
+            scan.check(get(f"{game}/record?format=xml", headers=auth), hidden)
             views.append(view.json)
             if seat is None:
                 continue

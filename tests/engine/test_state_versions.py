@@ -1,7 +1,8 @@
 """Stored states of older schema versions keep loading (issue E, stored-state versions).
 
-``fixtures/state_v1.json`` is a mid-hand game saved by schema version 1 on 2026-11-29; it
-must load, keep its facts and play on to the end with every later engine.
+``fixtures/state_v1.json`` is a mid-hand game saved by schema version 1 on 2026-11-29, and
+``fixtures/state_v2.json`` one saved by version 2 (who has moved, how the game ended); they
+must load, keep their facts and play on to the end with every later engine.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from typing import Any
 
 import pytest
 
-from engine import InvalidState, from_dict, from_json, legal_actions, to_dict, view
+from engine import InvalidState, from_dict, from_json, legal_actions, may_abort, to_dict, view
+from engine.actions import RESIGN_ACTION
 from engine.play import apply
 from engine.serialize import MIGRATIONS, SCHEMA_VERSION
 from engine.state import MATCH_OVER
 
 FIXTURE = Path(__file__).parent / "fixtures" / "state_v1.json"
+FIXTURE_V2 = Path(__file__).parent / "fixtures" / "state_v2.json"
 
 
 def load_fixture() -> dict[str, Any]:
@@ -71,3 +74,20 @@ def test_unknown_versions_and_corrupt_states_are_refused() -> None:
         from_dict({k: v for k, v in load_fixture().items() if k != "hs"})
     with pytest.raises(InvalidState, match="not JSON"):
         from_json("{not json")
+
+
+def test_v1_games_upgrade_counting_every_seat_as_moved() -> None:
+    """A game stored before resign and abort existed can be resigned, no longer aborted."""
+    state = from_dict(load_fixture())
+    assert state.moved == 0b11 and state.ended is None
+    assert not may_abort(state, 0) and not may_abort(state, 1)
+
+
+def test_v2_fixture_keeps_who_has_moved() -> None:
+    """``fixtures/state_v2.json``: seat 0 melded and led, seat 1 has not moved yet."""
+    state = from_dict(json.loads(FIXTURE_V2.read_text()))
+    assert state.moved == 0b01 and state.ended is None
+    assert may_abort(state, 0) and not may_abort(state, 1)
+    apply(state, 0, RESIGN_ACTION)
+    assert state.status == MATCH_OVER and state.set_winner == 1
+    assert from_dict(to_dict(state)).ended == ("resigned", 0)

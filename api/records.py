@@ -1,0 +1,36 @@
+"""Records of play over HTTP: who may read a game's record, and the record as served.
+
+The record itself is built by :mod:`engine.record` from the game's full event log: after the
+game (``match_over`` or ``aborted``) with every hand's deck; while it runs, for one of its
+seats, without decks (that seat's own dealt cards instead) — every action is public, so
+nothing else needs hiding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.service import public_seats
+from api.store import Game, GameStore
+from engine.record import build, to_text
+
+
+def may_read_record(game: Game, seat: int | None) -> bool:
+    """Whether a caller (``seat``: the seat of its token, ``None`` without one) may read the
+    record of ``game``: its seats always (decks hidden while it runs); anyone who may watch
+    the game once it is over (today every game may be watched without a token)."""
+    return seat is not None or game.state.over
+
+
+def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any]:
+    """The record of ``game`` as ``seat`` may see it (check :func:`may_read_record` first)."""
+    record = build(game.state, [logged.event for logged in store.all_events(game)],
+                   reveal=game.state.over, seat=seat)
+    return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
+            "seats": public_seats(game.meta), **record}
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """The text form of a served record, headed by a comment naming the game."""
+    return (f"# sixtysix record of game {record['game_id']} at version {record['version']} "
+            f"({record['status']})\n" + to_text(record))
