@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from typing import Any
 
-from api.advice import MAX_BUDGET_MS, MAX_SAMPLES
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from api.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
 from api.schemas import ActionOutSchema, BodyNumber, body_integer
 from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
@@ -19,17 +21,18 @@ class HintQuerySchema(Schema):
 
 
 def _member(json_type: str, description: str) -> fields.Raw:
-    """A required member of the pasted view, documented with its JSON type; its value is
-    checked by :func:`api.advice.check_position` (a 422 naming it)."""
-    return fields.Raw(required=True, allow_none=True,
-                      metadata={"type": json_type, "description": description})
+    """A member of the pasted view, documented with its JSON type, required unless the body
+    gives ``record_text`` (:class:`AnalysisRequestSchema`); its value is checked by
+    :func:`api.advice.check_position` (a 422 naming it)."""
+    return fields.Raw(allow_none=True, metadata={"type": json_type, "description": description})
 
 
 class AnalysisRequestSchema(Schema):
     """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
 
-    The members below are required (those of :data:`api.advice.REQUIRED`); a spectator's
-    view (``seat`` null) has no hand to analyse.
+    The members below are required (those of :data:`api.advice.REQUIRED`) unless the body
+    gives ``record_text`` and ``seat`` instead (the OpenAPI document says so with ``anyOf``);
+    a spectator's view (``seat`` null) has no hand to analyse.
     """
 
     class Meta:
@@ -67,6 +70,16 @@ class AnalysisRequestSchema(Schema):
                        "(with its deck), replayed to give the view of `seat`",
         "example": "variant=sixty-six\ndealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD "
                    "9H AC TC KC QC JS 9S AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH"})
+
+
+    @validates_schema
+    def _a_view_or_a_record(self, data: dict[str, Any], **_: Any) -> None:
+        if "record_text" in data:  # its seat is checked with the record (a 422 naming it)
+            return
+        missing = {name: ["Missing data for required field."] for name in REQUIRED
+                   if name not in data}
+        if missing:
+            raise ValidationError(missing)
 
 
 class RankedActionSchema(Schema):

@@ -10,6 +10,7 @@ from its own options for generated, "likely invalid", and so reports a real toke
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +36,11 @@ def url(redis_server: EmbeddedRedis) -> Iterator[str]:
 
 
 def test_stateful_run_plays_actions_with_a_linked_token(url: str) -> None:
-    schema = schemathesis.openapi.from_path(SCHEMA_PATH)
+    # the games' operations, which the links of POST /v1/games chain (the lobby's, fuzzed
+    # statelessly in test_schemathesis, would take most of the examples here)
+    spec = json.loads(SCHEMA_PATH.read_text())
+    spec["paths"] = {p: ops for p, ops in spec["paths"].items() if p.startswith("/v1/games")}
+    schema = schemathesis.openapi.from_dict(spec)
     schema.config.update(base_url=url)
     statuses: Counter[int] = Counter()
     minted: set[str] = set()  # "Bearer <token>" of every seat token a creation answered
