@@ -297,7 +297,9 @@ class GameStore:
         """Write a new game at version 1; :class:`VersionConflict` if the id is taken,
         :class:`TooManyGames` if its owner has reached the cap (nothing written then)."""
         game = Game(game_id, 0, state, meta, 0, [])
-        owner = meta.pop("owner", None) if not self.max_games else meta.get("owner")
+        if not self.max_games:  # no cap: no owner is kept
+            meta.pop("owner", None)
+        owner = meta.get("owner")
         if owner is None:
             return self.save(game, events, write_meta=True)
         now = int(time.time())

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.redis_server import EmbeddedRedis
-from api.store import GameStore, owner_key
+from api.store import GameStore, game_key, owner_key
 from tests.api.helpers import assert_problem, bearer
 
 CAP = 3
@@ -112,3 +113,16 @@ def test_a_save_renews_a_place_that_runs_short(capped: Flask, redis_client: redi
     assert renewed is not None and renewed >= now + store.ttl
     assert store.load(created["game_id"]).meta["owner"]["until"] == renewed
     assert redis_client.ttl(owner["key"]) >= store.ttl
+
+
+def test_a_cap_of_0_is_no_cap(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> None:
+    app = _app(redis_server.url, SIXTYSIX_MAX_GAMES_PER_ADDRESS=0)
+    try:
+        client = app.test_client()
+        for _ in range(CAP + 2):
+            assert _create(client).status_code == 201
+        assert not redis_client.exists(owner_key("127.0.0.1"))  # nothing is counted
+        game_id = _create(client).get_json()["game_id"]
+        assert "owner" not in json.loads(redis_client.hget(game_key(game_id), "meta"))
+    finally:
+        app.extensions["sixtysix"].store.redis.close()
