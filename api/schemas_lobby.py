@@ -143,7 +143,8 @@ class YourSeatSchema(Schema):
     seat = fields.Integer()
     game_id = fields.String(allow_none=True)
     token = fields.String(allow_none=True, metadata={
-        "description": "Your seat token of the current game (null before the start)"})
+        "description": "Your seat token of the current game (null before the start): minted "
+                       "on your first fetch, the same on every later one"})
 
 
 class TableSummarySchema(Schema):

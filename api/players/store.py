@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from api.redis_connect import Client
-from api.store import PREFIX
+from api.store import PREFIX, text
 
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
 INVERT: Final = 10**13
@@ -79,11 +79,6 @@ def games_key(player_id: str, which: str) -> str:
 def game_member(started_ms: int, game_id: str) -> str:
     """The sorted-set member (and cursor) of a game started at ``started_ms``."""
     return f"{INVERT - started_ms:013d}:{game_id}"
-
-
-def text(value: bytes | str) -> str:
-    """A Redis reply as text (the clients answer bytes)."""
-    return value.decode() if isinstance(value, bytes) else value
 
 
 class PlayerStore:

@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.http import json_response, services
+from api.http import bearer_token, json_response, services
 from api.players.store import Player
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
@@ -36,6 +36,7 @@ from api.tables.service import (
     rematch,
     table_view,
     visible,
+    your_seat_token,
 )
 from api.tables.store import Table
 
@@ -84,7 +85,11 @@ _ERRORS: Final = (
 
 
 def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
-    return json_response(table_view(table, player, lobby().tables.watchers(table.table_id)),
+    """The table view; a seated caller's seat token is minted on his first fetch."""
+    token = your_seat_token(services().store, table, player,
+                            bearer_token(required=False) if player is not None else None)
+    return json_response(table_view(table, player, lobby().tables.watchers(table.table_id),
+                                    token),
                          status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
@@ -139,7 +144,8 @@ class TableResource(MethodView):
     def get(self, query: dict[str, Any], table_id: str) -> Response:
         """The table: seats, status (``open``, ``playing``, ``finished``, ``closed``), its
         games and how many watch; to a seated player (player token) also ``you``: his seat,
-        the current ``game_id`` and his **seat token** for it.
+        the current ``game_id`` and his **seat token** for it (minted on his first fetch,
+        then the same on every device holding his player token; never stored readable).
 
         A private table needs a seated player's token or the invite code (``?invite_code=``
         or ``X-Invite-Code``); otherwise it is a 404, as for an unknown table.

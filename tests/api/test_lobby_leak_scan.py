@@ -4,7 +4,7 @@ paths, right and wrong, at every step of a match at a public and at a private ta
 Each caller may see only its own secrets: a player his player token (at creation) and his
 seat token (in the table view), a seated player of a private table its invite code. No answer
 may contain another token, any digest, another's invite code or a hidden card; no log line
-may contain any token, digest or invite code.
+may contain any token, digest or invite code; no value in Redis any token.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.tables.store import table_key
 from api.tokens import digest
 from tests.api.helpers import bearer
+from tests.api.lobby_helpers import stored_values
 from tests.api.test_leak_scan import Scan, _hidden
 
 
@@ -120,3 +122,9 @@ def test_no_secret_in_any_lobby_answer_or_log_line(
     log = capsys.readouterr().err
     for secret in everything:
         assert secret not in log
+    # Redis holds no token readable: not in the tables' hashes, the games', or anywhere
+    stored = stored_values(redis_client)
+    assert all(table_key(t) in stored for t in tables.values())
+    for key, value in stored.items():
+        for secret in tokens:
+            assert secret not in value, key
