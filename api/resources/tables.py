@@ -65,7 +65,7 @@ SUMMARY_EXAMPLE: Final = {
     "settings": {"point_counter": False, "hint_66": False, "auto_continue": False},
     "visibility": "public", "status": "open", "seats": _SEATS, "open_seats": 1,
     "created_at": "2025-01-31T12:00:00Z", "expires_at": "2025-01-31T13:00:00Z",
-    "game_id": None,
+    "game_id": None, "result": None,
 }
 TABLE_EXAMPLE: Final = {**SUMMARY_EXAMPLE, "games": [], "rematch": [], "spectators": 0,
                         "you": {"seat": 0, "game_id": None, "token": None},

@@ -3,9 +3,10 @@
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``. Its status is ``open`` (seats free),
-``playing``, ``finished`` (the match is over; a rematch starts the next) or ``closed`` (every
-player left before the start). A private table has an invite code (128-bit); without it the
-table does not exist for anyone not seated at it.
+``playing``, ``finished`` (the match is over, its ``result`` ``points``, ``resigned`` or
+``aborted``; a rematch starts the next) or ``closed`` (every player left before the start).
+A private table has an invite code (128-bit); without it the table does not exist for anyone
+not seated at it.
 
 Every change loads the table, checks and changes it, and saves it with a version check
 (:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
@@ -37,7 +38,7 @@ from api.tables.results import record_match
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableStore
 from api.tokens import digest
-from engine import MATCH_OVER, Rules, legal_actions
+from engine import Rules, legal_actions
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
         if body["visibility"] == "private" else None,
         "status": OPEN,
         "seats": [_seated(creator) if s["kind"] == "player" else s for s in draft["seats"]],
-        "games": [], "game_id": None, "started_ms": None, "rematch": [],
+        "games": [], "game_id": None, "started_ms": None, "rematch": [], "result": None,
     }
     table = Table(table_id, 0, doc)
     game = _start(table) if _full(doc) else None
@@ -147,7 +148,7 @@ def _start(table: Table, first_dealer: int | None = None) -> Game:
                    "invite_sha256": digest(invite) if invite else None, "players": players,
                    "started_ms": started_ms}}, seat_tokens=False)
     doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, rematch=[],
-               expires_at=None)
+               expires_at=None, result=None)
     doc["games"].append(game_id)
     return Game(game_id, 1, new.state, new.meta, len(new.events),
                 [Logged(i, e) for i, e in enumerate(new.events, 1)])
@@ -286,15 +287,15 @@ def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str)
 
 
 def finish_if_over(tables: TableStore, games: GameStore, table: Table) -> bool:
-    """Record the current game's result if it is over and the table does not know yet;
-    whether it did."""
+    """Record the current game's result if it is over (won, resigned or aborted) and the
+    table does not know yet; whether it did."""
     if table.doc["status"] != PLAYING:
         return False
     try:
         game = games.load(table.doc["game_id"])
     except GameNotFound:
         return False
-    if game.state.status != MATCH_OVER:
+    if not game.state.over:
         return False
     record_match(tables, PlayerStore(tables.redis), game)
     return True
@@ -333,6 +334,7 @@ def summary(table: Table) -> dict[str, Any]:
         "created_at": iso(doc["created_at"]),
         "expires_at": iso(doc["expires_at"]) if doc["expires_at"] else None,
         "game_id": doc["game_id"],
+        "result": doc.get("result"),
     }
 
 
@@ -398,7 +400,7 @@ def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player:
         except GameNotFound:  # expired
             players.forget_game(player.player_id, status, member)
             continue
-        if status == "active" and game.state.status == MATCH_OVER:
+        if status == "active" and game.state.over:
             record_match(tables, players, game)  # a result not yet recorded
         out.append(game_item(game, player))
     return out, members[-1] if len(members) == limit else None

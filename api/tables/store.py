@@ -4,7 +4,7 @@ Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` 
 tagged ``{table_id}.<n>``, see :func:`api.store.tagged`, so they share the table's slot):
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
-  seats with player ids, status, games, rematch requests).
+  seats with player ids, status, games, rematch requests, the last game's result).
   No seat token: a player's is minted into his game's hash on his first fetch, as a digest
   and a sealed copy (:mod:`api.tables.seat_tokens`).
   TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_GAME_TTL``
