@@ -50,7 +50,9 @@ VIEW: Final[dict[str, Any]] = {
     "tricks_won": [{"side": 0, "seats": [0], "tricks": 0}, {"side": 1, "seats": [1], "tricks": 0}],
     "known_cards": {}, "melds": [], "legal_actions": _LEGAL,
     "match": {"match_no": 1, "target": 7, "points": [0, 0], "needed": [7, 7], "bummerl": [0, 0],
-              "matches_won": [0, 0], "set_bummerl": 1, "winner": None, "set_winner": None},
+              "matches_won": [0, 0], "set_bummerl": 1, "winner": None, "set_winner": None,
+              "result_reason": None, "resigned_by": None, "aborted_by": None},
+    "can_resign": True, "can_abort": False,
     "settlement": None,
     "events": [
         {"seq": 1, "type": "hand_dealt", "hand_no": 1, "dealer": 1, "forehand": 0,
@@ -105,8 +107,9 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         _ACTIONS, current_version=1),
     "validation_error": problem(
         "validation-error", "Invalid request field", 422,
-        "type: Must be one of: play, meld, exchange, close, declare, continue.", _ACTIONS,
-        errors={"type": ["Must be one of: play, meld, exchange, close, declare, continue."]}),
+        "type: Must be one of: play, meld, exchange, close, declare, continue, resign, abort.",
+        _ACTIONS, errors={"type": [
+            "Must be one of: play, meld, exchange, close, declare, continue, resign, abort."]}),
     "idempotency_key_reused": problem(
         "idempotency-key-reused", "Idempotency-Key already used for another request", 422,
         "this Idempotency-Key was used for a different request; use a new key", _ACTIONS),
