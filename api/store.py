@@ -48,7 +48,7 @@ from typing import Any, Final
 import redis
 
 from api.redis_connect import Client
-from engine import MATCH_OVER, Event, GameState, from_json, to_json
+from engine import Event, GameState, from_json, to_json
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
@@ -286,11 +286,11 @@ class GameStore:
     docstring).
 
     With ``max_games`` > 0 a game created with ``meta["owner"] = {"key": owner_key(address)}``
-    counts against that address until its match is over or it expires; creating one more than
-    ``max_games`` raises :class:`TooManyGames`. A game's place is held until ``1.5 × ttl``
-    after the save that last renewed it; a save renews it when less than ``ttl`` is left (so
-    at most once per half ``ttl``, and never after the game itself expired). Without a cap no
-    owner is kept.
+    counts against that address until its match is over (or aborted) or it expires; creating
+    one more than ``max_games`` raises :class:`TooManyGames`. A game's place is held until
+    ``1.5 × ttl`` after the save that last renewed it; a save renews it when less than ``ttl``
+    is left (so at most once per half ``ttl``, and never after the game itself expired).
+    Without a cap no owner is kept.
     """
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
@@ -377,7 +377,7 @@ class GameStore:
         renew = False
         if owner is not None:
             now = int(time.time())
-            if game.state.status == MATCH_OVER:
+            if game.state.over:  # match over or aborted
                 game.meta["owner"] = None
                 write_meta = True
             elif owner["until"] < now + self.ttl:

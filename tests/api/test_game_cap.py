@@ -1,5 +1,5 @@
 """Active games per client address are capped (SIXTYSIX_MAX_GAMES_PER_ADDRESS): one more is a
-403; a finished match or an expired game frees its place."""
+403; a finished match (won, resigned or aborted) or an expired game frees its place."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def test_one_game_over_the_cap_is_a_403(capped: Flask, redis_client: redis.Redis
     for _ in range(CAP):
         assert _create(client).status_code == 201
     keys = set(redis_client.keys())
-    for refused in (_create(client), _create(client, **{"Idempotency-Key": "cap-1"})):
+    key = {"Idempotency-Key": "cap-1-0123456789abcdefghij"}  # a create key is 22+ characters
+    for refused in (_create(client), _create(client, **key)):
         problem = assert_problem(refused, 403, "too-many-games")
         assert problem["max_games"] == CAP and "finish one" in problem["detail"]
     assert set(redis_client.keys()) == keys  # no game, no idempotency marker left
@@ -77,6 +78,18 @@ def test_a_finished_match_frees_its_place(capped: Flask) -> None:
     games = [_create(client).json for _ in range(CAP)]
     assert_problem(_create(client), 403, "too-many-games")
     _play_to_the_end(client, games[0])
+    assert _create(client).status_code == 201
+    assert_problem(_create(client), 403, "too-many-games")
+
+
+@pytest.mark.parametrize("end", ["abort", "resign"])
+def test_an_aborted_or_resigned_game_frees_its_place(capped: Flask, end: str) -> None:
+    client = capped.test_client()
+    games = [_create(client).json for _ in range(CAP)]
+    assert_problem(_create(client), 403, "too-many-games")
+    ended = client.post(f"/v1/games/{games[0]['game_id']}/actions", json={"type": end},
+                        headers=bearer(games[0]["seats"][0]["token"]))
+    assert ended.status_code == 200 and ended.json["status"] in ("aborted", "match_over")
     assert _create(client).status_code == 201
     assert_problem(_create(client), 403, "too-many-games")
 
