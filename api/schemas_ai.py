@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from api.advice import MAX_BUDGET_MS, MAX_SAMPLES
+from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow.types import StrSequenceOrSet, UnknownOption
+
+from api.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
 from api.schemas import ActionOutSchema, BodyNumber, body_integer
 from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
@@ -29,11 +33,20 @@ class AnalysisRequestSchema(Schema):
     """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
 
     The members below are required (those of :data:`api.advice.REQUIRED`); a spectator's
-    view (``seat`` null) has no hand to analyse.
+    view (``seat`` null) has no hand to analyse. With ``record_text`` (and ``seat``) instead
+    of a view none is (``seat`` is checked against the record): the view is its replay.
     """
 
     class Meta:
         unknown = INCLUDE
+
+    def load(self, data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
+             many: bool | None = None, partial: bool | StrSequenceOrSet | None = None,
+             unknown: UnknownOption | None = None) -> Any:
+        """Load the body; with ``record_text`` the view's members may be left out."""
+        if isinstance(data, Mapping) and "record_text" in data:
+            partial = REQUIRED  # ``seat`` is checked against the replayed record
+        return super().load(data, many=many, partial=partial, unknown=unknown)
 
     seat = _member("integer", "The seat whose view this is (0-based; sixty-six and schnapsen "
                               "2 seats, three-hand 3, four-hand 4)")
@@ -64,7 +77,8 @@ class AnalysisRequestSchema(Schema):
                                     "example": "strong"})
     record_text = fields.String(metadata={
         "description": "Instead of a view: the text form of a record up to the position "
-                       "(with its deck), replayed to give the view of `seat`",
+                       "(with its deck), replayed to give the view of `seat`; the view's "
+                       "other members are then not needed",
         "example": "variant=sixty-six\ndealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD "
                    "9H AC TC KC QC JS 9S AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH"})
 
