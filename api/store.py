@@ -204,7 +204,7 @@ def idem_key(scope: str, key: str) -> str:
 
 
 def write_key(game_id: str, write_id: str) -> str:
-    return f"{PREFIX}:write:{{{game_id}}}:{write_id}"
+    return f"{PREFIX}:write:{tagged(game_id)}:{write_id}"
 
 
 def never_sent(error: redis.RedisError) -> bool:
