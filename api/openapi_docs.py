@@ -5,6 +5,7 @@
   ``WWW-Authenticate`` (components ``headers`` and ``parameters``);
 * one response component per kind of error, each with real examples (:mod:`api.examples`);
   every ``/v1`` operation may answer 503 (Redis unreachable), every one with a JSON body 400;
+* the ``text/plain`` answer of the record (``?format=text``) beside its JSON;
 * ``operationId`` of every operation, and ``links`` from the 201 of ``POST /v1/games`` to the
   view, actions, events and hint of the new game with its first seat's token, so a reader and
   a stateful client see how the calls chain.
@@ -150,6 +151,17 @@ CREATED_LINKS: Final = {
 }
 
 
+#: Operations whose 200 may also be text (``?format=text``), with that content.
+TEXT_ANSWERS: Final[dict[tuple[str, str], dict[str, Any]]] = {
+    ("/v1/games/{game_id}/record", "get"): {
+        "schema": {"type": "string", "description": "The record's text form (format=text)"},
+        "example": "# sixtysix record of game 1d0QITWlkkAbh5EN at version 3 (match_over)\n"
+                   "variant=sixty-six\n"
+                   "dealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD 9H AC TC KC QC JS 9S "
+                   "AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH 0:resign\n"},
+}
+
+
 class DocsPlugin(BasePlugin):
     """Adds the components above and completes each operation."""
 
@@ -181,6 +193,9 @@ class DocsPlugin(BasePlugin):
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:
                     responses[status] = "InvalidRequest"
+            if (path, method) in TEXT_ANSWERS:
+                ok = responses[200 if 200 in responses else "200"]
+                ok.setdefault("content", {})["text/plain"] = TEXT_ANSWERS[(path, method)]
         if path == "/v1/games" and "post" in operations:
             created = operations["post"]["responses"]
             created[201 if 201 in created else "201"]["links"] = CREATED_LINKS
