@@ -107,8 +107,10 @@ class Tables(MethodView):
     @_document_errors
     def post(self, body: dict[str, Any]) -> Response:
         """Create a table: ``variant``, ``rules``, ``match_points``, ``settings``, ``seats``
-        (each ``{"kind": "open"}``, ``{"kind": "computer", "level"}`` or the creator's own
-        ``{"kind": "player"}``, exactly one) and ``visibility`` (``public`` or ``private``).
+        (as many as the variant seats, each ``{"kind": "open"}``, ``{"kind": "computer",
+        "level"}`` or the creator's own ``{"kind": "player"}``, exactly one; a level only
+        for a computer: else a 422 naming the field) and ``visibility`` (``public`` or
+        ``private``).
 
         A private table answers its ``invite_code`` (to pass on: joining and watching need
         it). An open table expires after an hour (``SIXTYSIX_TABLE_OPEN_TTL``) unless its
@@ -166,9 +168,10 @@ class Join(MethodView):
     @blp.response(200, TableSchema, example=STARTED_EXAMPLE)
     @_document_errors
     def post(self, body: dict[str, Any], table_id: str) -> Response:
-        """Take an open seat: ``seat`` or the first free one; a private table needs
-        ``invite_code``. When the last seat is taken the game starts (the answer then holds
-        your seat token). A player has one seat at a table; a full or started table is a 409.
+        """Take an open seat: ``seat`` (one of the table's, else a 422) or the first free
+        one; a private table needs ``invite_code``. When the last seat is taken the game
+        starts (the answer then holds your seat token). A player has one seat at a table; a
+        full or started table is a 409.
         """
         player = required_player()
         table = join(lobby().tables, player, table_id, body.get("seat"),
