@@ -244,10 +244,10 @@ def test_forfeited_meld_is_shown() -> None:
 
 def test_match_and_result_lines() -> None:
     match = {"target": 7, "points": [7, 3], "needed": [0, 4], "bummerl": [0, 1],
-             "set_bummerl": 1, "winner": 0}
+             "set_bummerl": 1, "winner": 0, "set_winner": 0}
     assert render_match(match, 1, NAMES) == "Match to 7: Ann 7 (0 to go) · You 3 (4 to go)"
     assert render_result({"seat": 0, "match": match}, NAMES) == "You won (7:3)."
-    in_set = {**match, "set_bummerl": 2, "bummerl": [2, 1]}
+    in_set = {**match, "set_bummerl": 2, "bummerl": [2, 1], "set_winner": 1}
     assert render_match(in_set, 0, NAMES).endswith("· Bummerl: You 2, Computer 1")
     assert render_result({"seat": 0, "match": in_set}, NAMES) == "Computer won (7:3)."
 
