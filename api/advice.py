@@ -42,6 +42,8 @@ HINT_LEVEL: Final = "strong"
 REQUIRED: Final = ("seat", "variant", "rules", "status", "dealer", "to_act", "hand",
                    "hand_sizes", "trump_suit", "turned_card", "talon_size", "closed_by",
                    "closed_after_tricks", "leader", "trick", "tricks", "melds")
+#: The members of an analysis body that gives a record instead of a view.
+RECORD_REQUIRED: Final = ("record_text", "seat")
 
 
 def _is_int(value: Any) -> bool:

@@ -52,8 +52,7 @@ VIEW: Final[dict[str, Any]] = {
     "match": {"match_no": 1, "target": 7, "points": [0, 0], "needed": [7, 7], "bummerl": [0, 0],
               "matches_won": [0, 0], "set_bummerl": 1, "winner": None, "set_winner": None,
               "result_reason": None, "resigned_by": None, "aborted_by": None},
-    "can_resign": True, "can_abort": False,
-    "settlement": None,
+    "settlement": None, "can_resign": True, "can_abort": False,
     "events": [
         {"seq": 1, "type": "hand_dealt", "hand_no": 1, "dealer": 1, "forehand": 0,
          "active": [0, 1], "trump_suit": "H", "trump_card": "9H", "talon_size": 12},
@@ -70,6 +69,7 @@ def problem(slug: str, title: str, status: int, detail: str, path: str,
 
 
 _GAME: Final = f"/v1/games/{GAME_ID}"
+_TYPES: Final = "Must be one of: play, meld, exchange, close, declare, continue, resign, abort."
 _ACTIONS: Final = f"{_GAME}/actions"
 
 #: Each error answer, by a name: (summary, problem document).
@@ -107,9 +107,7 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         _ACTIONS, current_version=1),
     "validation_error": problem(
         "validation-error", "Invalid request field", 422,
-        "type: Must be one of: play, meld, exchange, close, declare, continue, resign, abort.",
-        _ACTIONS, errors={"type": [
-            "Must be one of: play, meld, exchange, close, declare, continue, resign, abort."]}),
+        f"type: {_TYPES}", _ACTIONS, errors={"type": [_TYPES]}),
     "idempotency_key_reused": problem(
         "idempotency-key-reused", "Idempotency-Key already used for another request", 422,
         "this Idempotency-Key was used for a different request; use a new key", _ACTIONS),

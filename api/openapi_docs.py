@@ -5,7 +5,6 @@
   ``WWW-Authenticate`` (components ``headers`` and ``parameters``);
 * one response component per kind of error, each with real examples (:mod:`api.examples`);
   every ``/v1`` operation may answer 503 (Redis unreachable), every one with a JSON body 400;
-* the ``text/plain`` answer of the record (``?format=text``) beside its JSON;
 * ``operationId`` of every operation, and ``links`` from the 201 of ``POST /v1/games`` to the
   view, actions, events and hint of the new game with its first seat's token, so a reader and
   a stateful client see how the calls chain.
@@ -17,6 +16,7 @@ from typing import Any, Final
 
 from apispec import APISpec, BasePlugin
 
+from api.advice import RECORD_REQUIRED, REQUIRED
 from api.errors import PROBLEM_JSON
 from api.examples import ERRORS
 
@@ -110,6 +110,13 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                          "nothing was saved", "store_full"),
 }
 
+#: The 200 of ``GET /v1/games/{game_id}/record?format=text`` (engine.record's text form).
+RECORD_TEXT_EXAMPLE: Final = (
+    "# sixtysix record of game 1d0QITWlkkAbh5EN at version 4 (match_over)\n"
+    "variant=sixty-six\n"
+    "dealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD 9H AC TC KC QC JS 9S AD TD KD QD JH"
+    " | 0:meld:H 0:play:QH 1:play:TH 0:resign\n")
+
 #: Operations that write: their 503 may be outcome-unknown, and a full store is a 507.
 WRITES: Final = {("/v1/games", "post"), ("/v1/games/{game_id}/actions", "post"),
                  ("/v1/games/{game_id}/hint", "post")}
@@ -151,21 +158,11 @@ CREATED_LINKS: Final = {
 }
 
 
-#: Operations whose 200 may also be text (``?format=text``), with that content.
-TEXT_ANSWERS: Final[dict[tuple[str, str], dict[str, Any]]] = {
-    ("/v1/games/{game_id}/record", "get"): {
-        "schema": {"type": "string", "description": "The record's text form (format=text)"},
-        "example": "# sixtysix record of game 1d0QITWlkkAbh5EN at version 3 (match_over)\n"
-                   "variant=sixty-six\n"
-                   "dealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD 9H AC TC KC QC JS 9S "
-                   "AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH 0:resign\n"},
-}
-
-
 class DocsPlugin(BasePlugin):
     """Adds the components above and completes each operation."""
 
     def init_spec(self, spec: APISpec) -> None:
+        self._spec = spec
         for name, header in HEADERS.items():
             spec.components.header(name, header)
         for name, parameter in PARAMETERS.items():
@@ -193,9 +190,14 @@ class DocsPlugin(BasePlugin):
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:
                     responses[status] = "InvalidRequest"
-            if (path, method) in TEXT_ANSWERS:
-                ok = responses[200 if 200 in responses else "200"]
-                ok.setdefault("content", {})["text/plain"] = TEXT_ANSWERS[(path, method)]
+        if path == "/v1/games/{game_id}/record" and "get" in operations:
+            ok = operations["get"]["responses"]
+            ok[200 if 200 in ok else "200"].setdefault("content", {})["text/plain"] = {
+                "schema": {"type": "string"}, "example": RECORD_TEXT_EXAMPLE}
+        analysis = self._spec.components.schemas.get("AnalysisRequest")
+        if path == "/v1/analysis" and analysis is not None:  # a view, or a record and a seat
+            analysis.pop("required", None)
+            analysis["anyOf"] = [{"required": list(REQUIRED)}, {"required": list(RECORD_REQUIRED)}]
         if path == "/v1/games" and "post" in operations:
             created = operations["post"]["responses"]
             created[201 if 201 in created else "201"]["links"] = CREATED_LINKS

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, fields, validate
-from marshmallow.types import StrSequenceOrSet, UnknownOption
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
 from api.schemas import ActionOutSchema, BodyNumber, body_integer
@@ -23,30 +21,22 @@ class HintQuerySchema(Schema):
 
 
 def _member(json_type: str, description: str) -> fields.Raw:
-    """A required member of the pasted view, documented with its JSON type; its value is
-    checked by :func:`api.advice.check_position` (a 422 naming it)."""
-    return fields.Raw(required=True, allow_none=True,
-                      metadata={"type": json_type, "description": description})
+    """A member of the pasted view, documented with its JSON type, required unless the body
+    gives ``record_text`` (:class:`AnalysisRequestSchema`); its value is checked by
+    :func:`api.advice.check_position` (a 422 naming it)."""
+    return fields.Raw(allow_none=True, metadata={"type": json_type, "description": description})
 
 
 class AnalysisRequestSchema(Schema):
     """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
 
-    The members below are required (those of :data:`api.advice.REQUIRED`); a spectator's
-    view (``seat`` null) has no hand to analyse. With ``record_text`` (and ``seat``) instead
-    of a view none is (``seat`` is checked against the record): the view is its replay.
+    The members below are required (those of :data:`api.advice.REQUIRED`) unless the body
+    gives ``record_text`` and ``seat`` instead (the OpenAPI document says so with ``anyOf``);
+    a spectator's view (``seat`` null) has no hand to analyse.
     """
 
     class Meta:
         unknown = INCLUDE
-
-    def load(self, data: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
-             many: bool | None = None, partial: bool | StrSequenceOrSet | None = None,
-             unknown: UnknownOption | None = None) -> Any:
-        """Load the body; with ``record_text`` the view's members may be left out."""
-        if isinstance(data, Mapping) and "record_text" in data:
-            partial = REQUIRED  # ``seat`` is checked against the replayed record
-        return super().load(data, many=many, partial=partial, unknown=unknown)
 
     seat = _member("integer", "The seat whose view this is (0-based; sixty-six and schnapsen "
                               "2 seats, three-hand 3, four-hand 4)")
@@ -77,10 +67,19 @@ class AnalysisRequestSchema(Schema):
                                     "example": "strong"})
     record_text = fields.String(metadata={
         "description": "Instead of a view: the text form of a record up to the position "
-                       "(with its deck), replayed to give the view of `seat`; the view's "
-                       "other members are then not needed",
+                       "(with its deck), replayed to give the view of `seat`",
         "example": "variant=sixty-six\ndealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD "
                    "9H AC TC KC QC JS 9S AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH"})
+
+
+    @validates_schema
+    def _a_view_or_a_record(self, data: dict[str, Any], **_: Any) -> None:
+        if "record_text" in data:  # its seat is checked with the record (a 422 naming it)
+            return
+        missing = {name: ["Missing data for required field."] for name in REQUIRED
+                   if name not in data}
+        if missing:
+            raise ValidationError(missing)
 
 
 class RankedActionSchema(Schema):

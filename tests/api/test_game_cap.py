@@ -46,8 +46,8 @@ def test_one_game_over_the_cap_is_a_403(capped: Flask, redis_client: redis.Redis
     for _ in range(CAP):
         assert _create(client).status_code == 201
     keys = set(redis_client.keys())
-    key = {"Idempotency-Key": "cap-1-0123456789abcdefghij"}  # a create key is 22+ characters
-    for refused in (_create(client), _create(client, **key)):
+    keyed = {"Idempotency-Key": "cap-key-0123456789abcde"}
+    for refused in (_create(client), _create(client, **keyed)):
         problem = assert_problem(refused, 403, "too-many-games")
         assert problem["max_games"] == CAP and "finish one" in problem["detail"]
     assert set(redis_client.keys()) == keys  # no game, no idempotency marker left

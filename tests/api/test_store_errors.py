@@ -31,7 +31,7 @@ def test_a_write_to_a_read_only_replica_is_a_503(replica: EmbeddedRedis) -> None
     with LocalServer(replica.url, {"SIXTYSIX_RETRY_AFTER": 3}) as server:
         for response in (requests.post(f"{server.url}/v1/games", json={}, timeout=10),
                          requests.post(f"{server.url}/v1/games", json={}, timeout=10,
-                                       headers={"Idempotency-Key": "replica-1-0123456789abcdef"})):
+                                       headers={"Idempotency-Key": "replica-key-0123456789ab"})):
             assert response.status_code == 503, response.text
             assert response.headers["Content-Type"] == "application/problem+json"
             assert response.json()["type"] == PROBLEMS + "store-unavailable"
@@ -60,8 +60,7 @@ def test_a_full_store_is_a_507_and_saves_nothing(client: FlaskClient,
     request.getfixturevalue("full_redis")
     refused = [
         client.post("/v1/games", json={}),
-        client.post("/v1/games", json={},
-                    headers={"Idempotency-Key": "full-1-0123456789abcdefghij"}),
+        client.post("/v1/games", json={}, headers={"Idempotency-Key": "full-key-0123456789abcd"}),
         act(client, game_id, tokens[0], {"type": "play", "card": view(
             client, game_id, tokens[0])["hand"][0]}),
         act(client, game_id, tokens[0], {"type": "close"}, **{"Idempotency-Key": "full-2"}),

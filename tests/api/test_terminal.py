@@ -244,12 +244,24 @@ def test_forfeited_meld_is_shown() -> None:
 
 def test_match_and_result_lines() -> None:
     match = {"target": 7, "points": [7, 3], "needed": [0, 4], "bummerl": [0, 1],
-             "set_bummerl": 1, "winner": 0, "set_winner": 0}
+             "set_bummerl": 1, "winner": 0, "set_winner": 0, "result_reason": "points",
+             "resigned_by": None, "aborted_by": None}
     assert render_match(match, 1, NAMES) == "Match to 7: Ann 7 (0 to go) · You 3 (4 to go)"
     assert render_result({"seat": 0, "match": match}, NAMES) == "You won (7:3)."
     in_set = {**match, "set_bummerl": 2, "bummerl": [2, 1], "set_winner": 1}
     assert render_match(in_set, 0, NAMES).endswith("· Bummerl: You 2, Computer 1")
     assert render_result({"seat": 0, "match": in_set}, NAMES) == "Computer won (7:3)."
+    resigned = {**match, "points": [2, 3], "set_winner": 1, "result_reason": "resigned",
+                "resigned_by": 0}
+    assert render_result({"seat": 0, "match": resigned}, NAMES) == (
+        "Computer won (2:3). You resigned.")
+    aborted = {**match, "points": [0, 0], "set_winner": None, "result_reason": "aborted",
+               "aborted_by": 1}
+    assert render_result({"seat": 0, "match": aborted}, NAMES) == "Aborted by Computer: no result."
+    partners = {**match, "points": [7, 3, 7, 3], "set_winner": 0}
+    four = {0: "West", 1: "You", 2: "East", 3: "North"}
+    assert render_result({"seat": 1, "variant": "four-hand", "match": partners}, four) == (
+        "West + East won (7:3:7:3).")
 
 
 def test_an_explanation_that_repeats_the_reason_is_said_once() -> None:
