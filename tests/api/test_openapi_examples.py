@@ -100,8 +100,9 @@ def test_every_example_is_used_and_links_name_real_operations(client: FlaskClien
     ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()
            if isinstance(op, dict) and "operationId" in op}
     assert {link["operationId"] for link in CREATED_LINKS.values()} <= ids
-    required = spec["components"]["schemas"]["AnalysisRequest"]["required"]
-    assert set(required) == set(REQUIRED)
+    view_form, record_form = spec["components"]["schemas"]["AnalysisRequest"]["anyOf"]
+    assert set(view_form["required"]) == set(REQUIRED)
+    assert set(record_form["required"]) == {"record_text", "seat"}
     body = spec["paths"]["/v1/games"]["post"]["requestBody"]
     assert body["required"] is False
     assert client.post("/v1/games").status_code == 201  # an empty body is a valid creation
