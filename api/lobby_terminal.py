@@ -1,7 +1,7 @@
 """``sixtysix play --lobby``: play a friend in the terminal through a table of the lobby.
 
 One person creates a table (``--private`` for one with an invite code) and passes its id (and
-code) on; the other joins it with ``--join TABLE_ID [--invite CODE]``; without ``--join`` or
+code) on; the other joins it with ``--join=TABLE_ID [--invite=CODE]``; without ``--join`` or
 ``--new`` the open public tables are listed to choose from. Each terminal waits until every
 seat is taken, then plays its seat to the end, and offers a rematch.
 """
@@ -103,11 +103,16 @@ def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str
     seats += [{"kind": "open"} for _ in range(players - 1)]
     table = me.create_table(seats, choice.variant, match_points=choice.match_points,
                             visibility="private" if choice.private else "public")
-    join = f"sixtysix play --url {me.base_url} --lobby --join {table['table_id']}"
-    if table["invite_code"]:
-        join += f" --invite {table['invite_code']}"
-    say(f"Table {table['table_id']} is open. Your friend joins with:\n  {join}")
+    say(f"Table {table['table_id']} is open. Your friend joins with:\n  "
+        f"{join_command(me.base_url, table['table_id'], table['invite_code'])}")
     return table
+
+
+def join_command(url: str, table_id: str, invite_code: str | None) -> str:
+    """The command that joins the table; ``--join=`` and ``--invite=`` because an id or a code
+    may begin with ``-``."""
+    join = f"sixtysix play --url {url} --lobby --join={table_id}"
+    return join + f" --invite={invite_code}" if invite_code else join
 
 
 def _wait_for_start(me: SixtySixClient, table_id: str, invite: str | None,

@@ -18,7 +18,9 @@ from engine.record import build, to_text
 def may_read_record(game: Game, seat: int | None) -> bool:
     """Whether a caller (``seat``: the seat of its token, ``None`` without one) may read the
     record of ``game``: its seats always (decks hidden while it runs); anyone who may watch
-    the game once it is over (today every game may be watched without a token)."""
+    the game once it is over. Who may watch is the resource's check, made first
+    (:func:`api.resources.lobby_support.admit`: a private table's game needs its invite
+    code, else it is a 404)."""
     return seat is not None or game.state.over
 
 

@@ -28,6 +28,11 @@ _INVITE: Final = {"description": "Spectators of a private table's game: its invi
                                  "(or the X-Invite-Code header)"}
 
 
+def invite_code_query() -> fields.String:
+    """The ``invite_code`` query parameter of a spectator of a private table's game."""
+    return fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+
+
 # --------------------------------------------------------------------------- requests
 
 
@@ -108,7 +113,7 @@ class ViewQuerySchema(Schema):
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
                         metadata={"description": f"Long-poll: longest wait in seconds "
                                                  f"(at most {MAX_WAIT})"})
-    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+    invite_code = invite_code_query()
 
 
 class EventsQuerySchema(Schema):
@@ -117,7 +122,7 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
                            metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
-    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+    invite_code = invite_code_query()
 
 
 # --------------------------------------------------------------------------- responses

@@ -143,7 +143,8 @@ class YourSeatSchema(Schema):
     seat = fields.Integer()
     game_id = fields.String(allow_none=True)
     token = fields.String(allow_none=True, metadata={
-        "description": "Your seat token of the current game (null before the start)"})
+        "description": "Your seat token of the current game (null before the start): minted "
+                       "on your first fetch, the same on every later one"})
 
 
 class TableSummarySchema(Schema):
@@ -161,6 +162,11 @@ class TableSummarySchema(Schema):
     expires_at = fields.String(allow_none=True, metadata={
         "description": "An open table's expiry (UTC); null once started"})
     game_id = fields.String(allow_none=True, metadata={"description": "The current game"})
+    result = fields.String(allow_none=True, validate=validate.OneOf(
+        ("points", "resigned", "aborted")), metadata={
+        "description": "How the current game ended once the table is finished: points, "
+                       "resigned (the other side won) or aborted (counted for nobody); null "
+                       "before"})
 
 
 class TableSchema(TableSummarySchema):

@@ -6,7 +6,7 @@ from typing import Final
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import SeatSchema
+from api.schemas import SeatSchema, invite_code_query
 
 RECORD_FORMATS: Final = ("json", "text")
 
@@ -15,6 +15,7 @@ class RecordQuerySchema(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(RECORD_FORMATS),
                            metadata={"description": "json (default) or text: the compact text "
                                                     "form, one line per hand (text/plain)"})
+    invite_code = invite_code_query()
 
 
 class RecordActionSchema(Schema):

@@ -112,11 +112,13 @@ def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[s
 
 
 def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
-                 ) -> NewGame:
+                 *, seat_tokens: bool = True) -> NewGame:
     """Validate a create request, deal and play the computers' opening moves (nothing saved).
 
     ``extra_meta`` is kept in the game's meta beside the seats (a table's game keeps its
-    ``table`` there). Each human seat gets a new token (``None`` for computer seats).
+    ``table`` there). Each human seat gets a new token (``None`` for computer seats); without
+    ``seat_tokens`` none does (a table's game: each player's is minted when he first fetches
+    it, see :mod:`api.tables.seat_tokens`).
     """
     rules, settings, seats = check_options(body)
     deck = body.get("deck")
@@ -127,7 +129,7 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
         raise FieldError(exc.option, str(exc), exc.allowed) from None
     except (InvalidDeck, InvalidCard) as exc:
         raise FieldError("deck", str(exc)) from None
-    tokens = [new_token() if s["kind"] == "human" else None for s in seats]
+    tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
     meta = {
         "seats": [{**s, "token_sha256": digest(t) if t else None}
                   for s, t in zip(seats, tokens, strict=True)],

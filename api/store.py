@@ -6,7 +6,10 @@ and a table's start writes the table and its new game in one script, see
 :mod:`api.tables.store`):
 
 * ``sixtysix:game:{id}`` — hash: ``v`` version, ``state`` (engine JSON), ``meta`` (seats with
-  token digests, table settings), ``n`` events logged, ``recent`` (the last save's events).
+  token digests, table settings), ``n`` events logged, ``recent`` (the last save's events),
+  and for a table's game ``seat_token:<seat>`` per human seat once its player fetched it:
+  ``<sha256 of the seat token>:<the token sealed under the player's token>`` (see
+  :meth:`GameStore.claim_seat_token`; :meth:`GameStore.load` puts the digest in the seat).
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action.
 * ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (kept
@@ -45,7 +48,7 @@ from typing import Any, Final
 import redis
 
 from api.redis_connect import Client
-from engine import MATCH_OVER, Event, GameState, from_json, to_json
+from engine import Event, GameState, from_json, to_json
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
@@ -116,6 +119,21 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
 redis.call('EXPIREAT', KEYS[1], ARGV[3])
 return 1
 """
+
+
+# KEYS: game; ARGV: field, value. Sets the field only if the game exists and the field is
+# unset; answers the field's value (nil: no game).
+_CLAIM_SEAT: Final = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+#: Game-hash field prefix of a table game's minted seat tokens (``seat_token:<seat>``).
+SEAT_TOKEN_FIELD: Final = "seat_token:"
+#: Most seats of a game (four-hand).
+MAX_SEATS: Final = 4
+_SEAT_FIELDS: Final = [f"{SEAT_TOKEN_FIELD}{i}" for i in range(MAX_SEATS)]
 
 
 class StoreError(Exception):
@@ -194,10 +212,24 @@ def never_sent(error: redis.RedisError) -> bool:
     return isinstance(error.__context__, ConnectionRefusedError | FileNotFoundError)
 
 
+def text(value: bytes | str) -> str:
+    """A Redis reply as text (the clients answer bytes)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def game_id_of_channel(channel: bytes | str) -> str:
     """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
     text = channel.decode() if isinstance(channel, bytes) else channel
     return text[text.index("{") + 1:].replace("}", "", 1)
+
+
+def _with_minted(meta: dict[str, Any], minted: list[bytes | str | None]) -> dict[str, Any]:
+    """``meta`` with the digest of each minted seat token (``minted[seat]``, the
+    ``seat_token:<seat>`` fields) in its seat's ``token_sha256``."""
+    for seat, value in zip(meta["seats"], minted, strict=False):
+        if value is not None:
+            seat["token_sha256"] = text(value).partition(":")[0]
+    return meta
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +286,11 @@ class GameStore:
     docstring).
 
     With ``max_games`` > 0 a game created with ``meta["owner"] = {"key": owner_key(address)}``
-    counts against that address until its match is over or it expires; creating one more than
-    ``max_games`` raises :class:`TooManyGames`. A game's place is held until ``1.5 × ttl``
-    after the save that last renewed it; a save renews it when less than ``ttl`` is left (so
-    at most once per half ``ttl``, and never after the game itself expired). Without a cap no
-    owner is kept.
+    counts against that address until its match is over (or aborted) or it expires; creating
+    one more than ``max_games`` raises :class:`TooManyGames`. A game's place is held until
+    ``1.5 × ttl`` after the save that last renewed it; a save renews it when less than ``ttl``
+    is left (so at most once per half ``ttl``, and never after the game itself expired).
+    Without a cap no owner is kept.
     """
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
@@ -272,6 +304,7 @@ class GameStore:
         self._save = client.register_script(_SAVE)
         self._claim = client.register_script(_CLAIM)
         self._settle = client.register_script(_SETTLE)
+        self._claim_seat = client.register_script(_CLAIM_SEAT)
 
     def load(self, game_id: str) -> Game:
         raw = self.redis.hgetall(game_key(game_id))
@@ -281,7 +314,8 @@ class GameStore:
             game_id=game_id,
             version=int(raw[b"v"]),
             state=from_json(raw[b"state"]),
-            meta=json.loads(raw[b"meta"]),
+            meta=_with_minted(json.loads(raw[b"meta"]),
+                              [raw.get(f.encode()) for f in _SEAT_FIELDS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in json.loads(raw[b"recent"])],
         )
@@ -291,6 +325,22 @@ class GameStore:
         if raw is None:
             raise GameNotFound(game_id)
         return int(raw)
+
+    def claim_seat_token(self, game_id: str, seat: int, sha256: str, sealed: str,
+                         ) -> tuple[str, str] | None:
+        """Store a seat's minted token (its digest and sealed copy) unless the seat has one
+        already, in one script; the seat's stored ``(sha256, sealed)`` either way, ``None``
+        if the game is gone. So two racing first fetches both get the first one's token.
+
+        The field lives beside the meta, not in it: a save writing the meta it loaded before
+        the token was minted (a hint) cannot drop it.
+        """
+        stored = self._claim_seat(keys=[game_key(game_id)],
+                                  args=[_SEAT_FIELDS[seat], f"{sha256}:{sealed}"])
+        if stored is None:
+            return None
+        found, _, sealed_copy = text(stored).partition(":")
+        return found, sealed_copy
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
@@ -329,7 +379,7 @@ class GameStore:
         renew = False
         if owner is not None:
             now = int(time.time())
-            if game.state.status == MATCH_OVER:
+            if game.state.over:  # match over or aborted
                 game.meta["owner"] = None
                 write_meta = True
             elif owner["until"] < now + self.ttl:
@@ -401,12 +451,13 @@ class GameStore:
         if not 0 <= after <= MAX_SEQ or not 1 <= limit <= MAX_PAGE:
             raise ValueError(f"events after {after}, limit {limit}: out of range")
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hmget(game_key(game_id), "meta", "n")
+        pipe.hmget(game_key(game_id), "meta", "n", *_SEAT_FIELDS)
         pipe.lrange(events_key(game_id), after, after + limit - 1)
-        (meta, count), lines = pipe.execute()
+        (meta, count, *minted), lines = pipe.execute()
         if meta is None:
             raise GameNotFound(game_id)
-        return json.loads(meta), int(count), [Logged.from_json(line) for line in lines]
+        return (_with_minted(json.loads(meta), minted), int(count),
+                [Logged.from_json(line) for line in lines])
 
     def all_events(self, game: Game) -> list[Logged]:
         """Every event of ``game`` up to its loaded version (the log only grows, so the first

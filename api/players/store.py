@@ -14,7 +14,8 @@ Keys (``{player_id}`` is a hash tag: a player's own keys share a slot):
 
 A finished match is counted by one script on the player's slot that moves the game from the
 active set to the finished set and, only if it was not there yet, adds the match to the
-player's counts: a match is never counted twice, however often the result is recorded.
+player's counts: a match is never counted twice, however often the result is recorded. An
+aborted game moves to the finished set too, but counts for nobody.
 """
 
 from __future__ import annotations
@@ -24,18 +25,19 @@ from dataclasses import dataclass
 from typing import Final
 
 from api.redis_connect import Client
-from api.store import PREFIX
+from api.store import PREFIX, text
 
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
 INVERT: Final = 10**13
 #: Player lists a player's games may be in.
 LISTS: Final = ("active", "finished")
 
-# KEYS: player, active, finished; ARGV: member, variant, won (1 or 0)
+# KEYS: player, active, finished; ARGV: member, variant, won (1 or 0), counted (1 or 0)
 _RECORD: Final = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
 if redis.call('ZADD', KEYS[3], 'NX', 0, ARGV[1]) == 0 then return 0 end
+if ARGV[4] ~= '1' then return 1 end
 redis.call('HINCRBY', KEYS[1], 'played:' .. ARGV[2], 1)
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], 'won:' .. ARGV[2], 1) end
 return 1
@@ -79,11 +81,6 @@ def games_key(player_id: str, which: str) -> str:
 def game_member(started_ms: int, game_id: str) -> str:
     """The sorted-set member (and cursor) of a game started at ``started_ms``."""
     return f"{INVERT - started_ms:013d}:{game_id}"
-
-
-def text(value: bytes | str) -> str:
-    """A Redis reply as text (the clients answer bytes)."""
-    return value.decode() if isinstance(value, bytes) else value
 
 
 class PlayerStore:
@@ -130,12 +127,13 @@ class PlayerStore:
                         nx=True)
 
     def record_result(self, player_id: str, started_ms: int, game_id: str, variant: str,
-                      won: bool) -> bool:
-        """Move the game to the finished list and count it; False if it was counted before."""
+                      won: bool, *, counted: bool = True) -> bool:
+        """Move the game to the finished list and count it (not if ``counted`` is false: an
+        aborted game counts for nobody); False if it was finished before."""
         keys = [player_key(player_id), games_key(player_id, "active"),
                 games_key(player_id, "finished")]
         return bool(self._record(keys=keys, args=[game_member(started_ms, game_id), variant,
-                                                  int(won)]))
+                                                  int(won), int(counted)]))
 
     def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
         """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""

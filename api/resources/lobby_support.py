@@ -66,19 +66,24 @@ def required_player() -> Player:
     return player
 
 
-def spectate(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
-    """Let a spectator (no token) watch a table's game, and count him as watching.
+def admit(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+    """Let a caller without a seat token see a game as a spectator (its view, its events, its
+    record once over): a private table's game needs its invite code; a wrong or missing one
+    is a 404, as for an unknown game. Other games are open to anyone."""
+    info = meta.get("table")
+    if info is None or not info["private"]:
+        return
+    code = invite_code(query_value)
+    if code is None or not hmac.compare_digest(digest(code), info["invite_sha256"]):
+        raise GameNotFound(game_id)
 
-    A private table's game needs its invite code; a wrong or missing one is a 404, as for an
-    unknown game. Games not started at a table are watchable as before.
-    """
+
+def spectate(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+    """:func:`admit` a spectator (no token) to a game, and count him as watching its table."""
+    admit(game_id, meta, query_value)
     info = meta.get("table")
     if info is None:
         return
-    if info["private"]:
-        code = invite_code(query_value)
-        if code is None or not hmac.compare_digest(digest(code), info["invite_sha256"]):
-            raise GameNotFound(game_id)
     watcher = digest(request.remote_addr or "unknown")[:32]
     lobby().tables.watched(info["table_id"], watcher)
 

@@ -11,6 +11,7 @@ from api.errors import UNAUTHORIZED, Problem
 from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
 from api.records import game_record, may_read_record, record_text
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.resources.lobby_support import admit
 from api.schemas_record import RecordQuerySchema, RecordSchema
 
 blp = Blueprint("record", __name__, url_prefix="/v1/games",
@@ -46,13 +47,16 @@ class Record(MethodView):
     @blp.response(200, RecordSchema, example=RECORD_EXAMPLE)
     @blp.alt_response(401, response="DEFAULT_ERROR", description=(
         "The game is in play and no seat token was sent, or the token is unknown"))
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown game")
+    @blp.alt_response(404, response="DEFAULT_ERROR", description=(
+        "Unknown game, or a private table's game and no seat token or invite code"))
     @blp.alt_response(422, response="DEFAULT_ERROR", description="format is not json or text")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The whole game as data: every hand's deck and dealer, every action in order with
         its seat, each settlement and the result.
 
-        After the game (``match_over`` or ``aborted``) anyone who may watch it may read it;
+        After the game (``match_over`` or ``aborted``) anyone who may watch it may read it
+        (a private table's game: with its invite code, ``?invite_code=`` or
+        ``X-Invite-Code``, else a 404 as for an unknown game; or a seat token);
         while it runs only its seats (``Authorization: Bearer``), and then without decks:
         each hand lists the caller's own dealt cards instead. ``?format=text`` answers the
         compact text form (``text/plain``): a ``variant=`` line, then one line per hand,
@@ -63,6 +67,8 @@ class Record(MethodView):
         token = bearer_token(required=False)
         game = svc.store.load(checked_game_id(game_id))
         seat = authenticate(game.meta, token) if token is not None else None
+        if seat is None:
+            admit(game.game_id, game.meta, query.get("invite_code"))
         if not may_read_record(game, seat):
             raise Problem(UNAUTHORIZED, "the record of a game in play is shown only to its "
                           "seats: send Authorization: Bearer <seat token>",

@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.http import json_response, services
+from api.http import bearer_token, json_response, services
 from api.players.store import Player
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
@@ -36,6 +36,7 @@ from api.tables.service import (
     rematch,
     table_view,
     visible,
+    your_seat_token,
 )
 from api.tables.store import Table
 
@@ -64,7 +65,7 @@ SUMMARY_EXAMPLE: Final = {
     "settings": {"point_counter": False, "hint_66": False, "auto_continue": False},
     "visibility": "public", "status": "open", "seats": _SEATS, "open_seats": 1,
     "created_at": "2025-01-31T12:00:00Z", "expires_at": "2025-01-31T13:00:00Z",
-    "game_id": None,
+    "game_id": None, "result": None,
 }
 TABLE_EXAMPLE: Final = {**SUMMARY_EXAMPLE, "games": [], "rematch": [], "spectators": 0,
                         "you": {"seat": 0, "game_id": None, "token": None},
@@ -84,7 +85,11 @@ _ERRORS: Final = (
 
 
 def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
-    return json_response(table_view(table, player, lobby().tables.watchers(table.table_id)),
+    """The table view; a seated caller's seat token is minted on his first fetch."""
+    token = your_seat_token(services().store, table, player,
+                            bearer_token(required=False) if player is not None else None)
+    return json_response(table_view(table, player, lobby().tables.watchers(table.table_id),
+                                    token),
                          status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
@@ -102,8 +107,10 @@ class Tables(MethodView):
     @_document_errors
     def post(self, body: dict[str, Any]) -> Response:
         """Create a table: ``variant``, ``rules``, ``match_points``, ``settings``, ``seats``
-        (each ``{"kind": "open"}``, ``{"kind": "computer", "level"}`` or the creator's own
-        ``{"kind": "player"}``, exactly one) and ``visibility`` (``public`` or ``private``).
+        (as many as the variant seats, each ``{"kind": "open"}``, ``{"kind": "computer",
+        "level"}`` or the creator's own ``{"kind": "player"}``, exactly one; a level only
+        for a computer: else a 422 naming the field) and ``visibility`` (``public`` or
+        ``private``).
 
         A private table answers its ``invite_code`` (to pass on: joining and watching need
         it). An open table expires after an hour (``SIXTYSIX_TABLE_OPEN_TTL``) unless its
@@ -139,7 +146,8 @@ class TableResource(MethodView):
     def get(self, query: dict[str, Any], table_id: str) -> Response:
         """The table: seats, status (``open``, ``playing``, ``finished``, ``closed``), its
         games and how many watch; to a seated player (player token) also ``you``: his seat,
-        the current ``game_id`` and his **seat token** for it.
+        the current ``game_id`` and his **seat token** for it (minted on his first fetch,
+        then the same on every device holding his player token; never stored readable).
 
         A private table needs a seated player's token or the invite code (``?invite_code=``
         or ``X-Invite-Code``); otherwise it is a 404, as for an unknown table.
@@ -160,9 +168,10 @@ class Join(MethodView):
     @blp.response(200, TableSchema, example=STARTED_EXAMPLE)
     @_document_errors
     def post(self, body: dict[str, Any], table_id: str) -> Response:
-        """Take an open seat: ``seat`` or the first free one; a private table needs
-        ``invite_code``. When the last seat is taken the game starts (the answer then holds
-        your seat token). A player has one seat at a table; a full or started table is a 409.
+        """Take an open seat: ``seat`` (one of the table's, else a 422) or the first free
+        one; a private table needs ``invite_code``. When the last seat is taken the game
+        starts (the answer then holds your seat token). A player has one seat at a table; a
+        full or started table is a 409.
         """
         player = required_player()
         table = join(lobby().tables, player, table_id, body.get("seat"),

@@ -1,12 +1,14 @@
 """The end of a table's match: the players' counts and lists, the table's status.
 
-:func:`record_match` is called by the game service whenever a save leaves a table's game at
-``match_over`` (however it got there: the last hand, a resignation), and again by the table
-and "my games" views for a finished game still listed as active, so a result lost to a crash
-between the game's save and this step is recorded later. Every step is idempotent: a player's
-match is counted by one script that adds it to his finished list only once
-(:meth:`api.players.store.PlayerStore.record_result`), and the table moves to ``finished``
-only from ``playing`` with that game current.
+:func:`record_match` is called by the game service whenever a save leaves a table's game over
+(``match_over`` however it got there: the last hand, a resignation, which the other side
+wins; or ``aborted``), and again by the table and "my games" views for a finished game still
+listed as active, so a result lost to a crash between the game's save and this step is
+recorded later. Every step is idempotent: a player's match is counted by one script that
+adds it to his finished list only once (:meth:`api.players.store.PlayerStore.record_result`;
+an aborted game is listed as finished but counts for nobody), and the table moves to
+``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
+``playing`` with that game current; a rematch may follow either way.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import redis
 from api.players.store import PlayerStore
 from api.store import Game
 from api.tables.store import Table, TableConflict, TableStore
-from engine import MATCH_OVER
+from engine import MATCH_OVER, GameState
 
 log = logging.getLogger(__name__)
 
@@ -34,23 +36,31 @@ def table_of(meta: dict[str, Any]) -> dict[str, Any] | None:
     return found
 
 
+def result_of(state: GameState) -> str:
+    """How a game that is over ended: ``points``, ``resigned`` or ``aborted``."""
+    return state.ended[0] if state.ended is not None else "points"
+
+
 def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     """Record a table game's finished match (no-op for another game or one still running)."""
     info = table_of(game.meta)
-    if info is None or game.state.status != MATCH_OVER:
+    if info is None or not game.state.over:
         return
     state = game.state
     variant = state.rules.variant.name
+    counted = state.status == MATCH_OVER
     for seat, player_id in enumerate(info["players"]):
         if player_id is not None:
             players.record_result(player_id, info["started_ms"], game.game_id, variant,
-                                  state.side_of(seat) == state.set_winner)
+                                  counted and state.side_of(seat) == state.set_winner,
+                                  counted=counted)
     for _ in range(RETRIES):
         table = tables.load(info["table_id"])
         if table is None or not finishes(table, game.game_id):
             return
         table.doc["status"] = "finished"
         table.doc["finished_at"] = int(time.time())
+        table.doc["result"] = result_of(state)
         try:
             tables.commit(table, tables.game_ttl)
         except TableConflict:
@@ -65,12 +75,13 @@ def finishes(table: Table, game_id: str) -> bool:
 
 
 def after_save(client: Any, game_ttl: int, game: Game) -> None:
-    """The game service's hook after a save: record a finished table match.
+    """The game service's hook after a save: record a table match that is over (won, resigned
+    or aborted).
 
     A failure here is logged, not raised: the game is saved and its answer must say so; the
     next view of the table or of the player's games records the match.
     """
-    if game.state.status != MATCH_OVER or table_of(game.meta) is None:
+    if not game.state.over or table_of(game.meta) is None:
         return
     try:
         record_match(TableStore(client, game_ttl), PlayerStore(client), game)

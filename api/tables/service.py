@@ -3,9 +3,10 @@
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``. Its status is ``open`` (seats free),
-``playing``, ``finished`` (the match is over; a rematch starts the next) or ``closed`` (every
-player left before the start). A private table has an invite code (128-bit); without it the
-table does not exist for anyone not seated at it.
+``playing``, ``finished`` (the match is over, its ``result`` ``points``, ``resigned`` or
+``aborted``; a rematch starts the next) or ``closed`` (every player left before the start).
+A private table has an invite code (128-bit); without it the table does not exist for anyone
+not seated at it.
 
 Every change loads the table, checks and changes it, and saves it with a version check
 (:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
@@ -13,7 +14,8 @@ written, and the change is checked again against the new table (so two joins rac
 last seat give one seat to each, or a 409 to the second). The change that fills the last seat
 also creates the game, as ``POST /v1/games`` would with the table's options (computers make
 their opening moves), in the same atomic step. Every player in the game gets its seat token
-from the table view: it is kept in the table for that.
+from the table view: it is minted on his first fetch and never stored readable (see
+:mod:`api.tables.seat_tokens`).
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ from api.players.store import Player, PlayerStore
 from api.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
 from api.store import Game, GameNotFound, GameStore, Logged
 from api.tables.results import record_match
+from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableStore
 from api.tokens import digest
-from engine import MATCH_OVER, Rules, legal_actions
+from engine import Rules, legal_actions
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +111,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
         if body["visibility"] == "private" else None,
         "status": OPEN,
         "seats": [_seated(creator) if s["kind"] == "player" else s for s in draft["seats"]],
-        "games": [], "game_id": None, "started_ms": None, "seat_tokens": None, "rematch": [],
+        "games": [], "game_id": None, "started_ms": None, "rematch": [], "result": None,
     }
     table = Table(table_id, 0, doc)
     game = _start(table) if _full(doc) else None
@@ -143,9 +146,9 @@ def _start(table: Table, first_dealer: int | None = None) -> Game:
         _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
-                   "started_ms": started_ms}})
-    doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, seat_tokens=new.tokens,
-               rematch=[], expires_at=None)
+                   "started_ms": started_ms}}, seat_tokens=False)
+    doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, rematch=[],
+               expires_at=None, result=None)
     doc["games"].append(game_id)
     return Game(game_id, 1, new.state, new.meta, len(new.events),
                 [Logged(i, e) for i, e in enumerate(new.events, 1)])
@@ -284,15 +287,15 @@ def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str)
 
 
 def finish_if_over(tables: TableStore, games: GameStore, table: Table) -> bool:
-    """Record the current game's result if it is over and the table does not know yet;
-    whether it did."""
+    """Record the current game's result if it is over (won, resigned or aborted) and the
+    table does not know yet; whether it did."""
     if table.doc["status"] != PLAYING:
         return False
     try:
         game = games.load(table.doc["game_id"])
     except GameNotFound:
         return False
-    if game.state.status != MATCH_OVER:
+    if not game.state.over:
         return False
     record_match(tables, PlayerStore(tables.redis), game)
     return True
@@ -331,19 +334,32 @@ def summary(table: Table) -> dict[str, Any]:
         "created_at": iso(doc["created_at"]),
         "expires_at": iso(doc["expires_at"]) if doc["expires_at"] else None,
         "game_id": doc["game_id"],
+        "result": doc.get("result"),
     }
 
 
-def table_view(table: Table, player: Player | None, spectators: int) -> dict[str, Any]:
-    """The table for its caller: to a seated player also his seat, game id and seat token,
-    and at a private table the invite code (to pass on)."""
+def your_seat_token(games: GameStore, table: Table, player: Player | None,
+                    player_token: str | None) -> str | None:
+    """The seat token of ``player`` (who presented ``player_token``) in the table's current
+    game, minted on his first fetch (:func:`api.tables.seat_tokens.seat_token`); ``None``
+    if he has no seat, no game has started, or it expired."""
+    seat = _seat_of(table.doc, player)
+    game_id = table.doc["game_id"]
+    if seat is None or game_id is None or player_token is None:
+        return None
+    return seat_token(games, game_id, seat, player_token)
+
+
+def table_view(table: Table, player: Player | None, spectators: int,
+               token: str | None = None) -> dict[str, Any]:
+    """The table for its caller: to a seated player also his seat, game id and seat token
+    (``token``, from :func:`your_seat_token`), and at a private table the invite code (to
+    pass on)."""
     doc = table.doc
     seat = _seat_of(doc, player)
     you = None
     if seat is not None:
-        tokens = doc["seat_tokens"]
-        you = {"seat": seat, "game_id": doc["game_id"],
-               "token": tokens[seat] if tokens else None}
+        you = {"seat": seat, "game_id": doc["game_id"], "token": token}
     return {
         **summary(table),
         "games": list(doc["games"]),
@@ -384,7 +400,7 @@ def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player:
         except GameNotFound:  # expired
             players.forget_game(player.player_id, status, member)
             continue
-        if status == "active" and game.state.status == MATCH_OVER:
+        if status == "active" and game.state.over:
             record_match(tables, players, game)  # a result not yet recorded
         out.append(game_item(game, player))
     return out, members[-1] if len(members) == limit else None

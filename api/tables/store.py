@@ -4,7 +4,9 @@ Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` 
 tagged ``{table_id}.<n>``, see :func:`api.store.tagged`, so they share the table's slot):
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
-  seats with player ids, status, games, the current game's seat tokens, rematch requests).
+  seats with player ids, status, games, rematch requests, the last game's result).
+  No seat token: a player's is minted into his game's hash on his first fetch, as a digest
+  and a sealed copy (:mod:`api.tables.seat_tokens`).
   TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_GAME_TTL``
   from its last change (as long as a game lives; finished and closed tables too).
 * ``sixtysix:watchers:{table_id}`` — sorted set: spectators (a digest of their address) by
@@ -27,9 +29,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from api.players.store import INVERT, text
+from api.players.store import INVERT
 from api.redis_connect import Client
-from api.store import PREFIX, Game, Logged, events_key, game_key, notify_channel
+from api.store import PREFIX, Game, Logged, events_key, game_key, notify_channel, text
 from engine import to_json
 
 #: Seconds a spectator's look counts as watching.

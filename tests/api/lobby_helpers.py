@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 
 from tests.api.helpers import bearer
@@ -69,3 +70,25 @@ def play_to_end(client: FlaskClient, game_id: str, tokens: dict[int, str],
                                headers=bearer(tokens[seat]))
         assert response.status_code == 200, response.json
     raise AssertionError(f"{game_id} did not end in {steps} steps")
+
+
+def stored_values(client: redis.Redis) -> dict[str, str]:
+    """Every key in Redis with all it holds (fields, members, items, value) as one text."""
+    out = {}
+    for raw in client.scan_iter(count=1000):
+        key = raw.decode()
+        kind = client.type(key).decode()
+        parts: list[bytes | str] = []
+        if kind == "string":
+            parts = [client.get(key) or b""]
+        elif kind == "hash":
+            for field, value in client.hgetall(key).items():
+                parts += [field, value]
+        elif kind == "list":
+            parts = client.lrange(key, 0, -1)
+        elif kind == "set":
+            parts = list(client.smembers(key))
+        elif kind == "zset":
+            parts = [member for member, _ in client.zrange(key, 0, -1, withscores=True)]
+        out[key] = "\n".join(p.decode() if isinstance(p, bytes) else p for p in parts)
+    return out

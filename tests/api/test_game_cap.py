@@ -1,5 +1,5 @@
 """Active games per client address are capped (SIXTYSIX_MAX_GAMES_PER_ADDRESS): one more is a
-403; a finished match or an expired game frees its place."""
+403; a finished match (won, resigned or aborted) or an expired game frees its place."""
 
 from __future__ import annotations
 
@@ -79,6 +79,18 @@ def test_a_finished_match_frees_its_place(capped: Flask) -> None:
     games = [_create(client).json for _ in range(CAP)]
     assert_problem(_create(client), 403, "too-many-games")
     _play_to_the_end(client, games[0])
+    assert _create(client).status_code == 201
+    assert_problem(_create(client), 403, "too-many-games")
+
+
+@pytest.mark.parametrize("end", ["abort", "resign"])
+def test_an_aborted_or_resigned_game_frees_its_place(capped: Flask, end: str) -> None:
+    client = capped.test_client()
+    games = [_create(client).json for _ in range(CAP)]
+    assert_problem(_create(client), 403, "too-many-games")
+    ended = client.post(f"/v1/games/{games[0]['game_id']}/actions", json={"type": end},
+                        headers=bearer(games[0]["seats"][0]["token"]))
+    assert ended.status_code == 200 and ended.json["status"] in ("aborted", "match_over")
     assert _create(client).status_code == 201
     assert_problem(_create(client), 403, "too-many-games")
 

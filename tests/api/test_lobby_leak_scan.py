@@ -1,10 +1,11 @@
-"""A leak scan over the lobby: every players and tables endpoint, the spectator and invite
-paths, right and wrong, at every step of a match at a public and at a private table.
+"""A leak scan over the lobby: every players and tables endpoint, the records of its games in
+play (JSON and text), the spectator and invite paths, right and wrong, at every step of a
+match at a public and at a private table.
 
 Each caller may see only its own secrets: a player his player token (at creation) and his
 seat token (in the table view), a seated player of a private table its invite code. No answer
 may contain another token, any digest, another's invite code or a hidden card; no log line
-may contain any token, digest or invite code.
+may contain any token, digest or invite code; no value in Redis any token.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.tables.store import table_key
 from api.tokens import digest
 from tests.api.helpers import bearer
+from tests.api.lobby_helpers import stored_values
 from tests.api.test_leak_scan import Scan, _hidden
 
 
@@ -77,10 +80,14 @@ def test_no_secret_in_any_lobby_answer_or_log_line(
                         own.append(code)
                 scan = scan_for(own)
                 stranger = scan_for([])  # no secret of the caller's appears in these
+                mine = [client.get(f"/v1/games/{game}/record", headers=bearer(
+                    seat_token[(kind, name or "")]), query_string={"format": f})
+                    for f in ("json", "text")] if seat is not None else []
                 for response in (
                     client.get(t, headers=auth),
                     client.get(t, headers=auth, query_string={"invite_code": code}),
                     client.get(t, headers={**auth, "X-Invite-Code": "wrong"}),
+                    *mine,
                 ):
                     scan.check(response, hidden)
                 for response in (
@@ -102,10 +109,14 @@ def test_no_secret_in_any_lobby_answer_or_log_line(
                     client.get(f"/v1/games/{game}/events", query_string={
                         "after": 0, "limit": 500, "invite_code": code}),
                     client.get(f"/v1/games/{game}", headers=auth),
+                    client.get(f"/v1/games/{game}/record", headers=auth),
+                    client.get(f"/v1/games/{game}/record", query_string={"invite_code": code}),
+                    client.get(f"/v1/games/{game}/record?format=text",
+                               headers={"X-Invite-Code": "wrong"}),
                 ):
                     (stranger if name is None else scan).check(response, _hidden(
                         redis_client, game, None))
-                responses += 22
+                responses += 25 + len(mine)
         for kind, game in games.items():
             views = {name: client.get(f"/v1/games/{game}", headers=bearer(
                 seat_token[(kind, name)])).json for name in ("Ann", "Bob")}
@@ -116,7 +127,13 @@ def test_no_secret_in_any_lobby_answer_or_log_line(
             action = rng.choice([a for a in legal if a["type"] != "declare"] or legal)
             assert client.post(f"/v1/games/{game}/actions", json=action, headers=bearer(
                 seat_token[(kind, name)])).status_code == 200
-    assert responses > 1500
+    assert responses > 1700
     log = capsys.readouterr().err
     for secret in everything:
         assert secret not in log
+    # Redis holds no token readable: not in the tables' hashes, the games', or anywhere
+    stored = stored_values(redis_client)
+    assert all(table_key(t) in stored for t in tables.values())
+    for key, value in stored.items():
+        for secret in tokens:
+            assert secret not in value, key

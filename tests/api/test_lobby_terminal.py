@@ -11,7 +11,7 @@ import redis
 
 from api.cli import build_parser
 from api.client import SixtySixClient
-from api.lobby_terminal import LobbyChoice, lobby_choice, play_lobby
+from api.lobby_terminal import LobbyChoice, join_command, lobby_choice, play_lobby
 
 
 def _scripted(answers: dict[str, str]) -> Callable[[str], str]:
@@ -52,3 +52,10 @@ def test_two_terminals_play_a_friend(live_url: str, redis_client: redis.Redis) -
         text = "\n".join(outputs[who])
         assert "you are seat" in text and text.count(" won the match ") == 1  # said once
     assert any("taken" in line for line in outputs["bob"])  # "Ann" was taken: asked again
+
+
+def test_the_join_command_parses_back_when_the_id_and_code_begin_with_a_dash() -> None:
+    command = join_command("http://127.0.0.1:8066", "-tB7q2WcXk9L", "-1dZxQ")
+    args = build_parser().parse_args([*command.split()[1:], "--name", "Bob"])
+    choice = lobby_choice(args)
+    assert (choice.join, choice.invite_code) == ("-tB7q2WcXk9L", "-1dZxQ")

@@ -12,7 +12,7 @@ from redis.crc import key_slot
 
 from api.app import create_app
 from api.redis_server import EmbeddedRedis
-from api.store import GameStore, game_key
+from api.store import GameStore, events_key, game_key, idem_key, notify_channel, write_key
 from api.tables.store import table_key
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import (
@@ -101,8 +101,11 @@ def test_join_start_and_seat_tokens(client: FlaskClient, redis_client: redis.Red
     game_id = started["game_id"]
     assert game_id == f"{table_id}.1" and started["games"] == [game_id]
     assert started["you"]["token"] and started["expires_at"] is None
-    # the table and its game share a slot
-    assert key_slot(game_key(game_id).encode()) == key_slot(table_key(table_id).encode())
+    # the table and every key of its game share a slot (a save's keys: one script)
+    slot = key_slot(table_key(table_id).encode())
+    for key in (game_key(game_id), events_key(game_id), write_key(game_id, "w1"),
+                idem_key(game_id, "k"), notify_channel(game_id)):
+        assert key_slot(key.encode()) == slot, key
     # each seated player gets his own token; others none
     _, tokens = seat_tokens(client, table_id, [ann, bob, cid])
     assert len(set(tokens.values())) == 3
