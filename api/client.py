@@ -89,6 +89,16 @@ class EventPage(TypedDict):
     last_seq: int
 
 
+class ChatMessage(TypedDict):
+    """The 201 answer of ``POST /v1/games/{id}/chat``: the message as logged."""
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    at: str
+
+
 class CreatedPlayer(TypedDict):
     """The 201 answer of ``POST /v1/players``: the token is shown only here."""
 
@@ -331,6 +341,16 @@ class SixtySixClient:
         params = {"budget_ms": budget_ms} if budget_ms is not None else None
         return cast(dict[str, Any], self._request(
             "POST", f"/v1/games/{game_id}/hint", params=params))
+
+    def chat(self, game_id: str, text: str) -> ChatMessage:
+        """``POST /v1/games/{id}/chat``: send ``text`` (one line, at most 200 characters) to
+        the table as this seat; every seat and spectator reads it as a ``chat`` event.
+
+        A 429 is retried after ``Retry-After`` as any request is; a 503 ``outcome-unknown`` is
+        raised at once (the message may have been logged: read the events first).
+        """
+        return cast(ChatMessage, self._request("POST", f"/v1/games/{game_id}/chat",
+                                               json={"text": text}))
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         """``GET /v1/games/{id}/events``: one page of this seat's events with ``seq > after``."""

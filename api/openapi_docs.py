@@ -89,6 +89,10 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
         "no-decision (not the seat's turn, or the hand is over) or version-conflict (the "
         "game changed while the computer thought; nothing was marked)",
         "no_decision", "version_conflict"),
+    "ChatFull": _errors("chat-full: the game holds SIXTYSIX_MAX_CHAT chat messages; nothing "
+                        "was logged", "chat_full"),
+    "InvalidChat": _errors("The text is missing, empty, too long or holds a refused "
+                           "character (errors names text)", "invalid_chat_text"),
     "CreateInProgress": _errors("A creation with this Idempotency-Key is still running",
                                 "request_in_progress", headers=("Retry-After",)),
     "StaleVersion": _errors("If-Match names another version than the game's; nothing was "
@@ -111,7 +115,9 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
 
 #: Operations that write: their 503 may be outcome-unknown, and a full store is a 507.
 WRITES: Final = {("/v1/games", "post"), ("/v1/games/{game_id}/actions", "post"),
-                 ("/v1/games/{game_id}/hint", "post")}
+                 ("/v1/games/{game_id}/hint", "post"), ("/v1/games/{game_id}/chat", "post")}
+
+CHAT: Final = ("/v1/games/{game_id}/chat", "post")
 
 #: operationId by (path, method).
 OPERATION_IDS: Final = {
@@ -119,6 +125,7 @@ OPERATION_IDS: Final = {
     ("/v1/games/{game_id}", "get"): "getGame",
     ("/v1/games/{game_id}/actions", "post"): "postAction",
     ("/v1/games/{game_id}/events", "get"): "listEvents",
+    ("/v1/games/{game_id}/chat", "post"): "postChat",
     ("/v1/games/{game_id}/hint", "post"): "getHint",
     ("/v1/analysis", "post"): "analysePosition",
     ("/v1/rules", "get"): "getRules",
@@ -146,6 +153,7 @@ CREATED_LINKS: Final = {
                                      "is one; a computer seat has no token)"),
         ("ListEvents", "listEvents", "Seat 0's events of the new game"),
         ("GetHint", "getHint", "The computer's advice to seat 0"),
+        ("PostChat", "postChat", "A chat message of seat 0"),
     )
 }
 
@@ -180,7 +188,8 @@ class DocsPlugin(BasePlugin):
                 responses["400"] = "BadRequest"
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:
-                    responses[status] = "InvalidRequest"
+                    responses[status] = ("InvalidChat" if (path, method) == CHAT
+                                         else "InvalidRequest")
         if path == "/v1/games" and "post" in operations:
             created = operations["post"]["responses"]
             created[201 if 201 in created else "201"]["links"] = CREATED_LINKS

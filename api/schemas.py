@@ -24,7 +24,7 @@ DEFAULT_EVENTS: Final = 100
 SEAT_KINDS: Final = ("human", "computer")
 _CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
 _SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
-_INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
+INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
                                  "(or the X-Invite-Code header)"}
 
 
@@ -108,7 +108,7 @@ class ViewQuerySchema(Schema):
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
                         metadata={"description": f"Long-poll: longest wait in seconds "
                                                  f"(at most {MAX_WAIT})"})
-    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+    invite_code = fields.String(validate=validate.Length(1, 100), metadata=INVITE)
 
 
 class EventsQuerySchema(Schema):
@@ -117,7 +117,7 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
                            metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
-    invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+    invite_code = fields.String(validate=validate.Length(1, 100), metadata=INVITE)
 
 
 # --------------------------------------------------------------------------- responses
@@ -183,7 +183,8 @@ class EventSchema(Schema):
     type = fields.String(metadata={"example": "card_played", "description": (
         "dealer_chosen, hand_dealt, cards_dealt, card_played, trick_won, card_drawn, meld, "
         "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
-        "set_won, continue, resigned or aborted; further members depend on the type")})
+        "set_won, continue, resigned or aborted; or chat (a seat's message: seat, name, "
+        "text, at; see POST /v1/games/{game_id}/chat); further members depend on the type")})
 
     class Meta:
         unknown = INCLUDE  # documents the type-specific members as additional properties
@@ -286,6 +287,8 @@ class ProblemSchema(Schema):
     allowed = fields.List(fields.Raw(), metadata={
         "description": "422: the values the field accepts"})
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    max_messages = fields.Integer(metadata={
+        "description": "409 chat-full: the most chat messages a game holds"})
     max_games = fields.Integer(metadata={
         "description": "403 too-many-games: the most active games an address may have"})
     player_id = fields.String(metadata={"description": "404: the player that was not found"})

@@ -6,7 +6,8 @@ from typing import Final
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import SeatSchema
+from api.schemas import INVITE, SeatSchema
+from api.schemas_chat import RecordChatSchema
 
 RECORD_FORMATS: Final = ("json", "text")
 
@@ -15,6 +16,7 @@ class RecordQuerySchema(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(RECORD_FORMATS),
                            metadata={"description": "json (default) or text: the compact text "
                                                     "form, one line per hand (text/plain)"})
+    invite_code = fields.String(validate=validate.Length(1, 100), metadata=INVITE)
 
 
 class RecordActionSchema(Schema):
@@ -63,3 +65,6 @@ class RecordSchema(Schema):
     hands = fields.List(fields.Nested(RecordHandSchema))
     result = fields.Nested(RecordResultSchema, allow_none=True, metadata={
         "description": "How the game ended; null while it runs"})
+    chat = fields.List(fields.Nested(RecordChatSchema), metadata={
+        "description": "The seats' chat messages in order (not in the text form; a replay "
+                       "ignores them)"})

@@ -11,6 +11,7 @@ from api.errors import UNAUTHORIZED, Problem
 from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
 from api.records import game_record, may_read_record, record_text
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.resources.lobby_support import spectate
 from api.schemas_record import RecordQuerySchema, RecordSchema
 
 blp = Blueprint("record", __name__, url_prefix="/v1/games",
@@ -36,6 +37,7 @@ RECORD_EXAMPLE: Final = {
         "settlement": None}],
     "result": {"status": "match_over", "reason": "resigned", "by": 0, "winner_side": 1,
                "winners": [1], "score": [0, 0], "bummerl": [0, 0], "matches_won": [0, 0]},
+    "chat": [{"seq": 4, "seat": 0, "text": "Good luck!", "at": "2026-12-01T08:51:08Z"}],
 }
 
 
@@ -58,11 +60,15 @@ class Record(MethodView):
         compact text form (``text/plain``): a ``variant=`` line, then one line per hand,
         ``dealer=N deck=C C ... | seat:action ...``. ``python -m engine.replay`` (or
         ``sixtysix replay``) replays either form to the same settlements and result.
+        ``chat`` lists the seats' chat messages (JSON only; a replay ignores them). A
+        private table's game needs its invite code without a seat token, as to watch it.
         """
         svc = services()
         token = bearer_token(required=False)
         game = svc.store.load(checked_game_id(game_id))
         seat = authenticate(game.meta, token) if token is not None else None
+        if seat is None:
+            spectate(game.game_id, game.meta, query.get("invite_code"))
         if not may_read_record(game, seat):
             raise Problem(UNAUTHORIZED, "the record of a game in play is shown only to its "
                           "seats: send Authorization: Bearer <seat token>",
