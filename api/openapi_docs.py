@@ -92,7 +92,8 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
     "ChatFull": _errors("chat-full: the game holds SIXTYSIX_MAX_CHAT chat messages; nothing "
                         "was logged", "chat_full"),
     "InvalidChat": _errors("The text is missing, empty, too long or holds a refused "
-                           "character (errors names text)", "invalid_chat_text"),
+                           "character (errors names text), or the Idempotency-Key was used "
+                           "for another text", "invalid_chat_text", "idempotency_key_reused"),
     "CreateInProgress": _errors("A creation with this Idempotency-Key is still running",
                                 "request_in_progress", headers=("Retry-After",)),
     "StaleVersion": _errors("If-Match names another version than the game's; nothing was "
@@ -138,6 +139,7 @@ HEADER_PARAMETERS: Final = {
     ("/v1/games", "post"): ("CreateIdempotencyKey",),
     ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
     ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
+    ("/v1/games/{game_id}/chat", "post"): ("IdempotencyKey",),
 }
 
 _GAME_ID: Final = "$response.body#/game_id"

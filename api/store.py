@@ -123,10 +123,11 @@ return {2, tonumber(done)}
 """
 
 
-# KEYS: game, events, write record; ARGV: the chat event's JSON without its opening brace,
-# most chat messages of a game, notify channel, write ttl. Appends the event as number n + 1
-# and publishes the unchanged version; v and the state stay as they are. Answers {1, seq};
-# {2, seq} if this write ran before; {-1, 0} for no game; {-2, 0} if it was fenced off;
+# KEYS: game, events, write record[, idem]; ARGV: the chat event's JSON without its opening
+# brace, most chat messages of a game, notify channel, write ttl[, idem ttl]. Appends the
+# event as number n + 1 and publishes the unchanged version; v and the state stay as they
+# are. Answers {1, seq}; {2, seq} if this write ran before; {4, seq} if the idempotency key
+# logged message seq before; {-1, 0} for no game; {-2, 0} if it was fenced off;
 # {-3, messages} if the game holds the most chat messages already.
 _CHAT: Final = """
 local done = redis.call('GET', KEYS[3])
@@ -134,6 +135,10 @@ if done == """ + _FENCED_LUA + """ then
   return {-2, 0}
 elseif done then
   return {2, tonumber(done)}
+end
+if #KEYS > 3 then
+  local first = redis.call('GET', KEYS[4])
+  if first then return {4, tonumber(first)} end
 end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {-1, 0} end
@@ -145,6 +150,7 @@ redis.call('RPUSH', KEYS[2], '{"seq":' .. seq .. ',' .. ARGV[1])
 local left = redis.call('PTTL', KEYS[1])
 if left > 0 then redis.call('PEXPIRE', KEYS[2], left) end
 redis.call('SET', KEYS[3], seq, 'EX', ARGV[4])
+if #KEYS > 3 then redis.call('SET', KEYS[4], seq, 'EX', ARGV[5]) end
 redis.call('PUBLISH', ARGV[3], v)
 return {1, seq}
 """
@@ -351,20 +357,27 @@ class GameStore:
             raise GameNotFound(game_id)
         return dict(json.loads(raw))
 
-    def chat(self, game_id: str, event: Event, max_messages: int) -> Logged:
+    def chat(self, game_id: str, event: Event, max_messages: int,
+             idempotent: tuple[str, int] | None = None) -> tuple[Logged, bool]:
         """Log ``event`` (a ``chat`` message) as the game's next event and publish the
-        unchanged version; the version and the state stay as they are.
+        unchanged version; the version and the state stay as they are. Returns the logged
+        message and whether it was logged before.
 
-        :class:`ChatFull` if the game holds ``max_messages`` already, :class:`GameNotFound`
-        if there is no game (nothing logged either way). A lost answer is settled as a save's
-        is (see the module docstring).
+        With ``idempotent`` (a record key, its ttl in seconds) a message is logged once per
+        key: a key that logged one before answers that one (``True``; the caller compares it
+        with the request). :class:`ChatFull` if the game holds ``max_messages`` already,
+        :class:`GameNotFound` if there is no game (nothing logged either way). A lost answer
+        is settled as a save's is (see the module docstring).
         """
         written = write_key(game_id, secrets.token_urlsafe(12))
-        body = json.dumps(event.to_dict(), separators=(",", ":"))[1:]
+        keys = [game_key(game_id), events_key(game_id), written]
+        args: list[str | int] = [json.dumps(event.to_dict(), separators=(",", ":"))[1:],
+                                 max_messages, notify_channel(game_id), WRITE_TTL]
+        if idempotent is not None:
+            keys.append(idempotent[0])
+            args.append(idempotent[1])
         try:
-            status, seq = self._chat(
-                keys=[game_key(game_id), events_key(game_id), written],
-                args=[body, max_messages, notify_channel(game_id), WRITE_TTL])
+            status, seq = self._chat(keys=keys, args=args)
         except (redis.ConnectionError, redis.TimeoutError) as error:
             if never_sent(error):
                 raise
@@ -375,7 +388,12 @@ class GameStore:
             raise GameNotFound(game_id)
         if status == -3:
             raise ChatFull(game_id, max_messages)
-        return Logged(int(seq), event)
+        if status != 4:
+            return Logged(int(seq), event), False
+        line = self.redis.lindex(events_key(game_id), int(seq) - 1)
+        if line is None:
+            raise GameNotFound(game_id)
+        return Logged.from_json(line), True
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:

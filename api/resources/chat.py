@@ -7,10 +7,13 @@ from typing import Any, Final
 from flask import Response, current_app
 from flask.views import MethodView
 
+from api import idempotency
 from api.chat import chat_event, check_text, message
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas_chat import ChatMessageSchema, ChatSchema
+from api.store import idem_key
+from api.tokens import digest
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",
                 description="Chat: the seats' messages, read as chat events")
@@ -37,16 +40,28 @@ class Chat(MethodView):
         the view and its ``ETag`` stay the same, and a long-poll on ``after_version`` is not
         woken by it. Answers the message as logged (``seq`` is its number in the event log).
         Refused: 422 on ``text`` (see its rules), 429 past ``SIXTYSIX_RATE_CHAT`` per seat
-        token, 409 ``chat-full`` once the game holds ``SIXTYSIX_MAX_CHAT`` messages. A 503
-        ``outcome-unknown`` says the message may have been logged: read the events before
-        sending it again.
+        token, 409 ``chat-full`` once the game holds ``SIXTYSIX_MAX_CHAT`` messages.
+
+        With an ``Idempotency-Key`` (scoped by the seat token) a message is logged once: the
+        same key with the same text answers the first message again (``Idempotent-Replayed:
+        true``), with another text it is a 422. A 503 ``outcome-unknown`` says the message may
+        have been logged: repeat it with the same key, or read the events before sending it
+        again without one.
         """
         store = services().store
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None
+        key = idempotency.key()
         meta = store.meta(game_id)
         seat = authenticate(meta, token)
         event = chat_event(meta, seat, check_text(body["text"]))
-        logged = store.chat(game_id, event, current_app.config["SIXTYSIX_MAX_CHAT"])
-        return json_response(message(logged), 201)
+        config = current_app.config
+        record = None if key is None else (
+            idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
+        logged, replayed = store.chat(game_id, event, config["SIXTYSIX_MAX_CHAT"], record)
+        if not replayed:
+            return json_response(message(logged), 201)
+        if logged.event.data["text"] != event.data["text"]:
+            raise idempotency.reused()
+        return json_response(message(logged), 201, {"Idempotent-Replayed": "true"})

@@ -208,3 +208,22 @@ def test_the_shipped_rate_limit_is_five_messages_per_ten_seconds_per_token(
     # the limiter keys hold the token's digest, never the token
     for key in redis_client.scan_iter("sixtysix:rate*"):
         assert all(t not in key.decode() for t in tokens)
+
+
+def test_an_idempotency_key_logs_a_message_once(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    path = f"/v1/games/{game_id}/chat"
+    keyed = {**bearer(tokens[0]), "Idempotency-Key": "say-1"}
+    first = client.post(path, json={"text": "only once"}, headers=keyed)
+    again = client.post(path, json={"text": " only once "}, headers=keyed)
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json and again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    assert_problem(client.post(path, json={"text": "something else"}, headers=keyed), 422,
+                   "idempotency-key-reused")
+    # the key is the seat's own: the other seat's message under it is another message
+    other = client.post(path, json={"text": "only once"},
+                        headers={**bearer(tokens[1]), "Idempotency-Key": "say-1"})
+    assert other.json is not None and other.json["seq"] == first.json["seq"] + 1  # type: ignore[index]
+    texts = [e["text"] for e in events(client, game_id)["events"] if e["type"] == "chat"]
+    assert texts == ["only once", "only once"]
