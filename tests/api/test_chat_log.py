@@ -16,7 +16,8 @@ from api.service import act
 from api.store import GameNotFound, GameStore, events_key, game_key, notify_channel
 from engine import Action
 from engine.replay import replay
-from tests.api.helpers import HEARTS_DECK, bearer, two_humans, view
+from tests.api.helpers import HEARTS_DECK, assert_problem, bearer, two_humans, view
+from tests.api.lobby_helpers import new_player, new_table
 from tests.api.test_chat import chat, events
 
 THREADS = 20
@@ -175,3 +176,21 @@ def test_the_record_lists_the_chat_apart_and_replays_as_without_it(
                      for r in records)
     assert talked == quiet
     assert len(records[0]["chat"]) == 3 and records[1]["chat"] == []
+
+
+def test_a_private_tables_chat_and_record_need_its_invite_code(client: FlaskClient) -> None:
+    _, bob = new_player(client, "Bob")
+    private = new_table(client, bob, seats=[{"kind": "player"},
+                                            {"kind": "computer", "level": "random"}],
+                        visibility="private")
+    game_id, code, seat_token = private["game_id"], private["invite_code"], private["you"]["token"]
+    assert chat(client, game_id, seat_token, "secret plans").status_code == 201
+    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "resign"},
+                       headers=bearer(seat_token)).status_code == 200
+    for path in ("events", "record"):
+        for query in ({}, {"invite_code": code[::-1]}):
+            refused = client.get(f"/v1/games/{game_id}/{path}", query_string=query)
+            assert_problem(refused, 404, "game-not-found")
+            assert "secret plans" not in refused.get_data(as_text=True)
+        seen = client.get(f"/v1/games/{game_id}/{path}", query_string={"invite_code": code})
+        assert seen.status_code == 200 and "secret plans" in seen.get_data(as_text=True)
