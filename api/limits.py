@@ -57,7 +57,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response as BaseResponse
 
 from api.errors import PROBLEM_JSON, ProblemType, problem_response
-from api.http import bearer_token
+from api.http import required_token
 from api.redis_connect import Client, parse
 from api.tokens import digest
 
@@ -89,9 +89,7 @@ def client_address() -> str:
 
 
 def _token_key() -> str:
-    token = bearer_token(required=True)
-    assert token is not None
-    return digest(token)
+    return digest(required_token())
 
 
 def _posting_to(endpoint: str) -> Callable[[], bool]:

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api import idempotency
 from api.chat import chat_event, check_text, message
-from api.http import authenticate, bearer_token, checked_game_id, json_response, services
+from api.http import authenticate, checked_game_id, json_response, required_token, services
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas_chat import ChatMessageSchema, ChatSchema
 from api.store import idem_key
@@ -49,11 +49,9 @@ class Chat(MethodView):
         again without one.
         """
         store = services().store
-        game_id = checked_game_id(game_id)
-        token = bearer_token(required=True)
-        assert token is not None
+        token = required_token()
         key = idempotency.key()
-        meta = store.meta(game_id)
+        meta = store.meta(checked_game_id(game_id))
         seat = authenticate(meta, token)
         event = chat_event(meta, seat, check_text(body["text"]))
         config = current_app.config
