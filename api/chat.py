@@ -37,6 +37,15 @@ CHAT: Final = "chat"
 MAX_CHARS: Final = 200
 #: Bidirectional embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
 BIDI_CONTROLS: Final = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+#: The refused characters as a regular-expression class (ECMA-262 and Python alike): the
+#: controls (all of ``Cc``), the line and paragraph separators, the bidirectional controls.
+_REFUSED_CLASS: Final = r"\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+#: The OpenAPI ``pattern`` of a message: no refused character, and one that is no whitespace.
+#: A text it matches of at most :data:`MAX_CHARS` characters is accepted, unless normalising
+#: lengthens it past them (only the few characters NFC decomposes do, such as U+0958). The
+#: documented form is stricter the other way: controls at the ends, which are stripped, and a
+#: decomposed text longer than :data:`MAX_CHARS` that normalising shortens are accepted too.
+TEXT_PATTERN: Final = f"^[^{_REFUSED_CLASS}]*[^\\s{_REFUSED_CLASS}][^{_REFUSED_CLASS}]*$"
 _REFUSED_CATEGORIES: Final = {"Cc": "a control character", "Zl": "a line separator",
                               "Zp": "a paragraph separator", "Cs": "a surrogate code point"}
 

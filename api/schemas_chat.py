@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.chat import MAX_CHARS
+from api.chat import MAX_CHARS, TEXT_PATTERN
 
 
 class ChatSchema(Schema):
@@ -14,7 +14,7 @@ class ChatSchema(Schema):
                        "and newline included), line and paragraph separators and the "
                        "bidirectional overrides and isolates U+202A–U+202E, U+2066–U+2069 are "
                        "refused (422 on text)",
-        "example": "Good luck!"})
+        "example": "Good luck!", "minLength": 1, "maxLength": MAX_CHARS, "pattern": TEXT_PATTERN})
 
 
 class ChatMessageSchema(Schema):

@@ -243,7 +243,6 @@ def idem_key(scope: str, key: str) -> str:
 
 
 def write_key(game_id: str, write_id: str) -> str:
-    """A save's or chat message's write record, in its game's slot (:func:`tagged`)."""
     return f"{PREFIX}:write:{tagged(game_id)}:{write_id}"
 
 

@@ -11,9 +11,12 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from api.app import create_app
+from api.chat import MAX_CHARS, TEXT_PATTERN, normalised, refusal
 from api.examples import ERRORS, GAME_ID
 from api.redis_server import EmbeddedRedis
 from api.store import game_key
@@ -227,3 +230,18 @@ def test_an_idempotency_key_logs_a_message_once(client: FlaskClient) -> None:
     assert other.json is not None and other.json["seq"] == first.json["seq"] + 1  # type: ignore[index]
     texts = [e["text"] for e in events(client, game_id)["events"] if e["type"] == "chat"]
     assert texts == ["only once", "only once"]
+
+
+_SPECIAL = st.sampled_from(["\t", "\n", "\x1b", "\x85", " ", "\u3000", "\u2028", "\u202e",
+                            "\u2067", "\u200f", "\u0301", "\u0958", "\ufeff"])
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | _SPECIAL, max_size=210))
+@settings(max_examples=400, deadline=None)
+def test_the_documented_pattern_agrees_with_the_text_rules(text: str) -> None:
+    stored = normalised(text)
+    reason = refusal(stored)
+    if re.fullmatch(TEXT_PATTERN, text) and len(text) <= MAX_CHARS:
+        assert reason is None or len(stored) > MAX_CHARS  # only NFC can lengthen a text
+    if reason is None:
+        assert re.fullmatch(TEXT_PATTERN, stored) and len(stored) <= MAX_CHARS
