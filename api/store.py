@@ -27,10 +27,11 @@ publishes the new version, or changes nothing and reports a :class:`VersionConfl
 
 **Chat does not change the version.** :meth:`GameStore.chat` appends a ``chat`` event (its
 ``seq`` is ``n + 1``) and publishes, leaving ``v`` and the state alone, so a chat never makes a
-pending action's ``If-Match`` stale. A save therefore checks ``n`` as well: if messages were
-logged since the load (same ``v``, higher ``n``) nothing is written and the save is sent again
-with its events numbered after them; each such retry follows a logged message, and a game
-holds a bounded number of them, so this ends.
+pending action's ``If-Match`` stale (nor renews the game's time to live: only saves do). A
+save therefore checks ``n`` as well: if messages were logged since the load (same ``v``,
+higher ``n``) nothing is written and the save is sent again with its events numbered after
+them; each such retry follows a logged message, and a game holds a bounded number of them, so
+this ends.
 
 A save whose answer is lost (a timeout, a dropped connection after the script was sent) may
 still have been applied, or may be applied later (Redis runs a command it read before it saw
