@@ -10,9 +10,11 @@ and a table's start writes the table and its new game in one script, see
   ``chats`` chat messages logged (absent: none).
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
   the engine's events and the seats' ``chat`` messages (:mod:`api.chat`) in one sequence.
-* ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action.
-* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (kept
-  :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as a game) once it may never apply.
+* ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
+  ``seq`` of the chat message a key logged.
+* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (of a
+  chat message: its ``seq``; kept :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as
+  a game) once it may never apply.
 * channel ``sixtysix:notify:{id}`` — the game's version, published on every save (the new
   one) and on every chat message (the unchanged one): a listener that follows the event log
   reads the events after its last ``seq`` on any notice; a long-poll on the version is woken
