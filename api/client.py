@@ -11,9 +11,9 @@ Every error answer (``application/problem+json``) raises :class:`ApiError`.
 
 Retries: a request answered 429 or 503 is sent again after the answer's ``Retry-After``
 seconds (at most :data:`MAX_SLEEP`; :data:`DEFAULT_SLEEP` without one), :data:`TRIES` times in
-all, then its :class:`ApiError` is raised (``tries`` says how many were made). Every action is
-sent with an ``Idempotency-Key`` (a fresh random one unless given) that its retries reuse, so a
-repeated action is answered from the first one's record and never applied twice. That makes
+all, then its :class:`ApiError` is raised (``tries`` says how many were made). Every action and
+chat message is sent with an ``Idempotency-Key`` (a fresh random one unless given) that its
+retries reuse, so a repeated one is answered from the first and never applied twice. That makes
 an ``outcome-unknown`` 503 (the server lost touch with its store while saving: the action may
 have been applied) safe to repeat as well; a create has no key unless given one, so there it is
 raised at once: look for the game before creating another.
@@ -87,6 +87,16 @@ class EventPage(TypedDict):
     events: list[dict[str, Any]]
     next_after: int
     last_seq: int
+
+
+class ChatMessage(TypedDict):
+    """The 201 answer of ``POST /v1/games/{id}/chat``: the message as logged."""
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    at: str
 
 
 class CreatedPlayer(TypedDict):
@@ -331,6 +341,17 @@ class SixtySixClient:
         params = {"budget_ms": budget_ms} if budget_ms is not None else None
         return cast(dict[str, Any], self._request(
             "POST", f"/v1/games/{game_id}/hint", params=params))
+
+    def chat(self, game_id: str, text: str, idempotency_key: str | None = None) -> ChatMessage:
+        """``POST /v1/games/{id}/chat``: send ``text`` (one line, at most 200 characters) to
+        the table as this seat; every seat and spectator reads it as a ``chat`` event.
+
+        Sent with ``idempotency_key`` or else a fresh random key, reused by the retries (429
+        and 503 as for any request), so a retried message is logged once.
+        """
+        headers = {IDEMPOTENCY_KEY: idempotency_key or secrets.token_urlsafe(16)}
+        return cast(ChatMessage, self._request("POST", f"/v1/games/{game_id}/chat",
+                                               json={"text": text}, headers=headers))
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         """``GET /v1/games/{id}/events``: one page of this seat's events with ``seq > after``."""

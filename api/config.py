@@ -15,6 +15,8 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_RATE_ACTIONS``      actions per seat token                      ``150/second``
 ``SIXTYSIX_RATE_PLAYERS``      players created per client address          ``10/minute``
 ``SIXTYSIX_RATE_TABLES``       tables created per client address           ``30/minute``
+``SIXTYSIX_RATE_CHAT``         chat messages per seat token                ``5 per 10 seconds``
+``SIXTYSIX_MAX_CHAT``          chat messages a game holds (then 409)       500
 ``SIXTYSIX_TABLE_OPEN_TTL``    seconds an open table waits for its seats   3600 (1 hour)
 ``SIXTYSIX_TRUSTED_PROXIES``   proxies whose ``X-Forwarded-For`` is        0
                                trusted for the client address
@@ -49,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_RATE_ACTIONS": "150/second",
     "SIXTYSIX_RATE_PLAYERS": "10/minute",
     "SIXTYSIX_RATE_TABLES": "30/minute",
+    "SIXTYSIX_RATE_CHAT": "5 per 10 seconds",
+    "SIXTYSIX_MAX_CHAT": 500,
     "SIXTYSIX_TABLE_OPEN_TTL": 3600,
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",

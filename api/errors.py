@@ -4,11 +4,12 @@ A problem has ``type`` (``https://sixtysix.dev/problems/<slug>``), ``title``, ``
 ``detail``, ``instance`` (the request path) and ``request_id`` (as in ``X-Request-Id``), plus
 extension members where useful:
 ``errors`` (field → messages) on 400/422, ``reason`` and ``legal_actions`` on an illegal
-action, ``current_version`` on a version conflict. Flask's own errors (404, 405, 413, 500),
-flask-smorest's 422 and Redis' are mapped here too: an outage or a fail-over in progress (a
-read-only replica, a cluster down, resharding or with slots no master serves, a Sentinel with
-no master: Redis refused the command, nothing was applied) is a 503 with ``Retry-After``; a
-full Redis (``maxmemory`` reached: OOM) is a 507 ``insufficient-storage`` (nothing was saved).
+action, ``current_version`` on a version conflict, ``max_messages`` on a full chat. Flask's
+own errors (404, 405, 413, 500), flask-smorest's 422 and Redis' are mapped here too: an outage
+or a fail-over in progress (a read-only replica, a cluster down, resharding or with slots no
+master serves, a Sentinel with no master: Redis refused the command, nothing was applied) is
+a 503 with ``Retry-After``; a full Redis (``maxmemory`` reached: OOM) is a 507
+``insufficient-storage`` (nothing was saved).
 A save the store could not confirm is a 503 ``outcome-unknown`` without ``Retry-After``: it
 may have been applied, so the client reloads the view or repeats the request with the same
 ``Idempotency-Key``, never blindly.
@@ -29,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 from api import metrics
 from api.observability import request_id
 from api.schemas import ProblemSchema
-from api.store import GameNotFound, OutcomeUnknown, TooManyGames, VersionConflict
+from api.store import ChatFull, GameNotFound, OutcomeUnknown, TooManyGames, VersionConflict
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -59,6 +60,7 @@ VERSION_CONFLICT: Final = ProblemType("version-conflict", 409,
                                       "The game changed meanwhile; nothing was applied")
 REQUEST_IN_PROGRESS: Final = ProblemType("request-in-progress", 409,
                                          "A request with this Idempotency-Key is in progress")
+CHAT_FULL: Final = ProblemType("chat-full", 409, "The game's chat is full")
 STALE_VERSION: Final = ProblemType("stale-version", 412, "If-Match does not match the version")
 TOO_MANY_GAMES: Final = ProblemType("too-many-games", 403,
                                     "Too many active games from this address")
@@ -184,6 +186,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(TooManyGames)
     def _too_many(error: TooManyGames) -> Response:
         return problem_response(TOO_MANY_GAMES, str(error), max_games=error.cap)
+
+    @app.errorhandler(ChatFull)
+    def _chat_full(error: ChatFull) -> Response:
+        return problem_response(CHAT_FULL, f"{error}: no more can be sent to this game",
+                                max_messages=error.cap)
 
     @app.errorhandler(VersionConflict)
     def _conflict(error: VersionConflict) -> Response:

@@ -122,6 +122,16 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         "too-many-games", "Too many active games from this address", 403,
         "this address already has 200 active games, the most allowed: finish one (a finished "
         "match frees its place) or let one expire", "/v1/games", max_games=200),
+    "chat_full": problem(
+        "chat-full", "The game's chat is full", 409,
+        f"game {GAME_ID!r} holds 500 chat messages, the most allowed: no more can be sent to "
+        "this game", f"{_GAME}/chat", max_messages=500),
+    "invalid_chat_text": problem(
+        "validation-error", "Invalid request field", 422,
+        "text: must be one line of text without control characters: character 4 is a "
+        "control character (U+000A)", f"{_GAME}/chat",
+        errors={"text": ["must be one line of text without control characters: character 4 "
+                         "is a control character (U+000A)"]}),
     "store_full": problem(
         "insufficient-storage", "The game store is full", 507,
         "the game store is full; nothing was saved", "/v1/games"),

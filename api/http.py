@@ -49,6 +49,13 @@ def bearer_token(required: bool) -> str | None:
     return token.strip()
 
 
+def required_token() -> str:
+    """The ``Authorization: Bearer`` token; 401 if absent or malformed."""
+    token = bearer_token(required=True)
+    assert token is not None
+    return token
+
+
 def authenticate(meta: Mapping[str, Any], token: str) -> int:
     """The seat whose token this is; 401 if none."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))

@@ -69,11 +69,16 @@ def pending(fp: str) -> dict[str, Any]:
     return {"fingerprint": fp, "pending": True}
 
 
+def reused() -> Problem:
+    """The 422 of a key sent again with another request."""
+    return Problem(IDEMPOTENCY_KEY_REUSED,
+                   f"this {HEADER} was used for a different request; use a new key")
+
+
 def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
     """The stored record if it is this request's; else the problem to answer."""
     if stored["fingerprint"] != fp:
-        raise Problem(IDEMPOTENCY_KEY_REUSED,
-                      f"this {HEADER} was used for a different request; use a new key")
+        raise reused()
     if stored.get("pending"):
         raise Problem(REQUEST_IN_PROGRESS, f"the first request with this {HEADER} is still "
                       "running; retry shortly", headers={"Retry-After": "1"})

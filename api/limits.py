@@ -7,7 +7,8 @@ Limits, in ``limits`` notation (``10/second``, ``100 per 5 minutes``; ``off`` di
 * ``SIXTYSIX_RATE_PLAYERS`` — ``POST /v1/players``, per client address;
 * ``SIXTYSIX_RATE_TABLES`` — ``POST /v1/tables``, per client address;
 * ``SIXTYSIX_RATE_ACTIONS`` — ``POST /v1/games/{game_id}/actions``, per seat token (counted
-  under the token's SHA-256, never the token).
+  under the token's SHA-256, never the token);
+* ``SIXTYSIX_RATE_CHAT`` — ``POST /v1/games/{game_id}/chat``, per seat token (likewise).
 
 Probes, ``/metrics`` and the documentation are never limited. A 429 names the limit that was
 hit (``"limit": "150 per 1 second per token"``) and says in ``Retry-After`` how many seconds
@@ -25,7 +26,8 @@ So ``150/second`` actions per token and ``200/second`` requests per address let 
 through untouched (2.1 and 2.8 times its largest burst), while a client playing match after
 match without pause is slowed to 200 requests/s, not locked out; ``10 per 10 seconds`` games
 per address lets a bot start its next match at once and bounds what one address can store to
-about one game a second.
+about one game a second. Chat is people typing: ``5 per 10 seconds`` lets a burst of quick
+replies through and holds a flood to one message in two seconds per seat.
 
 The client address is the peer's, or with ``SIXTYSIX_TRUSTED_PROXIES = n`` the n-th address
 from the right of ``X-Forwarded-For`` (set n to the number of proxies in front, e.g. 1 behind
@@ -55,7 +57,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response as BaseResponse
 
 from api.errors import PROBLEM_JSON, ProblemType, problem_response
-from api.http import bearer_token
+from api.http import required_token
 from api.redis_connect import Client, parse
 from api.tokens import digest
 
@@ -73,12 +75,13 @@ CREATE_ENDPOINT: Final = "games.Games"
 ACTIONS_ENDPOINT: Final = "actions.Actions"
 PLAYERS_ENDPOINT: Final = "players.Players"
 TABLES_ENDPOINT: Final = "tables.Tables"
+CHAT_ENDPOINT: Final = "chat.Chat"
 OFF: Final = "off"
 #: Counting strategy (see the module docstring).
 STRATEGY: Final = "moving-window"
 #: The settings that hold the limits.
 LIMIT_SETTINGS: Final = ("SIXTYSIX_RATE_ADDRESS", "SIXTYSIX_RATE_CREATE", "SIXTYSIX_RATE_ACTIONS",
-                         "SIXTYSIX_RATE_PLAYERS", "SIXTYSIX_RATE_TABLES")
+                         "SIXTYSIX_RATE_PLAYERS", "SIXTYSIX_RATE_TABLES", "SIXTYSIX_RATE_CHAT")
 
 
 def client_address() -> str:
@@ -86,18 +89,18 @@ def client_address() -> str:
 
 
 def _token_key() -> str:
-    token = bearer_token(required=True)
-    assert token is not None
-    return digest(token)
+    return digest(required_token())
 
 
 def _posting_to(endpoint: str) -> Callable[[], bool]:
     return lambda: request.method == "POST" and request.endpoint == endpoint
 
 
-def _acting() -> bool:
-    """An action with a token (without one it is a 401 and counts per address only)."""
-    return _posting_to(ACTIONS_ENDPOINT)() and "Authorization" in request.headers
+def _with_token(endpoint: str) -> Callable[[], bool]:
+    """A POST to ``endpoint`` with a token (without one it is a 401 and counts per address
+    only)."""
+    posting = _posting_to(endpoint)
+    return lambda: posting() and "Authorization" in request.headers
 
 
 def _limit_text(raw: str, name: str) -> str:
@@ -185,11 +188,13 @@ def init(app: Flask, client: Client) -> Limiter | None:
         _limit(config["SIXTYSIX_RATE_CREATE"], "SIXTYSIX_RATE_CREATE", "create",
                "per address for new games", client_address, _posting_to(CREATE_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_ACTIONS"], "SIXTYSIX_RATE_ACTIONS", "actions",
-               "per token", _token_key, _acting),
+               "per token", _token_key, _with_token(ACTIONS_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_PLAYERS"], "SIXTYSIX_RATE_PLAYERS", "players",
                "per address for new players", client_address, _posting_to(PLAYERS_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_TABLES"], "SIXTYSIX_RATE_TABLES", "tables",
                "per address for new tables", client_address, _posting_to(TABLES_ENDPOINT)),
+        _limit(config["SIXTYSIX_RATE_CHAT"], "SIXTYSIX_RATE_CHAT", "chat",
+               "per token for chat messages", _token_key, _with_token(CHAT_ENDPOINT)),
     ]
     if not config.get("RATELIMIT_ENABLED", True) or not any(
             config[name].strip().lower() != OFF for name in LIMIT_SETTINGS):

@@ -90,6 +90,11 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
         "no-decision (not the seat's turn, or the hand is over) or version-conflict (the "
         "game changed while the computer thought; nothing was marked)",
         "no_decision", "version_conflict"),
+    "ChatFull": _errors("chat-full: the game holds SIXTYSIX_MAX_CHAT chat messages; nothing "
+                        "was logged", "chat_full"),
+    "InvalidChat": _errors("The text is missing, empty, too long or holds a refused "
+                           "character (errors names text), or the Idempotency-Key was used "
+                           "for another text", "invalid_chat_text", "idempotency_key_reused"),
     "CreateInProgress": _errors("A creation with this Idempotency-Key is still running",
                                 "request_in_progress", headers=("Retry-After",)),
     "StaleVersion": _errors("If-Match names another version than the game's; nothing was "
@@ -119,7 +124,9 @@ RECORD_TEXT_EXAMPLE: Final = (
 
 #: Operations that write: their 503 may be outcome-unknown, and a full store is a 507.
 WRITES: Final = {("/v1/games", "post"), ("/v1/games/{game_id}/actions", "post"),
-                 ("/v1/games/{game_id}/hint", "post")}
+                 ("/v1/games/{game_id}/hint", "post"), ("/v1/games/{game_id}/chat", "post")}
+
+CHAT: Final = ("/v1/games/{game_id}/chat", "post")
 
 #: operationId by (path, method).
 OPERATION_IDS: Final = {
@@ -127,6 +134,7 @@ OPERATION_IDS: Final = {
     ("/v1/games/{game_id}", "get"): "getGame",
     ("/v1/games/{game_id}/actions", "post"): "postAction",
     ("/v1/games/{game_id}/events", "get"): "listEvents",
+    ("/v1/games/{game_id}/chat", "post"): "postChat",
     ("/v1/games/{game_id}/hint", "post"): "getHint",
     ("/v1/analysis", "post"): "analysePosition",
     ("/v1/rules", "get"): "getRules",
@@ -139,6 +147,7 @@ HEADER_PARAMETERS: Final = {
     ("/v1/games", "post"): ("CreateIdempotencyKey",),
     ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
     ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
+    ("/v1/games/{game_id}/chat", "post"): ("IdempotencyKey",),
 }
 
 _GAME_ID: Final = "$response.body#/game_id"
@@ -154,6 +163,7 @@ CREATED_LINKS: Final = {
                                      "is one; a computer seat has no token)"),
         ("ListEvents", "listEvents", "Seat 0's events of the new game"),
         ("GetHint", "getHint", "The computer's advice to seat 0"),
+        ("PostChat", "postChat", "A chat message of seat 0"),
     )
 }
 
@@ -189,7 +199,8 @@ class DocsPlugin(BasePlugin):
                 responses["400"] = "BadRequest"
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:
-                    responses[status] = "InvalidRequest"
+                    responses[status] = ("InvalidChat" if (path, method) == CHAT
+                                         else "InvalidRequest")
         if path == "/v1/games/{game_id}/record" and "get" in operations:
             ok = operations["get"]["responses"]
             ok[200 if 200 in ok else "200"].setdefault("content", {})["text/plain"] = {

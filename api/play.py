@@ -3,7 +3,9 @@ played through the HTTP API with ``ask`` (``input``) and ``say`` (``print``).
 
 A choice is a number from the list, a card to play (``TH``), an action (``play:TH``,
 ``meld:H``, ``close``), ``hint`` (the strong computer's advice; the hand is then marked as
-hinted) or ``q`` to quit.
+hinted), ``say TEXT`` (a chat message to the table) or ``q`` to quit. The other seats' chat
+messages are shown as ``[Name] text`` with the events, at the reader's next turn (a chat does
+not end the wait for a move).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from api.client import ApiError, SeatSpec, SixtySixClient, View
 from api.terminal import (
     HINT_COMMAND,
     PROMPT,
+    SAY_COMMAND,
     order_actions,
     parse_choice,
     render_actions,
+    render_chat,
     render_event,
     render_hint,
     render_result,
@@ -90,6 +94,8 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
         for event in client.all_events(game_id, after):
             trump = event["trump_suit"] if event["type"] == "hand_dealt" else trump
             line = render_event(event, me, names, trump)
+            if event["type"] == "chat" and event["seat"] == me:
+                line = None  # said when it was sent
             if line:
                 say(line)
                 last_said = event["type"]
@@ -121,6 +127,10 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) 
         command = text.strip().lower()
         if command in ("q", "quit", "exit"):
             return None
+        verb, _, said = text.strip().partition(" ")
+        if verb.lower() == SAY_COMMAND:
+            _say(client, game_id, said, say)
+            continue
         if command == HINT_COMMAND:
             try:
                 say(render_hint(client.hint(game_id)))
@@ -140,3 +150,15 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) 
             if exc.status != 409:
                 raise
             say(f"Refused: {exc.detail}")
+
+
+def _say(client: SixtySixClient, game_id: str, text: str, say: Say) -> None:
+    """Send ``text`` as a chat message and show it; a refused one says why."""
+    try:
+        sent = client.chat(game_id, text)
+    except ApiError as exc:
+        if exc.status not in (409, 422, 429):
+            raise
+        say(f"Not sent: {exc.detail}")
+        return
+    say(render_chat(sent, sent["seat"], {}))

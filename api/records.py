@@ -3,13 +3,16 @@
 The record itself is built by :mod:`engine.record` from the game's full event log: after the
 game (``match_over`` or ``aborted``) with every hand's deck; while it runs, for one of its
 seats, without decks (that seat's own dealt cards instead) — every action is public, so
-nothing else needs hiding.
+nothing else needs hiding. The seats' chat messages (:mod:`api.chat`), which are no engine
+events, are kept out of the engine's part and listed apart as ``chat`` (``seq``, ``seat``,
+``text``, ``at``; every message is public); a replay ignores them. The text form has no chat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from api.chat import is_chat, record_entry
 from api.service import public_seats
 from api.store import Game, GameStore
 from engine.record import build, to_text
@@ -26,10 +29,12 @@ def may_read_record(game: Game, seat: int | None) -> bool:
 
 def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any]:
     """The record of ``game`` as ``seat`` may see it (check :func:`may_read_record` first)."""
-    record = build(game.state, [logged.event for logged in store.all_events(game)],
+    logged = store.all_events(game)
+    record = build(game.state, [e.event for e in logged if not is_chat(e)],
                    reveal=game.state.over, seat=seat)
     return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
-            "seats": public_seats(game.meta), **record}
+            "seats": public_seats(game.meta), **record,
+            "chat": [record_entry(e) for e in logged if is_chat(e)]}
 
 
 def record_text(record: dict[str, Any]) -> str:

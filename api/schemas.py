@@ -24,13 +24,13 @@ DEFAULT_EVENTS: Final = 100
 SEAT_KINDS: Final = ("human", "computer")
 _CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
 _SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
-_INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
+INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
                                  "(or the X-Invite-Code header)"}
 
 
 def invite_code_query() -> fields.String:
     """The ``invite_code`` query parameter of a spectator of a private table's game."""
-    return fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
+    return fields.String(validate=validate.Length(1, 100), metadata=INVITE)
 
 
 # --------------------------------------------------------------------------- requests
@@ -188,7 +188,8 @@ class EventSchema(Schema):
     type = fields.String(metadata={"example": "card_played", "description": (
         "dealer_chosen, hand_dealt, cards_dealt, card_played, trick_won, card_drawn, meld, "
         "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
-        "set_won, continue, resigned or aborted; further members depend on the type")})
+        "set_won, continue, resigned or aborted; or chat (a seat's message: seat, name, "
+        "text, at; see POST /v1/games/{game_id}/chat); further members depend on the type")})
 
     class Meta:
         unknown = INCLUDE  # documents the type-specific members as additional properties
@@ -291,6 +292,8 @@ class ProblemSchema(Schema):
     allowed = fields.List(fields.Raw(), metadata={
         "description": "422: the values the field accepts"})
     game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    max_messages = fields.Integer(metadata={
+        "description": "409 chat-full: the most chat messages a game holds"})
     max_games = fields.Integer(metadata={
         "description": "403 too-many-games: the most active games an address may have"})
     player_id = fields.String(metadata={"description": "404: the player that was not found"})

@@ -7,6 +7,7 @@ from typing import Final
 from marshmallow import Schema, fields, validate
 
 from api.schemas import SeatSchema, invite_code_query
+from api.schemas_chat import RecordChatSchema
 
 RECORD_FORMATS: Final = ("json", "text")
 
@@ -64,3 +65,6 @@ class RecordSchema(Schema):
     hands = fields.List(fields.Nested(RecordHandSchema))
     result = fields.Nested(RecordResultSchema, allow_none=True, metadata={
         "description": "How the game ended; null while it runs"})
+    chat = fields.List(fields.Nested(RecordChatSchema), metadata={
+        "description": "The seats' chat messages in order (not in the text form; a replay "
+                       "ignores them)"})

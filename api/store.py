@@ -9,12 +9,19 @@ and a table's start writes the table and its new game in one script, see
   token digests, table settings), ``n`` events logged, ``recent`` (the last save's events),
   and for a table's game ``seat_token:<seat>`` per human seat once its player fetched it:
   ``<sha256 of the seat token>:<the token sealed under the player's token>`` (see
-  :meth:`GameStore.claim_seat_token`; :meth:`GameStore.load` puts the digest in the seat).
-* ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…
-* ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action.
-* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (kept
-  :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as a game) once it may never apply.
-* channel ``sixtysix:notify:{id}`` — the new version, published on every save.
+  :meth:`GameStore.claim_seat_token`; :meth:`GameStore.load` puts the digest in the seat);
+  ``chats`` chat messages logged (absent: none).
+* ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
+  the engine's events and the seats' ``chat`` messages (:mod:`api.chat`) in one sequence.
+* ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
+  ``seq`` of the chat message a key logged.
+* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (of a
+  chat message: its ``seq``; kept :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as
+  a game) once it may never apply.
+* channel ``sixtysix:notify:{id}`` — the game's version, published on every save (the new
+  one) and on every chat message (the unchanged one): a listener that follows the event log
+  reads the events after its last ``seq`` on any notice; a long-poll on the version is woken
+  only by a higher one.
 * ``sixtysix:owner:{<hash of a client address>}`` — sorted set of the address's active games
   (game id → the time it stops counting): with a cap on games per address (see
   :class:`GameStore`); a hash tag of its own, so it works on a Redis Cluster.
@@ -22,6 +29,14 @@ and a table's start writes the table and its new game in one script, see
 :meth:`GameStore.save` is one round trip: a Lua script registered once compares the version,
 writes the state, appends the events, stores the idempotency record, refreshes the TTLs and
 publishes the new version, or changes nothing and reports a :class:`VersionConflict`.
+
+**Chat does not change the version.** :meth:`GameStore.chat` appends a ``chat`` event (its
+``seq`` is ``n + 1``) and publishes, leaving ``v`` and the state alone, so a chat never makes a
+pending action's ``If-Match`` stale (nor renews the game's time to live: only saves do). A
+save therefore checks ``n`` as well: if messages were logged since the load (same ``v``,
+higher ``n``) nothing is written and the save is sent again with its events numbered after
+them; each such retry follows a logged message, and a game holds a bounded number of them, so
+this ends.
 
 A save whose answer is lost (a timeout, a dropped connection after the script was sent) may
 still have been applied, or may be applied later (Redis runs a command it read before it saw
@@ -66,8 +81,9 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 
 # KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
-# events...  Answers {1, new version}; {2, version} if this write ran before; {0, current}
-# on a version conflict; {-1, 0} for no game; {-2, current} if the write was fenced off.
+# event count at the load, events...  Answers {1, new version}; {2, version} if this write
+# ran before; {0, current} on a version conflict; {-1, 0} for no game; {-2, current} if the
+# write was fenced off; {3, event count} if chat messages were logged since the load.
 _SAVE: Final = """
 local done = redis.call('GET', KEYS[3])
 if done == """ + _FENCED_LUA + """ then
@@ -83,10 +99,13 @@ elseif not cur then
   return {-1, 0}
 elseif tonumber(cur) ~= expected then
   return {0, tonumber(cur)}
+else
+  local n = tonumber(redis.call('HGET', KEYS[1], 'n'))
+  if n ~= tonumber(ARGV[12]) then return {3, n} end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
-if #ARGV > 11 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12, #ARGV)) end
+if #ARGV > 12 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 13, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
@@ -109,6 +128,38 @@ end
 return {2, tonumber(done)}
 """
 
+
+# KEYS: game, events, write record[, idem]; ARGV: the chat event's JSON without its opening
+# brace, most chat messages of a game, notify channel, write ttl[, idem ttl]. Appends the
+# event as number n + 1 and publishes the unchanged version; v and the state stay as they
+# are. Answers {1, seq}; {2, seq} if this write ran before; {4, seq} if the idempotency key
+# logged message seq before; {-1, 0} for no game; {-2, 0} if it was fenced off;
+# {-3, messages} if the game holds the most chat messages already.
+_CHAT: Final = """
+local done = redis.call('GET', KEYS[3])
+if done == """ + _FENCED_LUA + """ then
+  return {-2, 0}
+elseif done then
+  return {2, tonumber(done)}
+end
+if #KEYS > 3 then
+  local first = redis.call('GET', KEYS[4])
+  if first then return {4, tonumber(first)} end
+end
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {-1, 0} end
+local count = tonumber(redis.call('HGET', KEYS[1], 'chats') or '0')
+if count >= tonumber(ARGV[2]) then return {-3, count} end
+local seq = redis.call('HINCRBY', KEYS[1], 'n', 1)
+redis.call('HSET', KEYS[1], 'chats', count + 1)
+redis.call('RPUSH', KEYS[2], '{"seq":' .. seq .. ',' .. ARGV[1])
+local left = redis.call('PTTL', KEYS[1])
+if left > 0 then redis.call('PEXPIRE', KEYS[2], left) end
+redis.call('SET', KEYS[3], seq, 'EX', ARGV[4])
+if #KEYS > 3 then redis.call('SET', KEYS[4], seq, 'EX', ARGV[5]) end
+redis.call('PUBLISH', ARGV[3], v)
+return {1, seq}
+"""
 
 # KEYS: owner set; ARGV: now, cap, until, game id. Trims the games that stopped counting,
 # then adds this one if fewer than cap remain: 1, else 0.
@@ -164,6 +215,15 @@ class VersionConflict(StoreError):
         super().__init__(
             f"game {game_id!r} is at version {current}, not {expected}: reload and retry"
         )
+
+
+class ChatFull(StoreError):
+    """The game holds the most chat messages allowed: nothing was logged."""
+
+    def __init__(self, game_id: str, cap: int) -> None:
+        self.game_id = game_id
+        self.cap = cap
+        super().__init__(f"game {game_id!r} holds {cap} chat messages, the most allowed")
 
 
 class TooManyGames(StoreError):
@@ -305,6 +365,7 @@ class GameStore:
         self._claim = client.register_script(_CLAIM)
         self._settle = client.register_script(_SETTLE)
         self._claim_seat = client.register_script(_CLAIM_SEAT)
+        self._chat = client.register_script(_CHAT)
 
     def load(self, game_id: str) -> Game:
         raw = self.redis.hgetall(game_key(game_id))
@@ -341,6 +402,52 @@ class GameStore:
             return None
         found, _, sealed_copy = text(stored).partition(":")
         return found, sealed_copy
+
+    def meta(self, game_id: str) -> dict[str, Any]:
+        """The game's meta (seats with token digests, minted ones included; table settings),
+        without its state."""
+        raw, *minted = self.redis.hmget(game_key(game_id), "meta", *_SEAT_FIELDS)
+        if raw is None:
+            raise GameNotFound(game_id)
+        return _with_minted(json.loads(raw), minted)
+
+    def chat(self, game_id: str, event: Event, max_messages: int,
+             idempotent: tuple[str, int] | None = None) -> tuple[Logged, bool]:
+        """Log ``event`` (a ``chat`` message) as the game's next event and publish the
+        unchanged version; the version and the state stay as they are. Returns the logged
+        message and whether it was logged before.
+
+        With ``idempotent`` (a record key, its ttl in seconds) a message is logged once per
+        key: a key that logged one before answers that one (``True``; the caller compares it
+        with the request). :class:`ChatFull` if the game holds ``max_messages`` already,
+        :class:`GameNotFound` if there is no game (nothing logged either way). A lost answer
+        is settled as a save's is (see the module docstring).
+        """
+        written = write_key(game_id, secrets.token_urlsafe(12))
+        keys = [game_key(game_id), events_key(game_id), written]
+        args: list[str | int] = [json.dumps(event.to_dict(), separators=(",", ":"))[1:],
+                                 max_messages, notify_channel(game_id), WRITE_TTL]
+        if idempotent is not None:
+            keys.append(idempotent[0])
+            args.append(idempotent[1])
+        try:
+            status, seq = self._chat(keys=keys, args=args)
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            if never_sent(error):
+                raise
+            status, seq = self._settled(game_id, written, error)
+            if status == -2:
+                raise error  # fenced off before it ran: nothing was logged
+        if status == -1:
+            raise GameNotFound(game_id)
+        if status == -3:
+            raise ChatFull(game_id, max_messages)
+        if status != 4:
+            return Logged(int(seq), event), False
+        line = self.redis.lindex(events_key(game_id), int(seq) - 1)
+        if line is None:
+            raise GameNotFound(game_id)
+        return Logged.from_json(line), True
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
@@ -385,30 +492,22 @@ class GameStore:
             elif owner["until"] < now + self.ttl:
                 owner["until"] = self._held_until(now)
                 write_meta = renew = True
-        logged = [Logged(game.event_count + i, e) for i, e in enumerate(events, 1)]
-        saved = Game(game.game_id, game.version + 1, game.state, game.meta,
-                     game.event_count + len(logged), logged)
-        lines = [e.to_json() for e in logged]
         written = write_key(game.game_id, secrets.token_urlsafe(12))
-        keys = [game_key(game.game_id), events_key(game.game_id), written]
-        args: list[str | int] = [
-            game.version, game.version + 1, self.ttl, to_json(game.state),
-            json.dumps(game.meta, separators=(",", ":")) if write_meta else "",
-            "[" + ",".join(lines) + "]", game.event_count + len(logged),
-            notify_channel(game.game_id), "", 0, WRITE_TTL, *lines,
-        ]
-        if idempotent is not None:
-            keys.append(idempotent.key)
-            args[8] = json.dumps(idempotent.record(saved), separators=(",", ":"))
-            args[9] = idempotent.ttl
-        try:
-            status, current = self._save(keys=keys, args=args)
-        except (redis.ConnectionError, redis.TimeoutError) as error:
-            if never_sent(error):
-                raise
-            status, current = self._settled(game.game_id, written, error)
-            if status == -2 and int(current) == game.version:
-                raise error  # fenced off before it ran: nothing was applied
+        base = game.event_count
+        while True:
+            saved, keys, args = self._save_request(game, events, base, written, write_meta,
+                                                   idempotent)
+            try:
+                status, current = self._save(keys=keys, args=args)
+            except (redis.ConnectionError, redis.TimeoutError) as error:
+                if never_sent(error):
+                    raise
+                status, current = self._settled(game.game_id, written, error)
+                if status == -2 and int(current) == game.version:
+                    raise error  # fenced off before it ran: nothing was applied
+            if status != 3:
+                break
+            base = int(current)  # chat messages were logged meanwhile: number after them
         if status == -1:
             raise GameNotFound(game.game_id)
         if status in (0, -2):
@@ -416,6 +515,28 @@ class GameStore:
         if owner is not None and (renew or game.meta["owner"] is None):
             self._owned(owner, game.game_id, renew)
         return saved
+
+    def _save_request(self, game: Game, events: list[Event], base: int, written: str,
+                      write_meta: bool, idempotent: IdempotentWrite | None,
+                      ) -> tuple[Game, list[str], list[str | int]]:
+        """The saved game and the ``_SAVE`` keys and arguments of ``events`` numbered after
+        ``base`` events."""
+        logged = [Logged(base + i, e) for i, e in enumerate(events, 1)]
+        saved = Game(game.game_id, game.version + 1, game.state, game.meta,
+                     base + len(logged), logged)
+        lines = [e.to_json() for e in logged]
+        keys = [game_key(game.game_id), events_key(game.game_id), written]
+        args: list[str | int] = [
+            game.version, game.version + 1, self.ttl, to_json(game.state),
+            json.dumps(game.meta, separators=(",", ":")) if write_meta else "",
+            "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
+            "", 0, WRITE_TTL, base, *lines,
+        ]
+        if idempotent is not None:
+            keys.append(idempotent.key)
+            args[8] = json.dumps(idempotent.record(saved), separators=(",", ":"))
+            args[9] = idempotent.ttl
+        return saved, keys, args
 
     def _owned(self, owner: dict[str, Any], game_id: str, renew: bool) -> None:
         """Renew the game's place in its owner's set, or give it back."""

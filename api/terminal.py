@@ -24,7 +24,9 @@ CARD = re.compile(f"[{RANK_ORDER}][{SUIT_ORDER}]")
 DIRECTIONS = {3: ("West", "East"), 4: ("West", "North", "East")}
 #: The commands besides the legal actions; the prompt names them.
 HINT_COMMAND = "hint"
-PROMPT = "Your choice (number, card, action, hint; q quits): "
+#: ``say TEXT`` sends a chat message.
+SAY_COMMAND = "say"
+PROMPT = "Your choice (number, card, action, hint, say TEXT; q quits): "
 
 TRICK_REASONS = {
     "higher_card": "the higher card of the suit led",
@@ -219,6 +221,12 @@ def render_hint(hint: Mapping[str, Any]) -> str:
     ])
 
 
+def render_chat(message: Mapping[str, Any], me: int | None, names: Names) -> str:
+    """A chat message as ``[Name] text`` (``[You] text`` for the reader's own); its text
+    holds no control character (the server refuses them), so it prints as it is."""
+    return f"[{seat_name(message['seat'], me, names)}] {message['text']}"
+
+
 def render_event(event: Mapping[str, Any], me: int | None, names: Names,
                  trump: str | None = None) -> str | None:
     """One event as a line (or lines); ``None`` for events the reader need not see. ``trump``
@@ -226,6 +234,8 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names,
     """
     kind = event["type"]
     who = seat_name(event.get("seat"), me, names)
+    if kind == "chat":
+        return render_chat(event, me, names)
     if kind == "hand_dealt":
         deals = "deal" if event["dealer"] == me else "deals"
         return (f"— Hand {event['hand_no']}: {seat_name(event['dealer'], me, names)} {deals}; "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from api.resources import (
     actions,
     analysis,
+    chat,
     events,
     games,
     health,
@@ -18,5 +19,5 @@ from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
-    players.blp, tables.blp,
+    players.blp, tables.blp, chat.blp,
 )

@@ -37,6 +37,7 @@ RECORD_EXAMPLE: Final = {
         "settlement": None}],
     "result": {"status": "match_over", "reason": "resigned", "by": 0, "winner_side": 1,
                "winners": [1], "score": [0, 0], "bummerl": [0, 0], "matches_won": [0, 0]},
+    "chat": [{"seq": 4, "seat": 0, "text": "Good luck!", "at": "2026-12-01T08:51:08Z"}],
 }
 
 
@@ -62,6 +63,8 @@ class Record(MethodView):
         compact text form (``text/plain``): a ``variant=`` line, then one line per hand,
         ``dealer=N deck=C C ... | seat:action ...``. ``python -m engine.replay`` (or
         ``sixtysix replay``) replays either form to the same settlements and result.
+        ``chat`` lists the seats' chat messages (JSON only; a replay ignores them). A
+        private table's game needs its invite code without a seat token, as to watch it.
         """
         svc = services()
         token = bearer_token(required=False)

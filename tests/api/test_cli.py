@@ -125,6 +125,25 @@ def test_play_lists_the_actions_in_the_order_of_the_hand(
                       "meld:H", "close"]
 
 
+def test_say_sends_a_chat_message_and_others_are_shown(
+        live_url: str, redis_client: redis.Redis) -> None:
+    lines: list[str] = []
+    ask, prompts = _scripted(["say   Hello, Bob  ", "say", "SAY two words", "q"])
+    with SixtySixClient(live_url) as client:
+        game = client.create_game(seats=[{"kind": "human", "name": "Ann"},
+                                         {"kind": "human", "name": "Bob"}],
+                                  deck=HEARTS_DECK, first_dealer=1)
+        ann, bob = (client.with_token(s["token"]) for s in game["seats"])
+        bob.chat(game["game_id"], "Hi Ann")
+        assert not play_match(ann, game["game_id"], ask, lines.append)
+        said = [e["text"] for e in bob.all_events(game["game_id"]) if e["type"] == "chat"]
+    assert said == ["Hi Ann", "Hello, Bob", "two words"]
+    assert "[Bob] Hi Ann" in lines
+    assert lines.count("[You] Hello, Bob") == 1 and "[You] two words" in lines
+    assert any(line.startswith("Not sent: text: must not be empty") for line in lines)
+    assert "say TEXT" in prompts[0]
+
+
 def test_main_play_against_a_url_and_quit(live_url: str, redis_client: redis.Redis,
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,11 +1,11 @@
 """A leak scan over every endpoint and error: bodies, headers and log lines.
 
 Two humans play a hand; at every step each seat and a spectator call every endpoint (the
-record of the game in play, JSON and text, included), right and wrong (401, 404, 405, 409,
-412, 413, 422, 304). Nothing they receive may contain a seat token or a token digest (except
-the creation answer, which hands out the tokens), a card of the talon under the face-up trump
-card, or a card of another seat's hand not shown face up; no log line may contain a token or
-a digest.
+record of the game in play, JSON and text, included, and chat messages, sent and refused),
+right and wrong (401, 404, 405, 409, 412, 413, 422, 304). Nothing they receive may contain a
+seat token or a token digest (except the creation answer, which hands out the tokens), a card
+of the talon under the face-up trump card, or a card of another seat's hand not shown face up;
+no log line may contain a token or a digest.
 """
 
 from __future__ import annotations
@@ -124,6 +124,12 @@ def test_nothing_secret_in_any_answer_or_log_line(
             scan.check(get(f"{game}/record?format=text", headers=auth), hidden)
             scan.check(get(f"{game}/record?format=xml", headers=auth), hidden)
             views.append(view.json)
+            chat = f"{game}/chat"
+            scan.check(client.post(chat, json={"text": f"hello from {seat}"}, headers=auth),
+                       hidden)
+            scan.check(client.post(chat, json={"text": "two\nlines"}, headers=auth), hidden)
+            scan.check(client.post(chat, json={"text": "hi"},
+                                   headers=bearer(other_tokens[0])), hidden)
             if seat is None:
                 continue
             for action in ({"type": "continue"}, {"type": "play", "card": "ZZ"},
@@ -144,6 +150,8 @@ def test_nothing_secret_in_any_answer_or_log_line(
     scan.check(client.get("/metrics"), set())
 
     assert scan.responses > 200 and scan.cards_checked > 50
+    said = client.get(f"{game}/events?limit=500").json["events"]  # type: ignore[index]
+    assert sum(e["type"] == "chat" for e in said) == 28  # two seats, 14 rounds
     log = capsys.readouterr().err
     assert log.count('"msg": "request"') >= scan.responses
     for secret in secrets:

@@ -33,7 +33,7 @@ def test_served_spec_is_openapi_3_1_with_every_endpoint(client: FlaskClient) -> 
     assert set(spec["paths"]) == {
         "/v1/games", "/v1/games/{game_id}", "/v1/games/{game_id}/actions",
         "/v1/games/{game_id}/events", "/v1/games/{game_id}/hint",
-        "/v1/games/{game_id}/record", "/v1/analysis",
+        "/v1/games/{game_id}/record", "/v1/games/{game_id}/chat", "/v1/analysis",
         "/v1/rules", "/healthz", "/readyz", "/v1/players", "/v1/players/me",
         "/v1/players/me/games", "/v1/players/{player_id}", "/v1/tables", "/v1/tables/{table_id}",
         "/v1/tables/{table_id}/join", "/v1/tables/{table_id}/leave",

@@ -279,3 +279,11 @@ def test_a_set_is_announced_only_when_it_has_several_matches() -> None:
     assert render_event(single, 0, NAMES) is None
     longer = {**single, "bummerl": [1, 2], "matches_won": [2, 1]}
     assert render_event(longer, 0, NAMES) == "*** You won the set. ***"
+
+
+def test_a_chat_message_is_a_line_with_its_sender() -> None:
+    message = {"seq": 9, "type": "chat", "seat": 1, "name": "Bob", "text": "nice trick",
+               "at": "2026-12-01T08:51:08Z"}
+    assert render_event(message, 0, {1: "Bob"}) == "[Bob] nice trick"
+    assert render_event(message, 1, {0: "Ann"}) == "[You] nice trick"
+    assert render_event(message, None, {0: "Ann", 1: "Bob"}) == "[Bob] nice trick"

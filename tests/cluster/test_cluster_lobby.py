@@ -1,8 +1,10 @@
 """A lobby match on the local three-master Redis Cluster, through two app instances.
 
 Players are made on one instance, the table on the other, the joins race through both, and
-the match is played alternating between them. The table, its game and the game's event log
-share one slot (one master holds them all), so the join that starts the game is one script.
+the match is played alternating between them, then a chat message is sent through one and read
+through the other. The table, its game and the game's event log share one slot (one master
+holds them all, the write records of saves and messages too), so the join that starts the game
+is one script, as is each save.
 """
 
 from __future__ import annotations
@@ -73,6 +75,10 @@ def test_a_lobby_match_on_the_cluster(instances: tuple[SixtySixClient, SixtySixC
     with pytest.raises(ApiError) as missing:
         client_b.watch(game_id)
     assert missing.value.status == 404
+    # a chat message after the match, through one instance, read through the other
+    said = seat_a[0].chat(game_id, "gg")
+    heard = [e for e in seat_b[1].all_events(game_id) if e["type"] == "chat"]
+    assert heard == [{"type": "chat", **said}]
     cluster = connect(redis_cluster.url)
     assert isinstance(cluster, RedisCluster)
     try:
