@@ -201,7 +201,8 @@ export class GameScreen {
     const focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.focus : undefined;
     const view = this.view;
-    const screen = el("section", { class: "game", "aria-label": "Table" },
+    const screen = el("section", { class: "game", "aria-label": "Table",
+      "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no },
       this.renderHeader(),
       el("div", { class: "others" }, this.otherSeats().map((s) => this.renderSeat(s))),
       el("div", { class: "middle" }, this.renderStock(), this.renderTrick()),
