@@ -68,10 +68,10 @@ function suitSvg(suit, deck, x, y, size, rotate = false) {
 
 // Pip places (x, y, upside down) of the nine and the ten on a 100 x 150 card.
 const PIPS = {
-  9: [[32, 34], [68, 34], [32, 62], [68, 62], [50, 75], [32, 88, 1], [68, 88, 1], [32, 116, 1],
-    [68, 116, 1]],
-  T: [[32, 34], [68, 34], [50, 50], [32, 62], [68, 62], [32, 88, 1], [68, 88, 1], [50, 100, 1],
-    [32, 116, 1], [68, 116, 1]],
+  9: [[38, 32], [62, 32], [38, 60], [62, 60], [50, 75], [38, 90, 1], [62, 90, 1], [38, 118, 1],
+    [62, 118, 1]],
+  T: [[38, 32], [62, 32], [50, 47], [38, 60], [62, 60], [38, 90, 1], [62, 90, 1], [50, 103, 1],
+    [38, 118, 1], [62, 118, 1]],
 };
 
 /** The SVG markup of a card's face (100 x 150). */
@@ -82,7 +82,7 @@ export function faceSvg(code, deck = "french") {
   const label = LABELS[deck][rank];
   let middle;
   if (PIPS[rank]) {
-    middle = PIPS[rank].map(([x, y, down]) => suitSvg(suit, deck, x, y, 20, Boolean(down))).join("");
+    middle = PIPS[rank].map(([x, y, down]) => suitSvg(suit, deck, x, y, 17, Boolean(down))).join("");
   } else if (rank === "A") {
     middle = suitSvg(suit, deck, 50, 75, 56);
   } else {

@@ -215,7 +215,7 @@ export class Lobby {
   }
 
   tableLine(table) {
-    const names = table.seats.map((s) => (s.kind === "open" ? "—" : s.name || s.level)).join(", ");
+    const names = table.seats.map((s) => (s.kind === "open" ? "open seat" : s.name || s.level)).join(", ");
     return `${table.variant} to ${table.match_points}: ${names}`;
   }
 
