@@ -83,9 +83,9 @@ export class Lobby {
     const sections = [this.renderName(player)];
     if (player) {
       sections.push(this.renderComputer(), this.renderNewTable(),
-        await this.renderTables(), await this.renderWatch(), await this.renderMine(player));
+        await this.renderTables(), await this.renderMine(player));
     }
-    sections.push(this.renderSettings());
+    sections.push(await this.renderWatch(), this.renderSettings());
     this.root.replaceChildren(el("main", { class: "lobby" },
       el("h1", {}, "Sixty-Six"),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
@@ -273,10 +273,12 @@ export class Lobby {
       el("h2", { id: "h-settings" }, "Settings"),
       select("deck", "Card pictures", [["french", "French"], ["german", "German (Bavarian)"]],
         settings.deck),
-      checkbox("dim_illegal", "Dim the cards you may not play", settings.dim_illegal));
+      checkbox("dim_illegal", "Dim the cards you may not play", settings.dim_illegal),
+      checkbox("lift_first", "Touch screens: the first tap lifts a card, the second plays it",
+        settings.lift_first));
     form.addEventListener("change", () => {
       store.saveSettings({ ...store.settings(), deck: formValue(form, "deck"),
-        dim_illegal: formValue(form, "dim_illegal") });
+        dim_illegal: formValue(form, "dim_illegal"), lift_first: formValue(form, "lift_first") });
       this.say("Settings saved.");
     });
     return form;

@@ -5,8 +5,8 @@ const PLAYER = "sixtysix.player";
 const GAMES = "sixtysix.games";
 const SETTINGS = "sixtysix.settings";
 
-export const DEFAULT_SETTINGS = { deck: "french", dim_illegal: true, point_counter: false,
-  hint_66: false };
+export const DEFAULT_SETTINGS = { deck: "french", dim_illegal: true, lift_first: true,
+  point_counter: false, hint_66: false };
 
 function read(key, fallback) {
   try {

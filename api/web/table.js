@@ -35,6 +35,7 @@ export class GameScreen {
     this.panel = null; // "balance" | "hint" | null
     this.message = "";
     this.confirming = null;
+    this.lifted = null;
     this.onKeyDown = (event) => this.key(event);
   }
 
@@ -149,6 +150,17 @@ export class GameScreen {
       return;
     }
     this.act({ type: "play", card });
+  }
+
+  /** A click on a card of the hand: a touch first lifts it (the setting), then plays it. */
+  tapCard(card, event) {
+    if (this.settings.lift_first && event.pointerType === "touch" && this.lifted !== card) {
+      this.lifted = card;
+      this.render();
+      return;
+    }
+    this.lifted = null;
+    this.playCard(card);
   }
 
   async askHint() {
@@ -406,12 +418,12 @@ export class GameScreen {
       const dim = !ok && this.settings.dim_illegal && toAct ? " illegal" : "";
       const node = el("button", {
         type: "button",
-        class: `card${dim}${card === hinted ? " hinted" : ""}`,
+        class: `card${dim}${card === hinted ? " hinted" : ""}${card === this.lifted ? " lifted" : ""}`,
         "data-card": card,
         "data-focus": `card:${card}`,
         "aria-label": `${cardName(card, this.deck)}${i < 9 ? ` (key ${i + 1})` : ""}`,
         "aria-disabled": ok ? "false" : "true",
-        onclick: () => this.playCard(card),
+        onclick: (event) => this.tapCard(card, event),
       });
       node.innerHTML = faceSvg(card, this.deck);
       return node;

@@ -9,6 +9,9 @@ from urllib.parse import urlsplit
 
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -52,6 +55,14 @@ def state(driver: webdriver.Chrome) -> dict[str, Any]:
 def press(driver: webdriver.Chrome, key: str) -> None:
     """A key press sent to whatever has the focus, as a person would type it."""
     ActionChains(driver).send_keys(key).perform()
+
+
+def tap(driver: webdriver.Chrome, element: Any) -> None:
+    """A finger's tap on ``element`` (pointer events of type touch, then a click)."""
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to(element).pointer_down().pointer_up()
+    actions.perform()
 
 
 def console_errors(driver: webdriver.Chrome) -> list[dict[str, Any]]:

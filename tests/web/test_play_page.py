@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import requests
+from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -20,6 +23,7 @@ from tests.web.pages import (
     requested_urls,
     state,
     step,
+    tap,
     wait_for,
 )
 
@@ -58,14 +62,52 @@ def test_the_page_loads_everything_from_this_server_without_console_errors(
     assert driver.find_element(By.CSS_SELECTOR, ".player-name").text == "Loader"
 
 
+def _hint_by_key(driver: WebDriver) -> None:
+    """R: the strong computer's advice in a dialog, its card marked, the hand marked hinted;
+    Enter closes the dialog."""
+    before = state(driver)
+    press(driver, "r")
+    wait_for(driver, lambda d: state(d)["overlay"] == "Hint")
+    assert re.search(r"The strong computer would (play the \w+ of \w+|\w+)\.",
+                     state(driver)["overlay_text"])
+    press(driver, Keys.ENTER)
+    wait_for(driver, lambda d: state(d)["overlay"] is None
+             and d.find_elements(By.CSS_SELECTOR, ".scoreboard .hinted"))
+    assert state(driver)["cards"] == before["cards"]
+    artifacts(driver, "table")
+
+
+def _balance_by_key(driver: WebDriver) -> bool:
+    """B: the balance lists the finished hand; Escape closes it."""
+    press(driver, "b")
+    wait_for(driver, lambda d: state(d)["overlay"] == "Balance of all hands")
+    rows = driver.find_elements(By.CSS_SELECTOR, ".balance tbody tr")
+    assert len(rows) == 1 and rows[0].text.startswith("1 ")
+    press(driver, Keys.ESCAPE)
+    wait_for(driver, lambda d: state(d)["overlay"] is None)
+    return True
+
+
+def artifacts(driver: WebDriver, name: str) -> Path:
+    """A screenshot kept as a test artifact: in $SIXTYSIX_TEST_ARTIFACTS, else var/artifacts."""
+    folder = Path(os.environ.get("SIXTYSIX_TEST_ARTIFACTS", "var/artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"web-{name}.png"
+    assert driver.save_screenshot(str(path))
+    assert path.read_bytes().startswith(b"\x89PNG")
+    return path
+
+
 def test_a_whole_match_against_the_random_computer_by_keys_only(
         web_url: str, browser: Browser) -> None:
     driver = browser()
     open_play(driver, web_url)
     choose_name(driver, "Keys")
     play_computer(driver, level="random", match_points=3)
+    _hint_by_key(driver)
     settlements = 0
     moves = 0
+    balanced = False
     while state(driver)["status"] != "match_over":
         now = state(driver)
         if now["status"] == "hand_over":
@@ -73,6 +115,10 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
             assert now["overlay"] == f"Hand {now['hand_no']} settled"
             assert re.search(r"cards \d+ .*= \d+", text) and "Continue" in text
             settlements += 1
+            if settlements == 1:
+                artifacts(driver, "settlement")
+        elif settlements == 1 and not balanced:
+            balanced = _balance_by_key(driver)
         assert step(driver), now
         moves += 1
         assert moves < 400
@@ -82,6 +128,7 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
     assert re.search(r"cards \d+ .*= \d+", final["overlay_text"])  # the last hand's working
     # a hand may end the match by itself (3 game points); every earlier one was confirmed
     assert moves >= settlements + 1 and final["hand_no"] == settlements + 1
+    assert balanced or settlements == 0
     assert console_errors(driver) == []
     press(driver, Keys.ENTER)  # the settlement's button: back to the lobby
     wait_for(driver, lambda d: state(d)["screen"] == "lobby")
@@ -108,17 +155,43 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     assert now["dimmed"] == [False, False, True, True, True, True]
     assert now["labels"][0] == "Ace of hearts (key 1)"
     assert driver.find_element(By.CSS_SELECTOR, ".closed-sign").text.lower() == "closed"
+    driver.execute_script(  # the setting "dim illegal cards" off; a reload resumes the hand
+        "localStorage.setItem('sixtysix.settings', JSON.stringify({dim_illegal: false}));")
+    driver.refresh()
+    plain = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    assert plain["cards"] == now["cards"] and plain["version"] == now["version"]
+    assert plain["legal"] == now["legal"] and plain["dimmed"] == [False] * 6
     press(driver, "3")  # the king of spades: refused by the page, nothing is sent
     wait_for(driver, lambda d: "may not be played" in d.find_element(
         By.CSS_SELECTOR, ".status-line").text)
     assert state(driver)["version"] == now["version"]
-    driver.find_element(By.CSS_SELECTOR, ".hand button[data-card='TH']").click()
+    ten = ".hand button[data-card='TH']"
+    tap(driver, driver.find_element(By.CSS_SELECTOR, ten))  # a first tap only lifts it
+    wait_for(driver, lambda d: "lifted" in (d.find_element(By.CSS_SELECTOR, ten)
+                                            .get_attribute("class") or ""))
+    assert state(driver)["version"] == now["version"]
+    tap(driver, driver.find_element(By.CSS_SELECTOR, ten))  # the second plays it
     after = wait_for(driver, lambda d: state(d) if state(d)["version"] != now["version"]
                      else None)
     assert "TH" not in after["cards"] and len(after["cards"]) == 5
     reason = driver.find_element(By.CSS_SELECTOR, ".seat.me .reason").text
     assert reason == "You took the trick: trumps"
     assert console_errors(driver) == []
+
+
+def _resume_from_the_lobby(driver: WebDriver) -> bool:
+    """Reload mid-hand: the same hand; then, the seat token forgotten, resume from the lobby's
+    "Your games" (the page fetches the seat token from the table with the player token)."""
+    before = state(driver)
+    driver.refresh()
+    again = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    assert (again["cards"], again["version"]) == (before["cards"], before["version"])
+    driver.execute_script("localStorage.removeItem('sixtysix.games'); location.hash = '#lobby';")
+    link = wait_for(driver, lambda d: d.find_element(By.LINK_TEXT, "resume"))
+    link.send_keys(Keys.ENTER)
+    back = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    assert back["cards"] == before["cards"] and back["hash"] == before["hash"]
+    return True
 
 
 def test_two_browsers_play_a_private_table_through_its_invite_link(
@@ -135,6 +208,7 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
     players = {d: state(d) for d in (ann, bob)}
     assert all(s["hand_no"] == 1 for s in players.values())
     moves = 0
+    resumed = False
     while not all(state(d)["status"] == "hand_over" for d in (ann, bob)):
         moved = [d for d in (ann, bob) if state(d)["status"] == "playing" and step(d)]
         if not moved:  # the other side's move is on its way over the long-poll
@@ -142,6 +216,8 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
                                         == "hand_over" for d in (ann, bob)))
         moves += len(moved)
         assert moves < 40
+        if moves == 6 and not resumed:
+            resumed = _resume_from_the_lobby(bob)
     assert moves == 12 * 2  # every card of the hand, from both browsers
     for driver, other in ((ann, "Bobby"), (bob, "Annie")):
         wait_for(driver, lambda d: state(d)["overlay"] == "Hand 1 settled")
@@ -153,3 +229,47 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
     for driver in (ann, bob):
         wait_for(driver, lambda d: state(d)["hand_no"] == 2 and state(d)["status"] == "playing")
         assert console_errors(driver) == []
+
+
+def test_a_public_game_is_watched_from_the_lobby_without_a_name(
+        web_url: str, browser: Browser) -> None:
+    tokens = [requests.post(f"{web_url}/v1/players", json={"name": name}, timeout=5)
+              .json()["token"] for name in ("Carla", "Dora")]
+    carla, dora = ({"Authorization": f"Bearer {t}"} for t in tokens)
+    table = requests.post(f"{web_url}/v1/tables", headers=carla, timeout=5, json={
+        "seats": [{"kind": "player"}, {"kind": "open"}], "visibility": "public"}).json()
+    requests.post(f"{web_url}/v1/tables/{table['table_id']}/join", headers=dora, json={},
+                  timeout=5).raise_for_status()
+    driver = browser()
+    open_play(driver, web_url)
+    wait_for(driver, lambda d: d.find_element(By.LINK_TEXT, "watch")).send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: state(d)["screen"] == "game")
+    assert state(driver)["cards"] == []  # a spectator sees no hand
+    seats = driver.find_elements(By.CSS_SELECTOR, ".seat.other")
+    assert [s.find_element(By.TAG_NAME, "h2").text.split(" (")[0] for s in seats] == [
+        "Carla", "Dora"]
+    assert all("6 cards" in s.text for s in seats)
+    assert driver.find_element(By.CSS_SELECTOR, ".scoreboard .watching").text == "Watching"
+    # the seat to move plays by the API: the spectator's page shows it over the long-poll
+    game_id = requests.get(f"{web_url}/v1/tables/{table['table_id']}", timeout=5).json()["game_id"]
+    for auth in (carla, dora):
+        you = requests.get(f"{web_url}/v1/tables/{table['table_id']}", headers=auth,
+                           timeout=5).json()["you"]
+        seat_auth = {"Authorization": f"Bearer {you['token']}"}
+        view = requests.get(f"{web_url}/v1/games/{game_id}", headers=seat_auth, timeout=5).json()
+        if view["legal_actions"]:
+            card = next(a["card"] for a in view["legal_actions"] if a["type"] == "play")
+            requests.post(f"{web_url}/v1/games/{game_id}/actions", headers=seat_auth,
+                          json={"type": "play", "card": card}, timeout=5).raise_for_status()
+            break
+    trick = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".trick .card"))
+    assert trick[0].get_attribute("aria-label") == cardname(card)
+    assert console_errors(driver) == []
+
+
+RANKS = {"A": "Ace", "T": "Ten", "K": "King", "Q": "Queen", "J": "Jack", "9": "Nine"}
+SUITS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+
+def cardname(code: str) -> str:
+    return f"{RANKS[code[0]]} of {SUITS[code[1]]}"
