@@ -2,7 +2,7 @@
 
 Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
 ``X-Frame-Options: DENY`` and a ``Content-Security-Policy``: ``default-src 'none';
-frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``) may load scripts,
+frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``, ``/play``) may load scripts,
 styles, images and fonts from this server only (``'self'``: the vendored copies under
 ``/static``), run their own inline scripts (allowed by hash), fetch ``/openapi.json`` and start
 blob workers. Responses under ``/v1/games``, ``/v1/players`` and ``/v1/tables`` (views,

@@ -165,6 +165,8 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     wait_for(driver, lambda d: "may not be played" in d.find_element(
         By.CSS_SELECTOR, ".status-line").text)
     assert state(driver)["version"] == now["version"]
+    top = "return document.querySelector('.hand').getBoundingClientRect().top"
+    hand_top = driver.execute_script(top)
     ten = ".hand button[data-card='TH']"
     tap(driver, driver.find_element(By.CSS_SELECTOR, ten))  # a first tap only lifts it
     wait_for(driver, lambda d: "lifted" in (d.find_element(By.CSS_SELECTOR, ten)
@@ -174,6 +176,7 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     after = wait_for(driver, lambda d: state(d) if state(d)["version"] != now["version"]
                      else None)
     assert "TH" not in after["cards"] and len(after["cards"]) == 5
+    assert driver.execute_script(top) == hand_top  # no layout shift when a card is played
     reason = driver.find_element(By.CSS_SELECTOR, ".seat.me .reason").text
     assert reason == "You took the trick: trumps"
     assert console_errors(driver) == []
@@ -273,3 +276,21 @@ SUITS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 
 def cardname(code: str) -> str:
     return f"{RANKS[code[0]]} of {SUITS[code[1]]}"
+
+
+def test_the_lobby_and_the_table_fit_a_360_px_phone(web_url: str, browser: Browser) -> None:
+    driver = browser()
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+    overflow = ("return [document.documentElement.scrollWidth, "
+                "Math.max(...[...document.querySelectorAll('button, select, .card')]"
+                ".map((e) => e.getBoundingClientRect().right))];")
+    open_play(driver, web_url)
+    choose_name(driver, "Phone")
+    width, right = driver.execute_script(overflow)
+    assert width <= 360 and right <= 360
+    play_computer(driver, level="random", match_points=3)
+    wait_for(driver, lambda d: state(d)["cards"])
+    assert driver.execute_script("return innerWidth") == 360
+    width, right = driver.execute_script(overflow)
+    assert width <= 360 and right <= 360
