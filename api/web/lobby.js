@@ -30,6 +30,20 @@ function formValue(form, name) {
   return field.type === "checkbox" ? field.checked : field.value;
 }
 
+/** The game settings a new game or table may turn on (a prefix keeps the ids unique). */
+function settingFields(prefix) {
+  const kept = store.settings();
+  return [checkbox(`${prefix}point_counter`, "Point counter", kept.point_counter),
+    checkbox(`${prefix}hint_66`, "66 light (shows when you could declare)", kept.hint_66)];
+}
+
+function readSettings(form, prefix) {
+  const settings = { point_counter: formValue(form, `${prefix}point_counter`),
+    hint_66: formValue(form, `${prefix}hint_66`) };
+  store.saveSettings({ ...store.settings(), ...settings });
+  return settings;
+}
+
 export function inviteLink(tableId, inviteCode) {
   return `${location.origin}/play#join=${encodeURIComponent(tableId)}&code=${encodeURIComponent(inviteCode)}`;
 }
@@ -136,17 +150,14 @@ export class Lobby {
       select("level", "Level", this.levels(), "normal"),
       select("variant", "Variant", this.variants(), "sixty-six"),
       select("match_points", "Match to", this.matchPoints(), 7),
-      checkbox("point_counter", "Point counter", store.settings().point_counter),
-      checkbox("hint_66", "66 light (shows when you could declare)", store.settings().hint_66),
+      settingFields(""),
       el("button", { type: "submit", class: "primary" }, "Play"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const player = store.player();
       const variant = formValue(form, "variant");
       const level = formValue(form, "level");
-      const settings = { point_counter: formValue(form, "point_counter"),
-        hint_66: formValue(form, "hint_66") };
-      store.saveSettings({ ...store.settings(), ...settings });
+      const settings = readSettings(form, "");
       const seats = [{ kind: "human", name: player.name }];
       for (let i = 1; i < this.players(variant); i += 1) seats.push({ kind: "computer", level });
       try {
@@ -181,6 +192,7 @@ export class Lobby {
       select("visibility", "Who may join", [["public", "anybody (listed)"],
         ["private", "only with the invite link"]], "public"),
       seatsBox,
+      settingFields("t_"),
       el("button", { type: "submit", class: "primary" }, "Create table"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -194,6 +206,7 @@ export class Lobby {
       try {
         const table = await api.createTable(store.player().token, {
           variant, seats, visibility: formValue(form, "visibility"),
+          settings: readSettings(form, "t_"),
           match_points: Number(formValue(form, "t_match_points")),
         });
         if (table.invite_code) store.saveGame(`table:${table.table_id}`, { invite: table.invite_code });
@@ -331,8 +344,10 @@ export class TableWait {
     this.root.replaceChildren(el("main", { class: "lobby waiting" },
       el("h1", {}, "Waiting for players"),
       problem ? el("p", { role: "alert" }, problem) : null,
-      table ? el("p", {}, `${table.variant} to ${table.match_points}: `
-        + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"} (${table.status}).`) : null,
+      table && table.status === "finished" ? el("p", {}, "The match is over: the next one "
+        + `starts when every player has asked for it (asked: ${table.rematch.length}).`) : null,
+      table && table.status === "open" ? el("p", {}, `${table.variant} to ${table.match_points}: `
+        + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"}.`) : null,
       invite ? el("p", {}, "Invite link: ",
         el("input", { class: "invite", readonly: true, value: invite, "aria-label": "Invite link",
           size: "60" })) : null,

@@ -189,6 +189,9 @@ export class GameScreen {
       target: event.target && event.target.tagName,
     }, { overlay: this.overlayOpen() });
     if (!command) return;
+    // Enter on a focused button of a dialog is that button's (the browser clicks it)
+    if (command.kind === "confirm" && event.target.closest
+        && event.target.closest(".overlay button")) return;
     event.preventDefault();
     if (command.kind === "card") {
       const card = this.handCards()[command.index];

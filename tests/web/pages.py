@@ -112,15 +112,20 @@ def play_computer(driver: webdriver.Chrome, level: str = "random", match_points:
 
 
 def create_table(driver: webdriver.Chrome, visibility: str = "private",
-                 match_points: int = 3) -> str:
-    """A table with one open seat; answers the invite link shown while waiting."""
+                 match_points: int = 3, seat: str = "open") -> str:
+    """A two-hand table, its other seat ``open`` or ``computer:<level>``; answers the invite
+    link shown while waiting (a private table), else "" once the game is shown."""
     form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
     Select(form.find_element(By.NAME, "visibility")).select_by_value(visibility)
     Select(form.find_element(By.NAME, "t_match_points")).select_by_value(str(match_points))
+    Select(form.find_element(By.NAME, "seat_1")).select_by_value(seat)
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.invite"))
-    link: str = field.get_attribute("value") or ""
-    return link
+    if visibility == "private":
+        field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.invite"))
+        link: str = field.get_attribute("value") or ""
+        return link
+    wait_for(driver, lambda d: state(d)["screen"] == "game")
+    return ""
 
 
 def step(driver: webdriver.Chrome) -> bool:

@@ -294,3 +294,24 @@ def test_the_lobby_and_the_table_fit_a_360_px_phone(web_url: str, browser: Brows
     assert driver.execute_script("return innerWidth") == 360
     width, right = driver.execute_script(overflow)
     assert width <= 360 and right <= 360
+
+
+def test_a_table_with_the_computer_plays_its_match_and_a_rematch(
+        web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)
+    choose_name(driver, "Solo")
+    assert create_table(driver, visibility="public", seat="computer:random") == ""
+    first = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", first["hash"])
+    moves = 0
+    while state(driver)["status"] != "match_over":
+        assert step(driver)
+        moves += 1
+        assert moves < 400
+    rematch = driver.find_element(By.XPATH, "//div[@class='overlay']//button[.='Rematch']")
+    rematch.send_keys(Keys.ENTER)  # the only person at the table: the next match starts
+    second = wait_for(driver, lambda d: state(d) if state(d)["hash"].startswith(
+        first["hash"].split(".")[0] + ".2") and state(d)["cards"] else None)
+    assert second["status"] == "playing" and second["hand_no"] == 1
+    assert console_errors(driver) == []
