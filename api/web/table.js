@@ -241,7 +241,7 @@ export class GameScreen {
   renderHeader() {
     const view = this.view;
     const match = view.match;
-    const score = view.seats.map((s) => `${seatName(view, s.seat)} ${match.points[s.seat % match.points.length] ?? ""}`);
+    const score = view.seats.map((s) => `${seatName(view, s.seat)} ${match.points[s.seat]}`);
     const hinted = view.seat !== null
       && view.hinted_hands.some((h) => h.seat === view.seat && h.hand_no === view.hand_no);
     return el("header", { class: "scoreboard" },
@@ -249,7 +249,8 @@ export class GameScreen {
         `${view.variant} · to ${match.target} · hand ${view.hand_no}`),
       el("p", { class: "score", "aria-label": "Game points" },
         view.variant === "four-hand"
-          ? `Game points ${match.points.join(" : ")} (0+2 : 1+3)`
+          ? `Game points: ${sideName(view, [0, 2])} ${match.points[0]} · `
+            + `${sideName(view, [1, 3])} ${match.points[1]}`
           : score.join(" · ")),
       view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
       hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
@@ -283,13 +284,10 @@ export class GameScreen {
       `${seatName(this.view, seat)} took the trick: ${trickReason(won)}`);
   }
 
+  /** The roles of a seat in this hand, after its name: "(dealer)", "(sits out)". */
   seatTag(info) {
     const view = this.view;
     const tags = [];
-    if (info.kind === "computer" && !info.name.includes(info.level)) tags.push(info.level);
-    if (view.variant === "four-hand" && view.seat !== null && (info.seat - view.seat) % 2 === 0) {
-      tags.push("partner");
-    }
     if (view.sitting_out === info.seat) tags.push("sits out");
     if (view.dealer === info.seat) tags.push("dealer");
     return tags.length ? ` (${tags.join(", ")})` : "";
@@ -307,7 +305,7 @@ export class GameScreen {
     const toAct = view.to_act === info.seat && view.status === "playing";
     const melds = this.meldsOf(info.seat);
     return el("div", { class: `seat other${toAct ? " to-act" : ""}`, "data-seat": info.seat },
-      el("h2", {}, `${info.name}${this.seatTag(info)}`),
+      el("h2", {}, `${seatName(view, info.seat)}${this.seatTag(info)}`),
       el("p", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${toAct ? " · to play" : ""}`),
       el("div", { class: "backs", "aria-hidden": "true" },
         Array.from({ length: count }, () => cardBack("", "small"))),
@@ -477,11 +475,8 @@ export class GameScreen {
   renderBalance() {
     const view = this.view;
     const settled = this.events.filter((e) => e.type === "hand_settled");
-    const seats = view.match.points.map((_, i) => i);
-    const totals = seats.map(() => 0);
     const rows = settled.map((e, n) => {
       const s = e.settlement;
-      for (const w of s.winners) totals[w % totals.length] += s.game_points;
       return el("tr", {},
         el("td", {}, String(n + 1)),
         el("td", {}, s.winners.length ? `${sideName(view, s.winners)} +${s.game_points}` : "nobody"),

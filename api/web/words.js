@@ -14,12 +14,26 @@ export const SETTLEMENT_REASONS = {
   tie: "a tie",
 };
 
-/** "You" for the reader's seat, else the seat's name from the view's `seats`. */
+/** Where the other seats sit, clockwise from the reader (as in api/terminal.py). */
+const DIRECTIONS = { 3: ["West", "East"], 4: ["West", "North", "East"] };
+
+/**
+ * "You" for the reader's seat, else the seat's name from the view's `seats`; in three- and
+ * four-hand, where it sits from the reader with its level or name and the partner marked:
+ * "North (random, partner)", "East (Bob)".
+ */
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return "nobody";
   if (seat === view.seat) return "You";
-  const info = (view.seats || []).find((s) => s.seat === seat);
-  return info ? info.name : `Seat ${seat}`;
+  const seats = view.seats || [];
+  const info = seats.find((s) => s.seat === seat);
+  if (!info) return `Seat ${seat}`;
+  const around = DIRECTIONS[seats.length];
+  if (!around || view.seat === null || view.seat === undefined) return info.name;
+  const offset = (seat - view.seat + seats.length) % seats.length;
+  const tags = [info.kind === "computer" ? info.level : info.name];
+  if (seats.length === 4 && offset === 2) tags.push("partner");
+  return `${around[offset - 1]} (${tags.join(", ")})`;
 }
 
 export function sideName(view, seats) {

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { cardName, faceSvg, sortCards } from "../../../api/web/cards.js";
 import { keyCommand } from "../../../api/web/keys.js";
-import { eventText, trickReason } from "../../../api/web/words.js";
+import { eventText, seatName, trickReason } from "../../../api/web/words.js";
 
 test("the hand is sorted as in the terminal: trumps first, then C S H D, high to low", () => {
   assert.deepEqual(sortCards(["9D", "QS", "AH", "KS", "TH", "JD"], "H"),
@@ -60,4 +60,15 @@ test("the log speaks of the reader as You and names the others", () => {
   assert.equal(eventText(view, { type: "card_drawn", seat: 1, card: null }), null);
   assert.equal(eventText(view, { type: "declare", seat: 1, points: 70 }),
     "Bob declares 66 with 70 points.");
+});
+
+test("in three- and four-hand the others are named by where they sit, as in the terminal", () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
+    name: "Computer (easy)" }));
+  seats[1] = { seat: 1, kind: "human", name: "Bob" };
+  const view = { seat: 0, seats };
+  assert.deepEqual([0, 1, 2, 3].map((s) => seatName(view, s)),
+    ["You", "West (Bob)", "North (easy, partner)", "East (easy)"]);
+  assert.equal(seatName({ seat: null, seats }, 2), "Computer (easy)");
+  assert.equal(seatName({ seat: 1, seats: seats.slice(0, 3) }, 0), "East (easy)");
 });
