@@ -91,20 +91,30 @@ export class GameScreen {
   async update(view) {
     if (this.view && view.version <= this.view.version) return;
     const events = view.events || [];
+    const known = this.events.length;
     if (events.length && events[0].seq > this.lastSeq + 1) await this.loadEvents();
-    this.show(view);
+    this.show(view, known);
   }
 
-  show(view) {
+  show(view, known = this.events.length) {
     if (this.view && view.version <= this.view.version) return;
     if (this.view && view.hand_no !== this.view.hand_no) this.hint = null;
     this.addEvents(view.events || []);
+    if (this.view) this.announce(view, this.events.slice(known));
     this.view = view;
     if (this.live) this.live.seen(view.version);
     if (this.tableId === null && view.seat !== null && OVER.has(view.status)) {
       store.dropGame(this.gameId);
     }
     this.render();
+  }
+
+  /** Screen readers hear the other seats' moves (a live region outside the redrawn table). */
+  announce(view, events) {
+    const region = document.getElementById("announce");
+    const lines = events.filter((e) => e.seat !== view.seat || e.type === "trick_won")
+      .map((e) => eventText(view, e, this.deck)).filter(Boolean);
+    if (region && lines.length) region.textContent = lines.join(" ");
   }
 
   say(text) {

@@ -165,6 +165,14 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     wait_for(driver, lambda d: "may not be played" in d.find_element(
         By.CSS_SELECTOR, ".status-line").text)
     assert state(driver)["version"] == now["version"]
+    for _ in range(20):  # Tab reaches the hand, and the focused card shows it
+        press(driver, Keys.TAB)
+        focused = driver.execute_script(
+            "const e = document.activeElement; return e.matches('.hand .card') && "
+            "[e.dataset.card, getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
+        if focused:
+            break
+    assert focused and focused[0] == "AH" and focused[1] == "solid" and focused[2] == "4px"
     top = "return document.querySelector('.hand').getBoundingClientRect().top"
     hand_top = driver.execute_script(top)
     ten = ".hand button[data-card='TH']"
@@ -267,6 +275,8 @@ def test_a_public_game_is_watched_from_the_lobby_without_a_name(
             break
     trick = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".trick .card"))
     assert trick[0].get_attribute("aria-label") == cardname(card)
+    heard = driver.find_element(By.ID, "announce").get_attribute("textContent") or ""
+    assert re.fullmatch(rf"(Carla|Dora) plays the {cardname(card)}\.", heard)  # screen readers
     assert console_errors(driver) == []
 
 
