@@ -340,7 +340,11 @@ export class TableWait {
   }
 
   render(table, problem = "") {
-    const invite = table && table.invite_code ? inviteLink(this.tableId, table.invite_code) : null;
+    let invite = null;
+    if (table && table.status === "open") {
+      invite = table.invite_code ? inviteLink(this.tableId, table.invite_code)
+        : `${location.origin}/play#join=${encodeURIComponent(this.tableId)}`;
+    }
     this.root.replaceChildren(el("main", { class: "lobby waiting" },
       el("h1", {}, "Waiting for players"),
       problem ? el("p", { role: "alert" }, problem) : null,

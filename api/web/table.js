@@ -475,9 +475,17 @@ export class GameScreen {
     const hint = this.hint;
     const best = hint.best.type === "play" ? `play the ${cardName(hint.best.card, this.deck)}`
       : hint.best.type;
+    const worth = (a) => (a.action.type === "play" ? cardName(a.action.card, this.deck)
+      : a.action.type === "meld" ? `show the pair of ${suitName(a.action.suit, this.deck)}`
+        : a.action.type);
     return this.dialog("Hint", el("div", {},
       el("p", { class: "hint-best" }, `The strong computer would ${best}.`),
+      hint.would_declare_66 ? el("p", {}, "It would declare 66 now.") : null,
       el("p", {}, hint.reason),
+      el("table", { class: "balance" },
+        el("caption", {}, "Expected game points of each action"),
+        el("tbody", {}, hint.actions.map((a) => el("tr", {},
+          el("td", {}, worth(a)), el("td", {}, a.expected_game_points.toFixed(2)))))),
       el("p", { class: "hinted" }, "This hand is now marked as hinted (unrated).")),
     button("OK", () => this.closePanel(), { "data-primary": "" }));
   }
