@@ -66,7 +66,9 @@ export class Lobby {
     await this.render();
   }
 
-  stop() {}
+  stop() {
+    this.stopped = true; // a render still waiting for the server must not draw any more
+  }
 
   say(text) {
     this.message = text;
@@ -100,6 +102,7 @@ export class Lobby {
         await this.renderTables(), await this.renderMine(player));
     }
     sections.push(await this.renderWatch(), this.renderSettings());
+    if (this.stopped) return;
     this.root.replaceChildren(el("main", { class: "lobby" },
       el("h1", {}, "Sixty-Six"),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
@@ -324,6 +327,7 @@ export class TableWait {
     const player = store.player();
     try {
       const table = await api.table(this.tableId, player.token, this.inviteCode);
+      if (this.stopped) return;
       const you = table.you;
       if (you && you.token && you.game_id && table.status === "playing"
           && (table.rematch || []).length === 0) {
@@ -334,6 +338,7 @@ export class TableWait {
       }
       this.render(table);
     } catch (error) {
+      if (this.stopped) return;
       this.render(null, error.message);
     }
     this.timer = setTimeout(() => this.poll(), 1000);

@@ -4,8 +4,8 @@
 
 import { api } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
-import { keyCommand } from "./keys.js";
 import { button, el } from "./dom.js";
+import { keyCommand } from "./keys.js";
 import { follow } from "./live.js";
 import { store } from "./store.js";
 import {
@@ -36,6 +36,7 @@ export class GameScreen {
     this.message = "";
     this.confirming = null;
     this.lifted = null;
+    this.stopped = false;
     this.onKeyDown = (event) => this.key(event);
   }
 
@@ -53,6 +54,7 @@ export class GameScreen {
   }
 
   stop() {
+    this.stopped = true; // answers still on their way must not draw over the next screen
     document.removeEventListener("keydown", this.onKeyDown);
     if (this.live) this.live.stop();
   }
@@ -223,6 +225,7 @@ export class GameScreen {
   // ---- rendering -------------------------------------------------------------------------
 
   render() {
+    if (this.stopped) return;
     const focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.focus : undefined;
     const view = this.view;
