@@ -573,7 +573,7 @@ export class GameScreen {
     if (match.result_reason === "aborted") {
       return `Aborted by ${seatName(view, match.aborted_by)}: no result.`;
     }
-    const side = match.set_winner;
+    const side = match.set_winner ?? match.winner;
     let winners = [];
     if (side !== null && side !== undefined) {
       winners = view.variant === "four-hand"

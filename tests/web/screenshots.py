@@ -1,8 +1,9 @@
 """The README's pictures of the web client: ``python -m tests.web.screenshots [--out docs]``.
 
 Starts the app with its own Redis, drives headless Debian chromium (as the browser tests do)
-and saves ``web-lobby.png`` (the lobby with an open table and a game to watch) and
-``web-table.png`` (a hand mid-way, after a pair was shown and a few tricks).
+and saves ``web-lobby.png`` (the lobby with an open table and a game to watch),
+``web-table.png`` (a hand mid-way, after a pair was shown and a few tricks) and
+``web-settlement.png`` (that hand's settlement).
 """
 
 from __future__ import annotations
@@ -41,9 +42,25 @@ def _tables(url: str) -> None:
     requests.post(f"{url}/v1/tables/{table['table_id']}/join", headers=dora, timeout=5, json={})
 
 
-def _hand(url: str, driver: webdriver.Chrome) -> None:
+def _moves(url: str, driver: webdriver.Chrome, game_id: str, bob: str, until: int) -> None:
+    """Moves until the view's version reaches ``until`` or the hand is over: Bob posts his
+    last legal card by the API, Ann (the page) plays her first by its key."""
+    game_url = f"{url}/v1/games/{game_id}"
+    auth = {"Authorization": f"Bearer {bob}"}
+    while state(driver)["version"] < until and state(driver)["status"] == "playing":
+        bob_view = requests.get(game_url, headers=auth, timeout=5).json()
+        plays = [a for a in bob_view["legal_actions"] if a["type"] == "play"]
+        if plays:
+            requests.post(f"{game_url}/actions", headers=auth, json=plays[-1], timeout=5)
+            wait_for(driver, lambda d, v=bob_view["version"]: state(d)["version"] > v)
+        else:
+            step(driver)
+
+
+def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
     """Ann (the page) against Bob (posting by the API) on README's deal: Ann shows the 40 in
-    hearts and the first cards are played, each side taking its first legal card."""
+    hearts and the first cards are played (the table), then the hand is played out (the
+    settlement)."""
     game = requests.post(f"{url}/v1/games", timeout=5, json={
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
         "first_dealer": 1, "deck": DECK, "settings": {"point_counter": True}}).json()
@@ -58,16 +75,11 @@ def _hand(url: str, driver: webdriver.Chrome) -> None:
     before = state(driver)["version"]
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:meld:H']").click()  # the 40
     wait_for(driver, lambda d: state(d)["version"] != before)
-    game_url = f"{url}/v1/games/{game['game_id']}"
-    auth = {"Authorization": f"Bearer {bob}"}
-    for _ in range(5):
-        bob_view = requests.get(game_url, headers=auth, timeout=5).json()
-        plays = [a for a in bob_view["legal_actions"] if a["type"] == "play"]
-        if plays:
-            requests.post(f"{game_url}/actions", headers=auth, json=plays[-1], timeout=5)
-            wait_for(driver, lambda d, v=bob_view["version"]: state(d)["version"] > v)
-        else:
-            step(driver)
+    _moves(url, driver, game["game_id"], bob, until=9)  # Bob has led to the fourth trick
+    driver.save_screenshot(str(out / "web-table.png"))
+    _moves(url, driver, game["game_id"], bob, until=10**6)
+    wait_for(driver, lambda d: state(d)["overlay"] == "Hand 1 settled")
+    driver.save_screenshot(str(out / "web-settlement.png"))
 
 
 def main() -> None:
@@ -88,11 +100,10 @@ def main() -> None:
             choose_name(driver, "Ann")
             driver.execute_script("document.activeElement.blur()")
             driver.save_screenshot(str(args.out / "web-lobby.png"))
-            _hand(url, driver)
-            driver.save_screenshot(str(args.out / "web-table.png"))
+            _hand(url, driver, args.out)
         finally:
             driver.quit()
-    print(f"wrote {args.out / 'web-lobby.png'} and {args.out / 'web-table.png'}")
+    print(f"wrote web-lobby.png, web-table.png and web-settlement.png in {args.out}")
 
 
 if __name__ == "__main__":
