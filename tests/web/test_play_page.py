@@ -10,6 +10,7 @@ import requests
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from tests.web.conftest import Browser
 from tests.web.pages import (
@@ -312,8 +313,13 @@ def test_a_table_with_the_computer_plays_its_match_and_a_rematch(
     driver = browser()
     open_play(driver, web_url)
     choose_name(driver, "Solo")
+    Select(driver.find_element(By.ID, "f-deck")).select_by_value("german")  # the setting
     assert create_table(driver, visibility="public", seat="computer:random") == ""
     first = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    suits = {label.split(" of ")[1].split(" ")[0] for label in first["labels"]}
+    assert suits <= {"acorns", "leaves", "hearts", "bells"}  # German pictures and names
+    assert driver.execute_script(
+        "return JSON.parse(localStorage.getItem('sixtysix.settings')).deck") == "german"
     assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", first["hash"])
     moves = 0
     while state(driver)["status"] != "match_over":
