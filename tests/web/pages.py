@@ -128,15 +128,23 @@ def create_table(driver: webdriver.Chrome, visibility: str = "private",
     return ""
 
 
-def step(driver: webdriver.Chrome) -> bool:
-    """One move by keys only, if the page offers one: Enter on the settlement, else the key
-    1-9 of the first card the page marks as playable. False when there is nothing to do.
+def step(driver: webdriver.Chrome, clicks: bool = False) -> bool:
+    """One move, if the page offers one: by keys (Enter on the settlement, else the key 1-9
+    of the first card the page marks as playable) or by ``clicks`` on the same. False when
+    there is nothing to do.
     """
     before = state(driver)
     if before["overlay"] is not None and before["status"] == "hand_over":
-        press(driver, Keys.ENTER)
+        if clicks:
+            driver.find_element(By.CSS_SELECTOR, ".overlay [data-primary]").click()
+        else:
+            press(driver, Keys.ENTER)
     elif True in before["legal"]:
-        press(driver, str(before["legal"].index(True) + 1))
+        index = before["legal"].index(True)
+        if clicks:
+            driver.find_elements(By.CSS_SELECTOR, ".hand button.card")[index].click()
+        else:
+            press(driver, str(index + 1))
     else:
         return False
     wait_for(driver, lambda d: state(d)["version"] != before["version"])

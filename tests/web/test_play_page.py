@@ -308,7 +308,7 @@ def test_the_lobby_and_the_table_fit_a_360_px_phone(web_url: str, browser: Brows
     assert width <= 360 and right <= 360
 
 
-def test_a_table_with_the_computer_plays_its_match_and_a_rematch(
+def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
         web_url: str, browser: Browser) -> None:
     driver = browser()
     open_play(driver, web_url)
@@ -322,8 +322,8 @@ def test_a_table_with_the_computer_plays_its_match_and_a_rematch(
         "return JSON.parse(localStorage.getItem('sixtysix.settings')).deck") == "german"
     assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", first["hash"])
     moves = 0
-    while state(driver)["status"] != "match_over":
-        assert step(driver)
+    while state(driver)["status"] != "match_over":  # by mouse clicks this time
+        assert step(driver, clicks=True)
         moves += 1
         assert moves < 400
     rematch = driver.find_element(By.XPATH, "//div[@class='overlay']//button[.='Rematch']")
