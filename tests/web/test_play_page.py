@@ -189,6 +189,13 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     assert driver.execute_script(top) == hand_top  # no layout shift when a card is played
     reason = driver.find_element(By.CSS_SELECTOR, ".seat.me .reason").text
     assert reason == "You took the trick: trumps"
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-focus='btn:abort']")  # Bob moved
+    driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()
+    confirm = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button.danger"))
+    assert confirm.text == "Really resign?" and state(driver)["status"] == "playing"
+    confirm.click()
+    wait_for(driver, lambda d: state(d)["overlay"] == "Match over")
+    assert "Bob won the match (0:0). You resigned." in state(driver)["overlay_text"]
     assert console_errors(driver) == []
 
 
