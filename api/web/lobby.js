@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { button, el } from "./dom.js";
 import { store } from "./store.js";
 
+const REFRESH_MS = 5000;
 const FALLBACK_RULES = {
   variants: [{ name: "sixty-six", players: 2 }],
   computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" }],
@@ -64,10 +65,23 @@ export class Lobby {
       this.message = `The rules could not be read: ${error.message}`;
     }
     await this.render();
+    this.timer = setInterval(() => this.refreshLists(), REFRESH_MS);
   }
 
   stop() {
     this.stopped = true; // a render still waiting for the server must not draw any more
+    clearInterval(this.timer);
+  }
+
+  /** The open tables and the games to watch, redrawn in place (the forms keep their input). */
+  async refreshLists() {
+    const player = store.player();
+    const fresh = [await this.renderWatch()];
+    if (player) fresh.push(await this.renderTables());
+    for (const section of fresh) {
+      const old = this.stopped ? null : this.root.querySelector(`section.${section.classList[1]}`);
+      if (old && !old.contains(document.activeElement)) old.replaceWith(section);
+    }
   }
 
   say(text) {

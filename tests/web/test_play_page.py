@@ -253,6 +253,9 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
 
 def test_a_public_game_is_watched_from_the_lobby_without_a_name(
         web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)  # before the game exists: the lobby's lists refresh by themselves
+    assert "Carla" not in driver.find_element(By.CSS_SELECTOR, "section.watch").text
     tokens = [requests.post(f"{web_url}/v1/players", json={"name": name}, timeout=5)
               .json()["token"] for name in ("Carla", "Dora")]
     carla, dora = ({"Authorization": f"Bearer {t}"} for t in tokens)
@@ -260,9 +263,9 @@ def test_a_public_game_is_watched_from_the_lobby_without_a_name(
         "seats": [{"kind": "player"}, {"kind": "open"}], "visibility": "public"}).json()
     requests.post(f"{web_url}/v1/tables/{table['table_id']}/join", headers=dora, json={},
                   timeout=5).raise_for_status()
-    driver = browser()
-    open_play(driver, web_url)
-    wait_for(driver, lambda d: d.find_element(By.LINK_TEXT, "watch")).send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: d.find_element(
+        By.XPATH, "//section[contains(@class, 'watch')]//li[contains(., 'Carla, Dora')]/a")
+    ).send_keys(Keys.ENTER)
     wait_for(driver, lambda d: state(d)["screen"] == "game")
     assert state(driver)["cards"] == []  # a spectator sees no hand
     seats = driver.find_elements(By.CSS_SELECTOR, ".seat.other")
