@@ -136,7 +136,9 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
     wait_for(driver, lambda d: state(d)["screen"] == "lobby")
 
 
-def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: Browser) -> None:
+def _closed_deal(web_url: str, browser: Browser) -> tuple[WebDriver, str]:
+    """README's deal between Ann (this page) and Bob (by the API): Bob closes the talon and
+    leads the jack of clubs. Answers the page and Bob's seat token."""
     game = requests.post(f"{web_url}/v1/games", timeout=5, json={
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
         "first_dealer": 0, "deck": DECK}).json()
@@ -151,6 +153,11 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
         "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));",
         {game["game_id"]: {"token": ann, "seat": 0}})
     open_play(driver, web_url, f"#game={game['game_id']}")
+    return driver, bob
+
+
+def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: Browser) -> None:
+    driver, _ = _closed_deal(web_url, browser)
     now = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
     assert now["cards"] == ["AH", "TH", "KS", "QS", "JD", "9D"]  # trumps first, high to low
     assert now["legal"] == [True, True, False, False, False, False]
@@ -341,4 +348,24 @@ def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
     second = wait_for(driver, lambda d: state(d) if state(d)["hash"].startswith(
         first["hash"].split(".")[0] + ".2") and state(d)["cards"] else None)
     assert second["status"] == "playing" and second["hand_no"] == 1
+    assert console_errors(driver) == []
+
+
+def test_buttons_only_when_legal_and_a_false_declaration_shows_its_shortfall(
+        web_url: str, browser: Browser) -> None:
+    driver, _ = _closed_deal(web_url, browser)
+    wait_for(driver, lambda d: state(d)["cards"])
+    assert driver.find_elements(By.CSS_SELECTOR, ".actions button") == []  # Ann follows
+    press(driver, "2")  # the ten of hearts takes the jack of clubs: Ann leads
+    wait_for(driver, lambda d: len(state(d)["cards"]) == 5)
+    buttons = {b.text: b.get_attribute("aria-label")
+               for b in driver.find_elements(By.CSS_SELECTOR, ".actions button")}
+    # the talon is closed: no Close, no Exchange; Ann holds the king and queen of spades
+    assert buttons == {"66!": "Declare 66",
+                       "Show pair spades 20": "Show the pair of spades for 20"}
+    driver.find_element(By.CSS_SELECTOR, "button.declare").click()  # with 12 points
+    wait_for(driver, lambda d: state(d)["overlay"] == "Hand 1 settled")
+    working = state(driver)["overlay_text"]
+    assert "Bob wins 3 game points: a false declaration." in working
+    assert "The declaration was 54 points short of 66." in working
     assert console_errors(driver) == []
