@@ -54,7 +54,6 @@ export async function request(method, path, { token, body, signal, headers = {} 
 export const api = {
   rules: () => request("GET", "/v1/rules"),
   createPlayer: (name) => request("POST", "/v1/players", { body: { name } }),
-  me: (playerToken) => request("GET", "/v1/players/me", { token: playerToken }),
   myGames: (playerToken, status = "active") =>
     request("GET", `/v1/players/me/games?status=${status}`, { token: playerToken }),
   createGame: (body) => request("POST", "/v1/games", { body }),
@@ -76,10 +75,6 @@ export const api = {
   },
   hint: (gameId, token) =>
     request("POST", `/v1/games/${encodeURIComponent(gameId)}/hint`, { token }),
-  record: (gameId, token, inviteCode) => {
-    const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
-    return request("GET", `/v1/games/${encodeURIComponent(gameId)}/record${q}`, { token });
-  },
   tables: (status = "open") => request("GET", `/v1/tables?status=${status}`),
   table: (tableId, playerToken, inviteCode) => {
     const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
