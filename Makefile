@@ -1,6 +1,6 @@
 PYTHON ?= python
 
-.PHONY: install test lint openapi bench serve
+.PHONY: install test lint openapi bench serve screenshots
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -20,3 +20,6 @@ bench:
 
 serve:
 	sixtysix serve
+
+screenshots:
+	$(PYTHON) -m tests.web.screenshots --out docs

@@ -7,6 +7,7 @@ long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and 
 limits, flask-smorest with problem+json errors, and the resource blueprints in
 :data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
 served from the package, :mod:`api.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
+The web client is served at ``/play`` (:mod:`api.webclient`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,17 @@ from typing import Any, Final
 
 from flask import Flask
 
-from api import body, docs, errors, limits, metrics, observability, openapi_docs, security
+from api import (
+    body,
+    docs,
+    errors,
+    limits,
+    metrics,
+    observability,
+    openapi_docs,
+    security,
+    webclient,
+)
 from api import config as api_config
 from api.http import Services
 from api.notify import VersionWaiter
@@ -89,6 +100,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                                 openapi_docs.DocsPlugin()]})
     errors.register(app)
     docs.init(app)
+    webclient.init(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["sixtysix_api"] = api

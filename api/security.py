@@ -2,11 +2,12 @@
 
 Every response carries ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
 ``X-Frame-Options: DENY`` and a ``Content-Security-Policy``: ``default-src 'none';
-frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``) may load scripts,
-styles, images and fonts from this server only (``'self'``: the vendored copies under
-``/static``), run their own inline scripts (allowed by hash), fetch ``/openapi.json`` and start
-blob workers. Responses under ``/v1/games``, ``/v1/players`` and ``/v1/tables`` (views,
-events, seat and player tokens) carry ``Cache-Control: no-store``.
+frame-ancestors 'none'`` for the API; the HTML pages (``/docs``, ``/redoc``, ``/play``) may
+load scripts, styles, images and fonts from this server only (``'self'``: the vendored copies
+under ``/static``, the web client under ``/play``), run their own inline scripts (allowed by
+hash), fetch from this server (``/openapi.json``, the API) and start blob workers. Responses
+under ``/v1/games``, ``/v1/players`` and ``/v1/tables`` (views, events, seat and player
+tokens) carry ``Cache-Control: no-store``.
 
 CORS: ``SIXTYSIX_CORS_ORIGINS`` lists the allowed origins, comma-separated (``*`` allows any).
 An allowed ``Origin`` gets ``Access-Control-Allow-Origin`` and the headers a browser client

@@ -91,13 +91,13 @@ def check_port(host: str, port: int) -> None:
 
 
 def where(host: str, port: int) -> str:
-    """The line saying where the API, its docs are, and how to stop it."""
+    """The line saying where the API, its docs and the web client are, and how to stop it."""
     wildcard = host in ("0.0.0.0", "::")
     shown = ("127.0.0.1" if host == "0.0.0.0" else "::1") if wildcard else host
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
     extra = " (listening on all interfaces)" if wildcard else ""
     return (f"API on {base}{extra}; docs on {base}/docs and {base}/redoc; "
-            "press Ctrl-C to stop")
+            f"play in the browser on {base}/play; press Ctrl-C to stop")
 
 
 class RedisSupervisor:

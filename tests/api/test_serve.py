@@ -141,7 +141,8 @@ def test_serve_says_where_the_api_and_docs_are_and_how_to_stop(
     served = serve()
     line = next(x for x in served.err().splitlines() if " docs on " in x)
     assert line == (f"sixtysix: API on {served.url}; docs on {served.url}/docs and "
-                    f"{served.url}/redoc; press Ctrl-C to stop")
+                    f"{served.url}/redoc; play in the browser on {served.url}/play; "
+                    "press Ctrl-C to stop")
 
 
 def test_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:

@@ -1,0 +1,79 @@
+// The page's entry: routes the location's hash to a screen.
+//   #lobby (or nothing)            the lobby
+//   #game=<id>[&table=<table>]     your seat in a game (token kept here, or from the table)
+//   #watch=<id>[&code=<invite>]    a game as a spectator
+//   #table=<table>                 waiting at a table for its game
+//   #join=<table>[&code=<invite>]  joining a table from an invite link
+
+import { api } from "./api.js";
+import { el } from "./dom.js";
+import { joinTable, Lobby, TableWait } from "./lobby.js";
+import { store } from "./store.js";
+import { GameScreen } from "./table.js";
+
+const root = document.getElementById("app");
+let screen = null;
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function problem(text) {
+  root.replaceChildren(el("main", { class: "lobby" },
+    el("p", { role: "alert" }, text), el("a", { href: "#lobby" }, "Back to the lobby")));
+}
+
+async function seatToken(gameId, tableId) {
+  const kept = store.game(gameId);
+  if (kept && kept.token) return kept.token;
+  const player = store.player();
+  if (!tableId || !player) return null;
+  const table = await api.table(tableId, player.token);
+  if (table.you && table.you.game_id === gameId && table.you.token) {
+    store.saveGame(gameId, { token: table.you.token, seat: table.you.seat, table_id: tableId,
+      label: `${table.variant} at a table` });
+    return table.you.token;
+  }
+  return null;
+}
+
+async function route() {
+  if (screen) screen.stop();
+  screen = null;
+  const params = new URLSearchParams(location.hash.slice(1));
+  try {
+    if (params.has("game")) {
+      const gameId = params.get("game");
+      const tableId = params.get("table") || (gameId.includes(".") ? gameId.split(".")[0] : null);
+      const token = await seatToken(gameId, tableId);
+      if (!token) {
+        problem("This browser holds no seat in that game.");
+        return;
+      }
+      screen = new GameScreen(root, { gameId, token, tableId, onLobby: (h) => go(h || "#lobby") });
+    } else if (params.has("watch")) {
+      screen = new GameScreen(root, { gameId: params.get("watch"), token: null,
+        inviteCode: params.get("code"), onLobby: (h) => go(h || "#lobby") });
+    } else if (params.has("table")) {
+      screen = new TableWait(root, { tableId: params.get("table"), go });
+    } else if (params.has("join")) {
+      if (!store.player()) {
+        screen = new Lobby(root, go);
+        screen.after = location.hash;
+        screen.message = "Choose a name to join the table.";
+      } else {
+        await joinTable(params.get("join"), params.get("code"), go, () => {});
+        return;
+      }
+    } else {
+      screen = new Lobby(root, go);
+    }
+    await screen.start();
+  } catch (error) {
+    problem(`That did not work: ${error.message}`);
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

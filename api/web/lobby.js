@@ -1,0 +1,391 @@
+// The lobby: your name (the anonymous player), a match against the computer, a new table,
+// the open tables, games to watch, your games, and the settings of this browser.
+
+import { api } from "./api.js";
+import { button, el } from "./dom.js";
+import { store } from "./store.js";
+
+const REFRESH_MS = 5000;
+const FALLBACK_RULES = {
+  variants: [{ name: "sixty-six", players: 2 }],
+  computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" }],
+  options: [{ name: "match_points", allowed: [3, 7, 11], default: 7 }],
+};
+
+function select(name, label, options, value) {
+  const id = `f-${name}`;
+  return el("p", { class: "field" },
+    el("label", { for: id }, label),
+    el("select", { id, name }, options.map(([v, text]) =>
+      el("option", { value: v, selected: String(v) === String(value) }, text))));
+}
+
+function checkbox(name, label, checked) {
+  const id = `f-${name}`;
+  return el("p", { class: "field check" },
+    el("input", { type: "checkbox", id, name, checked }), el("label", { for: id }, label));
+}
+
+function formValue(form, name) {
+  const field = form.elements.namedItem(name);
+  return field.type === "checkbox" ? field.checked : field.value;
+}
+
+/** The game settings a new game or table may turn on (a prefix keeps the ids unique). */
+function settingFields(prefix) {
+  const kept = store.settings();
+  return [checkbox(`${prefix}point_counter`, "Point counter", kept.point_counter),
+    checkbox(`${prefix}hint_66`, "66 light (shows when you could declare)", kept.hint_66)];
+}
+
+function readSettings(form, prefix) {
+  const settings = { point_counter: formValue(form, `${prefix}point_counter`),
+    hint_66: formValue(form, `${prefix}hint_66`) };
+  store.saveSettings({ ...store.settings(), ...settings });
+  return settings;
+}
+
+export function inviteLink(tableId, inviteCode) {
+  return `${location.origin}/play#join=${encodeURIComponent(tableId)}&code=${encodeURIComponent(inviteCode)}`;
+}
+
+/** The lobby screen; `go(hash)` navigates. */
+export class Lobby {
+  constructor(root, go) {
+    this.root = root;
+    this.go = go;
+    this.rules = FALLBACK_RULES;
+    this.message = "";
+  }
+
+  async start() {
+    try {
+      this.rules = await api.rules();
+    } catch (error) {
+      this.message = `The rules could not be read: ${error.message}`;
+    }
+    await this.render();
+    this.timer = setInterval(() => this.refreshLists(), REFRESH_MS);
+  }
+
+  stop() {
+    this.stopped = true; // a render still waiting for the server must not draw any more
+    clearInterval(this.timer);
+  }
+
+  /** The open tables and the games to watch, redrawn in place (the forms keep their input). */
+  async refreshLists() {
+    const player = store.player();
+    const fresh = [await this.renderWatch()];
+    if (player) fresh.push(await this.renderTables());
+    for (const section of fresh) {
+      const old = this.stopped ? null : this.root.querySelector(`section.${section.classList[1]}`);
+      if (old && !old.contains(document.activeElement)) old.replaceWith(section);
+    }
+  }
+
+  say(text) {
+    this.message = text;
+    const line = this.root.querySelector(".lobby .status-line");
+    if (line) line.textContent = text;
+  }
+
+  variants() {
+    return this.rules.variants.map((v) => [v.name, `${v.name} (${v.players} players)`]);
+  }
+
+  players(variant) {
+    const found = this.rules.variants.find((v) => v.name === variant);
+    return found ? found.players : 2;
+  }
+
+  matchPoints() {
+    const option = this.rules.options.find((o) => o.name === "match_points");
+    return option ? option.allowed.map((p) => [p, `${p} points`]) : [[7, "7 points"]];
+  }
+
+  levels() {
+    return this.rules.computer_levels.map((l) => [l.name, l.name]);
+  }
+
+  async render() {
+    const player = store.player();
+    const sections = [this.renderName(player)];
+    if (player) {
+      sections.push(this.renderComputer(), this.renderNewTable(),
+        await this.renderTables(), await this.renderMine(player));
+    }
+    sections.push(await this.renderWatch(), this.renderSettings());
+    if (this.stopped) return;
+    this.root.replaceChildren(el("main", { class: "lobby" },
+      el("h1", {}, "Sixty-Six"),
+      el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
+      sections));
+    const first = this.root.querySelector("input[name=name], button.primary");
+    if (first && !this.root.contains(document.activeElement)) first.focus();
+  }
+
+  renderName(player) {
+    if (player) {
+      return el("section", { class: "panel name", "aria-labelledby": "h-name" },
+        el("h2", { id: "h-name" }, "You"),
+        el("p", {}, "Playing as ", el("strong", { class: "player-name" }, player.name)),
+        button("Use another name", () => {
+          store.forgetPlayer();
+          this.render();
+        }));
+    }
+    const form = el("form", { class: "panel name", "aria-labelledby": "h-name" },
+      el("h2", { id: "h-name" }, "Your name"),
+      el("p", { class: "field" }, el("label", { for: "f-name" }, "Name (3–20 letters or digits)"),
+        el("input", { id: "f-name", name: "name", required: true, minlength: "3", maxlength: "20",
+          autocomplete: "nickname" })),
+      el("button", { type: "submit", class: "primary" }, "Start"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const created = await api.createPlayer(formValue(form, "name").trim());
+        store.setPlayer({ player_id: created.player_id, name: created.name, token: created.token });
+        this.message = `Welcome, ${created.name}.`;
+        if (this.after) {
+          const next = this.after;
+          this.after = null;
+          this.go(next);
+          return;
+        }
+        await this.render();
+      } catch (error) {
+        this.say(`That name did not work: ${error.message}`);
+      }
+    });
+    return form;
+  }
+
+  renderComputer() {
+    const form = el("form", { class: "panel computer", "aria-labelledby": "h-computer" },
+      el("h2", { id: "h-computer" }, "Play the computer"),
+      select("level", "Level", this.levels(), "normal"),
+      select("variant", "Variant", this.variants(), "sixty-six"),
+      select("match_points", "Match to", this.matchPoints(), 7),
+      settingFields(""),
+      el("button", { type: "submit", class: "primary" }, "Play"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const player = store.player();
+      const variant = formValue(form, "variant");
+      const level = formValue(form, "level");
+      const settings = readSettings(form, "");
+      const seats = [{ kind: "human", name: player.name }];
+      for (let i = 1; i < this.players(variant); i += 1) seats.push({ kind: "computer", level });
+      try {
+        const game = await api.createGame({ variant, seats, settings,
+          match_points: Number(formValue(form, "match_points")) });
+        store.saveGame(game.game_id, { token: game.seats[0].token, seat: 0,
+          label: `${variant} against ${level}`, created: Date.now() });
+        this.go(`#game=${game.game_id}`);
+      } catch (error) {
+        this.say(`No game: ${error.message}`);
+      }
+    });
+    return form;
+  }
+
+  renderNewTable() {
+    const seatKinds = [["open", "open for a person"],
+      ...this.levels().map(([l]) => [`computer:${l}`, `computer (${l})`])];
+    const seatsBox = el("div", { class: "seat-fields" });
+    const variantSelect = select("t_variant", "Variant", this.variants(), "sixty-six");
+    const drawSeats = () => {
+      const players = this.players(variantSelect.querySelector("select").value);
+      seatsBox.replaceChildren(...Array.from({ length: players - 1 }, (_, i) =>
+        select(`seat_${i + 1}`, `Seat ${i + 2}`, seatKinds, "open")));
+    };
+    variantSelect.querySelector("select").addEventListener("change", drawSeats);
+    drawSeats();
+    const form = el("form", { class: "panel new-table", "aria-labelledby": "h-table" },
+      el("h2", { id: "h-table" }, "New table"),
+      variantSelect,
+      select("t_match_points", "Match to", this.matchPoints(), 7),
+      select("visibility", "Who may join", [["public", "anybody (listed)"],
+        ["private", "only with the invite link"]], "public"),
+      seatsBox,
+      settingFields("t_"),
+      el("button", { type: "submit", class: "primary" }, "Create table"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const variant = formValue(form, "t_variant");
+      const seats = [{ kind: "player" }];
+      for (let i = 1; i < this.players(variant); i += 1) {
+        const kind = formValue(form, `seat_${i}`);
+        seats.push(kind === "open" ? { kind: "open" }
+          : { kind: "computer", level: kind.split(":")[1] });
+      }
+      try {
+        const table = await api.createTable(store.player().token, {
+          variant, seats, visibility: formValue(form, "visibility"),
+          settings: readSettings(form, "t_"),
+          match_points: Number(formValue(form, "t_match_points")),
+        });
+        if (table.invite_code) store.saveGame(`table:${table.table_id}`, { invite: table.invite_code });
+        this.go(`#table=${table.table_id}`);
+      } catch (error) {
+        this.say(`No table: ${error.message}`);
+      }
+    });
+    return form;
+  }
+
+  async listTables(status) {
+    try {
+      return (await api.tables(status)).tables;
+    } catch (error) {
+      this.message = `The tables could not be read: ${error.message}`;
+      return [];
+    }
+  }
+
+  tableLine(table) {
+    const names = table.seats.map((s) => (s.kind === "open" ? "open seat" : s.name || s.level)).join(", ");
+    return `${table.variant} to ${table.match_points}: ${names}`;
+  }
+
+  async renderTables() {
+    const tables = await this.listTables("open");
+    const mine = store.player().player_id;
+    return el("section", { class: "panel open-tables", "aria-labelledby": "h-open" },
+      el("h2", { id: "h-open" }, "Open tables"),
+      tables.length ? el("ul", {}, tables.map((t) => el("li", {}, this.tableLine(t), " ",
+        t.seats.some((s) => s.player_id === mine)
+          ? button("Wait there", () => this.go(`#table=${t.table_id}`))
+          : button("Join", () => this.go(`#join=${t.table_id}`),
+            { "aria-label": `Join ${this.tableLine(t)}` }))))
+        : el("p", {}, "No open table: create one."),
+      button("Refresh", () => this.render()));
+  }
+
+  async renderWatch() {
+    const tables = (await this.listTables("playing")).filter((t) => t.game_id);
+    return el("section", { class: "panel watch", "aria-labelledby": "h-watch" },
+      el("h2", { id: "h-watch" }, "Watch"),
+      tables.length ? el("ul", {}, tables.map((t) => el("li", {}, this.tableLine(t), " ",
+        el("a", { href: `#watch=${t.game_id}` }, "watch"))))
+        : el("p", {}, "No public game is being played."));
+  }
+
+  async renderMine(player) {
+    const items = [];
+    try {
+      const page = await api.myGames(player.token);
+      for (const g of page.games) {
+        const who = g.opponents.map((o) => o.name).join(", ");
+        items.push(el("li", {}, `${g.variant} against ${who}${g.your_turn ? " · your turn" : ""} `,
+          el("a", { href: `#game=${g.game_id}&table=${g.table_id}` }, "resume")));
+      }
+    } catch (error) {
+      if (error.status === 401) {
+        store.forgetPlayer();
+        this.message = "Your player is not known here any more: choose a name again.";
+      }
+    }
+    for (const [gameId, entry] of Object.entries(store.games())) {
+      if (!entry.token) continue;
+      items.push(el("li", {}, `${entry.label || gameId} `,
+        el("a", { href: `#game=${gameId}` }, "resume")));
+    }
+    return el("section", { class: "panel mine", "aria-labelledby": "h-mine" },
+      el("h2", { id: "h-mine" }, "Your games"),
+      items.length ? el("ul", {}, items) : el("p", {}, "None running."));
+  }
+
+  renderSettings() {
+    const settings = store.settings();
+    const form = el("form", { class: "panel settings", "aria-labelledby": "h-settings" },
+      el("h2", { id: "h-settings" }, "Settings"),
+      select("deck", "Card pictures", [["french", "French"], ["german", "German (Bavarian)"]],
+        settings.deck),
+      checkbox("dim_illegal", "Dim the cards you may not play", settings.dim_illegal),
+      checkbox("lift_first", "Touch screens: the first tap lifts a card, the second plays it",
+        settings.lift_first));
+    form.addEventListener("change", () => {
+      store.saveSettings({ ...store.settings(), deck: formValue(form, "deck"),
+        dim_illegal: formValue(form, "dim_illegal"), lift_first: formValue(form, "lift_first") });
+      this.say("Settings saved.");
+    });
+    return form;
+  }
+}
+
+/** Waiting at a table until its game starts (polling the table), with its invite link. */
+export class TableWait {
+  constructor(root, { tableId, inviteCode, go }) {
+    this.root = root;
+    this.tableId = tableId;
+    this.inviteCode = inviteCode || (store.game(`table:${tableId}`) || {}).invite || null;
+    this.go = go;
+    this.timer = null;
+    this.stopped = false;
+    this.lastGame = null;
+  }
+
+  async start() {
+    await this.poll();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  async poll() {
+    if (this.stopped) return;
+    const player = store.player();
+    try {
+      const table = await api.table(this.tableId, player.token, this.inviteCode);
+      if (this.stopped) return;
+      const you = table.you;
+      if (you && you.token && you.game_id && table.status === "playing"
+          && (table.rematch || []).length === 0) {
+        store.saveGame(you.game_id, { token: you.token, seat: you.seat, table_id: this.tableId,
+          label: `${table.variant} at a table` });
+        this.go(`#game=${you.game_id}&table=${this.tableId}`);
+        return;
+      }
+      this.render(table);
+    } catch (error) {
+      if (this.stopped) return;
+      this.render(null, error.message);
+    }
+    this.timer = setTimeout(() => this.poll(), 1000);
+  }
+
+  render(table, problem = "") {
+    let invite = null;
+    if (table && table.status === "open") {
+      invite = table.invite_code ? inviteLink(this.tableId, table.invite_code)
+        : `${location.origin}/play#join=${encodeURIComponent(this.tableId)}`;
+    }
+    this.root.replaceChildren(el("main", { class: "lobby waiting" },
+      el("h1", {}, "Waiting for players"),
+      problem ? el("p", { role: "alert" }, problem) : null,
+      table && table.status === "finished" ? el("p", {}, "The match is over: the next one "
+        + `starts when every player has asked for it (asked: ${table.rematch.length}).`) : null,
+      table && table.status === "open" ? el("p", {}, `${table.variant} to ${table.match_points}: `
+        + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"}.`) : null,
+      invite ? el("p", {}, "Invite link: ",
+        el("input", { class: "invite", readonly: true, value: invite, "aria-label": "Invite link",
+          size: "60" })) : null,
+      table ? el("ul", {}, table.seats.map((s) =>
+        el("li", {}, `Seat ${s.seat + 1}: ${s.kind === "open" ? "open" : s.name || s.level}`))) : null,
+      button("Back to the lobby", () => this.go("#lobby"))));
+  }
+}
+
+/** Joining a table from a link: #join=<table>&code=<invite>. */
+export async function joinTable(tableId, inviteCode, go, say) {
+  const player = store.player();
+  const table = await api.table(tableId, player.token, inviteCode);
+  if (!table.you) await api.join(tableId, player.token, inviteCode);
+  if (inviteCode) store.saveGame(`table:${tableId}`, { invite: inviteCode });
+  say("");
+  go(`#table=${tableId}`);
+}

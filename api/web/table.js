@@ -1,0 +1,599 @@
+// The table of one game: the hand, talon and trump, the trick and the last trick, the other
+// seats, the buttons of the legal actions, the game log, and the settlement and balance
+// dialogs. Views come from the answers to the page's own actions and from live.js.
+
+import { api } from "./api.js";
+import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
+import { button, el } from "./dom.js";
+import { keyCommand } from "./keys.js";
+import { follow } from "./live.js";
+import { store } from "./store.js";
+import {
+  eventText, SETTLEMENT_REASONS, seatName, sideName, trickReason,
+} from "./words.js";
+
+const LOG_LINES = 80;
+const OVER = new Set(["match_over", "aborted"]);
+
+/** The game screen: `start()` loads it, `stop()` ends its live updates. */
+export class GameScreen {
+  constructor(root, { gameId, token, inviteCode = null, tableId = null, onLobby }) {
+    this.root = root;
+    this.gameId = gameId;
+    this.token = token;
+    this.inviteCode = inviteCode;
+    this.tableId = tableId;
+    this.onLobby = onLobby;
+    this.settings = store.settings();
+    this.view = null;
+    this.events = [];
+    this.lastSeq = 0;
+    this.trickSoFar = {};
+    this.trickWon = null;
+    this.busy = false;
+    this.hint = null;
+    this.panel = null; // "balance" | "hint" | null
+    this.message = "";
+    this.confirming = null;
+    this.lifted = null;
+    this.stopped = false;
+    this.onKeyDown = (event) => this.key(event);
+  }
+
+  async start() {
+    document.addEventListener("keydown", this.onKeyDown);
+    const view = await api.view(this.gameId, this.token, { inviteCode: this.inviteCode });
+    await this.loadEvents();
+    this.show(view);
+    this.live = follow({
+      gameId: this.gameId, token: this.token, version: view.version,
+      inviteCode: this.inviteCode,
+      onView: (v) => this.update(v),
+      onError: (error) => this.say(`Connection trouble: ${error.message}; retrying.`),
+    });
+  }
+
+  stop() {
+    this.stopped = true; // answers still on their way must not draw over the next screen
+    document.removeEventListener("keydown", this.onKeyDown);
+    if (this.live) this.live.stop();
+  }
+
+  get deck() {
+    return this.settings.deck;
+  }
+
+  async loadEvents() {
+    for (;;) {
+      const page = await api.events(this.gameId, this.token, this.lastSeq, this.inviteCode);
+      this.addEvents(page.events);
+      if (!page.events.length || page.next_after >= page.last_seq) return;
+    }
+  }
+
+  addEvents(events) {
+    for (const event of events) {
+      if (event.seq <= this.lastSeq) continue;
+      this.lastSeq = event.seq;
+      if (event.type === "card_played") this.trickSoFar[event.seat] = event.card;
+      if (event.type === "trick_won") {
+        event.winning_card = this.trickSoFar[event.seat];
+        this.trickSoFar = {};
+        this.trickWon = event;
+      }
+      if (event.type === "hand_dealt") {
+        this.trickWon = null;
+        this.trickSoFar = {};
+      }
+      this.events.push(event);
+    }
+  }
+
+  /** A newer view (the answer to an action, or from live.js); older ones are dropped. */
+  async update(view) {
+    if (this.view && view.version <= this.view.version) return;
+    const events = view.events || [];
+    const known = this.events.length;
+    if (events.length && events[0].seq > this.lastSeq + 1) await this.loadEvents();
+    this.show(view, known);
+  }
+
+  show(view, known = this.events.length) {
+    if (this.view && view.version <= this.view.version) return;
+    if (this.view && view.hand_no !== this.view.hand_no) this.hint = null;
+    this.addEvents(view.events || []);
+    if (this.view) this.announce(view, this.events.slice(known));
+    this.view = view;
+    if (this.live) this.live.seen(view.version);
+    if (this.tableId === null && view.seat !== null && OVER.has(view.status)) {
+      store.dropGame(this.gameId);
+    }
+    this.render();
+  }
+
+  /** Screen readers hear the other seats' moves (a live region outside the redrawn table). */
+  announce(view, events) {
+    const region = document.getElementById("announce");
+    const lines = events.filter((e) => e.seat !== view.seat || e.type === "trick_won")
+      .map((e) => eventText(view, e, this.deck)).filter(Boolean);
+    if (region && lines.length) region.textContent = lines.join(" ");
+  }
+
+  say(text) {
+    this.message = text;
+    const status = this.root.querySelector(".status-line");
+    if (status) status.textContent = text;
+  }
+
+  async act(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.hint = null;
+    this.say("");
+    try {
+      const view = await api.act(this.gameId, this.token, action);
+      await this.update(view);
+    } catch (error) {
+      this.say(`Not done: ${error.message}`);
+      try {
+        await this.update(await api.view(this.gameId, this.token));
+      } catch {
+        // the live updates carry on
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  legal(type) {
+    return (this.view.legal_actions || []).filter((a) => a.type === type);
+  }
+
+  handCards() {
+    return sortCards(this.view.hand || [], this.view.trump_suit);
+  }
+
+  playCard(card) {
+    const allowed = this.legal("play").some((a) => a.card === card);
+    if (!allowed) {
+      this.say(this.view.to_act === this.view.seat && this.legal("play").length
+        ? `The ${cardName(card, this.deck)} may not be played now.`
+        : "It is not your turn.");
+      return;
+    }
+    this.act({ type: "play", card });
+  }
+
+  /** A click on a card of the hand: a touch first lifts it (the setting), then plays it. */
+  tapCard(card, event) {
+    if (this.settings.lift_first && event.pointerType === "touch" && this.lifted !== card) {
+      this.lifted = card;
+      this.render();
+      return;
+    }
+    this.lifted = null;
+    this.playCard(card);
+  }
+
+  async askHint() {
+    if (this.view.seat === null || !this.view.legal_actions.length || this.busy) return;
+    this.busy = true;
+    this.say("Asking the strong computer…");
+    try {
+      this.hint = await api.hint(this.gameId, this.token);
+      this.panel = "hint";
+      this.say("");
+    } catch (error) {
+      this.say(`No hint: ${error.message}`);
+    } finally {
+      this.busy = false;
+    }
+    this.render();
+  }
+
+  overlayOpen() {
+    return Boolean(this.root.querySelector(".overlay"));
+  }
+
+  key(event) {
+    const command = keyCommand({
+      key: event.key, ctrlKey: event.ctrlKey, altKey: event.altKey, metaKey: event.metaKey,
+      target: event.target && event.target.tagName,
+    }, { overlay: this.overlayOpen() });
+    if (!command) return;
+    // Enter on a focused button of a dialog is that button's (the browser clicks it)
+    if (command.kind === "confirm" && event.target.closest
+        && event.target.closest(".overlay button")) return;
+    event.preventDefault();
+    if (command.kind === "card") {
+      const card = this.handCards()[command.index];
+      if (card) this.playCard(card);
+    } else if (command.kind === "hint") {
+      this.askHint();
+    } else if (command.kind === "balance") {
+      this.panel = "balance";
+      this.render();
+    } else if (command.kind === "confirm") {
+      const primary = this.root.querySelector(".overlay [data-primary]");
+      if (primary) primary.click();
+    } else if (command.kind === "dismiss" && this.panel) {
+      this.panel = null;
+      this.render();
+    }
+  }
+
+  // ---- rendering -------------------------------------------------------------------------
+
+  render() {
+    if (this.stopped) return;
+    const focused = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.focus : undefined;
+    const view = this.view;
+    const screen = el("section", { class: "game", "aria-label": "Table",
+      "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no },
+      this.renderHeader(),
+      el("div", { class: "others" }, this.otherSeats().map((s) => this.renderSeat(s))),
+      el("div", { class: "middle" }, this.renderStock(), this.renderTrick()),
+      view.seat === null ? null : this.renderMe(),
+      el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
+      el("div", { class: "bottom" }, this.renderLastTrick(), this.renderLog()),
+      this.renderOverlay());
+    this.root.replaceChildren(screen);
+    const log = screen.querySelector(".log ol");
+    if (log) log.scrollTop = log.scrollHeight;
+    const overlay = screen.querySelector(".overlay [data-primary]");
+    const again = focused && screen.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+    if (overlay) overlay.focus();
+    else if (again) again.focus();
+  }
+
+  otherSeats() {
+    return this.view.seats.filter((s) => s.seat !== this.view.seat);
+  }
+
+  renderHeader() {
+    const view = this.view;
+    const match = view.match;
+    const score = view.seats.map((s) => `${seatName(view, s.seat)} ${match.points[s.seat]}`);
+    const hinted = view.seat !== null
+      && view.hinted_hands.some((h) => h.seat === view.seat && h.hand_no === view.hand_no);
+    return el("header", { class: "scoreboard" },
+      el("h1", { class: "match" },
+        `${view.variant} · to ${match.target} · hand ${view.hand_no}`),
+      el("p", { class: "score", "aria-label": "Game points" },
+        view.variant === "four-hand"
+          ? `Game points: ${sideName(view, [0, 2])} ${match.points[0]} · `
+            + `${sideName(view, [1, 3])} ${match.points[1]}`
+          : score.join(" · ")),
+      view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
+      hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
+      el("div", { class: "tools" },
+        button("Balance (B)", () => { this.panel = "balance"; this.render(); },
+          { "data-focus": "btn:balance" }),
+        view.seat !== null && view.legal_actions.length && view.status === "playing"
+          ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
+        view.can_resign ? this.confirmButton("resign", "Resign") : null,
+        view.can_abort ? this.confirmButton("abort", "Abort") : null,
+        button("Lobby", () => this.onLobby(), { "data-focus": "btn:lobby" })));
+  }
+
+  confirmButton(type, label) {
+    if (this.confirming === type) {
+      return button(`Really ${label.toLowerCase()}?`, () => {
+        this.confirming = null;
+        this.act({ type });
+      }, { class: "danger", "data-focus": `btn:${type}` });
+    }
+    return button(label, () => {
+      this.confirming = type;
+      this.render();
+    }, { "data-focus": `btn:${type}` });
+  }
+
+  reasonBubble(seat) {
+    const won = this.trickWon;
+    if (!won || won.seat !== seat || this.view.status !== "playing") return null;
+    return el("p", { class: "reason", role: "note" },
+      `${seatName(this.view, seat)} took the trick: ${trickReason(won)}`);
+  }
+
+  /** The roles of a seat in this hand, after its name: "(dealer)", "(sits out)". */
+  seatTag(info) {
+    const view = this.view;
+    const tags = [];
+    if (view.sitting_out === info.seat) tags.push("sits out");
+    if (view.dealer === info.seat) tags.push("dealer");
+    return tags.length ? ` (${tags.join(", ")})` : "";
+  }
+
+  meldsOf(seat) {
+    return (this.view.melds || []).filter((m) => m.seat === seat).map((m) =>
+      el("li", {}, `${m.points} in ${suitName(m.suit, this.deck)}${m.credited ? "" : " (pending)"}`));
+  }
+
+  renderSeat(info) {
+    const view = this.view;
+    const count = (view.hand_sizes || [])[info.seat] ?? 0;
+    const known = (view.known_cards || {})[info.seat] || [];
+    const toAct = view.to_act === info.seat && view.status === "playing";
+    const melds = this.meldsOf(info.seat);
+    return el("div", { class: `seat other${toAct ? " to-act" : ""}`, "data-seat": info.seat },
+      el("h2", {}, `${seatName(view, info.seat)}${this.seatTag(info)}`),
+      el("p", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${toAct ? " · to play" : ""}`),
+      el("div", { class: "backs", "aria-hidden": "true" },
+        Array.from({ length: count }, () => cardBack("", "small"))),
+      known.length ? el("div", { class: "known", "aria-label": `Known cards of ${info.name}` },
+        el("span", { text: "known: " }),
+        sortCards(known, view.trump_suit).map((c) => cardImage(c, this.deck, "small"))) : null,
+      melds.length ? el("ul", { class: "melds", "aria-label": "Shown pairs" }, melds) : null,
+      this.reasonBubble(info.seat));
+  }
+
+  renderStock() {
+    const view = this.view;
+    const trump = suitName(view.trump_suit, this.deck);
+    const closed = view.closed_by !== null && view.closed_by !== undefined;
+    const parts = [];
+    if (view.trump_card) {
+      parts.push(cardImage(view.trump_card, this.deck, "trump-card"));
+    } else if (closed && view.talon_size > 0) {
+      parts.push(cardBack("the trump card, turned down", "trump-card"));
+    }
+    if (view.talon_size > 0) {
+      parts.push(cardBack(`talon: ${view.talon_size} cards`, "talon"));
+      parts.push(el("span", { class: "talon-count", "aria-hidden": "true" }, String(view.talon_size)));
+    }
+    if (closed) {
+      parts.push(el("span", { class: "closed-sign" }, "Closed"));
+    }
+    const label = `Trump ${trump}; talon ${view.talon_size} cards`
+      + `${closed ? `, closed by ${seatName(view, view.closed_by)}` : ""}`;
+    return el("div", { class: "stock", role: "group", "aria-label": label },
+      el("div", { class: "pile" }, parts),
+      el("p", { class: "trump-suit" }, `Trump: ${trump}`),
+      this.renderCounter());
+  }
+
+  renderCounter() {
+    const view = this.view;
+    if (!this.settings.point_counter || !view.points) return null;
+    return el("ul", { class: "counter", "aria-label": "Points in this hand" },
+      view.points.map((p) => el("li", {},
+        `${sideName(view, p.seats)}: ${p.total}${p.pending_melds ? ` (+${p.pending_melds} pending)` : ""}`)));
+  }
+
+  renderTrick() {
+    const view = this.view;
+    const cards = (view.trick || []).map((c) => el("figure", { class: "played" },
+      cardImage(c.card, this.deck), el("figcaption", {}, seatName(view, c.seat))));
+    return el("div", { class: "trick", role: "group", "aria-label": "Current trick" },
+      cards.length ? cards : el("p", { class: "empty" },
+        view.status === "playing" ? `${seatName(view, view.to_act)} to lead` : ""));
+  }
+
+  renderLastTrick() {
+    const view = this.view;
+    const last = view.last_trick;
+    return el("div", { class: "last-trick", role: "group", "aria-label": "Last trick" },
+      el("h2", {}, "Last trick"),
+      last ? el("div", { class: "cards" }, last.cards.map((c) =>
+        el("figure", { class: c.seat === last.winner ? "winner" : "" },
+          cardImage(c.card, this.deck, "small"), el("figcaption", {}, seatName(view, c.seat)))))
+        : el("p", { class: "empty" }, "none yet"),
+      last ? el("p", {}, `${seatName(view, last.winner)} took it`) : null);
+  }
+
+  renderLog() {
+    const lines = this.events.map((e) => eventText(this.view, e, this.deck)).filter(Boolean);
+    return el("div", { class: "log" },
+      el("h2", {}, "Game log"),
+      el("ol", { role: "log", "aria-live": "polite", "aria-label": "Game log" },
+        lines.slice(-LOG_LINES).map((line) => el("li", {}, line))));
+  }
+
+  renderActions() {
+    const view = this.view;
+    const buttons = [];
+    if (this.legal("declare").length) {
+      const lit = view.can_declare_66 ? " lit" : "";
+      buttons.push(button("66!", () => this.act({ type: "declare" }),
+        { class: `declare${lit}`, "aria-label": "Declare 66", "data-focus": "btn:declare" }));
+    }
+    if (this.legal("close").length) {
+      buttons.push(button("Close", () => this.act({ type: "close" }),
+        { "aria-label": "Close the talon", "data-focus": "btn:close" }));
+    }
+    for (const meld of this.legal("meld")) {
+      const points = meld.suit === view.trump_suit ? 40 : 20;
+      buttons.push(button(`Show pair ${suitName(meld.suit, this.deck)} ${points}`,
+        () => this.act(meld), {
+          "aria-label": `Show the pair of ${suitName(meld.suit, this.deck)} for ${points}`,
+          "data-focus": `btn:meld:${meld.suit}`,
+        }));
+    }
+    if (this.legal("exchange").length) {
+      const low = view.variant === "schnapsen" ? "jack" : "nine";
+      buttons.push(button(`Exchange ${low}`, () => this.act({ type: "exchange" }), {
+        "aria-label": `Exchange the trump ${low} for the ${cardName(view.trump_card, this.deck)}`,
+        "data-focus": "btn:exchange",
+      }));
+    }
+    return el("div", { class: "actions", role: "toolbar", "aria-label": "Actions" }, buttons);
+  }
+
+  renderMe() {
+    const view = this.view;
+    const me = view.seats.find((s) => s.seat === view.seat);
+    const legal = new Set(this.legal("play").map((a) => a.card));
+    const hinted = this.hint && this.hint.best.type === "play" ? this.hint.best.card : null;
+    const toAct = view.to_act === view.seat && view.status === "playing";
+    const cards = this.handCards().map((card, i) => {
+      const ok = legal.has(card);
+      const dim = !ok && this.settings.dim_illegal && toAct ? " illegal" : "";
+      const node = el("button", {
+        type: "button",
+        class: `card${dim}${card === hinted ? " hinted" : ""}${card === this.lifted ? " lifted" : ""}`,
+        "data-card": card,
+        "data-focus": `card:${card}`,
+        "aria-label": `${cardName(card, this.deck)}${i < 9 ? ` (key ${i + 1})` : ""}`,
+        "aria-disabled": ok ? "false" : "true",
+        onclick: (event) => this.tapCard(card, event),
+      });
+      node.innerHTML = faceSvg(card, this.deck);
+      return node;
+    });
+    const melds = this.meldsOf(view.seat);
+    return el("div", { class: `seat me${toAct ? " to-act" : ""}` },
+      el("h2", {}, `${me ? me.name : "You"}${me ? this.seatTag(me) : ""}`
+        + `${toAct ? " · your turn" : ""}`),
+      this.reasonBubble(view.seat),
+      melds.length ? el("ul", { class: "melds", "aria-label": "Your shown pairs" }, melds) : null,
+      this.renderActions(),
+      el("div", { class: "hand", role: "group", "aria-label": "Your hand" }, cards));
+  }
+
+  renderOverlay() {
+    if (this.panel === "balance") return this.renderBalance();
+    if (this.panel === "hint" && this.hint) return this.renderHint();
+    const view = this.view;
+    if (view.status === "hand_over" || view.status === "match_over" || view.status === "aborted") {
+      return this.renderSettlement();
+    }
+    return null;
+  }
+
+  dialog(title, body, primary) {
+    return el("div", { class: "overlay" },
+      el("div", { class: "dialog", role: "dialog", "aria-modal": "true",
+        "aria-labelledby": "dialog-title" },
+      el("h2", { id: "dialog-title" }, title), body, el("div", { class: "dialog-buttons" }, primary)));
+  }
+
+  closePanel() {
+    this.panel = null;
+    this.render();
+  }
+
+  renderHint() {
+    const hint = this.hint;
+    const best = hint.best.type === "play" ? `play the ${cardName(hint.best.card, this.deck)}`
+      : hint.best.type;
+    const worth = (a) => (a.action.type === "play" ? cardName(a.action.card, this.deck)
+      : a.action.type === "meld" ? `show the pair of ${suitName(a.action.suit, this.deck)}`
+        : a.action.type);
+    return this.dialog("Hint", el("div", {},
+      el("p", { class: "hint-best" }, `The strong computer would ${best}.`),
+      hint.would_declare_66 ? el("p", {}, "It would declare 66 now.") : null,
+      el("p", {}, hint.reason),
+      el("table", { class: "balance" },
+        el("caption", {}, "Expected game points of each action"),
+        el("tbody", {}, hint.actions.map((a) => el("tr", {},
+          el("td", {}, worth(a)), el("td", {}, a.expected_game_points.toFixed(2)))))),
+      el("p", { class: "hinted" }, "This hand is now marked as hinted (unrated).")),
+    button("OK", () => this.closePanel(), { "data-primary": "" }));
+  }
+
+  renderBalance() {
+    const view = this.view;
+    const settled = this.events.filter((e) => e.type === "hand_settled");
+    const rows = settled.map((e, n) => {
+      const s = e.settlement;
+      return el("tr", {},
+        el("td", {}, String(n + 1)),
+        el("td", {}, s.winners.length ? `${sideName(view, s.winners)} +${s.game_points}` : "nobody"),
+        el("td", {}, SETTLEMENT_REASONS[s.reason] || s.reason),
+        el("td", {}, s.sides.map((side) => side.total).join(" : ")));
+    });
+    const table = el("table", { class: "balance" },
+      el("caption", {}, settled.length ? `Game points: ${view.match.points.join(" : ")}`
+        : "No hand finished yet."),
+      el("thead", {}, el("tr", {}, ["Hand", "Won", "Why", "Card points"].map((h) =>
+        el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows));
+    return this.dialog("Balance of all hands", table,
+      button("Close", () => this.closePanel(), { "data-primary": "" }));
+  }
+
+  renderSettlement() {
+    const view = this.view;
+    const s = view.settlement;
+    const parts = [];
+    if (s) {
+      const reason = SETTLEMENT_REASONS[s.reason] || s.reason;
+      parts.push(el("p", { class: "verdict" }, s.winners.length
+        ? `${sideName(view, s.winners)} ${s.winners.includes(view.seat) ? "win" : "wins"} `
+          + `${s.game_points} game point${s.game_points === 1 ? "" : "s"}: ${reason}.`
+        : `Nobody scores: ${reason}.`));
+      parts.push(el("p", { class: "explanation" }, s.explanation));
+      for (const side of s.sides) {
+        const terms = [`cards ${side.trick_points}`,
+          ...side.melds.map((m) => `pair ${m.points} (${suitName(m.suit, this.deck)})`)];
+        if (side.last_trick_bonus) terms.push(`last trick ${side.last_trick_bonus}`);
+        parts.push(el("section", { class: "side" },
+          el("h3", {}, sideName(view, side.seats)),
+          el("p", { class: "working" }, `${terms.join(" + ")} = ${side.total}`),
+          side.forfeited_melds.length ? el("p", { class: "forfeited" }, `forfeited: ${
+            side.forfeited_melds.map((m) => `${m.points} (${suitName(m.suit, this.deck)})`).join(", ")}`)
+            : null,
+          el("div", { class: "taken", "aria-label": `Cards taken by ${sideName(view, side.seats)}` },
+            sortCards(side.cards, view.trump_suit).map((c) => cardImage(c, this.deck, "tiny")))));
+      }
+      if (s.missing_points) {
+        parts.push(el("p", { class: "missing" },
+          `The declaration was ${s.missing_points} points short of 66.`));
+      }
+    }
+    parts.push(el("p", { class: "match-score" }, `Game points: ${view.match.points.join(" : ")}`));
+    let title = `Hand ${view.hand_no} settled`;
+    let primary;
+    if (view.status === "hand_over") {
+      if (this.legal("continue").length) {
+        primary = button("Continue (Enter)", () => this.act({ type: "continue" }),
+          { "data-primary": "", class: "primary" });
+      } else {
+        parts.push(el("p", {}, view.seat === null ? "Waiting for the players to continue…"
+          : "Waiting for the others to continue…"));
+      }
+    } else {
+      title = view.status === "aborted" ? "Game aborted" : "Match over";
+      parts.push(el("p", { class: "result" }, this.resultText()));
+      primary = [
+        this.tableId && view.seat !== null && view.status === "match_over"
+          ? button("Rematch", () => this.rematch()) : null,
+        button("Back to the lobby (Enter)", () => this.onLobby(),
+          { "data-primary": "", class: "primary" }),
+      ];
+    }
+    return this.dialog(title, el("div", { class: "settlement" }, parts), primary);
+  }
+
+  resultText() {
+    const view = this.view;
+    const match = view.match;
+    if (match.result_reason === "aborted") {
+      return `Aborted by ${seatName(view, match.aborted_by)}: no result.`;
+    }
+    const side = match.set_winner ?? match.winner;
+    let winners = [];
+    if (side !== null && side !== undefined) {
+      winners = view.variant === "four-hand"
+        ? view.seats.map((s) => s.seat).filter((s) => s % 2 === side) : [side];
+    }
+    let line = `${winners.length ? sideName(view, winners) : "Nobody"} won the match `
+      + `(${match.points.join(":")}).`;
+    if (match.result_reason === "resigned") line += ` ${seatName(view, match.resigned_by)} resigned.`;
+    return line;
+  }
+
+  async rematch() {
+    const player = store.player();
+    if (!player) return;
+    try {
+      await api.rematch(this.tableId, player.token);
+      this.say("Rematch asked: the next match starts when everybody has asked.");
+      this.onLobby(`#table=${this.tableId}`);
+    } catch (error) {
+      this.say(`No rematch: ${error.message}`);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// Words of the table (pure): the game log's lines, a trick's reason, a settlement's working.
+
+import { cardName, RANK_NAMES, suitName } from "./cards.js";
+
+export const SETTLEMENT_REASONS = {
+  declaration: "declared 66",
+  closed_declaration: "closed the talon and declared 66",
+  declaration_against_closer: "declared 66 against the closer",
+  false_declaration: "a false declaration",
+  closing_failed: "the closing failed",
+  closed_played_out: "closed the talon and reached 66",
+  last_trick: "took the last trick",
+  played_out: "more points when the cards ran out",
+  tie: "a tie",
+};
+
+/** Where the other seats sit, clockwise from the reader (as in api/terminal.py). */
+const DIRECTIONS = { 3: ["West", "East"], 4: ["West", "North", "East"] };
+
+/**
+ * "You" for the reader's seat, else the seat's name from the view's `seats`; in three- and
+ * four-hand, where it sits from the reader with its level or name and the partner marked:
+ * "North (random, partner)", "East (Bob)".
+ */
+export function seatName(view, seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  if (seat === view.seat) return "You";
+  const seats = view.seats || [];
+  const info = seats.find((s) => s.seat === seat);
+  if (!info) return `Seat ${seat}`;
+  const around = DIRECTIONS[seats.length];
+  if (!around || view.seat === null || view.seat === undefined) return info.name;
+  const offset = (seat - view.seat + seats.length) % seats.length;
+  const tags = [info.kind === "computer" ? info.level : info.name];
+  if (seats.length === 4 && offset === 2) tags.push("partner");
+  return `${around[offset - 1]} (${tags.join(", ")})`;
+}
+
+export function sideName(view, seats) {
+  return seats.map((s) => seatName(view, s)).join(" + ");
+}
+
+/**
+ * Why the winner took the trick: "trumps", "ten beats king" (the higher card of the suit led,
+ * named from the trick's cards) or "suit not followed".
+ */
+export function trickReason(event) {
+  if (event.reason === "trump") return "trumps";
+  if (event.reason === "off_suit") return "suit not followed";
+  if (event.reason === "higher_card" && event.winning_card && event.cards) {
+    const beaten = event.cards.filter((c) => c !== event.winning_card
+      && c[1] === event.winning_card[1]);
+    if (beaten.length === 1) {
+      return `${RANK_NAMES[event.winning_card[0]].toLowerCase()} beats `
+        + `${RANK_NAMES[beaten[0][0]].toLowerCase()}`;
+    }
+  }
+  return "higher card";
+}
+
+/** The card that won a finished trick ({leader, cards: [{seat, card}], winner}). */
+export function winningCard(trick) {
+  const entry = trick.cards.find((c) => c.seat === trick.winner);
+  return entry ? entry.card : null;
+}
+
+/** One event as a line of the game log, or null for events the reader need not see. */
+export function eventText(view, event, deck = "french") {
+  const who = seatName(view, event.seat);
+  const verb = (you, other) => (event.seat === view.seat ? you : other);
+  switch (event.type) {
+    case "hand_dealt":
+      return `Hand ${event.hand_no}: ${seatName(view, event.dealer)} `
+        + `${event.dealer === view.seat ? "deal" : "deals"}; trump ${suitName(event.trump_suit, deck)} `
+        + `(${cardName(event.trump_card, deck)} face up).`;
+    case "card_played":
+      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}.`;
+    case "trick_won":
+      return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
+    case "card_drawn":
+      return event.card ? `${who} ${verb("draw", "draws")} the ${cardName(event.card, deck)}.`
+        : null;
+    case "meld":
+      return `${who} ${verb("show", "shows")} ${event.points} in ${suitName(event.suit, deck)}`
+        + `${event.credited ? "" : " (counts with the first trick)"}.`;
+    case "meld_credited":
+      return `${who}: the ${event.points} in ${suitName(event.suit, deck)} now counts.`;
+    case "exchange":
+      return `${who} ${verb("exchange", "exchanges")} the ${cardName(event.gave, deck)} for the `
+        + `${cardName(event.took, deck)}.`;
+    case "close":
+      return `${who} ${verb("close", "closes")} the talon: follow suit and head the trick now.`;
+    case "talon_exhausted":
+      return "The talon is empty: follow suit and head the trick now.";
+    case "declare":
+      return `${who} ${verb("declare", "declares")} 66 with ${event.points} points.`;
+    case "hand_settled": {
+      const s = event.settlement;
+      const reason = SETTLEMENT_REASONS[s.reason] || s.reason;
+      if (!s.winners.length) return `Hand over: nobody scores (${reason}).`;
+      return `Hand over: ${sideName(view, s.winners)} ${s.winners.includes(view.seat) ? "win" : "wins"} `
+        + `${s.game_points} game point${s.game_points === 1 ? "" : "s"} (${reason}).`;
+    }
+    case "match_won":
+      return `${sideName(view, event.winners)} won the match ${event.score.join(":")}.`;
+    case "resigned":
+      return `${who} ${verb("resign", "resigns")}.`;
+    case "aborted":
+      return `${who} ${verb("abort", "aborts")} the game.`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,74 @@
+// Unit tests of the web client's pure modules, run by node's test runner
+// (tests/web/test_js_units.py runs `node --test` on a copy beside a module package.json).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cardName, faceSvg, sortCards } from "../../../api/web/cards.js";
+import { keyCommand } from "../../../api/web/keys.js";
+import { eventText, seatName, trickReason } from "../../../api/web/words.js";
+
+test("the hand is sorted as in the terminal: trumps first, then C S H D, high to low", () => {
+  assert.deepEqual(sortCards(["9D", "QS", "AH", "KS", "TH", "JD"], "H"),
+    ["AH", "TH", "KS", "QS", "JD", "9D"]);
+  assert.deepEqual(sortCards(["9H", "AC", "TD", "KS"], "D"), ["TD", "AC", "KS", "9H"]);
+});
+
+test("cards are named for screen readers, by the deck's pictures", () => {
+  assert.equal(cardName("QH"), "Queen of hearts");
+  assert.equal(cardName("TC"), "Ten of clubs");
+  assert.equal(cardName("QH", "german"), "Ober of hearts");
+  assert.equal(cardName("JC", "german"), "Unter of acorns");
+});
+
+test("a face is an SVG with its rank in both corners; German pictures differ", () => {
+  const french = faceSvg("QH");
+  assert.match(french, /^<svg [^>]*viewBox="0 0 100 150"/);
+  assert.equal(french.match(/>Q</g).length, 3); // two corners and the middle
+  assert.equal(faceSvg("QH", "german").match(/>O</g).length, 3);
+  assert.notEqual(faceSvg("9D"), faceSvg("9D", "german"));
+});
+
+test("keys 1-9 pick the n-th card, R a hint, B the balance; Enter only on a dialog", () => {
+  assert.deepEqual(keyCommand({ key: "1" }), { kind: "card", index: 0 });
+  assert.deepEqual(keyCommand({ key: "9" }), { kind: "card", index: 8 });
+  assert.equal(keyCommand({ key: "0" }), null);
+  assert.deepEqual(keyCommand({ key: "r" }), { kind: "hint" });
+  assert.deepEqual(keyCommand({ key: "B" }), { kind: "balance" });
+  assert.equal(keyCommand({ key: "Enter" }), null);
+  assert.deepEqual(keyCommand({ key: "Enter" }, { overlay: true }), { kind: "confirm" });
+  assert.equal(keyCommand({ key: "1" }, { overlay: true }), null);
+  assert.equal(keyCommand({ key: "1", target: "input" }), null);
+  assert.equal(keyCommand({ key: "r", ctrlKey: true }), null);
+});
+
+test("a trick's reason names the ranks when the higher card of the suit won", () => {
+  assert.equal(trickReason({ reason: "higher_card", cards: ["KH", "TH"], winning_card: "TH" }),
+    "ten beats king");
+  assert.equal(trickReason({ reason: "trump", cards: ["AS", "9H"], winning_card: "9H" }),
+    "trumps");
+  assert.equal(trickReason({ reason: "off_suit", cards: ["9S", "AD"], winning_card: "9S" }),
+    "suit not followed");
+});
+
+test("the log speaks of the reader as You and names the others", () => {
+  const view = { seat: 0, seats: [{ seat: 0, name: "Ann" }, { seat: 1, name: "Bob" }] };
+  assert.equal(eventText(view, { type: "card_played", seat: 0, card: "QH" }),
+    "You play the Queen of hearts.");
+  assert.equal(eventText(view, { type: "card_played", seat: 1, card: "TH" }),
+    "Bob plays the Ten of hearts.");
+  assert.equal(eventText(view, { type: "card_drawn", seat: 1, card: null }), null);
+  assert.equal(eventText(view, { type: "declare", seat: 1, points: 70 }),
+    "Bob declares 66 with 70 points.");
+});
+
+test("in three- and four-hand the others are named by where they sit, as in the terminal", () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
+    name: "Computer (easy)" }));
+  seats[1] = { seat: 1, kind: "human", name: "Bob" };
+  const view = { seat: 0, seats };
+  assert.deepEqual([0, 1, 2, 3].map((s) => seatName(view, s)),
+    ["You", "West (Bob)", "North (easy, partner)", "East (easy)"]);
+  assert.equal(seatName({ seat: null, seats }, 2), "Computer (easy)");
+  assert.equal(seatName({ seat: 1, seats: seats.slice(0, 3) }, 0), "East (easy)");
+});

@@ -1,0 +1,151 @@
+"""What the browser tests do on the page (shared by the tests and tests/web/screenshots.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+T = TypeVar("T")
+TIMEOUT_S = 30
+
+#: The table's state as the page renders it, and which keys would play.
+STATE_JS = """
+const game = document.querySelector('section.game');
+const cards = [...document.querySelectorAll('.hand button.card')];
+const primary = document.querySelector('.overlay [data-primary]');
+return {
+  screen: game ? 'game' : (document.querySelector('main.waiting') ? 'waiting' :
+          (document.querySelector('main.lobby') ? 'lobby' : 'none')),
+  version: game ? Number(game.dataset.version) : null,
+  status: game ? game.dataset.status : null,
+  hand_no: game ? Number(game.dataset.hand) : null,
+  cards: cards.map((c) => c.dataset.card),
+  legal: cards.map((c) => c.getAttribute('aria-disabled') === 'false'),
+  dimmed: cards.map((c) => c.classList.contains('illegal')),
+  labels: cards.map((c) => c.getAttribute('aria-label')),
+  overlay: primary ? document.querySelector('.overlay h2').textContent : null,
+  overlay_text: primary || document.querySelector('.overlay') ?
+      document.querySelector('.overlay').innerText : null,
+  hash: location.hash,
+};
+"""
+
+
+def wait_for(driver: webdriver.Chrome, condition: Callable[[webdriver.Chrome], T],
+             timeout: float = TIMEOUT_S) -> T:
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+
+
+def state(driver: webdriver.Chrome) -> dict[str, Any]:
+    result: dict[str, Any] = driver.execute_script(STATE_JS)
+    return result
+
+
+def press(driver: webdriver.Chrome, key: str) -> None:
+    """A key press sent to whatever has the focus, as a person would type it."""
+    ActionChains(driver).send_keys(key).perform()
+
+
+def tap(driver: webdriver.Chrome, element: Any) -> None:
+    """A finger's tap on ``element`` (pointer events of type touch, then a click)."""
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to(element).pointer_down().pointer_up()
+    actions.perform()
+
+
+def console_errors(driver: webdriver.Chrome) -> list[dict[str, Any]]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def requested_urls(driver: webdriver.Chrome) -> list[str]:
+    """Every URL the page asked for since the last call (from chromium's network log)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def foreign(urls: list[str], base: str) -> list[str]:
+    """The URLs not served by ``base`` (data: URLs count as local)."""
+    origin = urlsplit(base)
+    return [u for u in urls if urlsplit(u).scheme != "data"
+            and (urlsplit(u).scheme, urlsplit(u).netloc) != (origin.scheme, origin.netloc)]
+
+
+def open_play(driver: webdriver.Chrome, base: str, fragment: str = "") -> None:
+    driver.get(f"{base}/play{fragment}")
+    wait_for(driver, lambda d: state(d)["screen"] != "none")
+
+
+def choose_name(driver: webdriver.Chrome, name: str) -> None:
+    """Type a name and Enter: the page creates the player."""
+    field = wait_for(driver, lambda d: d.find_element(By.ID, "f-name"))
+    field.send_keys(name + Keys.ENTER)
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".player-name")
+             or d.find_elements(By.CSS_SELECTOR, "section.game, main.waiting"))
+
+
+def play_computer(driver: webdriver.Chrome, level: str = "random", match_points: int = 3,
+                  variant: str = "sixty-six") -> None:
+    """Choose the computer, variant and match length by keyboard, then Enter on Play."""
+    form = driver.find_element(By.CSS_SELECTOR, "form.computer")
+    for name, value in (("level", level), ("variant", variant),
+                        ("match_points", str(match_points))):
+        field = form.find_element(By.NAME, name)
+        Select(field).select_by_value(value)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: state(d)["screen"] == "game")
+
+
+def create_table(driver: webdriver.Chrome, visibility: str = "private",
+                 match_points: int = 3, seat: str = "open") -> str:
+    """A two-hand table, its other seat ``open`` or ``computer:<level>``; answers the invite
+    link shown while waiting (a private table), else "" once the game is shown."""
+    form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    Select(form.find_element(By.NAME, "visibility")).select_by_value(visibility)
+    Select(form.find_element(By.NAME, "t_match_points")).select_by_value(str(match_points))
+    Select(form.find_element(By.NAME, "seat_1")).select_by_value(seat)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    if visibility == "private":
+        field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.invite"))
+        link: str = field.get_attribute("value") or ""
+        return link
+    wait_for(driver, lambda d: state(d)["screen"] == "game")
+    return ""
+
+
+def step(driver: webdriver.Chrome, clicks: bool = False) -> bool:
+    """One move, if the page offers one: by keys (Enter on the settlement, else the key 1-9
+    of the first card the page marks as playable) or by ``clicks`` on the same. False when
+    there is nothing to do.
+    """
+    before = state(driver)
+    if before["overlay"] is not None and before["status"] == "hand_over":
+        if clicks:
+            driver.find_element(By.CSS_SELECTOR, ".overlay [data-primary]").click()
+        else:
+            press(driver, Keys.ENTER)
+    elif True in before["legal"]:
+        index = before["legal"].index(True)
+        if clicks:
+            driver.find_elements(By.CSS_SELECTOR, ".hand button.card")[index].click()
+        else:
+            press(driver, str(index + 1))
+    else:
+        return False
+    wait_for(driver, lambda d: state(d)["version"] != before["version"])
+    return True
