@@ -9,14 +9,17 @@ from api.resources import (
     games,
     health,
     hint,
+    leaderboard,
     players,
+    ratings,
     record,
     rules,
     tables,
+    tour,
 )
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
-    players.blp, tables.blp,
+    players.blp, tables.blp, leaderboard.blp, ratings.blp, tour.blp,
 )
