@@ -22,9 +22,7 @@ def full_profile(client: Client, player: Player) -> dict[str, Any]:
     """:func:`api.players.service.profile` plus hands won, ratings, ranks and tour stamps."""
     out = profile(player)
     board = LeaderboardStore(client)
-    hands = board.hands_won(player.player_id, list(VARIANTS))
-    for variant in VARIANTS:
-        out["stats"][variant]["hands_won"] = hands[variant]
+    out["hands_won"] = board.hands_won(player.player_id, list(VARIANTS))
     ratings = RatingStore(client)
     out["ratings"] = {}
     for variant in VARIANTS:

@@ -134,10 +134,6 @@ class StandingSchema(Schema):
     rank = fields.Integer()
 
 
-class ProfileStatsSchema(VariantStatsSchema):
-    hands_won = fields.Integer(metadata={"description": "Hands won in rated games"})
-
-
 class ProfileTourSchema(Schema):
     stamps = fields.Integer()
     stamped = fields.List(fields.String(), metadata={"description": "Stamped stations"})
@@ -148,9 +144,10 @@ class ProfileSchema(Schema):
     name = fields.String(metadata={"example": "Ann"})
     kind = fields.String(validate=validate.OneOf(PLAYER_KINDS))
     created_at = fields.String(metadata={"description": "UTC, ISO 8601"})
-    stats = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileStatsSchema),
-                        metadata={"description": "Per variant: matches played and won, hands "
-                                                 "won"})
+    stats = fields.Dict(keys=fields.String(), values=fields.Nested(VariantStatsSchema),
+                        metadata={"description": "Per variant: matches played and won"})
+    hands_won = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "Per variant: hands won in rated matches"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema,
                                                                       allow_none=True),
                           metadata={"description": "Per variant; null if never rated"})

@@ -68,11 +68,12 @@ def _record(store: GameStore, game: Game, players: list[str | None]) -> None:
         events = [e.event for e in game.recent]
         before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
     client = store.redis
+    found = awards(state, game.meta, events, before, players) if game.meta.get("rated") else []
+    if not found and not state.over:
+        return
     kinds = player_kinds(PlayerStore(client), players)
-    if game.meta.get("rated"):
-        found = awards(state, game.meta, events, before, players)
-        count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
-        rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
+    count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
+    rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
     if state.over:
         if game.meta.get("tour") is not None:
             stamp_if_won(TourStore(client), game)

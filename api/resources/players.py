@@ -40,8 +40,7 @@ _STANDING: Final = {"all": {"points": 87, "rank": 4}, "sixty-six": {"points": 87
                     "schnapsen": None, "three-hand": None, "four-hand": None}
 PROFILE_EXAMPLE: Final = {
     **PLAYER_EXAMPLE,
-    "stats": {**{v: {**s, "hands_won": 0} for v, s in _STATS.items()},
-              "sixty-six": {"played": 3, "won": 2, "hands_won": 14}},
+    "hands_won": {**{v: 0 for v in _STATS}, "sixty-six": 14},
     "ratings": {"sixty-six": {"display": 1538, "mu": 26.27, "sigma": 6.1, "ordinal": 7.97,
                               "matches": 3, "provisional": True},
                 "schnapsen": None, "three-hand": None, "four-hand": None},
