@@ -174,7 +174,7 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     events += automatic_moves(game.state, game.meta)
     saved = store.save(game, events, idempotent=idempotent)
     after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
-    record_standings(store, saved)  # leaderboard, ratings, tour stamp, history
+    record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
     return saved
 
 

@@ -1,7 +1,10 @@
 """After a game's save: its leaderboard points, ratings, tour stamp and players' history.
 
 :func:`record_standings` is called by the game service after every save of a game (the web
-request's and a worker's alike, :func:`api.service.act`) and after a tour game is created.
+request's and a worker's alike, :func:`api.service.act`), when a table's finished match is
+recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
+started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
+game is created.
 Games without a player (``POST /v1/games``) are skipped at once. A save's own events are
 offered while the game runs; once it is over (or aborted) the game's whole log is, so that
 hands settled when the game was created, or whose save's hook failed, are counted then.
@@ -29,6 +32,7 @@ from api.players.service import iso
 from api.players.store import PlayerStore
 from api.ratings.service import RatingBusy, entity_of_seat, rank_sides, rate_match
 from api.ratings.store import RatingStore
+from api.redis_connect import Client
 from api.store import Game, GameStore
 from api.tour.results import stamp_if_won
 from api.tour.store import TourStore
@@ -47,13 +51,13 @@ def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
     return players
 
 
-def record_standings(store: GameStore, game: Game) -> None:
+def record_standings(client: Client, game_ttl: int, game: Game) -> None:
     """Count what ``game``'s latest save settled (see the module docstring)."""
     players = seat_players(game.meta)
     if players is None or not any(players):
         return
     try:
-        _record(store, game, players)
+        _record(GameStore(client, game_ttl), game, players)
     except (redis.RedisError, RatingBusy) as exc:
         log.warning("game %s saved but its standings not yet recorded: %s", game.game_id,
                     type(exc).__name__)

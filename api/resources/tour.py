@@ -66,7 +66,7 @@ class TourStart(MethodView):
         player = required_player()
         store = services().store
         game, token = start(store, TourStore(store.redis), player, station, client_address())
-        record_standings(store, game)  # hands the computers finished at the start
+        record_standings(store.redis, store.ttl, game)  # hands finished at the start
         out: dict[str, Any] = {"station": station, "game_id": game.game_id, "seat": 0,
                                "token": token, "game": f"/v1/games/{game.game_id}"}
         return json_response(out, 201, {"Location": f"/v1/games/{game.game_id}",

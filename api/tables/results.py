@@ -6,7 +6,8 @@ and "my games" views for a finished game still listed as active, so a result los
 between the game's save and this step is recorded later. Every step is idempotent: a player's
 match is counted by one script that adds it to his finished list only once
 (:meth:`api.players.store.PlayerStore.record_result`), and the table moves to ``finished``
-only from ``playing`` with that game current.
+only from ``playing`` with that game current. The game is also offered to
+:func:`api.standings.record_standings` (leaderboard, ratings, history; idempotent too).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Final
 import redis
 
 from api.players.store import PlayerStore
+from api.standings import record_standings
 from api.store import Game
 from api.tables.store import Table, TableConflict, TableStore
 from engine import MATCH_OVER
@@ -39,6 +41,7 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     info = table_of(game.meta)
     if info is None or game.state.status != MATCH_OVER:
         return
+    record_standings(tables.redis, tables.game_ttl, game)  # leaderboard, ratings, history
     state = game.state
     variant = state.rules.variant.name
     for seat, player_id in enumerate(info["players"]):

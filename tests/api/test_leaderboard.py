@@ -21,7 +21,7 @@ VARIANTS = ("sixty-six", "schnapsen", "three-hand", "four-hand")
 
 
 def _start(client: FlaskClient, variant: str, seats: list[dict[str, str]],
-           kinds: list[str] | None = None, **options: Any,
+           kinds: list[str] | None = None, match_points: int = 3, **options: Any,
            ) -> tuple[str, str, dict[int, str], list[tuple[str, str, int]]]:
     """A table of ``seats`` with new players (of ``kinds``) in its player and open seats,
     started: table id, game id, seat tokens, and (player id, token, seat) per player."""
@@ -29,7 +29,7 @@ def _start(client: FlaskClient, variant: str, seats: list[dict[str, str]],
     kinds = kinds or ["human"] * count
     players = [new_player(client, f"Player {i}", kinds[i]) for i in range(count)]
     table_id = new_table(client, players[0][1], variant=variant, seats=seats,
-                         match_points=3, **options)["table_id"]
+                         match_points=match_points, **options)["table_id"]
     for _, token in players[1:]:
         join(client, token, table_id)
     game_id, tokens = seat_tokens(client, table_id, [t for _, t in players])
@@ -148,7 +148,7 @@ def test_resigning_against_a_player_costs_10(client: FlaskClient) -> None:
 
 
 def test_resigning_against_computers_costs_nothing(client: FlaskClient) -> None:
-    _, game_id, tokens, players = _start(client, "three-hand", [ME, CPU, CPU])
+    _, game_id, tokens, players = _start(client, "three-hand", [ME, CPU, CPU], match_points=7)
     token = tokens[players[0][2]]
     view = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
     if view is not None and view["legal_actions"] == [{"type": "continue"}]:
