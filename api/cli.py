@@ -23,7 +23,7 @@ from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
-from api.ratings.arena import rate_arena
+from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.store import RatingStore
 from api.redis_connect import connect
 from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
@@ -164,6 +164,8 @@ def arena_command(args: argparse.Namespace) -> int:
     try:
         if args.rate and not args.redis_url:
             raise arena.ArenaError("--rate needs --redis-url (or REDIS_URL)")
+        if args.rate:
+            check_rateable(args.a, args.b)
         result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
                            args.progress)
         arena.write(result, args.format, sys.stdout)

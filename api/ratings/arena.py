@@ -41,15 +41,20 @@ def arena_matches(result: ArenaResult) -> list[int]:
     return winners
 
 
-def rate_arena(store: RatingStore, result: ArenaResult) -> tuple[int, dict[str, Rating]]:
-    """Rate the levels from a run's matches; (matches newly rated, the levels' ratings)."""
-    a, b = result.bots[0].level, result.bots[1].level
+def check_rateable(a: str, b: str) -> None:
+    """:class:`ArenaError` unless ``a`` and ``b`` are two different plain computer levels."""
     for level in (a, b):
         if level not in COMPUTER_LEVELS:
             raise ArenaError(f"--rate rates the computer levels ({', '.join(COMPUTER_LEVELS)}); "
                              f"{level!r} is not one")
     if a == b:
         raise ArenaError("--rate needs two different levels")
+
+
+def rate_arena(store: RatingStore, result: ArenaResult) -> tuple[int, dict[str, Rating]]:
+    """Rate the levels from a run's matches; (matches newly rated, the levels' ratings)."""
+    a, b = result.bots[0].level, result.bots[1].level
+    check_rateable(a, b)
     source = f"arena:{result.variant}:{a}:{b}:{result.seed}:{result.hands}"
     teams = [[(COMPUTER, a)], [(COMPUTER, b)]]
     rated = 0
