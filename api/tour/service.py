@@ -67,13 +67,14 @@ def tour_view(tours: TourStore, player: Player) -> dict[str, Any]:
 def _seats(s: Station, name: str) -> list[dict[str, Any]]:
     players = find_variant(s.variant).players
     seats: list[dict[str, Any]] = [{"kind": "human", "name": name}]
+    names = iter(s.names)
     for seat in range(1, players):
         if players == 4 and seat == 2:
             seats.append({"kind": "computer", "level": PARTNER_LEVEL,
                           "name": f"Partner ({PARTNER_LEVEL})"})
         else:
-            who = s.opponent if players == 2 else f"{s.opponent} {seat}"
-            seats.append({"kind": "computer", "level": s.level, "name": f"{who} ({s.level})"})
+            seats.append({"kind": "computer", "level": s.level,
+                          "name": f"{next(names)} ({s.level})"})
     return seats
 
 

@@ -21,6 +21,13 @@ class Station:
     level: str
     variant: str
     match_points: int
+    #: The opponents' names seat by seat, when more than one sits at the table.
+    seated: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name of each opponent seat (the partner of four-hand is not one)."""
+        return self.seated or (self.opponent,)
 
 
 STATIONS: Final = (
@@ -28,10 +35,10 @@ STATIONS: Final = (
     Station("st-louis", "St. Louis", "Gateway Grill", "Earl", "easy", "schnapsen", 3),
     Station("tulsa", "Tulsa", "Cyrus Avery Café", "Dot", "normal", "sixty-six", 7),
     Station("oklahoma-city", "Oklahoma City", "Red Dirt Diner", "the Haskell twins", "normal",
-            "three-hand", 7),
+            "three-hand", 7, ("Hank Haskell", "Hattie Haskell")),
     Station("amarillo", "Amarillo", "Big Sky Steakhouse", "Tex", "normal", "schnapsen", 7),
     Station("albuquerque", "Albuquerque", "Turquoise Counter", "Rosa and Luis", "normal",
-            "four-hand", 7),
+            "four-hand", 7, ("Rosa", "Luis")),
     Station("flagstaff", "Flagstaff", "Pine Country Diner", "Walt", "strong", "sixty-six", 7),
     Station("santa-monica", "Santa Monica", "End of the Trail Pier Café", "Pearl", "strong",
             "sixty-six", 11),
