@@ -100,8 +100,10 @@ def test_game_creation_per_address(limited: FlaskClient) -> None:
 def test_tour_starts_share_the_game_creation_limit(limited: FlaskClient) -> None:
     player = limited.post("/v1/players", json={"name": "Traveller"}).json
     assert player is not None
-    start = lambda: limited.post("/v1/tour/chicago/start",  # noqa: E731
-                                 headers=bearer(player["token"]))
+
+    def start() -> Any:
+        return limited.post("/v1/tour/chicago/start", headers=bearer(player["token"]))
+
     assert start().status_code == 201
     two_humans(limited)
     _rate_limited(start(), "2 per 1 minute per address for new games")
