@@ -22,7 +22,7 @@ def _limit() -> fields.Integer:
 
 
 class OffsetPageSchema(Schema):
-    cursor = fields.String(validate=validate.Regexp(r"[0-9]{1,7}"), metadata={
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,7}$"), metadata={
         "description": "next_cursor of the previous page (an offset); omit for the first"})
     limit = _limit()
 
@@ -31,7 +31,7 @@ class LeaderboardQuerySchema(OffsetPageSchema):
     period = fields.String(load_default="all", validate=validate.OneOf(("all", "month")),
                            metadata={"description": "all (all time) or month (the calendar "
                                                     "month in UTC)"})
-    month = fields.String(validate=validate.Regexp(r"20[0-9]{2}-(0[1-9]|1[0-2])"), metadata={
+    month = fields.String(validate=validate.Regexp(r"^20[0-9]{2}-(0[1-9]|1[0-2])$"), metadata={
         "description": "period=month: which month (YYYY-MM, UTC); default the current one",
         "example": "2025-01"})
     variant = fields.String(validate=validate.OneOf(tuple(VARIANTS)), metadata={
@@ -158,7 +158,7 @@ class ProfileSchema(Schema):
 
 
 class HistoryQuerySchema(Schema):
-    cursor = fields.String(validate=validate.Regexp(r"[0-9]{13}:[A-Za-z0-9_.-]{1,80}"),
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{13}:[A-Za-z0-9_.-]{1,80}$"),
                            metadata={"description": "next_cursor of the previous page; omit "
                                                     "for the first"})
     limit = _limit()
