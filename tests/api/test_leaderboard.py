@@ -196,3 +196,18 @@ def test_pages_follow_the_cursor(client: FlaskClient) -> None:
     assert [e["points"] for e in third["entries"]] == [1]
     month = client.get("/v1/leaderboard?period=month&month=2025-01&limit=100").json
     assert month is not None and len(month["entries"]) == 5
+
+
+def test_a_private_tables_match_is_in_the_history_of_the_player_only(
+        client: FlaskClient) -> None:
+    _, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU], visibility="private")
+    play_to_end(client, game_id, tokens, random.Random(13))
+    player_id, token, _ = players[0]
+    own = client.get(f"/v1/players/{player_id}/games", headers=bearer(token)).json
+    assert own is not None and [g["game_id"] for g in own["games"]] == [game_id]
+    assert own["games"][0]["private"] is True
+    public = client.get(f"/v1/players/{player_id}/games").json
+    assert public == {"games": [], "next_cursor": None}
+    assert_problem(client.get("/v1/players/nobody000000/games"), 404, "player-not-found")
+    assert_problem(client.get(f"/v1/players/{player_id}/games?cursor=x"), 422,
+                   "validation-error")
