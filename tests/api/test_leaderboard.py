@@ -33,7 +33,8 @@ def _start(client: FlaskClient, variant: str, seats: list[dict[str, str]],
     for _, token in players[1:]:
         join(client, token, table_id)
     game_id, tokens = seat_tokens(client, table_id, [t for _, t in players])
-    seated = {s.get("player_id"): s["seat"] for s in table(client, table_id)["seats"]}
+    seated = {s.get("player_id"): s["seat"]
+              for s in table(client, table_id, players[0][1])["seats"]}
     return table_id, game_id, tokens, [(p, t, seated[p]) for p, t in players]
 
 
