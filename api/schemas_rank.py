@@ -8,7 +8,7 @@ from typing import Final
 from marshmallow import Schema, fields, validate
 
 from api.ratings.store import KINDS as RATED_KINDS
-from api.schemas_lobby import VariantStatsSchema
+from api.schemas_lobby import PlayerSchema
 from engine import VARIANTS
 
 PLAYER_KINDS: Final = ("human", "bot")
@@ -139,13 +139,7 @@ class ProfileTourSchema(Schema):
     stamped = fields.List(fields.String(), metadata={"description": "Stamped stations"})
 
 
-class ProfileSchema(Schema):
-    player_id = fields.String(metadata={"example": "pA3x9Qk2LmZ0"})
-    name = fields.String(metadata={"example": "Ann"})
-    kind = fields.String(validate=validate.OneOf(PLAYER_KINDS))
-    created_at = fields.String(metadata={"description": "UTC, ISO 8601"})
-    stats = fields.Dict(keys=fields.String(), values=fields.Nested(VariantStatsSchema),
-                        metadata={"description": "Per variant: matches played and won"})
+class ProfileSchema(PlayerSchema):
     hands_won = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
         "description": "Per variant: hands won in rated matches"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema,
