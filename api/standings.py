@@ -76,12 +76,12 @@ def _record(store: GameStore, game: Game, players: list[str | None]) -> None:
     if not found and not state.over:
         return
     kinds = player_kinds(PlayerStore(client), players)
-    count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
-    rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
-    if state.over:
+    if state.over:  # first the cheap steps, which need no retries
         if game.meta.get("tour") is not None:
             stamp_if_won(TourStore(client), game)
         write_history(HistoryStore(client), game, players, kinds)
+    count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
+    rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
 
 
 def player_kinds(players: PlayerStore, ids: Sequence[str | None]) -> dict[str, str]:

@@ -10,10 +10,10 @@ from flask.views import MethodView
 from api.http import etag, json_response, services
 from api.limits import client_address
 from api.resources.blueprint import Blueprint
-from api.resources.lobby_support import PLAYER_TOKEN, lobby, required_player
+from api.resources.lobby_support import PLAYER_TOKEN, required_player
 from api.schemas_rank import TourSchema, TourStartSchema
 from api.standings import record_standings
-from api.tour.service import start, tour_view
+from api.tour.service import latest_unstamped_game, start, tour_view
 from api.tour.store import TourStore
 
 blp = Blueprint("tour", __name__, url_prefix="/v1/tour",
@@ -44,7 +44,12 @@ class Tour(MethodView):
     def get(self) -> Response:
         """The player's tour: every station (city, diner, opponent, level, variant, match
         length), its stamp, whether it is open, and his latest game there (to resume)."""
-        return json_response(tour_view(TourStore(lobby().players.redis), required_player()))
+        player = required_player()
+        store = services().store
+        tours = TourStore(store.redis)
+        if (game := latest_unstamped_game(store, tours, player)) is not None:
+            record_standings(store.redis, store.ttl, game)  # a result its save's hook missed
+        return json_response(tour_view(tours, player))
 
 
 @blp.route("/<station>/start")

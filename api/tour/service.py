@@ -19,7 +19,7 @@ from api.errors import Problem, ProblemType
 from api.players.store import Player
 from api.schemas import TableSettingsSchema
 from api.service import prepare_game
-from api.store import Game, GameStore, owner_key
+from api.store import Game, GameNotFound, GameStore, owner_key
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant
@@ -62,6 +62,21 @@ def tour_view(tours: TourStore, player: Player) -> dict[str, Any]:
     return {"player_id": player.player_id, "stamps": sum(1 for s in stations if s["stamped_at"]),
             "next": STATIONS[reach].slug if reach < len(STATIONS) else None,
             "stations": stations}
+
+
+def latest_unstamped_game(games: GameStore, tours: TourStore, player: Player) -> Game | None:
+    """The player's latest game at his first unstamped station if it is over (its result may
+    not be recorded yet, if the hook after its last save failed), else ``None``."""
+    progress = tours.progress(player.player_id)
+    reach = first_unstamped(progress)
+    game_id = progress.get(f"game:{STATIONS[reach].slug}") if reach < len(STATIONS) else None
+    if game_id is None:
+        return None
+    try:
+        game = games.load(game_id)
+    except GameNotFound:
+        return None
+    return game if game.state.over else None
 
 
 def _seats(s: Station, name: str) -> list[dict[str, Any]]:

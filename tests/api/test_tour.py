@@ -137,3 +137,21 @@ def test_every_station_seats_its_opponents(client: FlaskClient,
         names = [s["name"] for i, s in enumerate(seen["seats"])
                  if i and not (station.variant == "four-hand" and i == 2)]
         assert names == [f"{n} ({station.level})" for n in station.names]
+
+
+def test_the_tour_view_records_a_result_its_save_missed(client: FlaskClient,
+                                                        redis_client: redis.Redis) -> None:
+    player_id, token = new_player(client, "Traveller")
+    started = _start(client, token, "chicago")
+    assert act(client, started["game_id"], started["token"],
+               {"type": "resign"}).status_code == 200
+    games = f"/v1/players/{player_id}/games"
+    assert [g["game_id"] for g in client.get(games).json["games"]] == [  # type: ignore[index]
+        started["game_id"]]
+    for key in redis_client.scan_iter("sixtysix:player-history:*"):
+        redis_client.delete(key)  # as if the hook after the resignation had failed
+    assert client.get(games).json["games"] == []  # type: ignore[index]
+    _tour(client, token)
+    entry = client.get(games).json["games"][0]  # type: ignore[index]
+    assert (entry["game_id"], entry["result"], entry["tour_station"]) == (
+        started["game_id"], "lost", "chicago")
