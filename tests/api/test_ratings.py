@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 import redis
@@ -169,3 +170,29 @@ def test_arena_rate_needs_a_redis_and_plain_levels(capsys: pytest.CaptureFixture
         assert main(["arena", "--a", a, "--b", b, "--hands", "2", "--no-progress", "--rate",
                      "--redis-url", "redis://127.0.0.1:1"]) == 2
         assert "--rate" in capsys.readouterr().err
+
+
+def test_matches_finishing_at_once_all_count(redis_client: redis.Redis) -> None:
+    store = RatingStore(redis_client)
+    teams = [[("human", "ann")], [("computer", "easy")]]
+    barrier = threading.Barrier(6)
+
+    def run(i: int) -> None:
+        barrier.wait(timeout=10)
+        for j in range(5):  # six players' games at once, each rated twice (a retry)
+            rate_match(store, "sixty-six", f"game-{i}", f"match:{j}", 60, teams, [1, 2])
+            rate_match(store, "sixty-six", f"game-{i}", f"match:{j}", 60, teams, [1, 2])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    ann, easy = store.get("sixty-six", [("human", "ann"), ("computer", "easy")])
+    assert ann.matches == easy.matches == 30
+    model = new_model()
+    expected = [[Rating()], [Rating()]]
+    for _ in range(30):
+        expected = rate(model, expected, [1, 2])
+    assert (ann.mu, ann.sigma) == (pytest.approx(expected[0][0].mu),  # type: ignore[misc]
+                                   pytest.approx(expected[0][0].sigma))
