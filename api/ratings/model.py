@@ -63,6 +63,11 @@ class Rating:
         mu, sigma, matches = raw.split()
         return cls(float(mu), float(sigma), int(matches))
 
+    @classmethod
+    def stored(cls, raw: str | None) -> Rating:
+        """A stored value's rating; a newcomer's for ``None`` (never rated)."""
+        return cls() if raw is None else cls.decode(raw)
+
 
 def display(mu: float) -> int:
     return round(BASE + SCALE * (mu - MU0))

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from openskill.models import PlackettLuce
+
 from api.ratings.model import Rating, new_model, rate
 from api.ratings.store import Entity, RatingChanged, RatingStore
 
@@ -30,7 +32,7 @@ class RatingBusy(Exception):
 
 def rate_match(store: RatingStore, variant: str, source: str, match: str, ttl: int,
                teams: Sequence[Sequence[Entity]], ranks: Sequence[int],
-               model: Any = MODEL) -> bool:
+               model: PlackettLuce = MODEL) -> bool:
     """Rate one match once (False if it was rated before); :class:`RatingBusy` if ratings kept
     moving meanwhile."""
     seen = Counter(e for team in teams for e in team)
@@ -39,8 +41,7 @@ def rate_match(store: RatingStore, variant: str, source: str, match: str, ttl: i
             return False
         flat = [e for team in teams for e in team]
         raw = dict(zip(flat, store.read(variant, flat), strict=True))
-        current = [[Rating() if raw[e] is None else Rating.decode(raw[e] or "") for e in team]
-                   for team in teams]
+        current = [[Rating.stored(raw[e]) for e in team] for team in teams]
         new = rate(model, current, ranks)
         changes = [(e, raw[e], r) for team, rated in zip(teams, new, strict=True)
                    for e, r in zip(team, rated, strict=True)

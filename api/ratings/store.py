@@ -80,7 +80,7 @@ class RatingStore:
         return [None if v is None else text(v) for v in raw]
 
     def get(self, variant: str, entities: Sequence[Entity]) -> list[Rating]:
-        return [Rating() if v is None else Rating.decode(v) for v in self.read(variant, entities)]
+        return [Rating.stored(v) for v in self.read(variant, entities)]
 
     def done(self, source: str, match: str) -> bool:
         return bool(self.redis.hexists(marker_key(source), match))
