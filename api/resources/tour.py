@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
-from api.http import etag, json_response, services
+from api.http import bearer_token, etag, json_response, services
 from api.limits import client_address
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import PLAYER_TOKEN, required_player
@@ -36,6 +36,13 @@ START_EXAMPLE: Final = {"station": "st-louis", "game_id": "r7Yb2LmQ9xWk", "seat"
                         "game": "/v1/games/r7Yb2LmQ9xWk"}
 
 
+def _player_token() -> str:
+    """The request's player token (:func:`required_player` has checked it)."""
+    token = bearer_token(required=True)
+    assert token is not None
+    return token
+
+
 @blp.route("")
 class Tour(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
@@ -49,7 +56,7 @@ class Tour(MethodView):
         tours = TourStore(store.redis)
         if (game := latest_unstamped_game(store, tours, player)) is not None:
             record_standings(store.redis, store.ttl, game)  # a result its save's hook missed
-        return json_response(tour_view(tours, player))
+        return json_response(tour_view(tours, player, _player_token()))
 
 
 @blp.route("/<station>/start")
@@ -70,7 +77,8 @@ class TourStart(MethodView):
         """
         player = required_player()
         store = services().store
-        game, token = start(store, TourStore(store.redis), player, station, client_address())
+        game, token = start(store, TourStore(store.redis), player, _player_token(), station,
+                            client_address())
         record_standings(store.redis, store.ttl, game)  # hands finished at the start
         out: dict[str, Any] = {"station": station, "game_id": game.game_id, "seat": 0,
                                "token": token, "game": f"/v1/games/{game.game_id}"}

@@ -20,6 +20,7 @@ from api.players.store import Player
 from api.schemas import TableSettingsSchema
 from api.service import prepare_game
 from api.store import Game, GameNotFound, GameStore, owner_key
+from api.tokens import seal, sealing_key, unseal
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant
@@ -42,9 +43,22 @@ def first_unstamped(progress: dict[str, str]) -> int:
                 len(STATIONS))
 
 
-def tour_view(tours: TourStore, player: Player) -> dict[str, Any]:
+def _context(game_id: str) -> str:
+    return f"tour-seat-token:{game_id}"
+
+
+def _unsealed(sealed: str | None, game_id: str, player_token: str) -> str | None:
+    if sealed is None:
+        return None
+    try:
+        return unseal(sealed, sealing_key(player_token), _context(game_id))
+    except ValueError:  # not hex, or not sealed under this player's key
+        return None
+
+
+def tour_view(tours: TourStore, player: Player, player_token: str) -> dict[str, Any]:
     """Every station with its opponent, variant, match length, stamp, whether it is open, and
-    the player's latest game there (id and seat token, to resume it)."""
+    the player's latest game there (id and seat token, unsealed with ``player_token``)."""
     progress = tours.progress(player.player_id)
     reach = first_unstamped(progress)
     stations = []
@@ -57,7 +71,8 @@ def tour_view(tours: TourStore, player: Player) -> dict[str, Any]:
             "match_points": s.match_points,
             "stamped_at": None if stamp is None else int(stamp), "open": i <= reach,
             "game": None if game_id is None else {
-                "game_id": game_id, "token": progress.get(f"token:{s.slug}")},
+                "game_id": game_id,
+                "token": _unsealed(progress.get(f"token:{s.slug}"), game_id, player_token)},
         })
     return {"player_id": player.player_id, "stamps": sum(1 for s in stations if s["stamped_at"]),
             "next": STATIONS[reach].slug if reach < len(STATIONS) else None,
@@ -93,9 +108,10 @@ def _seats(s: Station, name: str) -> list[dict[str, Any]]:
     return seats
 
 
-def start(games: GameStore, tours: TourStore, player: Player, slug: str,
+def start(games: GameStore, tours: TourStore, player: Player, player_token: str, slug: str,
           address: str | None) -> tuple[Game, str]:
-    """Start the player's match at an open station; the saved game and his seat token."""
+    """Start the player's match at an open station; the saved game and his seat token (kept
+    sealed under the player token)."""
     s = station(slug)
     progress = tours.progress(player.player_id)
     index = STATIONS.index(s)
@@ -115,6 +131,7 @@ def start(games: GameStore, tours: TourStore, player: Player, slug: str,
     token = new.tokens[0]
     assert token is not None
     game = games.create(secrets.token_urlsafe(12), new.state, new.meta, new.events)
-    tours.started(player.player_id, s.slug, game.game_id, token)
+    tours.started(player.player_id, s.slug, game.game_id,
+                  seal(token, sealing_key(player_token), _context(game.game_id)))
     return game, token
 

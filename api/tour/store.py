@@ -1,8 +1,9 @@
 """Tour progress in Redis: one hash per player, in the player's slot, never expiring.
 
 ``sixtysix:tour:{player_id}`` — fields ``stamp:<station>`` (Unix seconds of the first win),
-``game:<station>`` (the station's latest game id) and ``token:<station>`` (its seat token, so
-that the player resumes it with his player token alone, as a table keeps its seat tokens).
+``game:<station>`` (the station's latest game id) and ``token:<station>`` (its seat token
+sealed under :func:`api.tokens.sealing_key` of the player token, so that the player resumes
+the game with his player token alone while Redis never holds the seat token readable).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ class TourStore:
     def progress(self, player_id: str) -> dict[str, str]:
         return {text(k): text(v) for k, v in self.redis.hgetall(tour_key(player_id)).items()}
 
-    def started(self, player_id: str, station: str, game_id: str, token: str) -> None:
+    def started(self, player_id: str, station: str, game_id: str, sealed_token: str) -> None:
         self.redis.hset(tour_key(player_id), mapping={f"game:{station}": game_id,
-                                                      f"token:{station}": token})
+                                                      f"token:{station}": sealed_token})
 
     def stamp(self, player_id: str, station: str) -> bool:
         """Stamp a station (once: the first win's time stays); whether it was new."""

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from api.computers import COMPUTER_LEVELS
 from api.tour.stations import STATIONS
-from api.tour.store import TourStore
+from api.tour.store import TourStore, tour_key
 from tests.api.helpers import act, assert_problem, bearer, view
 from tests.api.lobby_helpers import new_player
 from tests.api.rank_helpers import profile
@@ -145,6 +145,9 @@ def test_the_tour_view_records_a_result_its_save_missed(client: FlaskClient,
     started = _start(client, token, "chicago")
     assert act(client, started["game_id"], started["token"],
                {"type": "resign"}).status_code == 200
+    stored = redis_client.hgetall(tour_key(player_id))
+    assert stored and not any(started["token"].encode() in v for v in stored.values())
+    assert _tour(client, token)["stations"][0]["game"]["token"] == started["token"]  # unsealed
     games = f"/v1/players/{player_id}/games"
     assert [g["game_id"] for g in client.get(games).json["games"]] == [  # type: ignore[index]
         started["game_id"]]
