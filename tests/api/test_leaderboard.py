@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from engine import find_variant
 from tests.api.helpers import act, assert_problem, bearer, create
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens, table
 from tests.api.rank_helpers import board, expected_points, load, me, profile, side_of
@@ -89,17 +90,21 @@ def test_a_match_to_the_end_counts_hands_and_placement(
         assert client.get(entry["record"]).status_code == 200
 
 
-def test_an_unrated_table_never_counts(app: Flask, client: FlaskClient) -> None:
-    table_id, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU], rated=False)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_unrated_table_never_counts(client: FlaskClient, variant: str) -> None:
+    seats = [ME, OPEN] + [CPU] * (find_variant(variant).players - 2)
+    table_id, game_id, tokens, players = _start(client, variant, seats, rated=False)
     assert table(client, table_id)["rated"] is False
     final = play_to_end(client, game_id, tokens, random.Random(3))
     assert final["rated"] is False
-    assert board(client) == {} and board(client, period="month") == {}
-    player_id, token, _ = players[0]
-    mine = me(client, token)
-    assert mine["ratings"]["sixty-six"] is None and mine["hands_won"]["sixty-six"] == 0
-    games = client.get(f"/v1/players/{player_id}/games").json["games"]  # type: ignore[index]
-    assert [(g["game_id"], g["rated"]) for g in games] == [(game_id, False)]
+    for kind in ("human", "bot"):
+        assert board(client, kind=kind) == {} and board(client, kind=kind, period="month") == {}
+    assert client.get(f"/v1/ratings?variant={variant}").json["ratings"] == []  # type: ignore
+    for player_id, token, _ in players:
+        mine = me(client, token)
+        assert mine["ratings"][variant] is None and mine["hands_won"][variant] == 0
+        games = client.get(f"/v1/players/{player_id}/games").json["games"]  # type: ignore
+        assert [(g["game_id"], g["rated"]) for g in games] == [(game_id, False)]
 
 
 def test_games_without_a_player_never_count(client: FlaskClient) -> None:
