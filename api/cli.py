@@ -23,6 +23,9 @@ from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
+from api.ratings.arena import check_rateable, rate_arena
+from api.ratings.store import RatingStore
+from api.redis_connect import connect
 from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
 from engine import EngineError, replay
 from engine.ai import LEVELS
@@ -149,20 +152,44 @@ def add_arena(sub: Subparsers) -> None:
                    help="draw the cumulative game-point difference (needs matplotlib)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar on stderr")
+    p.add_argument("--rate", action="store_true",
+                   help="feed the run's matches into the two levels' ratings (GET /v1/ratings"
+                   "?kind=computer) in the Redis of --redis-url")
+    p.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
+                   help="with --rate: the server's Redis (default REDIS_URL)")
     p.set_defaults(run=arena_command)
 
 
 def arena_command(args: argparse.Namespace) -> int:
     try:
+        if args.rate and not args.redis_url:
+            raise arena.ArenaError("--rate needs --redis-url (or REDIS_URL)")
+        if args.rate:
+            check_rateable(args.a, args.b)
         result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
                            args.progress)
         arena.write(result, args.format, sys.stdout)
         if args.plot:
             arena.plot_cumulative(result, args.plot)
+        if args.rate:
+            _rate_levels(args.redis_url, result)
     except (arena.ArenaError, EngineError) as exc:
         print(f"sixtysix arena: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _rate_levels(url: str, result: arena.ArenaResult) -> None:
+    """Rate the run's matches into the levels' ratings; one line per level on stderr."""
+    client = connect(url)
+    try:
+        rated, ratings = rate_arena(RatingStore(client), result)
+    finally:
+        client.close()
+    print(f"rated {rated} new matches of {result.variant}:", file=sys.stderr)
+    for level, rating in ratings.items():
+        print(f"  {level} ≈ {rating.display} (mu {rating.mu:.2f}, sigma {rating.sigma:.2f}, "
+              f"{rating.matches} matches)", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- main

@@ -444,6 +444,34 @@ class SixtySixClient:
         """``POST /v1/tables/{id}/rematch`` (player token): ask for the next match."""
         return cast(TableView, self._request("POST", f"/v1/tables/{table_id}/rematch"))
 
+    def leaderboard(self, period: str = "all", variant: str | None = None,
+                    kind: str = "human", cursor: str | None = None,
+                    limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/leaderboard``: one page of a board, best first."""
+        return cast(dict[str, Any], self._request("GET", "/v1/leaderboard", params=_params(
+            period=period, variant=variant, kind=kind, cursor=cursor, limit=limit)))
+
+    def ratings(self, variant: str = "sixty-six", kind: str = "human",
+                cursor: str | None = None, limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/ratings``: one page of a variant's ratings of ``kind``."""
+        return cast(dict[str, Any], self._request("GET", "/v1/ratings", params=_params(
+            variant=variant, kind=kind, cursor=cursor, limit=limit)))
+
+    def player_games(self, player_id: str, cursor: str | None = None,
+                     limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/players/{id}/games``: one page of finished matches, newest first."""
+        return cast(dict[str, Any], self._request(
+            "GET", f"/v1/players/{player_id}/games", params=_params(cursor=cursor,
+                                                                     limit=limit)))
+
+    def tour(self) -> dict[str, Any]:
+        """``GET /v1/tour`` (player token): the stations, stamps and which are open."""
+        return cast(dict[str, Any], self._request("GET", "/v1/tour"))
+
+    def start_tour(self, station: str) -> dict[str, Any]:
+        """``POST /v1/tour/{station}/start`` (player token): the game id and seat token."""
+        return cast(dict[str, Any], self._request("POST", f"/v1/tour/{station}/start"))
+
     def rules(self) -> dict[str, Any]:
         """``GET /v1/rules``: variants, options with defaults and allowed values, levels."""
         return cast(dict[str, Any], self._request("GET", "/v1/rules"))

@@ -3,7 +3,8 @@
 Limits, in ``limits`` notation (``10/second``, ``100 per 5 minutes``; ``off`` disables one):
 
 * ``SIXTYSIX_RATE_ADDRESS`` — every ``/v1`` request, per client address;
-* ``SIXTYSIX_RATE_CREATE`` — ``POST /v1/games``, per client address;
+* ``SIXTYSIX_RATE_CREATE`` — ``POST /v1/games`` and ``POST /v1/tour/{station}/start`` (both
+  create a game; one budget), per client address;
 * ``SIXTYSIX_RATE_PLAYERS`` — ``POST /v1/players``, per client address;
 * ``SIXTYSIX_RATE_TABLES`` — ``POST /v1/tables``, per client address;
 * ``SIXTYSIX_RATE_ACTIONS`` — ``POST /v1/games/{game_id}/actions``, per seat token (counted
@@ -76,6 +77,7 @@ ACTIONS_ENDPOINT: Final = "actions.Actions"
 PLAYERS_ENDPOINT: Final = "players.Players"
 TABLES_ENDPOINT: Final = "tables.Tables"
 CHAT_ENDPOINT: Final = "chat.Chat"
+TOUR_START_ENDPOINT: Final = "tour.TourStart"
 OFF: Final = "off"
 #: Counting strategy (see the module docstring).
 STRATEGY: Final = "moving-window"
@@ -92,8 +94,8 @@ def _token_key() -> str:
     return digest(required_token())
 
 
-def _posting_to(endpoint: str) -> Callable[[], bool]:
-    return lambda: request.method == "POST" and request.endpoint == endpoint
+def _posting_to(*endpoints: str) -> Callable[[], bool]:
+    return lambda: request.method == "POST" and request.endpoint in endpoints
 
 
 def _with_token(endpoint: str) -> Callable[[], bool]:
@@ -186,7 +188,8 @@ def init(app: Flask, client: Client) -> Limiter | None:
         _limit(config["SIXTYSIX_RATE_ADDRESS"], "SIXTYSIX_RATE_ADDRESS", "address",
                "per address", client_address),
         _limit(config["SIXTYSIX_RATE_CREATE"], "SIXTYSIX_RATE_CREATE", "create",
-               "per address for new games", client_address, _posting_to(CREATE_ENDPOINT)),
+               "per address for new games", client_address,
+               _posting_to(CREATE_ENDPOINT, TOUR_START_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_ACTIONS"], "SIXTYSIX_RATE_ACTIONS", "actions",
                "per token", _token_key, _with_token(ACTIONS_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_PLAYERS"], "SIXTYSIX_RATE_PLAYERS", "players",

@@ -201,7 +201,8 @@ class GameViewSchema(Schema):
     rated = fields.Boolean()
     seats = fields.List(fields.Nested(SeatSchema))
     hinted_hands = fields.List(fields.Dict(), metadata={
-        "description": "{seat, hand_no} of every hand a seat asked for a hint in (not rated)"})
+        "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "
+                       "(it does not count for the leaderboard)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
@@ -298,3 +299,5 @@ class ProblemSchema(Schema):
         "description": "403 too-many-games: the most active games an address may have"})
     player_id = fields.String(metadata={"description": "404: the player that was not found"})
     table_id = fields.String(metadata={"description": "404: the table that was not found"})
+    station = fields.String(metadata={
+        "description": "404/409: the tour station that was not found or is not open"})

@@ -111,6 +111,9 @@ class CreateTableSchema(Schema):
                        "creator's ({\"kind\": \"player\"})"})
     visibility = fields.String(load_default="public", validate=validate.OneOf(VISIBILITIES),
                                metadata={"description": "private: only with the invite code"})
+    rated = fields.Boolean(load_default=True, truthy={True}, falsy={False}, metadata={
+        "description": "false: the table's matches never count for the leaderboard and "
+                       "ratings (a friendly game)"})
 
 
 class JoinSchema(Schema):
@@ -137,6 +140,9 @@ class TableSeatSchema(Schema):
     player_id = fields.String(metadata={"description": "Player seats"})
     bot = fields.Boolean(metadata={"description": "Player seats: a bot account"})
     level = fields.String(metadata={"description": "Computer seats"})
+    rating = fields.Integer(allow_none=True, metadata={
+        "description": "Player and computer seats: the display rating for the table's variant "
+                       "(GET /v1/ratings); null if never rated"})
 
 
 class YourSeatSchema(Schema):
@@ -155,6 +161,7 @@ class TableSummarySchema(Schema):
     match_points = fields.Integer()
     settings = fields.Dict(keys=fields.String(), values=fields.Raw())
     visibility = fields.String(validate=validate.OneOf(VISIBILITIES))
+    rated = fields.Boolean(metadata={"description": "Counts for the leaderboard and ratings"})
     status = fields.String(validate=validate.OneOf(("open", "playing", "finished", "closed")))
     seats = fields.List(fields.Nested(TableSeatSchema))
     open_seats = fields.Integer()

@@ -23,6 +23,7 @@ from typing import Any, Final
 from api.computers import COMPUTER_LEVELS
 from api.errors import FieldError
 from api.metrics import computer_thinking
+from api.standings import record_standings
 from api.store import Game, GameStore, IdempotentWrite, owner_key
 from api.tables.results import after_save
 from api.tokens import digest, new_token
@@ -175,6 +176,7 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     events += automatic_moves(game.state, game.meta)
     saved = store.save(game, events, idempotent=idempotent)
     after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
+    record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
     return saved
 
 

@@ -148,7 +148,8 @@ def render_view(view: Mapping[str, Any], names: Names) -> str:
     lines += [_points(side, me, names) for side in view.get("points") or []]
     if view.get("can_declare_66"):
         lines.append("You hold 66: you may declare.")
-    if {"seat": me, "hand_no": view.get("hand_no")} in view.get("hinted_hands", []):
+    if any(m["seat"] == me and m["hand_no"] == view.get("hand_no")
+           for m in view.get("hinted_hands", [])):
         lines.append("You took a hint in this hand: it is marked as hinted (unrated).")
     if view.get("hand") is not None:
         lines.append(f"Your hand: {cards_text(view['hand'], trump)}")

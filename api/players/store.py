@@ -116,6 +116,16 @@ class PlayerStore:
                       {v: (int(fields[f"played:{v}"]), int(fields.get(f"won:{v}", 0)))
                        for v in variants})
 
+    def names(self, player_ids: list[str]) -> dict[str, str]:
+        """The names of those of ``player_ids`` that exist (one round trip)."""
+        if not player_ids:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hget(player_key(player_id), "name")
+        return {i: text(n) for i, n in zip(player_ids, pipe.execute(), strict=True)
+                if n is not None}
+
     def by_token(self, token_sha256: str) -> Player | None:
         """The player whose token has this digest (the caller compares it in constant time)."""
         player_id = self.redis.get(token_key(token_sha256))

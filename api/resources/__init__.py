@@ -10,14 +10,17 @@ from api.resources import (
     games,
     health,
     hint,
+    leaderboard,
     players,
+    ratings,
     record,
     rules,
     tables,
+    tour,
 )
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
-    players.blp, tables.blp, chat.blp,
+    players.blp, tables.blp, chat.blp, leaderboard.blp, ratings.blp, tour.blp,
 )

@@ -1,9 +1,9 @@
 """``POST /v1/games/{game_id}/hint``: the strong computer's advice to a seat; the hand is then
 marked as hinted (RULES.md §7, §9: it does not count for the leaderboard).
 
-The mark is kept in the game's meta as ``hinted_hands`` (``[{"seat", "hand_no"}]``, shown in
-every view) and saved with the same version compare-and-set as an action: if the game changed
-while the computer thought, nothing is saved and the answer is a 409 version-conflict.
+The mark is kept in the game's meta as ``hinted_hands`` (``[{"seat", "hand_no", "match_no"}]``,
+shown in every view) and saved with the same version compare-and-set as an action: if the game
+changed while the computer thought, nothing is saved and the answer is a 409 version-conflict.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ HINT_EXAMPLE: Final = {
 
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
     """Save the game with the current hand marked as hinted for ``seat`` (once per hand)."""
-    mark = {"seat": seat, "hand_no": game.state.hand_no}
+    mark = {"seat": seat, "hand_no": game.state.hand_no, "match_no": game.state.match_no}
     hinted: list[dict[str, int]] = game.meta.setdefault("hinted_hands", [])
     if mark in hinted:
         return game

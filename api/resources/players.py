@@ -8,16 +8,24 @@ from flask import Response
 from flask.views import MethodView
 
 from api.http import json_response, services
+from api.players.history import HistoryStore
 from api.players.service import create_player, load_player, profile
+from api.profiles import full_profile
 from api.resources.blueprint import Blueprint
-from api.resources.lobby_support import PLAYER_TOKEN, lobby, required_player
+from api.resources.lobby_support import (
+    OPTIONAL_PLAYER_TOKEN,
+    PLAYER_TOKEN,
+    current_player,
+    lobby,
+    required_player,
+)
 from api.schemas_lobby import (
     CreatedPlayerSchema,
     CreatePlayerSchema,
     MyGamesPageSchema,
     MyGamesQuerySchema,
-    PlayerSchema,
 )
+from api.schemas_rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
 from api.tables.service import my_games
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
@@ -28,6 +36,27 @@ _STATS: Final = {v: {"played": 0, "won": 0} for v in ("sixty-six", "schnapsen", 
 PLAYER_EXAMPLE: Final = {"player_id": "pA3x9Qk2LmZ0", "name": "Ann", "kind": "human",
                          "created_at": "2025-01-31T12:00:00Z",
                          "stats": {**_STATS, "sixty-six": {"played": 3, "won": 2}}}
+_STANDING: Final = {"all": {"points": 87, "rank": 4}, "sixty-six": {"points": 87, "rank": 3},
+                    "schnapsen": None, "three-hand": None, "four-hand": None}
+PROFILE_EXAMPLE: Final = {
+    **PLAYER_EXAMPLE,
+    "hands_won": {**{v: 0 for v in _STATS}, "sixty-six": 14},
+    "ratings": {"sixty-six": {"display": 1538, "mu": 26.27, "sigma": 6.1, "ordinal": 7.97,
+                              "matches": 3, "provisional": True},
+                "schnapsen": None, "three-hand": None, "four-hand": None},
+    "leaderboard": {"all": _STANDING, "month": _STANDING},
+    "tour": {"stamps": 2, "stamped": ["chicago", "st-louis"]},
+}
+HISTORY_EXAMPLE: Final = {"games": [{
+    "game_id": "tB7q2WcXk9Lp.1", "variant": "sixty-six", "finished_at": "2025-01-31T12:25:00Z",
+    "seat": 0, "result": "won", "reason": "points", "points": [7, 3], "matches_won": [1, 0],
+    "rated": True, "private": False, "table_id": "tB7q2WcXk9Lp", "tour_station": None,
+    "seats": [{"seat": 0, "name": "Ann", "kind": "human", "level": None,
+               "player_id": "pA3x9Qk2LmZ0", "player_kind": "human"},
+              {"seat": 1, "name": "Bob", "kind": "human", "level": None,
+               "player_id": "x8Kd0PqLm3Za", "player_kind": "human"}],
+    "record": "/v1/games/tB7q2WcXk9Lp.1/record"}],
+    "next_cursor": "8261675099999:tB7q2WcXk9Lp.1"}
 CREATED_EXAMPLE: Final = {**PLAYER_EXAMPLE, "stats": _STATS,
                           "token": "Qm9i4s1Jc2VjcmV0LXBsYXllci10b2tlbi1leGFtcGxl"}
 MY_GAMES_EXAMPLE: Final = {"games": [{
@@ -58,11 +87,12 @@ class Players(MethodView):
 @blp.route("/me")
 class Me(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
-    @blp.response(200, PlayerSchema, example=PLAYER_EXAMPLE)
+    @blp.response(200, ProfileSchema, example=PROFILE_EXAMPLE)
     @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
     def get(self) -> Response:
-        """The player of the token: name, kind, created, matches played and won per variant."""
-        return json_response(profile(required_player()))
+        """The player of the token: his profile as ``GET /v1/players/{player_id}`` answers
+        it, with his own points and rank on every leaderboard of his kind."""
+        return json_response(full_profile(lobby().players.redis, required_player()))
 
 
 @blp.route("/me/games")
@@ -87,8 +117,37 @@ class MyGames(MethodView):
 
 @blp.route("/<player_id>")
 class PlayerResource(MethodView):
-    @blp.response(200, PlayerSchema, example=PLAYER_EXAMPLE)
+    @blp.response(200, ProfileSchema, example=PROFILE_EXAMPLE)
     @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown player")
     def get(self, player_id: str) -> Response:
-        """A player's public profile: name, kind, created, matches played and won."""
-        return json_response(profile(load_player(lobby().players, player_id)))
+        """A player's public profile: name, kind, created; per variant matches played and
+        won, hands won and rating; points and rank on every leaderboard (all time and this
+        month; all variants and each); tour stamps."""
+        stores = lobby()
+        return json_response(full_profile(stores.players.redis,
+                                          load_player(stores.players, player_id)))
+
+
+@blp.route("/<player_id>/games")
+class PlayerGames(MethodView):
+    @blp.doc(security=OPTIONAL_PLAYER_TOKEN)
+    @blp.arguments(HistoryQuerySchema(), location="query")
+    @blp.response(200, HistoryPageSchema, example=HISTORY_EXAMPLE)
+    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown player")
+    def get(self, query: dict[str, Any], player_id: str) -> Response:
+        """A player's finished matches, newest first: variant, result (``won``, ``lost``,
+        ``aborted``) and how it ended, points and matches won per seat, who sat where, and
+        the link to the record of play (``/v1/games/{id}/record``, while the game lives).
+
+        Matches at private tables are listed only to the player himself (his player token).
+        Page on with ``cursor=next_cursor`` until it is null; a page may hold fewer than
+        ``limit`` matches.
+        """
+        stores = lobby()
+        player = load_player(stores.players, player_id)
+        caller = current_player(required=False)
+        own = caller is not None and caller.player_id == player.player_id
+        games, cursor = HistoryStore(stores.players.redis).page(
+            player.player_id, query.get("cursor"), query["limit"])
+        return json_response({"games": [g for g in games if own or not g["private"]],
+                              "next_cursor": cursor})

@@ -9,6 +9,8 @@ from flask.views import MethodView
 
 from api.http import bearer_token, json_response, services
 from api.players.store import Player
+from api.ratings.service import rate_seats
+from api.ratings.store import RatingStore
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -51,10 +53,13 @@ CREATE_EXAMPLE: Final = {
     "visibility": "public",
 }
 _SEATS: Final = [
-    {"seat": 0, "kind": "player", "player_id": "pA3x9Qk2LmZ0", "name": "Ann", "bot": False},
-    {"seat": 1, "kind": "computer", "level": "normal", "name": "Computer (normal)"},
+    {"seat": 0, "kind": "player", "player_id": "pA3x9Qk2LmZ0", "name": "Ann", "bot": False,
+     "rating": 1538},
+    {"seat": 1, "kind": "computer", "level": "normal", "name": "Computer (normal)",
+     "rating": 1561},
     {"seat": 2, "kind": "open"},
-    {"seat": 3, "kind": "computer", "level": "normal", "name": "Computer (normal)"}]
+    {"seat": 3, "kind": "computer", "level": "normal", "name": "Computer (normal)",
+     "rating": 1561}]
 SUMMARY_EXAMPLE: Final = {
     "table_id": "tB7q2WcXk9Lp", "version": 1, "variant": "four-hand",
     "rules": {"exchange_min_talon": 2, "exchange_requires_trick": False, "close_min_talon": 3,
@@ -63,7 +68,7 @@ SUMMARY_EXAMPLE: Final = {
               "set_bummerl": 1},
     "match_points": 7,
     "settings": {"point_counter": False, "hint_66": False, "auto_continue": False},
-    "visibility": "public", "status": "open", "seats": _SEATS, "open_seats": 1,
+    "visibility": "public", "rated": True, "status": "open", "seats": _SEATS, "open_seats": 1,
     "created_at": "2025-01-31T12:00:00Z", "expires_at": "2025-01-31T13:00:00Z",
     "game_id": None, "result": None,
 }
@@ -73,7 +78,7 @@ TABLE_EXAMPLE: Final = {**SUMMARY_EXAMPLE, "games": [], "rematch": [], "spectato
 STARTED_EXAMPLE: Final = {
     **TABLE_EXAMPLE, "version": 2, "status": "playing", "open_seats": 0, "expires_at": None,
     "seats": [*_SEATS[:2], {"seat": 2, "kind": "player", "player_id": "x8Kd0PqLm3Za",
-                            "name": "Bob", "bot": False}, _SEATS[3]],
+                            "name": "Bob", "bot": False, "rating": None}, _SEATS[3]],
     "game_id": "tB7q2WcXk9Lp.1", "games": ["tB7q2WcXk9Lp.1"],
     "you": {"seat": 2, "game_id": "tB7q2WcXk9Lp.1",
             "token": "eoUOE9s2c2VhdC10b2tlbi1leGFtcGxlLW9ubHktZm9y"}}
@@ -88,9 +93,9 @@ def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
     """The table view; a seated caller's seat token is minted on his first fetch."""
     token = your_seat_token(services().store, table, player,
                             bearer_token(required=False) if player is not None else None)
-    return json_response(table_view(table, player, lobby().tables.watchers(table.table_id),
-                                    token),
-                         status, {"Location": f"/v1/tables/{table.table_id}"})
+    view = table_view(table, player, lobby().tables.watchers(table.table_id), token)
+    rate_seats(RatingStore(lobby().players.redis), [view])
+    return json_response(view, status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
 def _document_errors(view: Any) -> Any:
@@ -126,7 +131,8 @@ class Tables(MethodView):
                                                  "next_cursor": None})
     def get(self, query: dict[str, Any]) -> Response:
         """Public tables, newest first: ``status=open`` (default; seats free) or ``playing``
-        (to watch), optionally of one ``variant``, with seats, names and rules.
+        (to watch), optionally of one ``variant``, with seats, names, each seat's display rating
+        for the variant (``GET /v1/ratings``) and rules.
 
         Page on with ``cursor=next_cursor`` until it is null; a page may hold fewer than
         ``limit`` tables.
@@ -134,6 +140,7 @@ class Tables(MethodView):
         page, cursor = listing(lobby().tables, query["status"], query.get("variant"),
                                query.get("cursor"), query["limit"],
                                current_app.config["SIXTYSIX_TABLE_OPEN_TTL"])
+        rate_seats(RatingStore(lobby().players.redis), page)
         return json_response({"tables": page, "next_cursor": cursor})
 
 

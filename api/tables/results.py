@@ -8,7 +8,8 @@ recorded later. Every step is idempotent: a player's match is counted by one scr
 adds it to his finished list only once (:meth:`api.players.store.PlayerStore.record_result`;
 an aborted game is listed as finished but counts for nobody), and the table moves to
 ``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
-``playing`` with that game current; a rematch may follow either way.
+``playing`` with that game current; a rematch may follow either way. The game is also offered to
+:func:`api.standings.record_standings` (leaderboard, ratings, history; idempotent too).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, Final
 import redis
 
 from api.players.store import PlayerStore
+from api.standings import record_standings
 from api.store import Game
 from api.tables.store import Table, TableConflict, TableStore
 from engine import MATCH_OVER, GameState
@@ -46,6 +48,7 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     info = table_of(game.meta)
     if info is None or not game.state.over:
         return
+    record_standings(tables.redis, tables.game_ttl, game)  # leaderboard, ratings, history
     state = game.state
     variant = state.rules.variant.name
     counted = state.status == MATCH_OVER

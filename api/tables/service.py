@@ -2,11 +2,12 @@
 
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
-``open``, ``computer`` (with a level) or ``player``. Its status is ``open`` (seats free),
-``playing``, ``finished`` (the match is over, its ``result`` ``points``, ``resigned`` or
-``aborted``; a rematch starts the next) or ``closed`` (every player left before the start).
-A private table has an invite code (128-bit); without it the table does not exist for anyone
-not seated at it.
+``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
+matches count for the leaderboard and ratings (:mod:`api.standings`). Its status is ``open``
+(seats free), ``playing``, ``finished`` (the match is over, its ``result`` ``points``,
+``resigned`` or ``aborted``; a rematch starts the next) or ``closed`` (every player left before
+the start). A private table has an invite code (128-bit); without it the table does not exist
+for anyone not seated at it.
 
 Every change loads the table, checks and changes it, and saves it with a version check
 (:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
@@ -107,6 +108,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
         "variant": rules.variant.name, "rules": {**body["rules"], **top},
         "settings": body["settings"],
         "visibility": body["visibility"],
+        "rated": body.get("rated", True),
         "invite_code": secrets.token_urlsafe(INVITE_BYTES)
         if body["visibility"] == "private" else None,
         "status": OPEN,
@@ -146,7 +148,8 @@ def _start(table: Table, first_dealer: int | None = None) -> Game:
         _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
-                   "started_ms": started_ms}}, seat_tokens=False)
+                   "started_ms": started_ms},
+         "rated": doc.get("rated", True)}, seat_tokens=False)
     doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, rematch=[],
                expires_at=None, result=None)
     doc["games"].append(game_id)
@@ -328,6 +331,7 @@ def summary(table: Table) -> dict[str, Any]:
         "match_points": rules.match_points,
         "settings": doc["settings"],
         "visibility": doc["visibility"],
+        "rated": doc.get("rated", True),
         "status": doc["status"],
         "seats": public_seats(doc),
         "open_seats": sum(s["kind"] == "open" for s in doc["seats"]),

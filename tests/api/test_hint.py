@@ -40,11 +40,11 @@ def test_hint_ranks_the_legal_actions_and_marks_the_hand(client: FlaskClient) ->
     assert answer["version"] == before["version"] + 1
     assert response.headers["ETag"] == f'"{answer["version"]}"'
     after = view(client, game_id, tokens[1])
-    assert after["hinted_hands"] == [{"seat": 0, "hand_no": 1}]
+    assert after["hinted_hands"] == [{"seat": 0, "hand_no": 1, "match_no": 1}]
     assert after["version"] == answer["version"]
     again = hint(client, game_id, tokens[0]).json
     assert again is not None and again["version"] == answer["version"]  # marked once
-    assert view(client, game_id)["hinted_hands"] == [{"seat": 0, "hand_no": 1}]
+    assert view(client, game_id)["hinted_hands"] == [{"seat": 0, "hand_no": 1, "match_no": 1}]
 
 
 def test_the_hinted_seat_can_play_on_with_the_new_version(client: FlaskClient) -> None:

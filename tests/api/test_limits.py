@@ -96,6 +96,20 @@ def test_game_creation_per_address(limited: FlaskClient) -> None:
     assert limited.get("/v1/rules").status_code == 200
 
 
+@limits(SIXTYSIX_RATE_CREATE="2/minute")
+def test_tour_starts_share_the_game_creation_limit(limited: FlaskClient) -> None:
+    player = limited.post("/v1/players", json={"name": "Traveller"}).json
+    assert player is not None
+
+    def start() -> Any:
+        return limited.post("/v1/tour/chicago/start", headers=bearer(player["token"]))
+
+    assert start().status_code == 201
+    two_humans(limited)
+    _rate_limited(start(), "2 per 1 minute per address for new games")
+    _rate_limited(limited.post("/v1/games", json={}), "2 per 1 minute per address for new games")
+
+
 @limits(SIXTYSIX_RATE_ADDRESS="1/minute", SIXTYSIX_TRUSTED_PROXIES=1)
 def test_behind_a_trusted_proxy_the_forwarded_address_counts(limited: FlaskClient) -> None:
     def get(client_ip: str) -> int:

@@ -177,7 +177,8 @@ def test_a_hint_shows_advice_reason_and_the_mark() -> None:
         "  play:TS is worth +0.84 game points",
         "  expected game points: play:TS +0.84, close -0.50",
         "  Hand 2 is now marked as hinted for you: it does not count for the leaderboard."]
-    seen = {**view(_game(), 0), "hinted_hands": [{"seat": 0, "hand_no": 1}]}
+    seen = {**view(_game(), 0), "hinted_hands": [{"seat": 0, "hand_no": 1,
+                                                                "match_no": 1}]}
     assert "You took a hint in this hand" in render_view(seen, NAMES)
     assert "hint" not in render_view({**seen, "seat": 1}, NAMES)
 

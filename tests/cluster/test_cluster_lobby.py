@@ -69,6 +69,19 @@ def test_a_lobby_match_on_the_cluster(instances: tuple[SixtySixClient, SixtySixC
     assert sum(p.me()["stats"]["three-hand"]["won"] for p in on_a) == 1
     finished = on_a[1].my_games("finished")["games"]
     assert [g["game_id"] for g in finished] == [game_id]
+    # the standings, written in their own slots ({leaderboard}, {ratings}, each player's)
+    board = client_b.leaderboard(variant="three-hand")["entries"]
+    assert {e["player_id"] for e in board} <= {p["player_id"] for p in made}
+    points = final["match"]["points"]
+    places = [1 + sum(1 for q in points if q > p) for p in points]
+    assert sum(e["points"] for e in board) == sum(points) + sum(
+        (30, 15, 5)[place - 1] for place in places)  # every hand once, and the places
+    rated = client_a.ratings("three-hand")["ratings"]
+    assert sorted(r["id"] for r in rated) == sorted(p["player_id"] for p in made)
+    assert all(r["matches"] == 1 for r in rated)
+    history = on_b[0].player_games(made[0]["player_id"])["games"]  # his own: private too
+    assert [g["game_id"] for g in history] == [game_id]
+    assert client_b.player_games(made[0]["player_id"])["games"] == []  # others: not private
     # a spectator with the invite code, through the other instance; without it a 404
     watched = client_b.watch(game_id, code)
     assert watched["seat"] is None and watched["status"] == "match_over"

@@ -1,0 +1,136 @@
+"""The leaderboard in Redis: sorted sets per period, variant and kind, in one slot.
+
+Keys (all tagged ``{leaderboard}``, so one script can write them together, also on Redis
+Cluster; a board write is a few ``ZINCRBY`` per settled hand, well within one shard):
+
+* ``sixtysix:leaderboard:{leaderboard}:<kind>:all:<variant or all>`` — sorted set, member the
+  player id, score the points. Never expires.
+* ``sixtysix:leaderboard:{leaderboard}:<kind>:month:<YYYY-MM>:<variant or all>`` — the same
+  for a calendar month (UTC); expires :data:`MONTH_TTL` after its last write.
+* ``sixtysix:leaderboard:{leaderboard}:hands-won`` — hash ``<player_id>:<variant>`` -> hands
+  won in rated games.
+* ``sixtysix:leaderboard:{leaderboard}:done:<game_id>`` — hash of the awards of a game already
+  counted (``hand:3``, ``match:1``); expires with the game (``SIXTYSIX_GAME_TTL``) plus a day.
+
+:meth:`LeaderboardStore.apply` is one script: it sets the award's marker and makes the
+increments only if the marker was not set, so two requests settling the same hand at once, or a
+worker retrying a save, count it once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final, cast
+
+from api.redis_connect import Client
+from api.store import PREFIX, text
+
+TAG: Final = "{leaderboard}"
+#: Seconds a month's board lives after its last write (about four months).
+MONTH_TTL: Final = 120 * 86400
+#: Seconds a game's markers outlive the game's own TTL.
+MARKER_GRACE: Final = 86400
+PERIODS: Final = ("all", "month")
+ALL: Final = "all"
+
+# KEYS: marker hash, targets...; ARGV: field, marker ttl, month ttl, then per operation
+# four values: target index (1-based among the targets), op ('z', 'm': board of a month,
+# 'h': hash), member, increment
+_APPLY: Final = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], 1) == 0 then return 0 end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+for i = 4, #ARGV, 4 do
+  local key = KEYS[tonumber(ARGV[i]) + 1]
+  local op = ARGV[i + 1]
+  if op == 'h' then
+    redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
+  else
+    redis.call('ZINCRBY', key, ARGV[i + 3], ARGV[i + 2])
+    if op == 'm' then redis.call('EXPIRE', key, ARGV[3]) end
+  end
+end
+return 1
+"""
+
+
+def month_of(seconds: float) -> str:
+    """The calendar month (UTC) of a Unix time, as ``YYYY-MM``."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m")
+
+
+def board_key(kind: str, period: str, variant: str | None, month: str | None = None) -> str:
+    """The board of ``kind`` (``human``, ``bot``) for ``period`` (``all``, or ``month`` with
+    ``month`` as ``YYYY-MM``) and ``variant`` (``None``: all variants)."""
+    scope = ALL if period == ALL else f"month:{month}"
+    return f"{PREFIX}:leaderboard:{TAG}:{kind}:{scope}:{variant or ALL}"
+
+
+def hands_key() -> str:
+    return f"{PREFIX}:leaderboard:{TAG}:hands-won"
+
+
+def marker_key(game_id: str) -> str:
+    return f"{PREFIX}:leaderboard:{TAG}:done:{game_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Increment:
+    """Points (and hands won) of one player from one award."""
+
+    player_id: str
+    kind: str
+    points: int
+    hands_won: int
+
+
+class LeaderboardStore:
+    def __init__(self, client: Client, game_ttl: int = 0) -> None:
+        self.redis = client
+        self.marker_ttl = game_ttl + MARKER_GRACE
+        self._apply = client.register_script(_APPLY)
+
+    def apply(self, game_id: str, marker: str, variant: str, month: str,
+              increments: list[Increment]) -> bool:
+        """Count one award of a game once; False if it was counted before."""
+        targets: list[str] = []
+        ops: list[str | int] = []
+
+        def target(key: str) -> int:
+            if key not in targets:
+                targets.append(key)
+            return targets.index(key) + 1
+
+        for inc in increments:
+            if inc.points:
+                for v in (None, variant):
+                    ops += [target(board_key(inc.kind, ALL, v)), "z", inc.player_id, inc.points]
+                    ops += [target(board_key(inc.kind, "month", v, month)), "m",
+                            inc.player_id, inc.points]
+            if inc.hands_won:
+                ops += [target(hands_key()), "h", f"{inc.player_id}:{variant}", inc.hands_won]
+        done = self._apply(keys=[marker_key(game_id), *targets],
+                           args=[marker, self.marker_ttl, MONTH_TTL, *ops])
+        return bool(done)
+
+    def page(self, key: str, offset: int, limit: int) -> list[tuple[str, int]]:
+        """Up to ``limit`` (player id, points) from rank ``offset`` (0 = first), best first."""
+        rows = cast(list[tuple[bytes, float]],
+                    self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
+        return [(text(member), int(score)) for member, score in rows]
+
+    def standing(self, key: str, player_id: str) -> tuple[int, int] | None:
+        """(points, rank) of a player on a board, or ``None`` if he is not on it. The rank is
+        1 + the number of players with more points (level players share a rank)."""
+        score = self.redis.zscore(key, player_id)
+        if score is None:
+            return None
+        return int(score), self.rank_of_points(key, int(score))
+
+    def rank_of_points(self, key: str, points: int) -> int:
+        """1 + the number of players on the board with more than ``points``."""
+        return int(self.redis.zcount(key, f"({points}", "+inf")) + 1
+
+    def hands_won(self, player_id: str, variants: list[str]) -> dict[str, int]:
+        values = self.redis.hmget(hands_key(), [f"{player_id}:{v}" for v in variants])
+        return {v: int(x or 0) for v, x in zip(variants, values, strict=True)}

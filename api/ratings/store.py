@@ -1,0 +1,115 @@
+"""Ratings in Redis, in one slot per deployment (tag ``{ratings}``).
+
+Keys:
+
+* ``sixtysix:ratings:{ratings}:<variant>`` — hash ``<kind>:<id>`` -> ``"mu sigma matches"``
+  (kind ``human``, ``bot`` or ``computer``; the id is a player id or a level name).
+* ``sixtysix:ratings:{ratings}:<variant>:<kind>`` — sorted set of ids by ordinal (the
+  listing's order).
+* ``sixtysix:ratings:{ratings}:done:<source>`` — hash of the matches already rated from a
+  source (a game id: expires with the game plus a day; an arena run: never expires).
+
+:meth:`RatingStore.commit` is one script: it writes the new ratings and the match's marker
+only if the marker is not set and every rating is still the one the new ones were computed
+from; else nothing (the caller reads again and recomputes). So a match is rated once, and two
+matches finishing at once for the same player both count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, cast
+
+from api.ratings.model import Rating
+from api.redis_connect import Client
+from api.store import PREFIX, text
+
+TAG: Final = "{ratings}"
+KINDS: Final = ("human", "bot", "computer")
+
+# KEYS: marker, ratings hash, the sorted sets...; ARGV: field, ttl (0: none), then per entity
+# five values: hash field, old value ('' when new), new value, sorted-set index (1-based), id,
+# and the ordinal after them (six in all)
+_COMMIT: Final = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+for i = 3, #ARGV, 6 do
+  local cur = redis.call('HGET', KEYS[2], ARGV[i]) or ''
+  if cur ~= ARGV[i + 1] then return -1 end
+end
+for i = 3, #ARGV, 6 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+  redis.call('ZADD', KEYS[tonumber(ARGV[i + 3]) + 2], ARGV[i + 5], ARGV[i + 4])
+end
+redis.call('HSET', KEYS[1], ARGV[1], 1)
+if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+
+class RatingChanged(Exception):
+    """A rating changed between reading and committing: nothing was written."""
+
+
+def ratings_key(variant: str) -> str:
+    return f"{PREFIX}:ratings:{TAG}:{variant}"
+
+
+def listing_key(variant: str, kind: str) -> str:
+    return f"{PREFIX}:ratings:{TAG}:{variant}:{kind}"
+
+
+def marker_key(source: str) -> str:
+    return f"{PREFIX}:ratings:{TAG}:done:{source}"
+
+
+Entity = tuple[str, str]
+"""(kind, id): a player (``human``/``bot``, player id) or a level (``computer``, name)."""
+
+
+class RatingStore:
+    def __init__(self, client: Client) -> None:
+        self.redis = client
+        self._commit = client.register_script(_COMMIT)
+
+    def read(self, variant: str, entities: Sequence[Entity]) -> list[str | None]:
+        """The stored values (``None``: never rated) of ``entities``, as committed."""
+        if not entities:
+            return []
+        raw = self.redis.hmget(ratings_key(variant), [f"{k}:{i}" for k, i in entities])
+        return [None if v is None else text(v) for v in raw]
+
+    def get(self, variant: str, entities: Sequence[Entity]) -> list[Rating]:
+        return [Rating.stored(v) for v in self.read(variant, entities)]
+
+    def done(self, source: str, match: str) -> bool:
+        return bool(self.redis.hexists(marker_key(source), match))
+
+    def commit(self, variant: str, source: str, match: str, ttl: int,
+               changes: Sequence[tuple[Entity, str | None, Rating]]) -> bool:
+        """Write ``(entity, old value, new rating)`` once for ``match`` of ``source``; False if
+        it was rated before, :class:`RatingChanged` if a rating moved meanwhile."""
+        keys = [marker_key(source), ratings_key(variant)]
+        args: list[str | int | float] = [match, ttl]
+        for (kind, ident), old, new in changes:
+            key = listing_key(variant, kind)
+            if key not in keys:
+                keys.append(key)
+            args += [f"{kind}:{ident}", old or "", new.encode(), keys.index(key) - 1, ident,
+                     repr(new.ordinal)]
+        status = int(self._commit(keys=keys, args=args))
+        if status == -1:
+            raise RatingChanged(f"{source} {match}")
+        return status == 1
+
+    def page(self, variant: str, kind: str, offset: int, limit: int,
+             ) -> list[tuple[str, Rating]]:
+        """Up to ``limit`` (id, rating) from position ``offset``, highest ordinal first."""
+        raw = cast(list[bytes], self.redis.zrevrange(listing_key(variant, kind), offset,
+                                                     offset + limit - 1))
+        ids = [text(m) for m in raw]
+        return list(zip(ids, self.get(variant, [(kind, i) for i in ids]), strict=True))
+
+    def position(self, variant: str, kind: str, ident: str) -> int | None:
+        """1-based place of ``ident`` in its listing, or ``None`` if never rated."""
+        rank = self.redis.zrevrank(listing_key(variant, kind), ident)
+        return None if rank is None else cast(int, rank) + 1

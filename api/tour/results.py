@@ -1,0 +1,15 @@
+"""The tour's part of a finished game: stamp the station the player's side won."""
+
+from __future__ import annotations
+
+from api.store import Game
+from api.tour.store import TourStore
+
+
+def stamp_if_won(tours: TourStore, game: Game) -> bool:
+    """Stamp the station of a finished tour game the player's side won; whether newly."""
+    info = game.meta.get("tour")
+    state = game.state
+    if info is None or state.set_winner is None or state.set_winner != state.side_of(0):
+        return False
+    return tours.stamp(info["player_id"], info["station"])
