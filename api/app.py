@@ -71,7 +71,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                      socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
-                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout),
+                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout,
+                        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"]),
         waiter=VersionWaiter(client),
     )
     app.extensions["sixtysix_lobby"] = Lobby(

@@ -12,11 +12,12 @@ from api.resources import (
     players,
     record,
     rules,
+    streams,
     tables,
 )
 from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
-    players.blp, tables.blp,
+    players.blp, tables.blp, streams.blp,
 )

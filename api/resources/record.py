@@ -62,7 +62,7 @@ class Record(MethodView):
         svc = services()
         token = bearer_token(required=False)
         game = svc.store.load(checked_game_id(game_id))
-        seat = authenticate(game.meta, token) if token is not None else None
+        seat = authenticate(game_id, game.meta, token) if token is not None else None
         if not may_read_record(game, seat):
             raise Problem(UNAUTHORIZED, "the record of a game in play is shown only to its "
                           "seats: send Authorization: Bearer <seat token>",
