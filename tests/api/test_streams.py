@@ -1,0 +1,339 @@
+"""Server-Sent Events over real sockets: the app served by werkzeug in a thread on the session's
+Redis (:class:`api.local.LocalServer`), read with ``requests`` as a client would."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from api.local import LocalServer
+from api.redis_server import EmbeddedRedis
+from tests.api.helpers import HEARTS_DECK
+
+HEARTBEAT = 0.2
+WINDOW = 1.0
+#: Seconds a test waits for something that must come long before (not a timing assertion).
+DEADLINE = 15.0
+
+
+@pytest.fixture(scope="module")
+def url(redis_server: EmbeddedRedis) -> Iterator[str]:
+    with LocalServer(redis_server.url, {"SIXTYSIX_STREAM_HEARTBEAT": HEARTBEAT,
+                                        "SIXTYSIX_PRESENCE_WINDOW": WINDOW}) as server:
+        yield server.url
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One block of the stream: an event (``event``, ``id``, ``data``) or a comment."""
+
+    event: str | None
+    id: int | None
+    data: Any
+    comment: str | None
+
+
+class Sse:
+    """An open stream, parsed block by block."""
+
+    def __init__(self, response: requests.Response) -> None:
+        assert response.status_code == 200, response.text
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        self.response = response
+        self._chunks = response.iter_content(chunk_size=None)
+        self._buffer = b""
+        self.raw = b""
+
+    def next(self) -> Message:
+        while b"\n\n" not in self._buffer:
+            chunk = next(self._chunks)
+            self.raw += chunk
+            self._buffer += chunk
+        block, self._buffer = self._buffer.split(b"\n\n", 1)
+        fields: dict[str, str] = {}
+        comment = None
+        for line in block.decode().split("\n"):
+            if line.startswith(":"):
+                comment = line[1:].strip()
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if "event" not in fields and comment is None:  # the retry field alone
+            assert fields.get("retry") == "2000"
+            return self.next()
+        return Message(fields.get("event"), int(fields["id"]) if "id" in fields else None,
+                       json.loads(fields["data"]) if "data" in fields else None, comment)
+
+    def until(self, event: str) -> list[Message]:
+        """The events (no comments) up to and including the next ``event``."""
+        out = []
+        while True:
+            message = self.next()
+            if message.comment is None:
+                out.append(message)
+                if message.event == event:
+                    return out
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _open(url: str, game_id: str, headers: dict[str, str] | None = None,
+          query: str = "") -> Sse:
+    return Sse(requests.get(f"{url}/v1/games/{game_id}/stream{query}", headers=headers,
+                            stream=True, timeout=(5, 5)))
+
+
+def _game(url: str) -> tuple[str, list[str]]:
+    """Ann (seat 0, forehand: KH QH AS TS 9C JC) and Bob; hearts are trump."""
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            "deck": HEARTS_DECK, "first_dealer": 1}
+    created = requests.post(f"{url}/v1/games", json=body, timeout=5).json()
+    return created["game_id"], [s["token"] for s in created["seats"]]
+
+
+def _act(url: str, game_id: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    response = requests.post(f"{url}/v1/games/{game_id}/actions", json=action,
+                             headers=_bearer(token), timeout=5)
+    assert response.status_code == 200, response.text
+    out: dict[str, Any] = response.json()
+    return out
+
+
+def _view(url: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = requests.get(f"{url}/v1/games/{game_id}", timeout=5,
+                                       headers=_bearer(token) if token else {}).json()
+    return out
+
+
+def _events(url: str, game_id: str, token: str | None, after: int = 0) -> list[dict[str, Any]]:
+    page = requests.get(f"{url}/v1/games/{game_id}/events?after={after}&limit=500", timeout=5,
+                        headers=_bearer(token) if token else {}).json()
+    out: list[dict[str, Any]] = page["events"]
+    return out
+
+
+def _play_some(url: str, game_id: str, tokens: list[str], moves: int) -> None:
+    """``moves`` actions, each the first legal non-declaring one of the seat to act."""
+    for _ in range(moves):
+        views = [_view(url, game_id, t) for t in tokens]
+        seat = next(i for i, v in enumerate(views) if v["legal_actions"])
+        legal = [a for a in views[seat]["legal_actions"] if a["type"] != "declare"]
+        _act(url, game_id, tokens[seat], legal[0])
+
+
+def _unauthorized(response: requests.Response) -> None:
+    assert response.status_code == 401, response.text
+    assert response.headers["Content-Type"] == "application/problem+json"
+    assert response.json()["type"] == "https://sixtysix.dev/problems/unauthorized"
+
+
+def test_the_first_event_is_the_view_then_each_change_its_events_and_the_view(
+        url: str, redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    bob = _open(url, game_id, _bearer(tokens[1]))
+    try:
+        first = bob.next()
+        assert first.event == "view" and first.id is None
+        assert first.data["seat"] == 1 and first.data["version"] == 1
+        known = first.data["events"][-1]["seq"]
+        _act(url, game_id, tokens[0], {"type": "meld", "suit": "H"})
+        _act(url, game_id, tokens[0], {"type": "play", "card": "QH"})
+        got: list[Message] = []
+        while not got or got[-1].event != "view" or got[-1].data["version"] < 3:
+            got += bob.until("view")  # one chunk per save, or one for both
+        events = [m for m in got if m.event == "game_event"]
+        for i, message in enumerate(got):  # a view follows the events of its save
+            if message.event == "view":
+                before = [m.id for m in got[:i] if m.event == "game_event"]
+                assert before and before[-1] == message.data["events"][-1]["seq"]
+        ids = [m.id for m in events]
+        assert ids == list(range(known + 1, known + 1 + len(ids)))
+        assert all(m.data["seq"] == m.id for m in events)
+        assert [m.data["type"] for m in events][:2] == ["meld", "card_played"]
+        assert got[-1].event == "view" and got[-1].data["version"] == 3
+        assert got[-1].data["trick"] == [{"seat": 0, "card": "QH"}]
+        assert [m.data for m in events] == _events(url, game_id, tokens[1], known)
+    finally:
+        bob.close()
+
+
+def test_a_resumed_stream_loses_nothing_and_repeats_nothing(url: str,
+                                                            redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    _play_some(url, game_id, tokens, 3)
+    ann = _open(url, game_id, _bearer(tokens[0]), "?after=2")
+    seen: list[int] = []
+    try:
+        first = ann.next()
+        assert first.event == "view"
+        last_seq = first.data["events"][-1]["seq"]
+        while not seen or seen[-1] < last_seq:  # the events after 2, up to the view
+            message = ann.next()
+            assert message.event == "game_event"
+            seen.append(message.id)  # type: ignore[arg-type]
+        _play_some(url, game_id, tokens, 2)
+        for message in ann.until("view"):
+            if message.event == "game_event":
+                seen.append(message.id)  # type: ignore[arg-type]
+    finally:
+        ann.close()  # a forced disconnect; the game goes on meanwhile
+    _play_some(url, game_id, tokens, 3)
+    # EventSource sends the last id it got; the URL keeps its old ?after=, which loses
+    resumed = _open(url, game_id, {**_bearer(tokens[0]), "Last-Event-ID": str(seen[-1])},
+                    "?after=2")
+    try:
+        first = resumed.next()
+        assert first.event == "view"
+        final = first.data["events"][-1]["seq"]
+        while seen[-1] < final:
+            message = resumed.next()
+            assert message.event == "game_event"
+            seen.append(message.id)  # type: ignore[arg-type]
+    finally:
+        resumed.close()
+    assert seen == list(range(3, final + 1))
+    assert final == _events(url, game_id, tokens[0])[-1]["seq"]
+
+
+def test_a_seat_stream_carries_only_what_the_seat_may_see(url: str,
+                                                          redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    ann = _open(url, game_id, _bearer(tokens[0]), "?after=0")
+    try:
+        got = [ann.next() for _ in range(1 + len(_events(url, game_id, tokens[0])))]
+    finally:
+        ann.close()
+    assert [m.data for m in got[1:]] == _events(url, game_id, tokens[0])
+    text = ann.raw.decode()
+    bob_hand = _view(url, game_id, tokens[1])["hand"]
+    assert bob_hand and not any(f'"{card}"' in text for card in bob_hand)
+    assert tokens[0] not in text and tokens[1] not in text
+
+
+def test_a_spectator_streams_a_public_game_and_no_hand(url: str,
+                                                       redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    watcher = _open(url, game_id)
+    try:
+        first = watcher.next()
+        assert first.data["seat"] is None and first.data["hand"] is None
+        _act(url, game_id, tokens[0], {"type": "play", "card": "JC"})
+        got = watcher.until("view")
+    finally:
+        watcher.close()
+    hands = {c for t in tokens for c in _view(url, game_id, t)["hand"]}
+    assert not any(f'"{card}"' in watcher.raw.decode() for card in hands)
+    assert [m.data for m in got if m.event == "game_event"] == _events(
+        url, game_id, None, first.data["events"][-1]["seq"])
+
+
+def test_refusals_are_problems_before_the_stream_starts(url: str,
+                                                        redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    other_id, other_tokens = _game(url)
+    stream = f"{url}/v1/games/{game_id}/stream"
+    _unauthorized(requests.get(stream, headers=_bearer(other_tokens[0]), timeout=5))
+    _unauthorized(requests.get(stream, headers={"Authorization": "Basic x"}, timeout=5))
+    _unauthorized(requests.get(f"{stream}?ticket=nonsense", timeout=5))
+    ticket = requests.post(f"{url}/v1/games/{game_id}/stream-ticket", headers=_bearer(tokens[1]),
+                           timeout=5).json()
+    assert ticket["expires_in"] == 60 and tokens[1] not in ticket["ticket"]
+    _unauthorized(requests.get(f"{url}/v1/games/{other_id}/stream?ticket={ticket['ticket']}",
+                               timeout=5))  # a ticket opens its own game's stream only
+    bob = _open(url, game_id, query=f"?ticket={ticket['ticket']}")
+    try:
+        assert bob.next().data["seat"] == 1
+    finally:
+        bob.close()
+    _unauthorized(requests.get(f"{stream}?ticket={ticket['ticket']}", timeout=5))  # used up
+    _unauthorized(requests.post(f"{url}/v1/games/{game_id}/stream-ticket", timeout=5))
+    bad = requests.get(stream, headers={"Last-Event-ID": "x"}, timeout=5)
+    assert bad.status_code == 422 and "Last-Event-ID" in bad.json()["detail"]
+    assert requests.get(f"{url}/v1/games/nope/stream", timeout=5).status_code == 404
+
+
+def test_heartbeat_comments_flow(url: str, redis_client: redis.Redis) -> None:
+    game_id, _ = _game(url)
+    watcher = _open(url, game_id)
+    try:
+        assert watcher.next().event == "view"
+        assert [watcher.next().comment for _ in range(3)] == ["heartbeat"] * 3
+    finally:
+        watcher.close()
+
+
+def _connected(url: str, game_id: str) -> list[bool]:
+    return [s["connected"] for s in _view(url, game_id)["seats"]]
+
+
+def _wait_for(url: str, game_id: str, wanted: list[bool]) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while _connected(url, game_id) != wanted:
+        assert time.monotonic() < deadline, f"presence never became {wanted}"
+        time.sleep(0.05)
+
+
+def test_a_seat_is_connected_while_its_stream_is_open_and_not_a_window_after(
+        url: str, redis_client: redis.Redis) -> None:
+    game_id, tokens = _game(url)
+    assert _connected(url, game_id) == [False, False]
+    bob = _open(url, game_id, _bearer(tokens[1]))
+    ann = _open(url, game_id, _bearer(tokens[0]))
+    try:
+        bob.next()
+        ann.next()
+        assert _connected(url, game_id) == [True, True]
+        # Bob's stream says so when Ann's presence changes, with no save
+        presence = next(m for m in iter(bob.next, None) if m.event == "presence")
+        assert [s["connected"] for s in presence.data["seats"]] == [True, True]
+        time.sleep(3 * WINDOW)  # longer than the window: the open stream keeps it fresh
+        assert _connected(url, game_id) == [True, True]
+        ann.close()
+        _wait_for(url, game_id, [False, True])
+        presence = next(m for m in iter(bob.next, None) if m.event == "presence")
+        assert [s["connected"] for s in presence.data["seats"]] == [False, True]
+    finally:
+        ann.close()
+        bob.close()
+    _wait_for(url, game_id, [False, False])
+    requests.get(f"{url}/v1/games/{game_id}/events", headers=_bearer(tokens[0]), timeout=5)
+    assert _connected(url, game_id) == [True, False]  # a request with the token counts too
+
+
+def test_a_table_stream_shows_the_seats_filling_and_the_game_starting(
+        url: str, redis_client: redis.Redis) -> None:
+    players = [requests.post(f"{url}/v1/players", json={"name": name}, timeout=5).json()
+               for name in ("Ann", "Bob")]
+    table = requests.post(f"{url}/v1/tables", headers=_bearer(players[0]["token"]), timeout=5,
+                          json={"variant": "sixty-six", "visibility": "public",
+                                "seats": [{"kind": "player"}, {"kind": "open"}]}).json()
+    watcher = Sse(requests.get(f"{url}/v1/tables/{table['table_id']}/stream", stream=True,
+                               timeout=(5, 5)))
+    try:
+        first = watcher.next()
+        assert first.event == "table" and first.id == table["version"]
+        assert first.data["status"] == "open" and first.data["you"] is None
+        requests.post(f"{url}/v1/tables/{table['table_id']}/join", json={}, timeout=5,
+                      headers=_bearer(players[1]["token"])).raise_for_status()
+        started = watcher.until("table")[-1]
+    finally:
+        watcher.close()
+    assert started.id == table["version"] + 1
+    assert started.data["status"] == "playing" and started.data["game_id"]
+    assert started.data["seats"][1]["name"] == "Bob"
+    assert players[0]["token"] not in watcher.raw.decode()
+    missing = requests.get(f"{url}/v1/tables/nosuchtable0/stream", timeout=5)
+    assert missing.status_code == 404
+    assert missing.headers["Content-Type"] == "application/problem+json"
