@@ -27,7 +27,9 @@ import http.client
 import json
 import resource
 import selectors
+import signal
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -257,6 +259,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int)
     parser.add_argument("--threads", type=int)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server it started
     run(args.worker_class, args.streams, args.fanout, args.actions, args.probes,
         args.heartbeat, args.workers, args.threads)
 
