@@ -9,12 +9,16 @@ open-file limit to its hard limit (the server inherits it), and then, for each c
 * opens N idle streams (``GET /v1/games/{id}/stream``, each seat of N/2 two-human games, with
   its seat token) and keeps reading them, counting heartbeat comments
   (``SIXTYSIX_STREAM_HEARTBEAT`` is set to ``--heartbeat`` seconds);
+* prints the resident memory of gunicorn's processes with them open;
 * meanwhile probes ``GET /healthz`` (a new connection each, ``--probes`` of them, 20 ms apart)
   and prints p50, p99 and the worst, and how many heartbeats arrived per stream;
 * with the N streams still open, opens ``--fanout`` spectator streams of one more game and
   plays ``--actions`` actions in it: for each, the delay from sending the action to each
   fan-out stream receiving its first new event (p50, p95, max over all), and the delay from
   the action's answer (the save is done by then) to the 95th percentile stream.
+
+Last, ``--long-polls`` long-polls (``GET /v1/games/{id}?after_version=1&wait=30``) wait at
+once while /healthz is probed (up to 100 probes).
 
 A stream that cannot be opened within 10 s, a probe over 10 s, and a fan-out stream that
 misses an event are counted and printed as failures. Figures only: nothing is asserted.
@@ -33,10 +37,11 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from api.redis_server import HOST
-from tests.bench_http import served
+from tests.bench_http import _tree, served
 
 OPEN_TIMEOUT: Final = 10.0
 PROBE_TIMEOUT: Final = 10.0
@@ -144,6 +149,19 @@ class Reader:
             stream.sock.close()
 
 
+def _rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its descendants, in MB (Linux /proc)."""
+    total = 0
+    for child in _tree(pid):
+        try:
+            status = Path(f"/proc/{child}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines()
+                       if line.startswith("VmRSS:")), 0)
+    return total / 1024
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -208,14 +226,31 @@ def _fanout(reader: Reader, port: int, spectators: int, actions: int) -> dict[st
             "p95_after_answer_ms": _pct(from_answer, 0.5), "missed": missed}
 
 
+def _long_polls(port: int, count: int, probes: int) -> None:
+    """``count`` long-polls (``?after_version=V&wait=30``) waiting at once, and /healthz."""
+    reader = Reader()
+    try:
+        games = [_game(port) for _ in range(max(1, count // 2))]
+        for game_id, tokens in games:
+            for token in tokens[:count - len(reader.streams)]:
+                reader.open(port, f"/v1/games/{game_id}?after_version=1&wait=30", token)
+        time.sleep(1)
+        latencies, failed = _probe(port, probes)
+        print(f"\n{len(reader.streams)} waiting long-polls: /healthz x{len(latencies)} p50 "
+              f"{_pct(latencies, 0.5):.1f} ms, p99 {_pct(latencies, 0.99):.1f} ms, max "
+              f"{max(latencies, default=float('nan')):.1f} ms, failed {failed}")
+    finally:
+        reader.close()
+
+
 def run(worker_class: str, counts: list[int], fanout: int, actions: int, probes: int,
-        heartbeat: float, workers: int | None, threads: int | None) -> None:
+        heartbeat: float, workers: int | None, threads: int | None, long_polls: int) -> None:
     limit = _raise_file_limit()
     print(f"worker class {worker_class}, workers {workers or 'default'}, threads "
           f"{threads or 'default'}, open-file limit {limit}, heartbeat {heartbeat:g} s")
     env = {"SIXTYSIX_WORKER_CLASS": worker_class, "SIXTYSIX_STREAM_HEARTBEAT": str(heartbeat),
            "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000", "SIXTYSIX_LOG_REQUESTS": "0"}
-    with served(workers, threads, env) as (port, _, _):
+    with served(workers, threads, env) as (port, server, _):
         for count in counts:
             reader = Reader()
             try:
@@ -225,7 +260,8 @@ def run(worker_class: str, counts: list[int], fanout: int, actions: int, probes:
                 streams = _open_all(reader, port, paths)
                 opened = sum(s.opened for s in streams)
                 print(f"\n{count} idle streams: {opened} open after "
-                      f"{time.monotonic() - started:.1f} s")
+                      f"{time.monotonic() - started:.1f} s; gunicorn's memory "
+                      f"{_rss_mb(server):.0f} MB")
                 beats_before = sum(s.heartbeats for s in streams)
                 probe_start = time.monotonic()
                 latencies, failed = _probe(port, probes)
@@ -246,22 +282,26 @@ def run(worker_class: str, counts: list[int], fanout: int, actions: int, probes:
             finally:
                 reader.close()
             time.sleep(1)
+        if long_polls:
+            _long_polls(port, long_polls, min(probes, 100))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent")
-    parser.add_argument("--streams", type=int, nargs="+", default=[500, 2000])
+    parser.add_argument("--streams", type=int, nargs="*", default=[500, 2000])
     parser.add_argument("--fanout", type=int, default=200)
     parser.add_argument("--actions", type=int, default=20)
     parser.add_argument("--probes", type=int, default=300)
     parser.add_argument("--heartbeat", type=float, default=5.0)
+    parser.add_argument("--long-polls", type=int, default=500,
+                        help="long-polls waiting at once in the last phase (0: none)")
     parser.add_argument("--workers", type=int)
     parser.add_argument("--threads", type=int)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server it started
     run(args.worker_class, args.streams, args.fanout, args.actions, args.probes,
-        args.heartbeat, args.workers, args.threads)
+        args.heartbeat, args.workers, args.threads, args.long_polls)
 
 
 if __name__ == "__main__":
