@@ -56,7 +56,9 @@ class VersionWaiter:
     def __init__(self, client: Client, recheck: float = RECHECK) -> None:
         self._redis = client
         self._recheck = recheck
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
+        #: channel -> its condition (all on the one lock): a notice wakes its channel only
+        self._conds: dict[str, threading.Condition] = {}
         self._watched: dict[str, int] = {}  # channel -> registered waiters
         self._seen: dict[str, int] = {}  # channel -> highest version announced while watched
         self._stop = threading.Event()
@@ -70,36 +72,41 @@ class VersionWaiter:
         """
         deadline = time.monotonic() + timeout
         with self.watching(channel):
+            cond = self._conds[channel]
             while True:
                 version = current()
                 remaining = deadline - time.monotonic()
                 if version > after or remaining <= 0:
                     return version
-                with self._cond:
-                    self._cond.wait_for(lambda: self._seen.get(channel, 0) > after,
-                                        timeout=min(remaining, self._recheck))
+                with cond:
+                    cond.wait_for(lambda: self._seen.get(channel, 0) > after,
+                                  timeout=min(remaining, self._recheck))
 
     @contextmanager
     def watching(self, channel: str) -> Iterator[None]:
         """Register a waiter of ``channel`` for the block: notices are kept meanwhile."""
         self._start()
-        with self._cond:
+        with self._lock:
             self._watched[channel] = self._watched.get(channel, 0) + 1
+            if channel not in self._conds:
+                self._conds[channel] = threading.Condition(self._lock)
         try:
             yield
         finally:
-            with self._cond:
+            with self._lock:
                 self._watched[channel] -= 1
                 if not self._watched[channel]:
                     del self._watched[channel]
+                    del self._conds[channel]
                     self._seen.pop(channel, None)
 
     def announced(self, channel: str, after: int, timeout: float) -> int | None:
         """The highest version announced on ``channel`` once it exceeds ``after``, or
         ``None`` after ``timeout`` seconds; only inside :meth:`watching` of that channel."""
-        with self._cond:
-            if self._cond.wait_for(lambda: self._seen.get(channel, 0) > after,
-                                   timeout=max(timeout, 0.0)):
+        cond = self._conds[channel]
+        with cond:
+            if cond.wait_for(lambda: self._seen.get(channel, 0) > after,
+                             timeout=max(timeout, 0.0)):
                 return self._seen[channel]
         return None
 
@@ -110,7 +117,7 @@ class VersionWaiter:
             self._thread.join()
 
     def _start(self) -> None:
-        with self._cond:
+        with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._listen, name="sixtysix-notify",
                                                 daemon=True)
@@ -144,7 +151,7 @@ class VersionWaiter:
             pubsub.close()
 
     def _announce(self, channel: str, version: int) -> None:
-        with self._cond:
+        with self._lock:
             if channel in self._watched:
                 self._seen[channel] = max(version, self._seen.get(channel, 0))
-                self._cond.notify_all()
+                self._conds[channel].notify_all()
