@@ -100,7 +100,7 @@ def follow(waiter: VersionWaiter, channel: str, source: Source,
                     if announced is None:
                         continue
                 yield source.changed(announced)
-    except StreamEnded:
+    except (StreamEnded, GameNotFound):  # expired meanwhile: the client's reconnect is a 404
         return
     except redis.RedisError as exc:  # the client reconnects and resumes from its last id
         log.warning("stream of %s ended: Redis failed (%s)", channel, type(exc).__name__)
