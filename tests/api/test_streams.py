@@ -337,3 +337,23 @@ def test_a_table_stream_shows_the_seats_filling_and_the_game_starting(
     missing = requests.get(f"{url}/v1/tables/nosuchtable0/stream", timeout=5)
     assert missing.status_code == 404
     assert missing.headers["Content-Type"] == "application/problem+json"
+
+
+def test_a_private_tables_game_streams_to_spectators_with_its_invite_code_only(
+        url: str, redis_client: redis.Redis) -> None:
+    ann = requests.post(f"{url}/v1/players", json={"name": "Ann"}, timeout=5).json()
+    table = requests.post(f"{url}/v1/tables", headers=_bearer(ann["token"]), timeout=5, json={
+        "variant": "sixty-six", "visibility": "private",
+        "seats": [{"kind": "player"}, {"kind": "computer", "level": "random"}]}).json()
+    assert table["status"] == "playing"
+    stream = f"{url}/v1/games/{table['game_id']}/stream"
+    hidden = requests.get(stream, timeout=5)
+    assert hidden.status_code == 404
+    assert hidden.headers["Content-Type"] == "application/problem+json"
+    assert requests.get(f"{stream}?invite_code=wrong", timeout=5).status_code == 404
+    watcher = _open(url, table["game_id"], query=f"?invite_code={table['invite_code']}")
+    try:
+        first = watcher.next()
+    finally:
+        watcher.close()
+    assert first.event == "view" and first.data["seat"] is None and first.data["hand"] is None
