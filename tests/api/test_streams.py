@@ -72,9 +72,12 @@ class Sse:
                        json.loads(fields["data"]) if "data" in fields else None, comment)
 
     def until(self, event: str) -> list[Message]:
-        """The events (no comments) up to and including the next ``event``."""
+        """The events (no comments) up to and including the next ``event``; an assertion
+        error if it does not come within :data:`DEADLINE` (heartbeats keep the read alive)."""
         out = []
+        deadline = time.monotonic() + DEADLINE
         while True:
+            assert time.monotonic() < deadline, f"no {event} event came"
             message = self.next()
             if message.comment is None:
                 out.append(message)
@@ -131,6 +134,15 @@ def _play_some(url: str, game_id: str, tokens: list[str], moves: int) -> None:
         seat = next(i for i, v in enumerate(views) if v["legal_actions"])
         legal = [a for a in views[seat]["legal_actions"] if a["type"] != "declare"]
         _act(url, game_id, tokens[seat], legal[0])
+
+
+def _refused(url: str, headers: dict[str, str] | None = None) -> requests.Response:
+    """A GET that must be refused; if it streams instead, it fails rather than reading on."""
+    response = requests.get(url, headers=headers, stream=True, timeout=5)
+    if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+        response.close()
+        raise AssertionError(f"{url} streamed instead of refusing")
+    return response
 
 
 def _unauthorized(response: requests.Response) -> None:
@@ -244,24 +256,24 @@ def test_refusals_are_problems_before_the_stream_starts(url: str,
     game_id, tokens = _game(url)
     other_id, other_tokens = _game(url)
     stream = f"{url}/v1/games/{game_id}/stream"
-    _unauthorized(requests.get(stream, headers=_bearer(other_tokens[0]), timeout=5))
-    _unauthorized(requests.get(stream, headers={"Authorization": "Basic x"}, timeout=5))
-    _unauthorized(requests.get(f"{stream}?ticket=nonsense", timeout=5))
+    _unauthorized(_refused(stream, _bearer(other_tokens[0])))
+    _unauthorized(_refused(stream, {"Authorization": "Basic x"}))
+    _unauthorized(_refused(f"{stream}?ticket=nonsense"))
     ticket = requests.post(f"{url}/v1/games/{game_id}/stream-ticket", headers=_bearer(tokens[1]),
                            timeout=5).json()
     assert ticket["expires_in"] == 60 and tokens[1] not in ticket["ticket"]
-    _unauthorized(requests.get(f"{url}/v1/games/{other_id}/stream?ticket={ticket['ticket']}",
-                               timeout=5))  # a ticket opens its own game's stream only
+    # a ticket opens its own game's stream only
+    _unauthorized(_refused(f"{url}/v1/games/{other_id}/stream?ticket={ticket['ticket']}"))
     bob = _open(url, game_id, query=f"?ticket={ticket['ticket']}")
     try:
         assert bob.next().data["seat"] == 1
     finally:
         bob.close()
-    _unauthorized(requests.get(f"{stream}?ticket={ticket['ticket']}", timeout=5))  # used up
+    _unauthorized(_refused(f"{stream}?ticket={ticket['ticket']}"))  # used up
     _unauthorized(requests.post(f"{url}/v1/games/{game_id}/stream-ticket", timeout=5))
-    bad = requests.get(stream, headers={"Last-Event-ID": "x"}, timeout=5)
+    bad = _refused(stream, {"Last-Event-ID": "x"})
     assert bad.status_code == 422 and "Last-Event-ID" in bad.json()["detail"]
-    assert requests.get(f"{url}/v1/games/nope/stream", timeout=5).status_code == 404
+    assert _refused(f"{url}/v1/games/nope/stream").status_code == 404
 
 
 def test_heartbeat_comments_flow(url: str, redis_client: redis.Redis) -> None:
@@ -296,13 +308,13 @@ def test_a_seat_is_connected_while_its_stream_is_open_and_not_a_window_after(
         ann.next()
         assert _connected(url, game_id) == [True, True]
         # Bob's stream says so when Ann's presence changes, with no save
-        presence = next(m for m in iter(bob.next, None) if m.event == "presence")
+        presence = bob.until("presence")[-1]
         assert [s["connected"] for s in presence.data["seats"]] == [True, True]
         time.sleep(3 * WINDOW)  # longer than the window: the open stream keeps it fresh
         assert _connected(url, game_id) == [True, True]
         ann.close()
         _wait_for(url, game_id, [False, True])
-        presence = next(m for m in iter(bob.next, None) if m.event == "presence")
+        presence = bob.until("presence")[-1]
         assert [s["connected"] for s in presence.data["seats"]] == [False, True]
     finally:
         ann.close()
@@ -334,7 +346,7 @@ def test_a_table_stream_shows_the_seats_filling_and_the_game_starting(
     assert started.data["status"] == "playing" and started.data["game_id"]
     assert started.data["seats"][1]["name"] == "Bob"
     assert players[0]["token"] not in watcher.raw.decode()
-    missing = requests.get(f"{url}/v1/tables/nosuchtable0/stream", timeout=5)
+    missing = _refused(f"{url}/v1/tables/nosuchtable0/stream")
     assert missing.status_code == 404
     assert missing.headers["Content-Type"] == "application/problem+json"
 
@@ -347,10 +359,10 @@ def test_a_private_tables_game_streams_to_spectators_with_its_invite_code_only(
         "seats": [{"kind": "player"}, {"kind": "computer", "level": "random"}]}).json()
     assert table["status"] == "playing"
     stream = f"{url}/v1/games/{table['game_id']}/stream"
-    hidden = requests.get(stream, timeout=5)
+    hidden = _refused(stream)
     assert hidden.status_code == 404
     assert hidden.headers["Content-Type"] == "application/problem+json"
-    assert requests.get(f"{stream}?invite_code=wrong", timeout=5).status_code == 404
+    assert _refused(f"{stream}?invite_code=wrong").status_code == 404
     watcher = _open(url, table["game_id"], query=f"?invite_code={table['invite_code']}")
     try:
         first = watcher.next()
