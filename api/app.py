@@ -66,6 +66,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["SIXTYSIX_MAX_BODY"]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    if app.config["SIXTYSIX_STREAM_HEARTBEAT"] <= 0:
+        raise ValueError("SIXTYSIX_STREAM_HEARTBEAT must be a positive number of seconds")
     timeout = app.config["SIXTYSIX_REDIS_TIMEOUT"]
     client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
                      socket_connect_timeout=timeout, health_check_interval=30)

@@ -308,3 +308,12 @@ def test_a_private_tables_game_streams_to_spectators_with_its_invite_code_only(
     finally:
         watcher.close()
     assert first.event == "view" and first.data["seat"] is None and first.data["hand"] is None
+
+
+@pytest.mark.parametrize("setting", ["SIXTYSIX_STREAM_HEARTBEAT", "SIXTYSIX_PRESENCE_WINDOW"])
+def test_a_heartbeat_or_presence_window_of_no_time_is_refused_at_start(
+        redis_server: EmbeddedRedis, setting: str) -> None:
+    from api.app import create_app
+
+    with pytest.raises(ValueError, match="positive"):
+        create_app({"REDIS_URL": redis_server.url, setting: 0})
