@@ -17,6 +17,7 @@ import http.client
 import itertools
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,4 +149,5 @@ def _through(port: int, tmp: Path) -> bool:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop what it started
     sys.exit(0 if check() else 1)
