@@ -77,12 +77,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["SIXTYSIX_MAX_BODY"]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    if app.config["SIXTYSIX_STREAM_HEARTBEAT"] <= 0:
+        raise ValueError("SIXTYSIX_STREAM_HEARTBEAT must be a positive number of seconds")
     timeout = app.config["SIXTYSIX_REDIS_TIMEOUT"]
     client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
                      socket_connect_timeout=timeout, health_check_interval=30)
     app.extensions["sixtysix"] = Services(
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
-                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout),
+                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout,
+                        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"]),
         waiter=VersionWaiter(client),
     )
     app.extensions["sixtysix_lobby"] = Lobby(

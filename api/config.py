@@ -23,6 +23,10 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
                                (``*``: any)
 ``SIXTYSIX_LOG_REQUESTS``      1: one JSON log line per request; 0: none   1
+``SIXTYSIX_STREAM_HEARTBEAT``  seconds between two heartbeat comments of   15
+                               an event stream
+``SIXTYSIX_PRESENCE_WINDOW``   seconds a seat counts as connected after    30
+                               it was last seen
 =============================  ==========================================  ==============
 
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
@@ -57,6 +61,8 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,
+    "SIXTYSIX_STREAM_HEARTBEAT": 15.0,
+    "SIXTYSIX_PRESENCE_WINDOW": 30.0,
 }
 
 

@@ -36,7 +36,8 @@ _LEGAL: Final = [*({"type": "play", "card": c} for c in _HAND), {"type": "meld",
                  {"type": "close"}]
 
 VIEW: Final[dict[str, Any]] = {
-    "game_id": GAME_ID, "version": 1, "rated": False, "seats": _SEATS, "hinted_hands": [],
+    "game_id": GAME_ID, "version": 1, "rated": False,
+    "seats": [{**s, "connected": True} for s in _SEATS], "hinted_hands": [],
     "seat": 0, "variant": "sixty-six",
     "rules": {"variant": "sixty-six", "exchange_min_talon": 2, "exchange_requires_trick": False,
               "close_min_talon": 3, "meld_before_first_trick": "pending",

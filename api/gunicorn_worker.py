@@ -1,11 +1,15 @@
-"""gunicorn's gthread worker answering its own rejections as problem+json, like the app.
+"""gunicorn workers answering gunicorn's own rejections as problem+json, like the app.
 
 gunicorn refuses some requests before the app sees them (a NUL or over-long header, a request
-line over ``limit_request_line``, a malformed chunk) and writes an HTML page for them. This
-worker lets gunicorn decide and log as usual, then sends the same status as an RFC 9457
+line over ``limit_request_line``, a malformed chunk) and writes an HTML page for them. These
+workers let gunicorn decide and log as usual, then send the same status as an RFC 9457
 problem document: ``type`` ``https://sixtysix.dev/problems/http-<status>`` (400 is
 ``bad-request``, 500 ``internal-error``), ``title`` the reason, ``detail`` gunicorn's message.
-``deploy/gunicorn.conf.py`` selects it: ``worker_class = "api.gunicorn_worker.ProblemWorker"``.
+
+:class:`ProblemWorker` is the ``gthread`` worker; :mod:`api.gunicorn_gevent` has the gevent
+one, which ``deploy/gunicorn.conf.py`` selects by default (``SIXTYSIX_WORKER_CLASS``). This
+module imports nothing of the app at import time: gunicorn's master imports the worker class
+before the gevent worker monkey-patches, and redis must not be imported unpatched.
 """
 
 from __future__ import annotations
@@ -18,8 +22,7 @@ from typing import Any, Final
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
 
-from api.errors import PROBLEM_JSON, problem_type
-
+PROBLEM_JSON: Final = "application/problem+json"
 #: The status line and the message of gunicorn's HTML error page.
 _PAGE: Final = re.compile(rb"HTTP/1\.1 (\d{3}) ([^\r\n]*)\r\n.*</h1>\s*(.*?)\s*</body>",
                           re.DOTALL)
@@ -40,6 +43,8 @@ class _Captured:
 
 def problem(status: int, reason: str, detail: str) -> bytes:
     """The whole HTTP response of a problem document (the connection is closed after it)."""
+    from api.errors import problem_type  # in the worker, after any monkey-patching
+
     kind = problem_type(status, reason)
     body = json.dumps({
         "type": kind.uri, "title": kind.title, "status": status,
@@ -52,12 +57,14 @@ def problem(status: int, reason: str, detail: str) -> bytes:
     return head.encode("latin-1") + body
 
 
-class ProblemWorker(ThreadWorker):  # type: ignore[misc]
-    """gunicorn's ``gthread`` worker with problem+json error pages."""
+class ProblemPages:
+    """Mixed into a gunicorn worker class: its ``handle_error`` pages as problem+json."""
+
+    log: Any
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         page = _Captured()
-        super().handle_error(req, page, addr, exc)  # gunicorn's status, log and access log
+        super().handle_error(req, page, addr, exc)  # type: ignore[misc]  # status, log, access log
         found = _PAGE.match(page.data)
         if found is None:  # not gunicorn's page as known: send it unchanged
             answer = page.data
@@ -68,3 +75,7 @@ class ProblemWorker(ThreadWorker):  # type: ignore[misc]
             write_nonblock(client, answer)
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+class ProblemWorker(ProblemPages, ThreadWorker):  # type: ignore[misc]
+    """gunicorn's ``gthread`` worker with problem+json error pages."""

@@ -56,11 +56,13 @@ def required_token() -> str:
     return token
 
 
-def authenticate(meta: Mapping[str, Any], token: str) -> int:
-    """The seat whose token this is; 401 if none."""
+def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+    """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
+    presence, see :mod:`api.presence`)."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
     if seat is None:
         raise _unauthorized("the token belongs to no seat of this game")
+    services().store.presence.seen(game_id, seat)
     return seat
 
 

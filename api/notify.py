@@ -1,11 +1,22 @@
-"""Long-poll support: wait until a game's version exceeds a given one.
+"""Change notices: long-polls and event streams wait until a channel's version exceeds one.
 
-Design: one pub/sub connection per process, not one per waiting request. A daemon thread,
-started on the first wait, pattern-subscribes to ``sixtysix:notify:*`` (the save script
-publishes every new version there) and wakes the waiting threads of that game. A waiter also
-re-reads the version with a plain ``HGET`` every :data:`RECHECK` seconds, so a notice lost
-while the listener reconnects delays an answer by at most that much; between checks it holds
-no Redis connection at all.
+Design: one pub/sub connection per process, not one per waiting request or open stream. A
+daemon thread (a greenlet under gevent), started on the first wait, pattern-subscribes to
+``sixtysix:notify:*`` (the game save script publishes every new version there) and
+``sixtysix:table-notify:*`` (every table change), and wakes the waiters of that channel.
+Waiters are keyed by the channel's name (:func:`api.store.notify_channel`,
+:func:`api.tables.store.table_channel`).
+
+A long-poll (:meth:`VersionWaiter.wait`) also re-reads the version with a plain ``HGET`` every
+:data:`RECHECK` seconds, so a notice lost while the listener reconnects delays an answer by at
+most that much; between checks it holds no Redis connection at all. A stream registers once
+for its whole life (:meth:`VersionWaiter.watching`), so no notice between two of its waits is
+missed, and waits with :meth:`VersionWaiter.announced`, which reads nothing from Redis: the
+stream rechecks the version itself at each heartbeat.
+
+Sharded pub/sub (``SSUBSCRIBE``, Redis 7) is not used: the supported servers include Redis
+6.2, and a pattern subscription cannot be sharded. On a Redis Cluster ``PUBLISH`` reaches
+every node over the cluster bus, so the one pattern subscription on any node sees every save.
 
 The listener never dies quietly: a Redis outage is logged as a warning, any other failure (a
 malformed notice, a bug) as an error with its traceback; either way it subscribes again after
@@ -19,14 +30,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Final
 
 import redis
 
 from api.redis_connect import Client
-from api.store import NOTIFY_PATTERN, game_id_of_channel
+from api.store import NOTIFY_PATTERN
+from api.tables.store import TABLE_NOTIFY_PATTERN
 
-#: Seconds between direct version checks of a waiting request.
+#: Seconds between direct version checks of a waiting long-poll.
 RECHECK: Final = 1.0
 #: Seconds the listener waits before subscribing again after a failure: first, and at most.
 BACKOFF_MIN: Final = 0.1
@@ -35,38 +48,67 @@ BACKOFF_MAX: Final = 5.0
 log = logging.getLogger(__name__)
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 class VersionWaiter:
     def __init__(self, client: Client, recheck: float = RECHECK) -> None:
         self._redis = client
         self._recheck = recheck
-        self._cond = threading.Condition()
-        self._watched: dict[str, int] = {}  # game id -> waiting requests
-        self._seen: dict[str, int] = {}  # game id -> highest version announced
+        self._lock = threading.Lock()
+        #: channel -> its condition (all on the one lock): a notice wakes its channel only
+        self._conds: dict[str, threading.Condition] = {}
+        self._watched: dict[str, int] = {}  # channel -> registered waiters
+        self._seen: dict[str, int] = {}  # channel -> highest version announced while watched
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def wait(self, game_id: str, after: int, timeout: float,
+    def wait(self, channel: str, after: int, timeout: float,
              current: Callable[[], int]) -> int:
-        """Block until ``current()`` exceeds ``after`` or ``timeout`` seconds pass; the version."""
+        """Block until ``current()`` exceeds ``after`` or ``timeout`` seconds pass; the version.
+
+        ``current()`` is called first and then every :data:`RECHECK` seconds without a notice.
+        """
         deadline = time.monotonic() + timeout
-        self._start()
-        with self._cond:
-            self._watched[game_id] = self._watched.get(game_id, 0) + 1
-        try:
+        with self.watching(channel):
+            cond = self._conds[channel]
             while True:
                 version = current()
                 remaining = deadline - time.monotonic()
                 if version > after or remaining <= 0:
                     return version
-                with self._cond:
-                    self._cond.wait_for(lambda: self._seen.get(game_id, 0) > after,
-                                        timeout=min(remaining, self._recheck))
+                with cond:
+                    cond.wait_for(lambda: self._seen.get(channel, 0) > after,
+                                  timeout=min(remaining, self._recheck))
+
+    @contextmanager
+    def watching(self, channel: str) -> Iterator[None]:
+        """Register a waiter of ``channel`` for the block: notices are kept meanwhile."""
+        self._start()
+        with self._lock:
+            self._watched[channel] = self._watched.get(channel, 0) + 1
+            if channel not in self._conds:
+                self._conds[channel] = threading.Condition(self._lock)
+        try:
+            yield
         finally:
-            with self._cond:
-                self._watched[game_id] -= 1
-                if not self._watched[game_id]:
-                    del self._watched[game_id]
-                    self._seen.pop(game_id, None)
+            with self._lock:
+                self._watched[channel] -= 1
+                if not self._watched[channel]:
+                    del self._watched[channel]
+                    del self._conds[channel]
+                    self._seen.pop(channel, None)
+
+    def announced(self, channel: str, after: int, timeout: float) -> int | None:
+        """The highest version announced on ``channel`` once it exceeds ``after``, or
+        ``None`` after ``timeout`` seconds; only inside :meth:`watching` of that channel."""
+        cond = self._conds[channel]
+        with cond:
+            if cond.wait_for(lambda: self._seen.get(channel, 0) > after,
+                             timeout=max(timeout, 0.0)):
+                return self._seen[channel]
+        return None
 
     def close(self) -> None:
         """Stop the listener thread (it exits within a second)."""
@@ -75,7 +117,7 @@ class VersionWaiter:
             self._thread.join()
 
     def _start(self) -> None:
-        with self._cond:
+        with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._listen, name="sixtysix-notify",
                                                 daemon=True)
@@ -88,10 +130,10 @@ class VersionWaiter:
                 for _ in self._notices():
                     backoff = BACKOFF_MIN
             except redis.RedisError as exc:  # Redis is away: waiters fall back to rechecks
-                log.warning("long-poll listener lost Redis (%s); subscribing again in %.1f s",
+                log.warning("notice listener lost Redis (%s); subscribing again in %.1f s",
                             type(exc).__name__, backoff)
             except Exception:
-                log.exception("long-poll listener failed; subscribing again in %.1f s", backoff)
+                log.exception("notice listener failed; subscribing again in %.1f s", backoff)
             self._stop.wait(backoff)
             backoff = min(backoff * 2, BACKOFF_MAX)
 
@@ -99,18 +141,17 @@ class VersionWaiter:
         """Subscribe and announce every notice (yielding after each) until stopped."""
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
         try:
-            pubsub.psubscribe(NOTIFY_PATTERN)
+            pubsub.psubscribe(NOTIFY_PATTERN, TABLE_NOTIFY_PATTERN)
             while not self._stop.is_set():
                 message = pubsub.get_message(timeout=0.5)
                 if message is not None:
-                    self._announce(game_id_of_channel(message["channel"]),
-                                   int(message["data"]))
+                    self._announce(_text(message["channel"]), int(message["data"]))
                     yield
         finally:
             pubsub.close()
 
-    def _announce(self, game_id: str, version: int) -> None:
-        with self._cond:
-            if game_id in self._watched:
-                self._seen[game_id] = max(version, self._seen.get(game_id, 0))
-                self._cond.notify_all()
+    def _announce(self, channel: str, version: int) -> None:
+        with self._lock:
+            if channel in self._watched:
+                self._seen[channel] = max(version, self._seen.get(channel, 0))
+                self._conds[channel].notify_all()

@@ -52,6 +52,11 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
                        "the same request sent again with it is answered with the first answer "
                        "instead of being applied twice; the same key with another request is "
                        "a 422"},
+    "LastEventId": {
+        "in": "header", "name": "Last-Event-ID", "required": False,
+        "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}, "example": 11,
+        "description": "Resume after this event seq (a reconnecting EventSource sends the id "
+                       "of the last event it got); wins over ?after="},
     "CreateIdempotencyKey": {
         "in": "header", "name": "Idempotency-Key", "required": False,
         "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,255}$"},
@@ -136,6 +141,9 @@ OPERATION_IDS: Final = {
     ("/v1/games/{game_id}/events", "get"): "listEvents",
     ("/v1/games/{game_id}/chat", "post"): "postChat",
     ("/v1/games/{game_id}/hint", "post"): "getHint",
+    ("/v1/games/{game_id}/stream", "get"): "streamGame",
+    ("/v1/games/{game_id}/stream-ticket", "post"): "createStreamTicket",
+    ("/v1/tables/{table_id}/stream", "get"): "streamTable",
     ("/v1/analysis", "post"): "analysePosition",
     ("/v1/rules", "get"): "getRules",
     ("/healthz", "get"): "getHealth",
@@ -148,6 +156,7 @@ HEADER_PARAMETERS: Final = {
     ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
     ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
     ("/v1/games/{game_id}/chat", "post"): ("IdempotencyKey",),
+    ("/v1/games/{game_id}/stream", "get"): ("LastEventId",),
 }
 
 _GAME_ID: Final = "$response.body#/game_id"

@@ -125,6 +125,15 @@ class EventsQuerySchema(Schema):
     invite_code = invite_code_query()
 
 
+class StreamQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+        "description": "Resume after this event seq (Last-Event-ID, when sent, wins)"})
+    ticket = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "A stream ticket from POST /v1/games/{game_id}/stream-ticket (for "
+                       "clients that cannot send Authorization, such as EventSource)"})
+    invite_code = invite_code_query()
+
+
 # --------------------------------------------------------------------------- responses
 
 
@@ -138,6 +147,18 @@ class SeatSchema(Schema):
 class CreatedSeatSchema(SeatSchema):
     token = fields.String(allow_none=True, metadata={
         "description": "Bearer token of a human seat, shown only in this response"})
+
+
+class ViewSeatSchema(SeatSchema):
+    connected = fields.Boolean(metadata={"description": (
+        "Whether the seat was seen within the last 30 s (SIXTYSIX_PRESENCE_WINDOW): a stream "
+        "of it open, or a request with its token; always true for a computer seat and for "
+        "the caller's own seat")})
+
+
+class TicketSchema(Schema):
+    ticket = fields.String(metadata={"description": "Pass as ?ticket= to the stream, once"})
+    expires_in = fields.Integer(metadata={"description": "Seconds the ticket is valid"})
 
 
 class CreatedGameSchema(Schema):
@@ -199,7 +220,7 @@ class GameViewSchema(Schema):
     game_id = fields.String()
     version = fields.Integer(metadata={"description": "Also the ETag"})
     rated = fields.Boolean()
-    seats = fields.List(fields.Nested(SeatSchema))
+    seats = fields.List(fields.Nested(ViewSeatSchema))
     hinted_hands = fields.List(fields.Dict(), metadata={
         "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "
                        "(it does not count for the leaderboard)"})

@@ -223,6 +223,16 @@ def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
             for i, s in enumerate(meta["seats"])]
 
 
+def view_seats(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The public seats with ``connected``: seen within the presence window when loaded (a
+    computer always; the caller's own seat too, since it asks now)."""
+    seats = public_seats(game.meta)
+    connected = game.connected or [False] * len(seats)
+    for item, seen in zip(seats, connected, strict=True):
+        item["connected"] = seen or item["kind"] == "computer" or item["seat"] == seat
+    return seats
+
+
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
     out = view(game.state, seat)
@@ -232,7 +242,7 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
         "game_id": game.game_id,
         "version": game.version,
         "rated": game.meta["rated"],
-        "seats": public_seats(game.meta),
+        "seats": view_seats(game, seat),
         "hinted_hands": game.meta.get("hinted_hands", []),
         **out,
         "events": [e.for_seat(seat) for e in game.recent],

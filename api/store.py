@@ -18,6 +18,10 @@ and a table's start writes the table and its new game in one script, see
 * ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (of a
   chat message: its ``seq``; kept :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as
   a game) once it may never apply.
+* ``sixtysix:presence:{id}`` — hash: per seat the Unix time it was last seen (see
+  :mod:`api.presence`); read with the game in one round trip.
+* ``sixtysix:ticket:{id}:<sha256 of ticket>`` — a stream ticket: the seat it admits, for
+  :data:`TICKET_TTL` seconds, deleted when used.
 * channel ``sixtysix:notify:{id}`` — the game's version, published on every save (the new
   one) and on every chat message (the unchanged one): a listener that follows the event log
   reads the events after its last ``seq`` on any notice; a long-poll on the version is woken
@@ -62,6 +66,7 @@ from typing import Any, Final
 
 import redis
 
+from api.presence import Presence
 from api.redis_connect import Client
 from engine import Event, GameState, from_json, to_json
 
@@ -75,6 +80,8 @@ MAX_PAGE: Final = 500
 WRITE_TTL: Final = 300
 #: Seconds between two attempts to settle a save whose answer was lost.
 SETTLE_PAUSE: Final = 0.05
+#: Seconds a stream ticket admits its seat's stream; it is used once.
+TICKET_TTL: Final = 60
 #: The write record of a save that may never apply.
 FENCED: Final = "fenced"
 _FENCED_LUA: Final = f"'{FENCED}'"
@@ -253,6 +260,14 @@ def notify_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:{tagged(game_id)}"
 
 
+def presence_key(game_id: str) -> str:
+    return f"{PREFIX}:presence:{tagged(game_id)}"
+
+
+def ticket_key(game_id: str, ticket: str) -> str:
+    return f"{PREFIX}:ticket:{tagged(game_id)}:{hashlib.sha256(ticket.encode()).hexdigest()}"
+
+
 def owner_key(address: str) -> str:
     """The set of the games created from ``address`` (hashed: no address is stored)."""
     return f"{PREFIX}:owner:{{{hashlib.sha256(address.encode()).hexdigest()[:32]}}}"
@@ -316,7 +331,11 @@ class Logged:
 
 @dataclass(slots=True)
 class Game:
-    """A loaded game: engine state plus what the service keeps beside it."""
+    """A loaded game: engine state plus what the service keeps beside it.
+
+    ``connected``: per seat whether it was seen within the presence window when loaded
+    (``None`` for a game not read from the store).
+    """
 
     game_id: str
     version: int
@@ -324,6 +343,7 @@ class Game:
     meta: dict[str, Any]
     event_count: int
     recent: list[Logged]
+    connected: list[bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,10 +374,11 @@ class GameStore:
     """
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
-                 settle_wait: float = 5.0) -> None:
+                 settle_wait: float = 5.0, presence_window: float = 30.0) -> None:
         if settle_wait >= WRITE_TTL / 2:
             raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
+        self.presence = Presence(client, presence_window, presence_key)
         self.ttl = ttl
         self.max_games = max_games
         self.settle_wait = settle_wait
@@ -368,18 +389,40 @@ class GameStore:
         self._chat = client.register_script(_CHAT)
 
     def load(self, game_id: str) -> Game:
-        raw = self.redis.hgetall(game_key(game_id))
+        """The game, with its seats' presence (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(game_key(game_id))
+        pipe.hgetall(presence_key(game_id))
+        raw, seen = pipe.execute()
         if not raw:
             raise GameNotFound(game_id)
+        meta = json.loads(raw[b"meta"])
         return Game(
             game_id=game_id,
             version=int(raw[b"v"]),
             state=from_json(raw[b"state"]),
-            meta=_with_minted(json.loads(raw[b"meta"]),
-                              [raw.get(f.encode()) for f in _SEAT_FIELDS]),
+            meta=_with_minted(meta, [raw.get(f.encode()) for f in _SEAT_FIELDS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in json.loads(raw[b"recent"])],
+            connected=self.presence.connected(seen, len(meta["seats"])),
         )
+
+    def events_since(self, game: Game, after: int) -> list[Logged]:
+        """The events of ``game`` with ``after < seq <= game.event_count`` (the log only
+        grows, so these are the events up to the loaded version)."""
+        if after >= game.event_count:
+            return []
+        lines = self.redis.lrange(events_key(game.game_id), after, game.event_count - 1)
+        return [Logged.from_json(line) for line in lines]
+
+    def issue_ticket(self, game_id: str, seat: int, ticket: str) -> None:
+        """Let ``ticket`` admit ``seat``'s stream once within :data:`TICKET_TTL` seconds."""
+        self.redis.set(ticket_key(game_id, ticket), seat, ex=TICKET_TTL)
+
+    def use_ticket(self, game_id: str, ticket: str) -> int | None:
+        """The seat ``ticket`` admits (the ticket is used up), or ``None``."""
+        seat = self.redis.getdel(ticket_key(game_id, ticket))
+        return None if seat is None else int(seat)
 
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(game_key(game_id), "v")
@@ -448,6 +491,16 @@ class GameStore:
         if line is None:
             raise GameNotFound(game_id)
         return Logged.from_json(line), True
+
+    def version_and_presence(self, game_id: str, seats: int) -> tuple[int, list[bool]]:
+        """The game's version and per seat whether it is connected (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(game_key(game_id), "v")
+        pipe.hgetall(presence_key(game_id))
+        version, seen = pipe.execute()
+        if version is None:
+            raise GameNotFound(game_id)
+        return int(version), self.presence.connected(seen, seats)
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
@@ -523,7 +576,7 @@ class GameStore:
         ``base`` events."""
         logged = [Logged(base + i, e) for i, e in enumerate(events, 1)]
         saved = Game(game.game_id, game.version + 1, game.state, game.meta,
-                     base + len(logged), logged)
+                     base + len(logged), logged, game.connected)
         lines = [e.to_json() for e in logged]
         keys = [game_key(game.game_id), events_key(game.game_id), written]
         args: list[str | int] = [
@@ -581,12 +634,8 @@ class GameStore:
                 [Logged.from_json(line) for line in lines])
 
     def all_events(self, game: Game) -> list[Logged]:
-        """Every event of ``game`` up to its loaded version (the log only grows, so the first
-        ``event_count`` entries are those of the loaded state)."""
-        if game.event_count == 0:
-            return []
-        lines = self.redis.lrange(events_key(game.game_id), 0, game.event_count - 1)
-        return [Logged.from_json(line) for line in lines]
+        """Every event of ``game`` up to its loaded version."""
+        return self.events_since(game, 0)
 
     def get_record(self, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(key)

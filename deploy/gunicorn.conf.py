@@ -1,8 +1,10 @@
 """Gunicorn settings for the Sixty-Six API: ``gunicorn -c deploy/gunicorn.conf.py``.
 
 Environment: ``SIXTYSIX_BIND`` (default ``127.0.0.1:8066``), ``WEB_CONCURRENCY`` (workers),
-``SIXTYSIX_THREADS`` (threads per worker), ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``; off by
-default so that no tokens end up in logs).
+``SIXTYSIX_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
+``SIXTYSIX_WORKER_CONNECTIONS`` (open connections per gevent worker),
+``SIXTYSIX_THREADS`` (threads per gthread worker), ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``;
+off by default so that no tokens end up in logs).
 """
 
 from __future__ import annotations
@@ -27,17 +29,26 @@ def _cores() -> int:
 wsgi_app = "api.app:create_app()"
 bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
 
-# Threads, not processes, absorb long-polls: a waiting request holds a thread, not a worker.
 # A request is CPU-bound Python, so workers beyond the cores only add context switches and
 # spread the keep-alive connections more unevenly: one per core plus one (which keeps a core
 # busy while another worker waits on Redis or runs a long computer move). Measured with
 # ``python -m tests.bench_http`` on 2 cores, 32 connections: server CPU per action 2.6-3.0 ms
-# with 3 workers against 3.3-3.9 ms with 5; 16 threads instead of 8 cost more than they gave.
-# The threads bound concurrent long-polls (workers x threads): raise SIXTYSIX_THREADS if many
-# players wait at once.
+# with 3 workers against 3.3-3.9 ms with 5.
 workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
-worker_class = "api.gunicorn_worker.ProblemWorker"  # gthread, with problem+json error pages
-threads = _env_int("SIXTYSIX_THREADS", 8)
+
+# gevent: an open event stream or a waiting long-poll holds a greenlet, not a thread, so a
+# worker holds thousands (``python -m tests.bench_streams`` measured it; see README). gthread
+# bounds them by workers x threads (a waiting request holds a thread) and stays available.
+# gevent never preempts: a request computing for long (a computer's search in the web tier)
+# stalls every other request of its worker meanwhile; searches belong to the worker tier.
+_WORKER_CLASSES = {"gevent": "api.gunicorn_gevent.ProblemGeventWorker",
+                   "gthread": "api.gunicorn_worker.ProblemWorker"}
+_kind = os.environ.get("SIXTYSIX_WORKER_CLASS", "").strip() or "gevent"
+if _kind not in _WORKER_CLASSES:
+    raise SystemExit(f"SIXTYSIX_WORKER_CLASS must be gevent or gthread; got {_kind!r}")
+worker_class = _WORKER_CLASSES[_kind]  # both with problem+json error pages
+worker_connections = _env_int("SIXTYSIX_WORKER_CONNECTIONS", 4096)  # gevent only
+threads = _env_int("SIXTYSIX_THREADS", 8)  # gthread only
 
 timeout = 60  # long-polls wait up to 30 s
 graceful_timeout = 35  # let a running long-poll finish on reload/shutdown

@@ -355,14 +355,16 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 @contextmanager
-def served(workers: int | None, threads: int | None) -> Iterator[tuple[int, int, int]]:
+def served(workers: int | None, threads: int | None, extra_env: dict[str, str] | None = None,
+           ) -> Iterator[tuple[int, int, int]]:
     """Redis (AOF on) and gunicorn as ``deploy/gunicorn.conf.py`` runs them: (port, gunicorn
-    pid, redis pid)."""
+    pid, redis pid); ``extra_env`` is added to gunicorn's environment."""
     with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
             EmbeddedRedis(Path(tmp), appendonly=True) as redis_server:
         port = _free_port()
         env = {**os.environ, **UNLIMITED_ENV, "REDIS_URL": redis_server.url,
-               "SIXTYSIX_BIND": f"{HOST}:{port}", "SIXTYSIX_LOG_LEVEL": "warning"}
+               "SIXTYSIX_BIND": f"{HOST}:{port}", "SIXTYSIX_LOG_LEVEL": "warning",
+               **(extra_env or {})}
         if workers:
             env["WEB_CONCURRENCY"] = str(workers)
         if threads:

@@ -15,6 +15,7 @@ from api.resources import (
     ratings,
     record,
     rules,
+    streams,
     tables,
     tour,
 )
@@ -22,5 +23,5 @@ from api.resources.blueprint import Blueprint
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp, actions.blp, events.blp, record.blp, rules.blp, health.blp, hint.blp, analysis.blp,
-    players.blp, tables.blp, chat.blp, leaderboard.blp, ratings.blp, tour.blp,
+    players.blp, tables.blp, chat.blp, leaderboard.blp, ratings.blp, tour.blp, streams.blp,
 )

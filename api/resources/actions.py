@@ -61,7 +61,7 @@ class Actions(MethodView):
         assert token is not None
         key = idempotency.key()
         game = store.load(game_id)
-        seat = authenticate(game.meta, token)
+        seat = authenticate(game_id, game.meta, token)
         write = None
         if key is not None:  # the fingerprint is made only when there is a record to match
             write = _idempotent_write(idem_key(game_id, key),

@@ -52,7 +52,7 @@ class Chat(MethodView):
         token = required_token()
         key = idempotency.key()
         meta = store.meta(checked_game_id(game_id))
-        seat = authenticate(meta, token)
+        seat = authenticate(game_id, meta, token)
         event = chat_event(meta, seat, check_text(body["text"]))
         config = current_app.config
         record = None if key is None else (

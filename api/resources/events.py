@@ -33,7 +33,7 @@ class Events(MethodView):
         token = bearer_token(required=False)
         game_id = checked_game_id(game_id)
         meta, count, logged = services().store.events(game_id, query["after"], query["limit"])
-        seat = authenticate(meta, token) if token is not None else None
+        seat = authenticate(game_id, meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, meta, query.get("invite_code"))
         # Not dumped through EventPageSchema: it would drop each event's type-specific members.

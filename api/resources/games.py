@@ -25,7 +25,7 @@ from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import spectate
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.service import create_game, game_view, public_seats
-from api.store import Game, GameStore, OutcomeUnknown, idem_key
+from api.store import Game, GameStore, OutcomeUnknown, idem_key, notify_channel
 from api.tokens import seal, unseal
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -141,13 +141,13 @@ class GameResource(MethodView):
         game_id = checked_game_id(game_id)
         token = bearer_token(required=False)
         game = svc.store.load(game_id)
-        seat = authenticate(game.meta, token) if token is not None else None
+        seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, game.meta, query.get("invite_code"))
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:
             wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])
-            if svc.waiter.wait(game_id, after, wait,
+            if svc.waiter.wait(notify_channel(game_id), after, wait,
                                lambda: svc.store.version(game_id)) > game.version:
                 game = svc.store.load(game_id)
         headers = {"ETag": etag(game.version), "Vary": "Authorization"}

@@ -73,7 +73,7 @@ class Hint(MethodView):
         token = bearer_token(required=True)
         assert token is not None
         game = store.load(game_id)
-        seat = authenticate(game.meta, token)
+        seat = authenticate(game_id, game.meta, token)
         if game.state.status != PLAYING or not legal_actions(game.state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")

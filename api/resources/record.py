@@ -69,7 +69,7 @@ class Record(MethodView):
         svc = services()
         token = bearer_token(required=False)
         game = svc.store.load(checked_game_id(game_id))
-        seat = authenticate(game.meta, token) if token is not None else None
+        seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             admit(game.game_id, game.meta, query.get("invite_code"))
         if not may_read_record(game, seat):

@@ -81,6 +81,10 @@ def index_key(status: str, variant: str | None) -> str:
     return f"{PREFIX}:lobby:{{{status}:{variant or 'all'}}}"
 
 
+#: The channels of :func:`table_channel`, for a pattern subscription.
+TABLE_NOTIFY_PATTERN: Final = f"{PREFIX}:table-notify:*"
+
+
 def table_channel(table_id: str) -> str:
     return f"{PREFIX}:table-notify:{{{table_id}}}"
 

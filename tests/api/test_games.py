@@ -65,9 +65,9 @@ def test_views_show_seats_without_tokens_and_the_spectator_sees_no_hand(
         client: FlaskClient) -> None:
     game_id, tokens = two_humans(client, settings={"point_counter": True, "hint_66": True})
     seat = view(client, game_id, tokens[0])
-    assert seat["seats"] == [
-        {"seat": 0, "kind": "human", "name": "Ann", "level": None},
-        {"seat": 1, "kind": "human", "name": "Bob", "level": None},
+    assert seat["seats"] == [  # seat 1 has not been seen yet; seat 0 asks now
+        {"seat": 0, "kind": "human", "name": "Ann", "level": None, "connected": True},
+        {"seat": 1, "kind": "human", "name": "Bob", "level": None, "connected": False},
     ]
     assert seat["settings"] == {"point_counter": True, "hint_66": True, "auto_continue": False}
     assert "points" in seat and "can_declare_66" in seat

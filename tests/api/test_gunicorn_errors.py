@@ -7,51 +7,23 @@ Redis, with raw sockets: these requests are malformed on purpose.
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import requests
 
-from api.redis_server import HOST, EmbeddedRedis, _free_port
+from api.redis_server import HOST, EmbeddedRedis
+from tests.api.serving import sixtysix_serve
 
-START_ATTEMPTS = 300  # 0.1 s apart: a bound on start-up, not a performance figure
 MAX_BODY = 4096
 
 
 @pytest.fixture(scope="module")
 def gunicorn_port(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
                   ) -> Iterator[int]:
-    port = _free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "stderr.log"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "SIXTYSIX_MAX_BODY": str(MAX_BODY),
-           "SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
-           "SIXTYSIX_RATE_ACTIONS": "off", "SIXTYSIX_LOG_REQUESTS": "0",
-           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    with log.open("wb") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1"],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-    try:
-        for _ in range(START_ATTEMPTS):
-            assert process.poll() is None, log.read_text()
-            try:
-                if requests.get(f"http://{HOST}:{port}/healthz", timeout=2).ok:
-                    break
-            except (requests.ConnectionError, requests.Timeout):
-                pass
-            time.sleep(0.1)
-        else:
-            raise AssertionError(f"gunicorn did not come up: {log.read_text()}")
+    with sixtysix_serve(redis_server.url, log, SIXTYSIX_MAX_BODY=str(MAX_BODY)) as port:
         yield port
-    finally:
-        process.terminate()
-        process.wait(60)
 
 
 def exchange(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:

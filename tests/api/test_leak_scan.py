@@ -1,11 +1,12 @@
 """A leak scan over every endpoint and error: bodies, headers and log lines.
 
 Two humans play a hand; at every step each seat and a spectator call every endpoint (the
-record of the game in play, JSON and text, included, and chat messages, sent and refused),
-right and wrong (401, 404, 405, 409, 412, 413, 422, 304). Nothing they receive may contain a
-seat token or a token digest (except the creation answer, which hands out the tokens), a card
-of the talon under the face-up trump card, or a card of another seat's hand not shown face up;
-no log line may contain a token or a digest.
+record of the game in play, JSON and text, included, chat messages, sent and refused, and the
+event stream from its first event, with a stream ticket too), right and wrong (401, 404, 405,
+409, 412, 413, 422, 304). Nothing they receive may contain a seat token or a token digest
+(except the creation answer, which hands out the tokens), a card of the talon under the
+face-up trump card, or a card of another seat's hand not shown face up; no log line may
+contain a token or a digest.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class Scan:
     def check(self, response: TestResponse, hidden: set[str], *, tokens_shown: bool = False,
               ) -> TestResponse:
         self.responses += 1
+        if response.mimetype == "text/event-stream":
+            return self._check_stream(response, hidden)
         text = response.get_data(as_text=True)
         headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
         for secret in self.secrets:
@@ -82,6 +85,24 @@ class Scan:
         self.cards_checked += bool(cards)
         for card in hidden:  # nor in a header
             assert f'"{card}"' not in headers
+        return response
+
+    def _check_stream(self, response: TestResponse, hidden: set[str]) -> TestResponse:
+        """The stream's first chunk (the view, then every event after ``?after=``), as the
+        JSON documents it carries; the stream is closed after it."""
+        try:
+            text = next(iter(response.response)).decode()  # type: ignore[arg-type]
+        finally:
+            response.close()
+        headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+        for secret in self.secrets:
+            assert secret not in text and secret not in headers, "secret in a stream"
+        data = [json.loads(line[6:]) for line in text.split("\n") if line.startswith("data: ")]
+        view, events = data[0], data[1:]
+        assert "hand" in view and all("seq" in e for e in events)
+        cards = {s for s in _strings({**view, "events": events}) if s in CARD_CODES}
+        assert not cards & hidden, f"{response.request.path} streamed {cards & hidden}"
+        self.cards_checked += bool(cards)
         return response
 
 
@@ -123,6 +144,11 @@ def test_nothing_secret_in_any_answer_or_log_line(
             scan.check(get(f"{game}/record", headers=auth), hidden)
             scan.check(get(f"{game}/record?format=text", headers=auth), hidden)
             scan.check(get(f"{game}/record?format=xml", headers=auth), hidden)
+            scan.check(get(f"{game}/stream?after=0", headers=auth, buffered=False), hidden)
+            if seat is not None:
+                ticket = scan.check(client.post(f"{game}/stream-ticket", headers=auth), hidden)
+                scan.check(get(f"{game}/stream?after=0&ticket={ticket.json['ticket']}",  # type: ignore[index]
+                               buffered=False), hidden)
             views.append(view.json)
             chat = f"{game}/chat"
             scan.check(client.post(chat, json={"text": f"hello from {seat}"}, headers=auth),

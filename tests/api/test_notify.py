@@ -33,7 +33,7 @@ def test_a_malformed_notice_is_logged_and_the_listener_goes_on(
     redis_client.set("probe", 1)
     answered: list[int] = []
     waiting = threading.Thread(target=lambda: answered.append(waiter.wait(
-        "g1", 1, 60.0, lambda: int(redis_client.get("probe") or 0))))
+        notify_channel("g1"), 1, 60.0, lambda: int(redis_client.get("probe") or 0))))
     waiting.start()
     try:
         deadline = time.monotonic() + DEADLINE

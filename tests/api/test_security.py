@@ -105,3 +105,12 @@ def test_origins_are_validated() -> None:
         origins("play.example")
     with pytest.raises(ValueError, match="not an origin"):
         origins("https://play.example/path")
+
+
+def test_cors_preflight_of_a_resumed_stream(cors_client: FlaskClient) -> None:
+    """A browser client reading the stream with fetch resumes it with Last-Event-ID."""
+    response = cors_client.options("/v1/games/abc/stream", headers={
+        "Origin": "https://play.example", "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization, last-event-id"})
+    allowed = response.headers["Access-Control-Allow-Headers"].lower()
+    assert {"authorization", "last-event-id"} <= set(allowed.replace(" ", "").split(","))

@@ -20,7 +20,8 @@ YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *DEPLOY.glob("k8s/*.yaml")])
 MAX_BODY: int = DEFAULTS["SIXTYSIX_MAX_BODY"]
 MAX_WAIT: int = DEFAULTS["SIXTYSIX_MAX_WAIT"]
 GUNICORN_ENV = {"SIXTYSIX_BIND", "WEB_CONCURRENCY", "SIXTYSIX_THREADS", "SIXTYSIX_LOG_LEVEL",
-                "SIXTYSIX_ACCESS_LOG"}  # fmt: skip
+                "SIXTYSIX_ACCESS_LOG", "SIXTYSIX_WORKER_CLASS",
+                "SIXTYSIX_WORKER_CONNECTIONS"}  # fmt: skip
 
 
 def _load(name: str) -> Any:
@@ -57,6 +58,22 @@ def test_nginx_caps_bodies_like_the_app_and_outwaits_long_polls() -> None:
     assert int(_directive(conf, "proxy_read_timeout").removesuffix("s")) > MAX_WAIT
     assert "proxy_buffering off;" in conf
     assert "$http_authorization" not in conf
+
+
+def test_nginx_passes_event_streams_through_unbuffered() -> None:
+    """Every path, the streams' included, is served by the one ``location /``: unbuffered,
+    its reads outlasting the heartbeat, never logging query strings (stream tickets)."""
+    conf = (DEPLOY / "nginx.conf").read_text()
+    locations = re.findall(r"^\s*location\s+([^{]+?)\s*\{", conf, re.MULTILINE)
+    assert locations == ["= /__problem/413", "/"]
+    block = conf[conf.index("location / {"):]
+    assert "proxy_buffering off;" in block and "proxy_cache off;" in block
+    assert "proxy_http_version 1.1;" in block  # chunked responses pass as they come
+    heartbeat: float = DEFAULTS["SIXTYSIX_STREAM_HEARTBEAT"]
+    assert int(_directive(block, "proxy_read_timeout").removesuffix("s")) > 2 * heartbeat
+    log_format = conf[conf.index("log_format"):conf.index("access_log")]
+    assert '"uri":"$uri"' in log_format and "$request_uri" not in log_format
+    assert "$args" not in log_format and "$request\"" not in log_format
 
 
 def test_ingress_matches_nginx_settings() -> None:
