@@ -80,7 +80,12 @@ def test_a_message_leaves_the_version_so_a_pending_if_match_still_holds(
         assert chat(client, game_id, token, "hello").status_code == 201
     after_chat = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0]))
     assert after_chat.headers["ETag"] == f'"{seen["version"]}"'
-    assert after_chat.json == seen  # nothing in the view changes
+    # nothing in the view changes but Bob's presence: his message showed he is there
+    assert [s["connected"] for s in seen["seats"]] == [True, False]
+    assert [s["connected"] for s in after_chat.json["seats"]] == [True, True]
+    for seat in seen["seats"]:
+        seat["connected"] = True
+    assert after_chat.json == seen
     assert redis_client.hget(game_key(game_id), "state") == state
     acted = act(client, game_id, tokens[0], seen["legal_actions"][0],
                 **{"If-Match": f'"{seen["version"]}"'})
