@@ -21,6 +21,14 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
                                (``*``: any)
 ``SIXTYSIX_LOG_REQUESTS``      1: one JSON log line per request; 0: none   1
+``QUEUE_URL``                  Redis of the task queue (one server or a    ``REDIS_URL``
+                               Sentinel primary, never a cluster)
+``SIXTYSIX_COMPUTER_WAIT``     seconds a write waits for the computers'    10
+                               replies by default (``Prefer`` changes it)
+``SIXTYSIX_ADVICE_QUEUE``      hints and analyses waiting for a worker at  8
+                               most (one more: 503 with ``Retry-After``)
+``SIXTYSIX_ADVICE_WAIT``       seconds a hint or analysis waits for its    15
+                               worker's answer (then 503, nothing saved)
 =============================  ==========================================  ==============
 
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
@@ -53,6 +61,10 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,
+    "QUEUE_URL": "",
+    "SIXTYSIX_COMPUTER_WAIT": 10.0,
+    "SIXTYSIX_ADVICE_QUEUE": 8,
+    "SIXTYSIX_ADVICE_WAIT": 15.0,
 }
 
 

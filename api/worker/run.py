@@ -1,0 +1,257 @@
+"""Running workers: RQ ``SimpleWorker``\\ s bound to the game store, as processes or threads.
+
+``sixtysix worker`` (and ``sixtysix serve``) start :class:`WorkerPool`: ``processes`` worker
+processes (``python -m api.worker.run``; default one per core), each restarted when it dies
+(at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW` seconds, then the pool gives
+up). A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
+``REDIS_URL``), takes moves before hints and analyses, runs RQ's scheduler (delayed jobs) and
+every :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move
+long ago (a lease's time) for a move no worker holds or will run, and enqueues it again.
+
+:class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
+in-process server of ``sixtysix play`` and the test fixtures).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from types import TracebackType
+from typing import Final, Self
+
+from rq import SimpleWorker
+from rq.job import Job
+from rq.queue import Queue
+from rq.timeouts import TimerDeathPenalty
+
+from api.config import DEFAULTS
+from api.redis_connect import connect
+from api.service import request_computers
+from api.store import GameNotFound, GameStore
+from api.worker import jobs
+from api.worker.queue import LEASE_SECONDS, TaskQueue
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two sweeps of one worker process.
+SWEEP_INTERVAL: Final = 5.0
+#: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
+MAX_DEATHS: Final = 5
+DEATH_WINDOW: Final = 60.0
+#: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
+IDLE_BLOCK: Final = 1
+
+
+def queue_url(env: Mapping[str, str]) -> str:
+    """``QUEUE_URL``, else ``REDIS_URL``, else the default Redis."""
+    return (env.get("QUEUE_URL") or env.get("REDIS_URL") or DEFAULTS["REDIS_URL"]).strip()
+
+
+def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
+        "SIXTYSIX_REDIS_TIMEOUT"]) -> jobs.WorkerContext:
+    """The store of the games on ``redis_url`` and the task queue on ``queue``."""
+    client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                     health_check_interval=30)
+    store = GameStore(client, DEFAULTS["SIXTYSIX_GAME_TTL"], settle_wait=timeout)
+    return jobs.WorkerContext(store, TaskQueue.from_url(queue, timeout))
+
+
+class GameWorker(SimpleWorker):
+    """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job."""
+
+    context: jobs.WorkerContext
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        jobs.bind(self.context)
+        super().execute_job(job, queue)
+
+
+class ThreadWorker(GameWorker):
+    """A :class:`GameWorker` that runs in a thread: no signal handlers, timer timeouts."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def _install_signal_handlers(self) -> None:
+        """Signals belong to the main thread; :meth:`WorkerThreads.stop` stops it."""
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
+                                     ) -> tuple[Job, Queue] | None:
+        """RQ's dequeue, looking at the stop request every :data:`IDLE_BLOCK` seconds
+        (``None`` once asked to stop: the work loop then ends)."""
+        while not self._stop_requested:
+            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
+                timeout, IDLE_BLOCK)
+            if found is not None:
+                return found
+        return None
+
+
+def make_worker(ctx: jobs.WorkerContext, cls: type[GameWorker] = GameWorker) -> GameWorker:
+    worker = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+                 worker_ttl=IDLE_BLOCK + 15)  # RQ blocks worker_ttl - 15 s on an empty queue
+    worker.context = ctx
+    return worker
+
+
+def sweep(ctx: jobs.WorkerContext) -> int:
+    """Enqueue again the moves of games asked long ago that no worker holds or will run;
+    forget the games that wait for a human. The number enqueued."""
+    enqueued = 0
+    for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS):
+        try:
+            game = ctx.store.load(game_id)
+        except GameNotFound:
+            ctx.queue.settled(game_id)
+            continue
+        if ctx.queue.move_in_hand(game_id, game.version):
+            continue
+        if request_computers(ctx.queue, game):
+            log.warning("game %s waited for a computer with no job: enqueued again", game_id)
+            enqueued += 1
+        else:
+            ctx.queue.settled(game_id)
+    return enqueued
+
+
+def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
+    while not stop.wait(SWEEP_INTERVAL):
+        try:
+            sweep(ctx)
+        except Exception:  # a Redis outage or a bug: log it, sweep again later
+            log.exception("sweep failed")
+
+
+def main() -> None:
+    """One worker process (``python -m api.worker.run``): work until SIGTERM or SIGINT."""
+    logging.basicConfig(level=os.environ.get("SIXTYSIX_LOG_LEVEL", "info").upper(),
+                        format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
+    timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
+        "SIXTYSIX_REDIS_TIMEOUT"])
+    ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
+                        queue_url(os.environ), timeout)
+    stop = threading.Event()
+    threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
+                     daemon=True).start()
+    try:
+        make_worker(ctx).work(with_scheduler=True, logging_level="WARNING")
+    finally:
+        stop.set()
+
+
+class WorkerPool:
+    """``processes`` worker processes with ``env``; :meth:`check` restarts the dead ones."""
+
+    def __init__(self, processes: int, env: Mapping[str, str], say: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.env = dict(env)
+        self.say = say
+        self.clock = clock
+        self.deaths: deque[float] = deque()
+        self.children: list[subprocess.Popen[bytes]] = []
+        self.size = processes
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "api.worker.run"], env=self.env)
+
+    def start(self) -> Self:
+        self.children = [self._spawn() for _ in range(self.size)]
+        return self
+
+    def check(self) -> bool:
+        """Restart dead workers; ``False`` when they died too often."""
+        for i, child in enumerate(self.children):
+            status = child.poll()
+            if status is None:
+                continue
+            now = self.clock()
+            self.deaths.append(now)
+            while self.deaths and now - self.deaths[0] > DEATH_WINDOW:
+                self.deaths.popleft()
+            if len(self.deaths) >= MAX_DEATHS:
+                self.say(f"worker processes died {len(self.deaths)} times within "
+                         f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
+                return False
+            self.say(f"worker process {child.pid} exited with status {status}; restarting it")
+            self.children[i] = self._spawn()
+        return True
+
+    def signal(self, signum: int) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM every worker (each finishes its job), SIGKILL those still alive after
+        ``timeout`` seconds."""
+        for child in self.children:
+            if child.poll() is None:
+                child.terminate()
+        deadline = time.monotonic() + timeout
+        for child in self.children:
+            try:
+                child.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+class WorkerThreads:
+    """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
+    ``queue`` (the task queue; default ``redis_url``)."""
+
+    def __init__(self, redis_url: str, queue: str | None = None, count: int = 1) -> None:
+        self.redis_url = redis_url
+        self.queue = queue or redis_url
+        self.count = count
+        self._workers: list[GameWorker] = []
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> Self:
+        for i in range(self.count):
+            ctx = build_context(self.redis_url, self.queue)
+            worker = make_worker(ctx, ThreadWorker)
+            thread = threading.Thread(target=self._work, args=(worker,), daemon=True,
+                                      name=f"sixtysix-worker-{i}")
+            thread.start()
+            self._workers.append(worker)
+            self._threads.append(thread)
+        return self
+
+    @staticmethod
+    def _work(worker: GameWorker) -> None:
+        worker.work(logging_level="WARNING")
+
+    def stop(self) -> None:
+        """Stop the workers after their current job (within about a second when idle)."""
+        for worker in self._workers:
+            worker._stop_requested = True
+        for thread in self._threads:
+            thread.join(timeout=30)
+        for worker in self._workers:
+            worker.context.queue.close()
+            worker.context.store.redis.close()
+        self._workers, self._threads = [], []
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+if __name__ == "__main__":
+    main()
