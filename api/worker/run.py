@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Final, Self
 
 from rq import SimpleWorker
@@ -31,7 +32,7 @@ from rq.queue import Queue
 from rq.timeouts import TimerDeathPenalty
 
 from api.config import DEFAULTS
-from api.redis_connect import connect
+from api.redis_connect import connect, redact
 from api.service import request_computers
 from api.store import GameNotFound, GameStore
 from api.worker import jobs
@@ -44,6 +45,8 @@ SWEEP_INTERVAL: Final = 5.0
 #: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
 MAX_DEATHS: Final = 5
 DEATH_WINDOW: Final = 60.0
+#: Seconds between two looks at the pool's processes.
+POLL_INTERVAL: Final = 0.2
 #: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
 IDLE_BLOCK: Final = 1
 
@@ -206,6 +209,30 @@ class WorkerPool:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
+    """``sixtysix worker``: run a supervised pool until SIGINT or SIGTERM (passed on to the
+    workers, which finish their jobs); 1 if the workers died too often, else 0."""
+    stopping = threading.Event()
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+        pool.signal(signum)
+
+    pool = WorkerPool(processes, env, say).start()
+    say(f"{processes} worker process{'es' if processes > 1 else ''} on the queue at "
+        f"{redact(queue_url(env))}; press Ctrl-C to stop")
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stopping.wait(POLL_INTERVAL):
+            if not pool.check():
+                return 1
+        return 0
+    finally:
+        pool.stop()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class WorkerThreads:
