@@ -144,7 +144,8 @@ class GameResource(MethodView):
 
         ``ETag`` is the version; ``If-None-Match`` with it answers 304. Long-poll: with
         ``after_version=V&wait=S`` the answer comes as soon as the version exceeds V, or after
-        S seconds (at most 30) with the unchanged game.
+        S seconds (at most 30) with the unchanged game. A game waiting for a computer whose
+        move no worker holds or has queued (its worker died) gets the move enqueued again.
         """
         svc = services()
         game_id = checked_game_id(game_id)
@@ -153,13 +154,13 @@ class GameResource(MethodView):
         seat = authenticate(game.meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, game.meta, query.get("invite_code"))
+        enqueue_computers(svc, game, check=True)  # a move lost with its worker: enqueued again
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:
             wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])
             if svc.waiter.wait(game_id, after, wait,
                                lambda: svc.store.version(game_id)) > game.version:
                 game = svc.store.load(game_id)
-        enqueue_computers(svc, game, check=True)  # a move lost with its worker: enqueued again
         headers = {"ETag": etag(game.version), "Vary": "Authorization"}
         if not_modified(game.version):
             return Response(status=304, headers=headers)

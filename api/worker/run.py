@@ -4,7 +4,8 @@
 processes (``python -m api.worker.run``; default one per core), each restarted when it dies
 (at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW` seconds, then the pool gives
 up). A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
-``REDIS_URL``), takes moves before hints and analyses, runs RQ's scheduler (delayed jobs) and
+``REDIS_URL``), takes moves before hints and analyses, runs RQ's scheduler (delayed jobs; a
+child process of the worker, off with ``SIXTYSIX_WORKER_SCHEDULER=0``) and
 every :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move
 long ago (a lease's time) for a move no worker holds or will run, and enqueues it again.
 
@@ -142,7 +143,8 @@ def main() -> None:
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
-        make_worker(ctx).work(with_scheduler=True, logging_level="WARNING")
+        make_worker(ctx).work(with_scheduler=os.environ.get("SIXTYSIX_WORKER_SCHEDULER") != "0",
+                              logging_level="WARNING")
     finally:
         stop.set()
 
