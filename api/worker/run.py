@@ -1,13 +1,16 @@
 """Running workers: RQ ``SimpleWorker``\\ s bound to the game store, as processes or threads.
 
 ``sixtysix worker`` (and ``sixtysix serve``) start :class:`WorkerPool`: ``processes`` worker
-processes (``python -m api.worker.run``; default one per core), each restarted when it dies
-(at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW` seconds, then the pool gives
-up). A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
-``REDIS_URL``), takes moves before hints and analyses, runs RQ's scheduler (delayed jobs; a
-child process of the worker, off with ``SIXTYSIX_WORKER_SCHEDULER=0``) and
-every :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move
-long ago (a lease's time) for a move no worker holds or will run, and enqueues it again.
+processes (``python -m api.worker.run``; default one per core) and one scheduler process
+(``python -m api.worker.run --scheduler``: RQ's scheduler, which moves delayed jobs to their
+queue when due; of several pools' schedulers one holds RQ's lock and the others stand by),
+each restarted when it dies (at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW`
+seconds, then the pool gives up). The scheduler is a process of the pool, not a child of a
+worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orphan behind.
+A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
+``REDIS_URL``); a worker takes moves before hints and analyses and every
+:data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
+(a lease's time) for a move no worker holds or will run, and enqueues it again.
 
 :class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
 in-process server of ``sixtysix play`` and the test fixtures).
@@ -30,6 +33,7 @@ from typing import Final, Self
 from rq import SimpleWorker
 from rq.job import Job
 from rq.queue import Queue
+from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
 from api.config import DEFAULTS
@@ -131,45 +135,58 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
             log.exception("sweep failed")
 
 
-def main() -> None:
-    """One worker process (``python -m api.worker.run``): work until SIGTERM or SIGINT."""
+class Scheduler(RQScheduler):
+    """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
+    minutes), so a stand-by takes over within seconds of the holder's death."""
+
+    @property
+    def should_reacquire_locks(self) -> bool:
+        return bool(self._queue_names != self.acquired_locks)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """One worker process (``python -m api.worker.run``), or with ``--scheduler`` the
+    scheduler: work until SIGTERM or SIGINT."""
+    args = sys.argv[1:] if argv is None else argv
     logging.basicConfig(level=os.environ.get("SIXTYSIX_LOG_LEVEL", "info").upper(),
                         format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"])
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
+    if args == ["--scheduler"]:
+        Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+                  logging_level="WARNING").work()  # type: ignore[no-untyped-call]
+        return
     stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
-        make_worker(ctx).work(with_scheduler=os.environ.get("SIXTYSIX_WORKER_SCHEDULER") != "0",
-                              logging_level="WARNING")
+        make_worker(ctx).work(logging_level="WARNING")
     finally:
         stop.set()
 
 
 class WorkerPool:
-    """``processes`` worker processes with ``env``; :meth:`check` restarts the dead ones."""
+    """``processes`` worker processes and (with ``scheduler``) a scheduler process, all with
+    ``env``; :meth:`check` restarts the dead ones. :attr:`children` lists the workers first."""
 
     def __init__(self, processes: int, env: Mapping[str, str], say: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, scheduler: bool = True) -> None:
         self.env = dict(env)
         self.say = say
         self.clock = clock
         self.deaths: deque[float] = deque()
+        self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
+            [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
         self.children: list[subprocess.Popen[bytes]] = []
-        self.size = processes
-
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, "-m", "api.worker.run"], env=self.env)
 
     def start(self) -> Self:
-        self.children = [self._spawn() for _ in range(self.size)]
+        self.children = [subprocess.Popen(cmd, env=self.env) for cmd in self.commands]
         return self
 
     def check(self) -> bool:
-        """Restart dead workers; ``False`` when they died too often."""
+        """Restart dead processes; ``False`` when they died too often."""
         for i, child in enumerate(self.children):
             status = child.poll()
             if status is None:
@@ -182,8 +199,9 @@ class WorkerPool:
                 self.say(f"worker processes died {len(self.deaths)} times within "
                          f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
                 return False
-            self.say(f"worker process {child.pid} exited with status {status}; restarting it")
-            self.children[i] = self._spawn()
+            what = "scheduler" if "--scheduler" in self.commands[i] else "worker"
+            self.say(f"{what} process {child.pid} exited with status {status}; restarting it")
+            self.children[i] = subprocess.Popen(self.commands[i], env=self.env)
         return True
 
     def signal(self, signum: int) -> None:

@@ -8,8 +8,10 @@ from typing import Any
 
 import redis
 import requests
+from rq.job import Job, JobStatus
 
 from api.client import SixtySixClient
+from api.service import prepare_game
 from api.store import GameStore
 from api.worker.queue import MOVE_JOB, TaskQueue, move_job_id
 from engine.replay import replay
@@ -166,3 +168,20 @@ def test_duplicate_jobs_of_one_version_move_once(live_url: str, redis_client: re
     tricks = [e for e in played["events"] if e["type"] == "trick_won"]
     # the computer answered the trick once, and led at most once after winning it
     assert len(tricks) == 1 and len(replies) == 1 + (tricks[0]["seat"] == 1)
+
+
+def test_a_delayed_job_runs_when_due(live_url: str, redis_client: redis.Redis,
+                                     redis_server: Any) -> None:
+    """``enqueue_in`` (what a clock's deadline move will use): the job waits in RQ's
+    scheduled registry, then the pool's scheduler moves it to the queue and a worker plays."""
+    body = {"variant": "sixty-six", "rules": {}, "deck": DECK, "first_dealer": 1,
+            "settings": {"point_counter": True, "hint_66": False, "auto_continue": False},
+            "seats": [{"kind": "computer", "level": "random"}, {"kind": "human"}]}
+    new = prepare_game(body)  # seat 0, the computer, leads: saved with no job enqueued
+    store = GameStore(redis_client, 60)
+    store.create("delayed", new.state, new.meta, new.events)
+    queue = TaskQueue(redis.Redis.from_url(redis_server.url))
+    job_id = queue.enqueue_in(1.0, MOVE_JOB, "delayed", 1, job_id="delayed-move")
+    assert Job.fetch(job_id, connection=queue.redis).get_status() == JobStatus.SCHEDULED
+    assert _result(queue, job_id) == "done"
+    assert store.version("delayed") > 1

@@ -127,7 +127,7 @@ def test_worker_default_is_what_the_readme_says(monkeypatch: pytest.MonkeyPatch)
 
 
 #: Settings only the worker processes read.
-WORKER_ENV = {"SIXTYSIX_WORKERS", "SIXTYSIX_WORKER_SCHEDULER", "SIXTYSIX_LOG_LEVEL"}
+WORKER_ENV = {"SIXTYSIX_WORKERS", "SIXTYSIX_LOG_LEVEL"}
 
 
 def _is_worker_command(argv: list[str]) -> None:

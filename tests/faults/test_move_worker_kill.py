@@ -49,8 +49,8 @@ def test_a_worker_killed_mid_move_loses_nothing(own: tuple[EmbeddedRedis, str]) 
     server, url = own
     data = redis.Redis.from_url(server.url)
     store = GameStore(data, 600)
-    env = {**worker_env(server.url), "SIXTYSIX_WORKER_SCHEDULER": "0"}  # no child process
-    pool = WorkerPool(1, env, lambda line: print(line, file=sys.stderr)).start()
+    pool = WorkerPool(1, worker_env(server.url), lambda line: print(line, file=sys.stderr),
+                      scheduler=False).start()
     try:
         client = SixtySixClient(url)
         game = client.create_game(seats=[{"kind": "human"},
