@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from pathlib import Path
 from types import FrameType
 
 from api.redis_server import EmbeddedRedis, RedisServerError
+from api.supervise import DeathWindow
 from api.worker.run import WorkerPool
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
@@ -115,20 +115,15 @@ class RedisSupervisor:
                  ) -> None:
         self.redis = redis
         self.say = say
-        self.clock = clock
-        self.deaths: deque[float] = deque()
+        self.deaths = DeathWindow(DEATH_WINDOW, clock)
 
     def check(self) -> bool:
         """Restart Redis if it has died; ``False`` when it died too often (or cannot start)."""
         if self.redis.running:
             return True
         status = self.redis.returncode
-        now = self.clock()
-        self.deaths.append(now)
-        while self.deaths and now - self.deaths[0] > DEATH_WINDOW:
-            self.deaths.popleft()
-        if len(self.deaths) >= MAX_DEATHS:
-            self.say(f"embedded redis-server died {len(self.deaths)} times within "
+        if (deaths := self.deaths.died()) >= MAX_DEATHS:
+            self.say(f"embedded redis-server died {deaths} times within "
                      f"{DEATH_WINDOW:g} s (last exit status {status}); stopping the server")
             return False
         self.say(f"embedded redis-server exited with status {status}; restarting it on "

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from types import FrameType, TracebackType
 from typing import Final, Self
@@ -40,6 +39,7 @@ from api.config import DEFAULTS
 from api.redis_connect import connect, redact
 from api.service import request_computers
 from api.store import GameNotFound, GameStore
+from api.supervise import DeathWindow
 from api.worker import jobs
 from api.worker.queue import LEASE_SECONDS, TaskQueue
 
@@ -175,10 +175,10 @@ class WorkerPool:
                  clock: Callable[[], float] = time.monotonic, scheduler: bool = True) -> None:
         self.env = dict(env)
         self.say = say
-        self.clock = clock
-        self.deaths: deque[float] = deque()
+        self.deaths = DeathWindow(DEATH_WINDOW, clock)
         self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
             [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
+        self.names = ["worker"] * processes + ["scheduler"] * scheduler
         self.children: list[subprocess.Popen[bytes]] = []
 
     def start(self) -> Self:
@@ -191,16 +191,12 @@ class WorkerPool:
             status = child.poll()
             if status is None:
                 continue
-            now = self.clock()
-            self.deaths.append(now)
-            while self.deaths and now - self.deaths[0] > DEATH_WINDOW:
-                self.deaths.popleft()
-            if len(self.deaths) >= MAX_DEATHS:
-                self.say(f"worker processes died {len(self.deaths)} times within "
+            if (deaths := self.deaths.died()) >= MAX_DEATHS:
+                self.say(f"worker processes died {deaths} times within "
                          f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
                 return False
-            what = "scheduler" if "--scheduler" in self.commands[i] else "worker"
-            self.say(f"{what} process {child.pid} exited with status {status}; restarting it")
+            self.say(f"{self.names[i]} process {child.pid} exited with status {status}; "
+                     "restarting it")
             self.children[i] = subprocess.Popen(self.commands[i], env=self.env)
         return True
 

@@ -40,6 +40,15 @@ def _post(url: str, path: str, token: str | None, body: dict[str, Any],
                          timeout=30)
 
 
+def _forehand_game(url: str, level: str) -> tuple[SixtySixClient, str, str]:
+    """A game of :data:`DECK` where the human (seat 0) leads against a ``level`` computer:
+    the client, the game id and the human's token."""
+    client = SixtySixClient(url)
+    game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": level}],
+                              deck=DECK, first_dealer=1)
+    return client, game["game_id"], game["seats"][0]["token"]
+
+
 def _replays(url: str, game_id: str) -> None:
     """The finished game's record replays through the engine to the same result (a move
     applied twice would make it differ: ReplayMismatch)."""
@@ -69,11 +78,8 @@ def test_whole_matches_against_computers_through_the_queue(live_url: str,
 
 def test_respond_async_answers_before_the_computer_moves(live_url: str,
                                                          redis_client: redis.Redis) -> None:
-    client = SixtySixClient(live_url)
-    game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": "strong"}],
-                              deck=DECK, first_dealer=1)
-    token = game["seats"][0]["token"]
-    answer = _post(live_url, f"/v1/games/{game['game_id']}/actions", token,
+    client, game_id, token = _forehand_game(live_url, "strong")
+    answer = _post(live_url, f"/v1/games/{game_id}/actions", token,
                    {"type": "play", "card": "AC"}, ASYNC)
     assert answer.status_code == 200
     assert answer.headers["Preference-Applied"] == "respond-async"
@@ -82,25 +88,22 @@ def test_respond_async_answers_before_the_computer_moves(live_url: str,
     assert view["version"] == 2 and answer.headers["ETag"] == '"2"'
     assert view["to_act"] == 1 and view["legal_actions"] == []
     assert [e["type"] for e in view["events"]] == ["card_played"]
-    later = client.with_token(token).view(game["game_id"], after_version=2, wait=20)
+    later = client.with_token(token).view(game_id, after_version=2, wait=20)
     assert later["version"] > 2
     assert any(e["type"] == "card_played" and e["seat"] == 1 for e in later["events"])
 
 
 def test_prefer_wait_bounds_the_wait_and_is_applied(live_url: str,
                                                     redis_client: redis.Redis) -> None:
-    client = SixtySixClient(live_url)
-    game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": "random"}],
-                              deck=DECK, first_dealer=1)
-    token = game["seats"][0]["token"]
-    waited = _post(live_url, f"/v1/games/{game['game_id']}/actions", token,
+    _, game_id, token = _forehand_game(live_url, "random")
+    waited = _post(live_url, f"/v1/games/{game_id}/actions", token,
                    {"type": "play", "card": "AC"}, {"Prefer": "wait=20"})
     assert waited.status_code == 200 and waited.headers["Preference-Applied"] == "wait=20"
     view = waited.json()
     assert view["version"] > 2 and view["legal_actions"]  # the reply came within the bound
     kinds = [(e["type"], e.get("seat")) for e in view["events"]]
     assert kinds[:2] == [("card_played", 0), ("card_played", 1)]  # the human's and the reply
-    zero = _post(live_url, f"/v1/games/{game['game_id']}/actions", token,
+    zero = _post(live_url, f"/v1/games/{game_id}/actions", token,
                  view["legal_actions"][0], {"Prefer": "wait=0"})
     assert zero.headers["Preference-Applied"] == "wait=0"
 
@@ -123,22 +126,20 @@ def _result(queue: TaskQueue, job_id: str) -> Any:
 
 def test_a_job_for_another_version_is_dropped(live_url: str, redis_client: redis.Redis,
                                               redis_server: Any) -> None:
-    client = SixtySixClient(live_url)
-    game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": "random"}],
-                              deck=DECK, first_dealer=1)
-    me = client.with_token(game["seats"][0]["token"])
-    view = me.act(game["game_id"], {"type": "play", "card": "AC"})
+    client, game_id, token = _forehand_game(live_url, "random")
+    me = client.with_token(token)
+    view = me.act(game_id, {"type": "play", "card": "AC"})
     assert view["legal_actions"]  # the human is to act at view["version"]
     queue = TaskQueue(redis.Redis.from_url(redis_server.url))
     store = GameStore(redis_client, 60)
-    before = store.load(game["game_id"])
+    before = store.load(game_id)
     for old in (1, 2, view["version"] - 1):  # redelivered or duplicated jobs of the past
         job = f"dup-{old}-{time.monotonic_ns()}"
-        queue.moves.enqueue(MOVE_JOB, game["game_id"], old, job_id=job)
+        queue.moves.enqueue(MOVE_JOB, game_id, old, job_id=job)
         assert _result(queue, job) == "stale"
-    queue.enqueue_move(game["game_id"], view["version"])  # no computer is to move: nothing
-    assert _result(queue, move_job_id(game["game_id"], view["version"])) == "done"
-    after = store.load(game["game_id"])
+    queue.enqueue_move(game_id, view["version"])  # no computer is to move: nothing
+    assert _result(queue, move_job_id(game_id, view["version"])) == "done"
+    after = store.load(game_id)
     assert (after.version, after.event_count) == (before.version, before.event_count)
 
 
@@ -146,23 +147,21 @@ def test_duplicate_jobs_of_one_version_move_once(live_url: str, redis_client: re
                                                  redis_server: Any) -> None:
     """Two workers given the same move at once: one saves, the other's save is refused by
     the version check and it drops the job; the record replays (no move was doubled)."""
-    client = SixtySixClient(live_url)
-    game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": "strong"}],
-                              deck=DECK, first_dealer=1)
-    token = game["seats"][0]["token"]
-    answer = _post(live_url, f"/v1/games/{game['game_id']}/actions", token,
+    _, game_id, token = _forehand_game(live_url, "strong")
+    answer = _post(live_url, f"/v1/games/{game_id}/actions", token,
                    {"type": "play", "card": "AC"}, ASYNC).json()
     queue = TaskQueue(redis.Redis.from_url(redis_server.url))
     jobs = [f"twin-{i}-{time.monotonic_ns()}" for i in range(3)]
     for job in jobs:
-        queue.moves.enqueue(MOVE_JOB, game["game_id"], answer["version"], job_id=job)
+        queue.moves.enqueue(MOVE_JOB, game_id, answer["version"], job_id=job)
     results = sorted(_result(queue, job) for job in jobs)
     assert results.count("stale") >= 2 and set(results) <= {"done", "stale"}
-    view = SixtySixClient(live_url, token).view(game["game_id"])
+    me = SixtySixClient(live_url, token)
+    view = me.view(game_id)
     deadline = time.monotonic() + 30
     while not view["legal_actions"] and time.monotonic() < deadline:
-        view = SixtySixClient(live_url, token).view(game["game_id"], view["version"], wait=5)
-    played = requests.get(f"{live_url}/v1/games/{game['game_id']}/events?after=0",
+        view = me.view(game_id, view["version"], wait=5)
+    played = requests.get(f"{live_url}/v1/games/{game_id}/events?after=0",
                           headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
     replies = [e for e in played["events"] if e["type"] == "card_played" and e["seat"] == 1]
     tricks = [e for e in played["events"] if e["type"] == "trick_won"]
