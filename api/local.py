@@ -6,7 +6,8 @@
 Werkzeug's threaded server on a free loopback port; not for production (use ``sixtysix serve``).
 The computers' moves, hints and analyses are run by ``workers`` worker threads of this
 process (:class:`api.worker.run.WorkerThreads`) on the same Redis (``QUEUE_URL`` in
-``config`` puts the queue elsewhere; ``workers=0``: none, the caller runs its own).
+``config`` puts the queue elsewhere; ``workers=0``: none, the caller runs its own; an app
+without a task queue, on a Redis Cluster without ``QUEUE_URL``, gets none).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class LocalServer:
             stack.callback(services.waiter.close)
             if services.queue is not None:
                 stack.callback(services.queue.close)
-            if self.workers:
+            if self.workers and services.queue is not None:
                 stack.enter_context(WorkerThreads(redis_url, self.config.get("QUEUE_URL"),
                                                   self.workers))
             server = make_server(HOST, 0, app, threaded=True, request_handler=_QuietHandler)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.redis_server import EmbeddedRedis
-from api.worker.run import WorkerPool
+from api.worker.run import POLL_INTERVAL, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Worker processes of the session (the machine has 2 cores).
@@ -39,10 +40,21 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
 
 @pytest.fixture(scope="session")
 def workers(redis_server: EmbeddedRedis) -> Iterator[WorkerPool]:
-    """:data:`SESSION_WORKERS` real worker processes on the session server, all session."""
+    """:data:`SESSION_WORKERS` real worker processes (and the scheduler) on the session
+    server, all session, restarted if one dies as ``sixtysix worker`` does."""
     with WorkerPool(SESSION_WORKERS, worker_env(redis_server.url),
                     lambda line: print(line, file=sys.stderr)) as pool:
+        done = threading.Event()
+        supervisor = threading.Thread(target=_supervise, args=(pool, done), daemon=True)
+        supervisor.start()
         yield pool
+        done.set()
+        supervisor.join()
+
+
+def _supervise(pool: WorkerPool, done: threading.Event) -> None:
+    while not done.wait(POLL_INTERVAL):
+        assert pool.check(), "the session's worker processes keep dying"
 
 
 @pytest.fixture

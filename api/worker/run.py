@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from types import FrameType, TracebackType
 from typing import Final, Self
 
+import redis
 from rq import SimpleWorker
 from rq.job import Job
 from rq.queue import Queue
@@ -50,6 +51,8 @@ SWEEP_INTERVAL: Final = 5.0
 #: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
 MAX_DEATHS: Final = 5
 DEATH_WINDOW: Final = 60.0
+#: Seconds a worker or scheduler whose loop ended on an error waits before working again.
+RESTART_PAUSE: Final = 1.0
 #: Seconds between two looks at the pool's processes.
 POLL_INTERVAL: Final = 0.2
 #: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
@@ -71,9 +74,19 @@ def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
 
 
 class GameWorker(SimpleWorker):
-    """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job."""
+    """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job;
+    SIGINT and SIGTERM set its ``stop`` event (and ask RQ to stop after the job)."""
 
     context: jobs.WorkerContext
+    stop: threading.Event
+
+    def _install_signal_handlers(self) -> None:
+        def stop(signum: int, frame: FrameType | None) -> None:
+            self.stop.set()
+            self.request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         jobs.bind(self.context)
@@ -90,9 +103,9 @@ class ThreadWorker(GameWorker):
 
     def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
                                      ) -> tuple[Job, Queue] | None:
-        """RQ's dequeue, looking at the stop request every :data:`IDLE_BLOCK` seconds
-        (``None`` once asked to stop: the work loop then ends)."""
-        while not self._stop_requested:
+        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
+        (``None`` once it is set: the work loop then ends)."""
+        while not self.stop.is_set():
             found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
                 timeout, IDLE_BLOCK)
             if found is not None:
@@ -100,11 +113,29 @@ class ThreadWorker(GameWorker):
         return None
 
 
-def make_worker(ctx: jobs.WorkerContext, cls: type[GameWorker] = GameWorker) -> GameWorker:
+def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
+                cls: type[GameWorker] = GameWorker) -> GameWorker:
     worker = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
                  worker_ttl=IDLE_BLOCK + 15)  # RQ blocks worker_ttl - 15 s on an empty queue
     worker.context = ctx
+    worker.stop = stop
     return worker
+
+
+def work_until(ctx: jobs.WorkerContext, stop: threading.Event,
+               cls: type[GameWorker] = GameWorker) -> None:
+    """Run workers until ``stop`` is set. RQ's loop ends on an error it does not retry (a
+    Redis timeout, a full or read-only Redis), and a worker cannot start while Redis is away:
+    then a new worker starts after :data:`RESTART_PAUSE` seconds, in this process, rather
+    than the process dying and counting against the pool."""
+    while not stop.is_set():
+        try:
+            make_worker(ctx, stop, cls).work(logging_level="WARNING")
+        except redis.RedisError as exc:
+            log.warning("worker could not start (%s)", type(exc).__name__)
+        if not stop.is_set():
+            log.warning("the worker loop ended; working again in %.0f s", RESTART_PAUSE)
+            stop.wait(RESTART_PAUSE)
 
 
 def sweep(ctx: jobs.WorkerContext) -> int:
@@ -155,16 +186,29 @@ def main(argv: list[str] | None = None) -> None:
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
     if args == ["--scheduler"]:
-        Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
-                  logging_level="WARNING").work()  # type: ignore[no-untyped-call]
+        _schedule(ctx)
         return
     stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
-        make_worker(ctx).work(logging_level="WARNING")
+        work_until(ctx, stop)
     finally:
         stop.set()
+
+
+def _schedule(ctx: jobs.WorkerContext) -> None:
+    """Run the scheduler until SIGTERM; a Redis error pauses it, it never ends it."""
+    while True:
+        scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+                              logging_level="WARNING")
+        try:
+            scheduler.work()  # type: ignore[no-untyped-call]
+            return  # stopped by a signal
+        except redis.RedisError as exc:
+            log.warning("scheduler lost Redis (%s); again in %.0f s", type(exc).__name__,
+                        RESTART_PAUSE)
+            time.sleep(RESTART_PAUSE)
 
 
 class WorkerPool:
@@ -259,34 +303,30 @@ class WorkerThreads:
         self.redis_url = redis_url
         self.queue = queue or redis_url
         self.count = count
-        self._workers: list[GameWorker] = []
+        self._stop = threading.Event()
+        self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
 
     def start(self) -> Self:
+        self._stop.clear()
         for i in range(self.count):
-            ctx = build_context(self.redis_url, self.queue)
-            worker = make_worker(ctx, ThreadWorker)
-            thread = threading.Thread(target=self._work, args=(worker,), daemon=True,
-                                      name=f"sixtysix-worker-{i}")
+            ctx = build_context(self.redis_url, self.queue)  # connects lazily: never fails
+            thread = threading.Thread(target=work_until, args=(ctx, self._stop, ThreadWorker),
+                                      daemon=True, name=f"sixtysix-worker-{i}")
             thread.start()
-            self._workers.append(worker)
+            self._contexts.append(ctx)
             self._threads.append(thread)
         return self
 
-    @staticmethod
-    def _work(worker: GameWorker) -> None:
-        worker.work(logging_level="WARNING")
-
     def stop(self) -> None:
         """Stop the workers after their current job (within about a second when idle)."""
-        for worker in self._workers:
-            worker._stop_requested = True
+        self._stop.set()
         for thread in self._threads:
             thread.join(timeout=30)
-        for worker in self._workers:
-            worker.context.queue.close()
-            worker.context.store.redis.close()
-        self._workers, self._threads = [], []
+        for ctx in self._contexts:
+            ctx.queue.close()
+            ctx.store.redis.close()
+        self._contexts, self._threads = [], []
 
     def __enter__(self) -> Self:
         return self.start()
