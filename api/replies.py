@@ -106,7 +106,7 @@ def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait
         applied["Preference-Applied"] = "respond-async"
     else:
         bound = default_wait
-    if not enqueue_computers(svc, saved) or bound <= 0:
+    if not enqueue_computers(svc, saved) or bound <= 0 or svc.queue is None:
         return saved, applied
     game = _wait(svc, saved, time.monotonic() + bound)
     if game.version == saved.version:

@@ -14,7 +14,7 @@ jobs (``enqueue_at``/``enqueue_in``, its scheduler runs in the worker with
 ``--with-scheduler``) sooner after their due time; it also keeps results in Redis (a stream
 per job) for the hint and analysis requests that wait for them. A delayed job may start up to
 a second *early* (RQ keeps due times in whole seconds), so a clock job checks its deadline
-itself. ``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
+itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled. ``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
 :mod:`api.worker.run`.
 
 Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
@@ -46,6 +46,7 @@ from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.results import Result
+from rq.serializers import JSONSerializer
 
 from api.redis_connect import connect
 
@@ -60,6 +61,9 @@ RESULT_TTL: Final = 120
 #: Statuses of a job that will still run.
 WAITING: Final = frozenset({JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED})
 MOVE_JOB: Final = "api.worker.jobs.play_computers"
+#: Jobs and results are JSON, not RQ's default pickle: what is in the queue's Redis can
+#: name only a job function and plain data, never code to run.
+SERIALIZER: Final = JSONSerializer
 #: Sorted set of the games whose computers were asked to move (game id -> time asked), kept
 #: until a worker finds a human to act: what the sweep (:mod:`api.worker.run`) looks through.
 AWAITING: Final = "sixtysix:awaiting-computers"
@@ -100,8 +104,8 @@ class TaskQueue:
     def __init__(self, client: redis.Redis, advice_limit: int = 8) -> None:
         self.redis = client
         self.advice_limit = advice_limit
-        self.moves = Queue(MOVES, connection=client)
-        self.advice = Queue(ADVICE, connection=client)
+        self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
+        self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
 
     @classmethod
     def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
@@ -129,7 +133,8 @@ class TaskQueue:
         if self.redis.exists(lease_key(game_id)):
             return True
         try:
-            job = Job.fetch(move_job_id(game_id, version), connection=self.redis)
+            job = Job.fetch(move_job_id(game_id, version), connection=self.redis,
+                            serializer=SERIALIZER)
         except NoSuchJobError:
             return False
         return job.get_status(refresh=False) in WAITING
@@ -187,14 +192,15 @@ class TaskQueue:
         :class:`ResultTimeout` if none came (the job is then cancelled if it has not
         started), :class:`JobFailed` if it raised.
         """
-        job = Job(job_id, connection=self.redis)
+        job = Job(job_id, connection=self.redis, serializer=SERIALIZER)
         deadline = time.monotonic() + wait
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
             # blocks at most 1 s at a time: within the client's socket timeout
-            found = Result.fetch_latest(job, timeout=1 if remaining >= 1 else 0)
+            found = Result.fetch_latest(job, serializer=SERIALIZER,
+                                        timeout=1 if remaining >= 1 else 0)
             if found is not None:
                 if found.type == Result.Type.SUCCESSFUL:
                     return found.return_value
@@ -207,7 +213,7 @@ class TaskQueue:
 
     def _cancel(self, job_id: str) -> None:
         try:
-            job = Job.fetch(job_id, connection=self.redis)
+            job = Job.fetch(job_id, connection=self.redis, serializer=SERIALIZER)
             if job.get_status(refresh=False) == JobStatus.QUEUED:
                 job.cancel()
         except NoSuchJobError:

@@ -42,7 +42,7 @@ from api.service import request_computers
 from api.store import GameNotFound, GameStore
 from api.supervise import DeathWindow
 from api.worker import jobs
-from api.worker.queue import LEASE_SECONDS, TaskQueue
+from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +115,9 @@ class ThreadWorker(GameWorker):
 
 def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
                 cls: type[GameWorker] = GameWorker) -> GameWorker:
+    # RQ blocks worker_ttl - 15 s on an empty queue
     worker = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
-                 worker_ttl=IDLE_BLOCK + 15)  # RQ blocks worker_ttl - 15 s on an empty queue
+                 serializer=SERIALIZER, worker_ttl=IDLE_BLOCK + 15)
     worker.context = ctx
     worker.stop = stop
     return worker
@@ -201,7 +202,7 @@ def _schedule(ctx: jobs.WorkerContext) -> None:
     """Run the scheduler until SIGTERM; a Redis error pauses it, it never ends it."""
     while True:
         scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
-                              logging_level="WARNING")
+                              logging_level="WARNING", serializer=SERIALIZER)
         try:
             scheduler.work()  # type: ignore[no-untyped-call]
             return  # stopped by a signal

@@ -13,7 +13,7 @@ from rq.job import Job, JobStatus
 from api.client import SixtySixClient
 from api.service import prepare_game
 from api.store import GameStore
-from api.worker.queue import MOVE_JOB, TaskQueue, move_job_id
+from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id
 from engine.replay import replay
 from tests.api.helpers import DECK
 
@@ -181,6 +181,7 @@ def test_a_delayed_job_runs_when_due(live_url: str, redis_client: redis.Redis,
     store.create("delayed", new.state, new.meta, new.events)
     queue = TaskQueue(redis.Redis.from_url(redis_server.url))
     job_id = queue.enqueue_in(1.0, MOVE_JOB, "delayed", 1, job_id="delayed-move")
-    assert Job.fetch(job_id, connection=queue.redis).get_status() == JobStatus.SCHEDULED
+    job = Job.fetch(job_id, connection=queue.redis, serializer=SERIALIZER)
+    assert job.get_status() == JobStatus.SCHEDULED
     assert _result(queue, job_id) == "done"
     assert store.version("delayed") > 1
