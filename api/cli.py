@@ -24,6 +24,7 @@ from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
+from api.redis_connect import RedisURLError
 from api.serve import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -34,7 +35,8 @@ from api.serve import (
     say_stderr,
     serve,
 )
-from api.worker.run import run_pool
+from api.worker.queue import QueueConfigError, TaskQueue
+from api.worker.run import queue_url, run_pool
 from engine import EngineError, replay
 from engine.ai import LEVELS
 from engine.rules import OPTIONS, VARIANTS
@@ -106,6 +108,11 @@ def worker_command(args: argparse.Namespace) -> int:
         return 2
     if count < 1:
         say_stderr("--processes must be at least 1")
+        return 2
+    try:  # a queue RQ cannot use is one line, not workers dying at start
+        TaskQueue.from_url(queue_url(os.environ), 1.0).close()
+    except (QueueConfigError, RedisURLError) as exc:
+        say_stderr(str(exc))
         return 2
     return run_pool(count, dict(os.environ), say_stderr)
 

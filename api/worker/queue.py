@@ -10,11 +10,12 @@ later, one worker process, real ``redis-server``, this 2-core machine)::
                               delayed (late) p50 552   ms  p95 807   ms
 
 RQ's non-forking ``SimpleWorker`` starts a job 4–10× sooner than Dramatiq and runs delayed
-jobs (``enqueue_at``/``enqueue_in``, its scheduler runs in the worker with
-``--with-scheduler``) sooner after their due time; it also keeps results in Redis (a stream
-per job) for the hint and analysis requests that wait for them. A delayed job may start up to
+jobs (``enqueue_at``/``enqueue_in``; RQ's scheduler moves them to their queue when due, run
+as a process of the worker pool) sooner after their due time; it also keeps results in Redis
+(a stream per job) for the hint and analysis requests that wait for them. A delayed job may start up to
 a second *early* (RQ keeps due times in whole seconds), so a clock job checks its deadline
-itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled. ``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
+itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled.
+``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
 :mod:`api.worker.run`.
 
 Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
@@ -41,7 +42,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
 
 import redis
-from redis.cluster import RedisCluster
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
@@ -110,14 +110,13 @@ class TaskQueue:
     @classmethod
     def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
         """The queue on ``url`` (any URL of :mod:`api.redis_connect` but a cluster)."""
-        client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                         health_check_interval=30)
-        if isinstance(client, RedisCluster):
-            client.close()
+        if url.partition("://")[0].lower().endswith("+cluster"):
             raise QueueConfigError("QUEUE_URL (default REDIS_URL) names a Redis Cluster; the "
                                    "task queue needs one server or a Sentinel primary: set "
                                    "QUEUE_URL")
-        return cls(client, advice_limit)
+        client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                         health_check_interval=30)
+        return cls(cast(redis.Redis, client), advice_limit)  # one server, or a primary
 
     # ------------------------------------------------------------------ moves
 

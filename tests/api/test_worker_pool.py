@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
+from api.cli import main
 from api.worker.run import DEATH_WINDOW, MAX_DEATHS, WorkerPool
 
 #: A "worker" that dies at once with status 3.
@@ -53,3 +56,11 @@ def test_the_pool_gives_up_after_too_many_deaths_in_the_window() -> None:
         assert lines[-1].startswith(f"worker processes died {MAX_DEATHS} times within")
     finally:
         pool.stop()
+
+
+def test_sixtysix_worker_refuses_a_cluster_queue_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QUEUE_URL", "redis+cluster://127.0.0.1:1")
+    assert main(["worker", "--processes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "names a Redis Cluster" in err and "set QUEUE_URL" in err
