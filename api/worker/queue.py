@@ -12,9 +12,9 @@ later, one worker process, real ``redis-server``, this 2-core machine)::
 RQ's non-forking ``SimpleWorker`` starts a job 4–10× sooner than Dramatiq and runs delayed
 jobs (``enqueue_at``/``enqueue_in``; RQ's scheduler moves them to their queue when due, run
 as a process of the worker pool) sooner after their due time; it also keeps results in Redis
-(a stream per job) for the hint and analysis requests that wait for them. A delayed job may start up to
-a second *early* (RQ keeps due times in whole seconds), so a clock job checks its deadline
-itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled.
+(a stream per job) for the hint and analysis requests that wait for them. A delayed job may
+start up to a second *early* (RQ keeps due times in whole seconds), so a clock job checks its
+deadline itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled.
 ``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
 :mod:`api.worker.run`.
 
