@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -33,6 +34,17 @@ def own(tmp_path: Path) -> Iterator[tuple[EmbeddedRedis, str]]:
     with EmbeddedRedis(tmp_path, appendonly=False) as server, LocalServer(
             server.url, workers=0) as api:
         yield server, api.url
+
+
+def _human_turn(me: SixtySixClient, game_id: str) -> dict[str, Any]:
+    """The view once the human is to act (or the match is over), long-polling meanwhile: a
+    move lost with a killed worker is enqueued again by these requests once its lease ends."""
+    view = me.view(game_id)
+    deadline = time.monotonic() + 120
+    while not view["legal_actions"] and view["status"] not in ("match_over", "aborted"):
+        assert time.monotonic() < deadline, "the computer never moved"
+        view = me.view(game_id, after_version=view["version"], wait=5)
+    return view
 
 
 def _wait_for(check: object, timeout: float) -> bool:
@@ -67,11 +79,11 @@ def test_a_worker_killed_mid_move_loses_nothing(own: tuple[EmbeddedRedis, str]) 
                                    headers={"Authorization": f"Bearer {token}",
                                             "Prefer": "respond-async"}, timeout=10).json()
             if answer["status"] != "playing" or answer["to_act"] != 1:
-                view = me.view(game_id)  # the human is to act again (won the trick...)
+                view = _human_turn(me, game_id)  # the human acts again (won the trick...)
                 continue
             # the worker took the job and thinks: SIGKILL it before it saves
             if not _wait_for(lambda: data.exists(lease_key(game_id)), 10):
-                view = me.view(game_id, after_version=answer["version"], wait=10)
+                view = _human_turn(me, game_id)
                 continue  # the move was made before the lease was seen
             pid = pool.children[0].pid
             os.kill(pid, signal.SIGKILL)
@@ -80,18 +92,14 @@ def test_a_worker_killed_mid_move_loses_nothing(own: tuple[EmbeddedRedis, str]) 
                 killed = True
                 assert data.exists(lease_key(game_id))  # the dead worker's lease stands
                 assert pool.check()  # a new worker process is started
-                view = me.view(game_id, after_version=answer["version"], wait=30)
-                while not view["legal_actions"]:  # until the lease runs out and it is redone
-                    view = me.view(game_id, after_version=view["version"], wait=5)
+                view = _human_turn(me, game_id)  # once the lease runs out the move is redone
                 break
             assert pool.check()
-            view = me.view(game_id, after_version=answer["version"], wait=10)
+            view = _human_turn(me, game_id)
         assert killed, f"no kill fell inside a move in {ATTEMPTS} attempts"
         while view["status"] not in ("match_over", "aborted"):
-            if not view["legal_actions"]:
-                view = me.view(game_id, after_version=view["version"], wait=10)
-                continue
-            view = me.act(game_id, view["legal_actions"][0], if_match=view["version"])
+            me.act(game_id, view["legal_actions"][0], if_match=view["version"])
+            view = _human_turn(me, game_id)
         assert view["status"] == "match_over"
         record = requests.get(f"{url}/v1/games/{game_id}/record", timeout=10).json()
         assert replay(record).state.over  # every move once: the record replays
