@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -62,10 +63,11 @@ def play_computers(game_id: str, version: int) -> str:
     :data:`STALE` (the game is at another version: dropped) or :data:`GONE` (no such game).
     """
     ctx = context()
+    started = time.time()
     try:
         game = ctx.store.load(game_id)
     except GameNotFound:
-        ctx.queue.settled(game_id)
+        ctx.queue.settled(game_id, started)
         return GONE
     if game.version != version:
         log.info("move job of %s at version %d dropped: the game is at %d", game_id, version,
@@ -82,7 +84,7 @@ def play_computers(game_id: str, version: int) -> str:
                          exc.expected, exc.current)
                 return STALE
             if saved is None:
-                ctx.queue.settled(game_id)
+                ctx.queue.settled(game_id, started)
                 log.debug("%s: %d computer moves, a human to act", game_id, moves)
                 return DONE
             moves += 1

@@ -69,6 +69,13 @@ SERIALIZER: Final = JSONSerializer
 AWAITING: Final = "sixtysix:awaiting-computers"
 
 
+# KEYS: the awaiting set; ARGV: game id, time. Forgets the game if asked no later than then.
+_SETTLED: Final = """
+local asked = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if asked and tonumber(asked) <= tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+"""
+
+
 class QueueConfigError(ValueError):
     """``QUEUE_URL`` names a Redis Cluster (RQ needs one server or a Sentinel primary)."""
 
@@ -104,6 +111,7 @@ class TaskQueue:
     def __init__(self, client: redis.Redis, advice_limit: int = 8) -> None:
         self.redis = client
         self.advice_limit = advice_limit
+        self._settle = client.register_script(_SETTLED)
         self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
         self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
 
@@ -143,9 +151,11 @@ class TaskQueue:
         ids = self.redis.zrangebyscore(AWAITING, "-inf", time.time() - older_than, 0, limit)
         return [i.decode() for i in cast("list[bytes]", ids)]
 
-    def settled(self, game_id: str) -> None:
-        """The game waits for a human (or is gone): the sweep may forget it."""
-        self.redis.zrem(AWAITING, game_id)
+    def settled(self, game_id: str, asked_before: float) -> None:
+        """The game waits for a human (or is gone) as found after ``asked_before`` (a
+        ``time.time()``): the sweep may forget it, unless its computers were asked to move
+        again since (a newer job, which keeps it)."""
+        self._settle(keys=[AWAITING], args=[game_id, asked_before])
 
     def take_lease(self, game_id: str, version: int) -> None:
         self.redis.set(lease_key(game_id), version, ex=LEASE_SECONDS)

@@ -143,11 +143,12 @@ def sweep(ctx: jobs.WorkerContext) -> int:
     """Enqueue again the moves of games asked long ago that no worker holds or will run;
     forget the games that wait for a human. The number enqueued."""
     enqueued = 0
+    started = time.time()
     for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS):
         try:
             game = ctx.store.load(game_id)
         except GameNotFound:
-            ctx.queue.settled(game_id)
+            ctx.queue.settled(game_id, started)
             continue
         if ctx.queue.move_in_hand(game_id, game.version):
             continue
@@ -155,7 +156,7 @@ def sweep(ctx: jobs.WorkerContext) -> int:
             log.warning("game %s waited for a computer with no job: enqueued again", game_id)
             enqueued += 1
         else:
-            ctx.queue.settled(game_id)
+            ctx.queue.settled(game_id, started)
     return enqueued
 
 

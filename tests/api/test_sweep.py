@@ -46,6 +46,12 @@ def test_the_sweep_enqueues_a_lost_move_once_and_forgets_settled_games(own: str)
     assert sweep(ctx) == 0  # a worker holds it
     ctx.queue.drop_lease(waiting.game_id)
     assert sweep(ctx) == 1
+    asked = ctx.queue.redis.zscore(AWAITING, waiting.game_id)
+    assert asked is not None
+    ctx.queue.settled(waiting.game_id, asked - 1)  # a job that began before this ask
+    assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) == asked  # keeps it
+    ctx.queue.settled(waiting.game_id, asked)
+    assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) is None
 
 
 def test_without_a_task_queue_a_game_with_computers_is_refused_unsaved(
