@@ -2,8 +2,8 @@
 
 Configuration comes from the environment (:mod:`api.config`), then ``config`` overrides it.
 Extensions are set up here, in one place: Redis (one pool per process), the game store, the
-lobby's player and table stores, the
-long-poll waiter, request ids and JSON logs, ``/metrics``, security headers and CORS, rate
+lobby's player and table stores, the long-poll waiter, the workers' task queue (``QUEUE_URL``,
+default ``REDIS_URL``), request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
 :data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
 served from the package, :mod:`api.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
@@ -12,6 +12,7 @@ The web client is served at ``/play`` (:mod:`api.webclient`).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from importlib.metadata import version
@@ -39,6 +40,9 @@ from api.resources import BLUEPRINTS
 from api.resources.lobby_support import Lobby
 from api.store import GameStore
 from api.tables.store import TableStore
+from api.worker.queue import QueueConfigError, TaskQueue
+
+log = logging.getLogger(__name__)
 
 TITLE: Final = "Sixty-Six"
 
@@ -69,6 +73,21 @@ SPEC_KWARGS: Final = {
 }
 
 
+def _task_queue(config: Mapping[str, Any], timeout: float) -> TaskQueue | None:
+    """The queue on ``QUEUE_URL`` (else ``REDIS_URL``); ``None`` when that is a Redis
+    Cluster and no ``QUEUE_URL`` was set (a game with computer seats is then refused, 503
+    ``no-task-queue``, before anything is saved)."""
+    url = config["QUEUE_URL"] or config["REDIS_URL"]
+    try:
+        return TaskQueue.from_url(url, timeout, config["SIXTYSIX_ADVICE_QUEUE"])
+    except QueueConfigError:
+        if config["QUEUE_URL"]:
+            raise
+        log.warning("REDIS_URL is a Redis Cluster and QUEUE_URL is not set: no computer "
+                    "seats, hints or analyses until QUEUE_URL names a single Redis")
+        return None
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask("api")
     app.config.update(api_config.from_env(os.environ))
@@ -87,6 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                         app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout,
                         presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"]),
         waiter=VersionWaiter(client),
+        queue=_task_queue(app.config, timeout),
     )
     app.extensions["sixtysix_lobby"] = Lobby(
         players=PlayerStore(client),

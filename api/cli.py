@@ -1,4 +1,5 @@
-"""The ``sixtysix`` command: ``sixtysix serve`` runs the API, ``sixtysix play`` plays a match
+"""The ``sixtysix`` command: ``sixtysix serve`` runs the API (and its workers), ``sixtysix
+worker`` runs worker processes only (:mod:`api.worker.run`), ``sixtysix play`` plays a match
 against the computer in the terminal (``--lobby``: against people, at a table; see
 :mod:`api.lobby_terminal`), ``sixtysix replay RECORD`` checks a record of play
 (:mod:`engine.replay`; ``--show`` prints its hands).
@@ -25,8 +26,19 @@ from api.local import LocalServer
 from api.play import play_against_computer, resume
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.store import RatingStore
-from api.redis_connect import connect
-from api.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY, ServeOptions, serve
+from api.redis_connect import RedisURLError, connect
+from api.serve import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_REDIS_MAXMEMORY,
+    ServeError,
+    ServeOptions,
+    default_workers,
+    say_stderr,
+    serve,
+)
+from api.worker.queue import QueueConfigError, TaskQueue
+from api.worker.run import queue_url, run_pool
 from engine import EngineError, replay
 from engine.ai import LEVELS
 from engine.rules import OPTIONS, VARIANTS
@@ -64,12 +76,47 @@ def add_serve(sub: Subparsers) -> None:
                    help="memory cap of the embedded redis-server (noeviction: a full store "
                    "refuses new writes; 0: no cap); default %(default)s "
                    "(SIXTYSIX_REDIS_MAXMEMORY, else 256mb)")
+    p.add_argument("--computer-workers", type=int, metavar="N",
+                   help="worker processes playing the computers, hints and analyses (else "
+                   "SIXTYSIX_WORKERS, else one per core; 0: none, run `sixtysix worker` "
+                   "elsewhere)")
     p.set_defaults(run=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
     return serve(ServeOptions(args.host, args.port, args.workers, args.data_dir,
-                              args.redis_maxmemory))
+                              args.redis_maxmemory, args.computer_workers))
+
+
+# --------------------------------------------------------------------------- worker
+
+
+def add_worker(sub: Subparsers) -> None:
+    p = sub.add_parser("worker", help="run worker processes: computer moves, hints, analyses",
+                       description="Run worker processes that take computer moves, hints and "
+                       "analyses (and delayed jobs) from the task queue on QUEUE_URL (default "
+                       "REDIS_URL) and play them on the games in REDIS_URL; a dead process is "
+                       "restarted. Stop with Ctrl-C or SIGTERM (each finishes its job).")
+    p.add_argument("--processes", type=int, default=None, metavar="N",
+                   help="worker processes (else SIXTYSIX_WORKERS, else one per core)")
+    p.set_defaults(run=worker_command)
+
+
+def worker_command(args: argparse.Namespace) -> int:
+    try:
+        count = default_workers() if args.processes is None else args.processes
+    except ServeError as exc:
+        say_stderr(str(exc))
+        return 2
+    if count < 1:
+        say_stderr("--processes must be at least 1")
+        return 2
+    try:  # a queue RQ cannot use is one line, not workers dying at start
+        TaskQueue.from_url(queue_url(os.environ), 1.0).close()
+    except (QueueConfigError, RedisURLError) as exc:
+        say_stderr(str(exc))
+        return 2
+    return run_pool(count, dict(os.environ), say_stderr)
 
 
 # --------------------------------------------------------------------------- play
@@ -206,8 +253,8 @@ def add_replay(sub: Subparsers) -> None:
     p.set_defaults(run=lambda args: replay.run(args.record, args.show))
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_play, add_arena,
-                                                       add_replay)
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_worker, add_play,
+                                                       add_arena, add_replay)
 
 
 def package_version() -> str:

@@ -27,6 +27,14 @@ Variable                       Meaning                                     Defau
                                an event stream
 ``SIXTYSIX_PRESENCE_WINDOW``   seconds a seat counts as connected after    30
                                it was last seen
+``QUEUE_URL``                  Redis of the task queue (one server or a    ``REDIS_URL``
+                               Sentinel primary, never a cluster)
+``SIXTYSIX_COMPUTER_WAIT``     seconds a write waits for the computers'    10
+                               replies by default (``Prefer`` changes it)
+``SIXTYSIX_ADVICE_QUEUE``      hints and analyses waiting for a worker at  8
+                               most (one more: 503 with ``Retry-After``)
+``SIXTYSIX_ADVICE_WAIT``       seconds a hint or analysis waits for its    15
+                               worker's answer (then 503, nothing saved)
 =============================  ==========================================  ==============
 
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
@@ -63,6 +71,10 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_LOG_REQUESTS": 1,
     "SIXTYSIX_STREAM_HEARTBEAT": 15.0,
     "SIXTYSIX_PRESENCE_WINDOW": 30.0,
+    "QUEUE_URL": "",
+    "SIXTYSIX_COMPUTER_WAIT": 10.0,
+    "SIXTYSIX_ADVICE_QUEUE": 8,
+    "SIXTYSIX_ADVICE_WAIT": 15.0,
 }
 
 

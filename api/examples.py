@@ -119,6 +119,13 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         "outcome-unknown", "The game store did not confirm the write", 503,
         "the game store did not answer in time: the request may have been applied; reload the "
         "view (or repeat the request with the same Idempotency-Key)", _ACTIONS, game_id=GAME_ID),
+    "advice_queue_full": problem(
+        "advice-queue-full", "Too many hints and analyses are waiting for the computer", 503,
+        "8 hints or analyses are already waiting for a worker; retry later (nothing was done)",
+        "/v1/analysis", queue_limit=8),
+    "advice_timeout": problem(
+        "advice-timeout", "The computer did not answer in time", 503,
+        "no answer within 15 s; retry later (nothing was saved)", "/v1/analysis"),
     "too_many_games": problem(
         "too-many-games", "Too many active games from this address", 403,
         "this address already has 200 active games, the most allowed: finish one (a finished "

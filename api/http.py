@@ -14,14 +14,17 @@ from api.notify import VersionWaiter
 from api.service import GAME_ID
 from api.store import GameNotFound, GameStore
 from api.tokens import find_seat
+from api.worker.queue import TaskQueue
 
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What the app factory builds once and the resources share."""
+    """What the app factory builds once and the resources share; ``queue`` is ``None`` when
+    no task queue can be had (a Redis Cluster without ``QUEUE_URL``; see :mod:`api.app`)."""
 
     store: GameStore
     waiter: VersionWaiter
+    queue: TaskQueue | None = None
 
 
 def services() -> Services:

@@ -4,6 +4,10 @@
 ...     SixtySixClient(server.url).health()
 
 Werkzeug's threaded server on a free loopback port; not for production (use ``sixtysix serve``).
+The computers' moves, hints and analyses are run by ``workers`` worker threads of this
+process (:class:`api.worker.run.WorkerThreads`) on the same Redis (``QUEUE_URL`` in
+``config`` puts the queue elsewhere; ``workers=0``: none, the caller runs its own; an app
+without a task queue, on a Redis Cluster without ``QUEUE_URL``, gets none).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api.http import Services
 from api.redis_server import HOST, EmbeddedRedis
+from api.worker.run import WorkerThreads
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -31,9 +36,11 @@ class LocalServer:
     :class:`EmbeddedRedis` without persistence is started and stopped with the server.
     """
 
-    def __init__(self, redis_url: str | None = None, config: dict[str, Any] | None = None) -> None:
+    def __init__(self, redis_url: str | None = None, config: dict[str, Any] | None = None,
+                 workers: int = 1) -> None:
         self.redis_url = redis_url
         self.config = dict(config or {})
+        self.workers = workers
         self._stack = ExitStack()
         self._server: BaseWSGIServer | None = None
 
@@ -57,6 +64,11 @@ class LocalServer:
             services: Services = app.extensions["sixtysix"]
             stack.callback(services.store.redis.close)
             stack.callback(services.waiter.close)
+            if services.queue is not None:
+                stack.callback(services.queue.close)
+            if self.workers and services.queue is not None:
+                stack.enter_context(WorkerThreads(redis_url, self.config.get("QUEUE_URL"),
+                                                  self.workers))
             server = make_server(HOST, 0, app, threaded=True, request_handler=_QuietHandler)
             stack.callback(server.server_close)
             thread = threading.Thread(target=server.serve_forever, name="sixtysix-local",

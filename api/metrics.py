@@ -4,7 +4,9 @@
   is the route template (``unmatched`` for unknown URLs).
 * ``sixtysix_http_request_duration_seconds{endpoint, method}`` — latency histogram.
 * ``sixtysix_computer_think_seconds{level}`` — time of each computer seat's move (its view and
-  its choice), in game creation and in the actions endpoint.
+  its choice), observed by the worker that played it (:data:`THINK`, a histogram of the
+  process; ``sixtysix serve`` gives its workers gunicorn's ``PROMETHEUS_MULTIPROC_DIR``, so
+  ``/metrics`` sums theirs; an app shows its own process's, e.g. of its worker threads).
 * ``sixtysix_redis_errors_total{error}`` — Redis errors by exception class, whether answered
   503 or 500 or met while keeping the active-games estimate.
 * ``sixtysix_active_games`` — games with a successful request in the last
@@ -125,9 +127,7 @@ class Metrics:
         self.latency = Histogram("sixtysix_http_request_duration_seconds",
                                  "Time to answer an HTTP request", ["endpoint", "method"],
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.think = Histogram("sixtysix_computer_think_seconds",
-                               "Time of one computer seat's move", ["level"],
-                               buckets=THINK_BUCKETS, registry=self.registry)
+        self.registry.register(THINK)  # the process's: its worker threads' moves
         self.redis_errors = Counter("sixtysix_redis_errors", "Redis errors met", ["error"],
                                     registry=self.registry)
         self.active = ActiveGames(client, self.redis_errors)
@@ -176,16 +176,19 @@ def redis_error(error: BaseException) -> None:
         metrics.redis_errors.labels(type(error).__name__).inc()
 
 
+#: The think time of the computer moves played in this process (by its workers).
+THINK: Final = Histogram("sixtysix_computer_think_seconds", "Time of one computer seat's move",
+                         ["level"], buckets=THINK_BUCKETS)
+
+
 @contextmanager
 def computer_thinking(level: str) -> Iterator[None]:
-    """Time a computer seat's move into the current app's think-time histogram."""
+    """Time a computer seat's move into this process's :data:`THINK` histogram."""
     started = time.perf_counter()
     try:
         yield
     finally:
-        metrics = _current()
-        if metrics is not None:
-            metrics.think.labels(level).observe(time.perf_counter() - started)
+        THINK.labels(level).observe(time.perf_counter() - started)
 
 
 def init(app: Flask, client: Client) -> Metrics:

@@ -1,8 +1,9 @@
 """The parts of the OpenAPI document the resources' decorators cannot give (an apispec plugin).
 
-* request headers: ``If-Match`` on actions, ``Idempotency-Key`` on creations and actions,
-  ``If-None-Match`` on the view; response headers ``ETag``, ``Location``, ``Retry-After`` and
-  ``WWW-Authenticate`` (components ``headers`` and ``parameters``);
+* request headers: ``If-Match`` on actions, ``Idempotency-Key`` and ``Prefer`` on creations
+  and actions, ``If-None-Match`` on the view; response headers ``ETag``, ``Location``,
+  ``Preference-Applied``, ``Retry-After`` and ``WWW-Authenticate`` (components ``headers``
+  and ``parameters``);
 * one response component per kind of error, each with real examples (:mod:`api.examples`);
   every ``/v1`` operation may answer 503 (Redis unreachable), every one with a JSON body 400;
 * ``operationId`` of every operation, and ``links`` from the 201 of ``POST /v1/games`` to the
@@ -30,6 +31,11 @@ HEADERS: Final[dict[str, dict[str, Any]]] = {
                  "example": "/v1/games/q3V9k2xR0aLmT7wZ"},
     "Retry-After": {"description": "Seconds to wait before sending the request again",
                     "schema": {"type": "integer", "minimum": 1}, "example": 5},
+    "Preference-Applied": {
+        "description": "RFC 7240: the Prefer preference the answer honours: respond-async "
+                       "(answered at once; the computers to move are shown in to_act) or "
+                       "wait=N (waited at most N seconds for the computers)",
+        "schema": {"type": "string"}, "example": "respond-async"},
     "WWW-Authenticate": {"description": "The scheme to use", "schema": {"type": "string"},
                          "example": 'Bearer realm="sixtysix"'},
 }
@@ -44,6 +50,14 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string"}, "example": '"1"',
         "description": "The version (ETag) the client holds: 304 if the game is still at it"},
+    "Prefer": {
+        "in": "header", "name": "Prefer", "required": False, "schema": {"type": "string"},
+        "example": "respond-async",
+        "description": "RFC 7240. By default the answer waits (at most "
+                       "SIXTYSIX_COMPUTER_WAIT seconds, 10) until the computers have replied "
+                       "and a human must act. respond-async: answer at once, after this "
+                       "request's own save (Preference-Applied: respond-async); wait=N: wait "
+                       "at most N seconds (0..SIXTYSIX_MAX_WAIT)"},
     "IdempotencyKey": {
         "in": "header", "name": "Idempotency-Key", "required": False,
         "schema": {"type": "string", "minLength": 1, "maxLength": 255},
@@ -116,6 +130,13 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
         "store_unavailable", "outcome_unknown", headers=("Retry-After",)),
     "TooManyGames": _errors("too-many-games: the client address has "
                             "SIXTYSIX_MAX_GAMES_PER_ADDRESS active games", "too_many_games"),
+    "AdviceUnavailable": _errors(
+        "advice-queue-full (as many hints and analyses as SIXTYSIX_ADVICE_QUEUE allows wait "
+        "for a worker; nothing was done), advice-timeout (no worker answered within "
+        "SIXTYSIX_ADVICE_WAIT seconds; nothing was saved) or store-unavailable: retry after "
+        "Retry-After; a hint's mark may also be outcome-unknown (no Retry-After: reload)",
+        "advice_queue_full", "advice_timeout", "store_unavailable", "outcome_unknown",
+        headers=("Retry-After",)),
     "StoreFull": _errors("insufficient-storage: the game store is full (Redis maxmemory); "
                          "nothing was saved", "store_full"),
 }
@@ -152,9 +173,9 @@ OPERATION_IDS: Final = {
 
 #: Request header parameters by (path, method).
 HEADER_PARAMETERS: Final = {
-    ("/v1/games", "post"): ("CreateIdempotencyKey",),
+    ("/v1/games", "post"): ("CreateIdempotencyKey", "Prefer"),
     ("/v1/games/{game_id}", "get"): ("IfNoneMatch",),
-    ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey"),
+    ("/v1/games/{game_id}/actions", "post"): ("IfMatch", "IdempotencyKey", "Prefer"),
     ("/v1/games/{game_id}/chat", "post"): ("IdempotencyKey",),
     ("/v1/games/{game_id}/stream", "get"): ("LastEventId",),
 }
@@ -199,10 +220,12 @@ class DocsPlugin(BasePlugin):
             if (path, method) in HEADER_PARAMETERS:  # names: apispec makes them references
                 operation.setdefault("parameters", []).extend(HEADER_PARAMETERS[(path, method)])
             responses = operation.setdefault("responses", {})
+            own = 503 in responses or "503" in responses  # its problems include the store's
             if (path, method) in WRITES:
-                responses["503"] = "Unconfirmed"
                 responses["507"] = "StoreFull"
-            elif path.startswith("/v1/"):
+                if not own:
+                    responses["503"] = "Unconfirmed"
+            elif path.startswith("/v1/") and not own:
                 responses["503"] = "StoreUnavailable"
             if "requestBody" in operation:
                 responses["400"] = "BadRequest"

@@ -34,10 +34,10 @@ STATIC_HEADERS: Final = {
 }
 #: Responses that may carry a token (seat or player) or a private view.
 NO_STORE_PREFIXES: Final = ("/v1/games", "/v1/players", "/v1/tables")
-EXPOSED: Final = "ETag, Location, Retry-After, X-Request-Id"
+EXPOSED: Final = "ETag, Location, Preference-Applied, Retry-After, X-Request-Id"
 ALLOWED_METHODS: Final = "GET, POST"
 ALLOWED_HEADERS: Final = ("Authorization, Content-Type, If-Match, If-None-Match, "
-                          "Idempotency-Key, Last-Event-ID, X-Invite-Code, X-Request-Id")
+                          "Idempotency-Key, Last-Event-ID, Prefer, X-Invite-Code, X-Request-Id")
 PREFLIGHT_MAX_AGE: Final = "600"
 _INLINE_SCRIPT: Final = re.compile(r"<script>(.*?)</script>", re.DOTALL)
 

@@ -1,24 +1,28 @@
-"""``sixtysix serve``: gunicorn (``deploy/gunicorn.conf.py``) and, without ``REDIS_URL``, an
-embedded ``redis-server`` that is supervised.
+"""``sixtysix serve``: gunicorn (``deploy/gunicorn.conf.py``), the worker processes of the
+computers (:class:`api.worker.run.WorkerPool`, default one per core, on ``QUEUE_URL`` or the
+same Redis) and, without ``REDIS_URL``, an embedded ``redis-server``; all supervised.
 
 Before anything starts, the address is checked: a port in use is one line naming ``--port``
 and exit status 1. The embedded Redis keeps its append-only file in the data directory and is
 capped at ``maxmemory`` with ``noeviction`` (a full store refuses writes; games are never
 evicted). When it dies it is restarted on the same port and data directory (it reloads its
 append-only file; ``/readyz`` answers 503 meanwhile); after :data:`MAX_DEATHS` deaths within
-:data:`DEATH_WINDOW` seconds the whole server is stopped with exit status 1.
+:data:`DEATH_WINDOW` seconds the whole server is stopped with exit status 1. A dead worker
+process is restarted likewise (the pool gives up, and the server stops, after
+:data:`api.worker.run.MAX_DEATHS` deaths within a minute).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections import deque
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -26,6 +30,8 @@ from pathlib import Path
 from types import FrameType
 
 from api.redis_server import EmbeddedRedis, RedisServerError
+from api.supervise import DeathWindow
+from api.worker.run import WorkerPool
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
 DEFAULT_HOST = "127.0.0.1"
@@ -54,6 +60,8 @@ class ServeOptions:
     workers: int | None
     data_dir: Path
     redis_maxmemory: str
+    #: worker processes of the computers (``None``: one per core; 0: none, they run elsewhere)
+    computer_workers: int | None = None
 
 
 def say_stderr(line: str) -> None:
@@ -107,20 +115,15 @@ class RedisSupervisor:
                  ) -> None:
         self.redis = redis
         self.say = say
-        self.clock = clock
-        self.deaths: deque[float] = deque()
+        self.deaths = DeathWindow(DEATH_WINDOW, clock)
 
     def check(self) -> bool:
         """Restart Redis if it has died; ``False`` when it died too often (or cannot start)."""
         if self.redis.running:
             return True
         status = self.redis.returncode
-        now = self.clock()
-        self.deaths.append(now)
-        while self.deaths and now - self.deaths[0] > DEATH_WINDOW:
-            self.deaths.popleft()
-        if len(self.deaths) >= MAX_DEATHS:
-            self.say(f"embedded redis-server died {len(self.deaths)} times within "
+        if (deaths := self.deaths.died()) >= MAX_DEATHS:
+            self.say(f"embedded redis-server died {deaths} times within "
                      f"{DEATH_WINDOW:g} s (last exit status {status}); stopping the server")
             return False
         self.say(f"embedded redis-server exited with status {status}; restarting it on "
@@ -157,18 +160,39 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 say(f"embedded redis-server at {redis.url}, data in {options.data_dir}, "
                     f"maxmemory {options.redis_maxmemory} (noeviction)")
                 supervisor = RedisSupervisor(redis, say)
+            if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
+                metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
+                stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)
+                env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+            count = default_workers() if options.computer_workers is None else (
+                options.computer_workers)
+            pool = stack.enter_context(WorkerPool(count, env, say)) if count else None
+            if pool is not None:
+                say(f"{count} worker process{'es' if count > 1 else ''} for the computers")
             say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
                 "press Ctrl-C to stop")
-            return run_gunicorn(env, supervisor)
+            return run_gunicorn(env, supervisor, pool)
     except (ServeError, RedisServerError) as exc:
         say(str(exc))
         return 1
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None) -> int:
-    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it, and wait for it while
-    the supervisor keeps Redis up; stop gunicorn (status 1) when the supervisor gives up.
+def default_workers() -> int:
+    """Worker processes by default: ``SIXTYSIX_WORKERS``, else one per core."""
+    raw = os.environ.get("SIXTYSIX_WORKERS", "").strip()
+    if raw:
+        if not raw.isdigit():
+            raise ServeError(f"SIXTYSIX_WORKERS must be a whole number; got {raw!r}")
+        return int(raw)
+    return os.cpu_count() or 1
+
+
+def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
+                 pool: WorkerPool | None = None) -> int:
+    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it (and to the worker
+    processes), and wait for it while the supervisor keeps Redis up and the pool its
+    workers; stop gunicorn (status 1) when either gives up.
     """
     cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
     child = subprocess.Popen(cmd, env=env)
@@ -178,6 +202,8 @@ def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None) -> int
         nonlocal stopping
         stopping = True
         child.send_signal(signum)
+        if pool is not None:
+            pool.signal(signum)
 
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -186,7 +212,10 @@ def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None) -> int
                 return child.wait(POLL_INTERVAL)
             except subprocess.TimeoutExpired:
                 pass
-            if supervisor is not None and not stopping and not supervisor.check():
+            if stopping:
+                continue
+            if (supervisor is not None and not supervisor.check()) or (
+                    pool is not None and not pool.check()):
                 child.terminate()
                 child.wait()
                 return 1

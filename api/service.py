@@ -1,8 +1,12 @@
-"""Games as the HTTP API sees them: creating, acting with computer replies, per-seat views.
+"""Games as the HTTP API sees them: creating, acting, the computers' moves, per-seat views.
 
-Between two human decisions the service plays every automatic move in the same request:
-computer seats act (deciding from their own view) and, with ``auto_continue``, finished hands
-are acknowledged for human seats too. So a saved game always waits for a human.
+One service function, two entrypoints: :func:`act` applies a seat's action and saves it with
+the version check, for a human's request in the web tier and for a computer's choice in a
+worker (:func:`play_computer`, run only by :mod:`api.worker.jobs`; the web tier never runs a
+search). After each action the trivial automatic steps follow in the same save: with
+``auto_continue``, finished hands are acknowledged for human seats. A saved game may then wait
+for a computer (:func:`computer_to_move`): the caller enqueues its move job
+(:func:`request_computers`), and a worker plays it, saves, and goes on until a human must act.
 
 ``resign`` is accepted from a human seat at any time until the game is over (computers never
 resign: they choose among ``legal_actions``, which never lists it). ``abort`` is accepted from
@@ -18,7 +22,7 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from api.computers import COMPUTER_LEVELS
 from api.errors import FieldError
@@ -96,7 +100,7 @@ def _rules(body: Mapping[str, Any]) -> Rules:
 
 @dataclass(slots=True)
 class NewGame:
-    """A dealt game, its computers' opening moves played, not saved yet."""
+    """A dealt game, not saved yet (its computers' opening moves are a worker's job)."""
 
     state: GameState
     meta: dict[str, Any]
@@ -114,7 +118,7 @@ def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[s
 
 def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
                  *, seat_tokens: bool = True) -> NewGame:
-    """Validate a create request, deal and play the computers' opening moves (nothing saved).
+    """Validate a create request and deal (nothing saved; no computer moves here).
 
     ``extra_meta`` is kept in the game's meta beside the seats (a table's game keeps its
     ``table`` there). Each human seat gets a new token (``None`` for computer seats); without
@@ -139,13 +143,13 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
         "created_at": int(time.time()),
         **(extra_meta or {}),
     }
-    events += automatic_moves(state, meta)
+    events += trivial_moves(state, meta)
     return NewGame(state, meta, events, tokens)
 
 
 def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
                 ) -> tuple[Game, list[str | None]]:
-    """Validate a create request, deal, play the computers' opening moves and save.
+    """Validate a create request, deal and save (then :func:`request_computers`).
 
     ``owner`` is the client address the game counts against (see :class:`GameStore`).
     Returns the saved game and each seat's token (``None`` for computer seats).
@@ -165,42 +169,76 @@ def parse_action(body: Mapping[str, Any]) -> Action:
 
 def act(store: GameStore, game: Game, seat: int, action: Action,
         idempotent: IdempotentWrite | None = None) -> Game:
-    """Apply ``seat``'s action and the automatic replies, and save once.
+    """Apply ``seat``'s action and the trivial automatic steps after it, and save once.
 
-    Raises :class:`~engine.IllegalAction` (nothing saved) or
-    :class:`~api.store.VersionConflict` (someone saved first; nothing saved).
+    The same for a human's request and a computer's move (:func:`play_computer`). Raises
+    :class:`~engine.IllegalAction` (nothing saved) or :class:`~api.store.VersionConflict`
+    (someone saved first; nothing saved).
     """
     if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
         raise IllegalAction(refusal, legal_actions(game.state, seat))
     events = apply(game.state, seat, action)
-    events += automatic_moves(game.state, game.meta)
+    events += trivial_moves(game.state, game.meta)
     saved = store.save(game, events, idempotent=idempotent)
     after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
     record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
     return saved
 
 
-def automatic_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
-    """Play computer seats and (with ``auto_continue``) human acknowledgements until a human
-    must decide or the game is over."""
+def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
+    """With ``auto_continue``, acknowledge finished hands for human seats (no search)."""
     events: list[Event] = []
-    while (move := _next_automatic(state, meta)) is not None:
-        events += apply(state, *move)
-    return events
+    if not meta["auto_continue"]:
+        return events
+    while True:
+        humans = [seat for seat in human_seats(meta)
+                  if legal_actions(state, seat) == [CONTINUE_ACTION]]
+        if not humans:
+            return events
+        events += apply(state, humans[0], CONTINUE_ACTION)
 
 
-def _next_automatic(state: GameState, meta: Mapping[str, Any]) -> tuple[int, Action] | None:
+def computer_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
+    """The first computer seat that has an action to take, or ``None`` (a human must act,
+    or the game is over)."""
     for seat, info in enumerate(meta["seats"]):
-        legal = legal_actions(state, seat)
-        if not legal:
-            continue
-        if info["kind"] == "computer":
-            with computer_thinking(info["level"]):
-                choice = COMPUTER_LEVELS[info["level"]].choose(view(state, seat))
-            return seat, choice
-        if meta["auto_continue"] and legal == [CONTINUE_ACTION]:
-            return seat, CONTINUE_ACTION
+        if info["kind"] == "computer" and legal_actions(state, seat):
+            return seat
     return None
+
+
+def play_computer(store: GameStore, game: Game) -> Game | None:
+    """Choose the next computer seat's action from its view (the search: a worker's CPU work)
+    and :func:`act` it; ``None`` if no computer is to move. Raises as :func:`act` does."""
+    seat = computer_to_move(game.state, game.meta)
+    if seat is None:
+        return None
+    level = game.meta["seats"][seat]["level"]
+    with computer_thinking(level):
+        choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
+    return act(store, game, seat, choice)
+
+
+class MoveQueue(Protocol):
+    """What :func:`request_computers` needs of the task queue (:mod:`api.worker.queue`)."""
+
+    def enqueue_move(self, game_id: str, version: int) -> None: ...
+
+    def move_in_hand(self, game_id: str, version: int) -> bool: ...
+
+
+def request_computers(queue: MoveQueue, game: Game, *, check: bool = False) -> bool:
+    """Enqueue the move job of ``game`` if a computer is to move; whether one is.
+
+    With ``check`` (a request that merely touches the game) nothing is enqueued while a
+    worker holds the game or its job for this version still waits: so a job lost with a
+    killed worker is enqueued again by the next request, and no other request adds one.
+    """
+    if computer_to_move(game.state, game.meta) is None:
+        return False
+    if not check or not queue.move_in_hand(game.game_id, game.version):
+        queue.enqueue_move(game.game_id, game.version)
+    return True
 
 
 def human_seats(meta: Mapping[str, Any]) -> list[int]:

@@ -76,6 +76,7 @@ import redis
 
 from api.app import create_app
 from api.redis_server import HOST, EmbeddedRedis
+from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
 from engine.actions import DECLARE_ACTION
 from engine.cards import card_code
@@ -357,8 +358,9 @@ def _cpu_seconds(pids: list[int]) -> float:
 @contextmanager
 def served(workers: int | None, threads: int | None, extra_env: dict[str, str] | None = None,
            ) -> Iterator[tuple[int, int, int]]:
-    """Redis (AOF on) and gunicorn as ``deploy/gunicorn.conf.py`` runs them: (port, gunicorn
-    pid, redis pid); ``extra_env`` is added to gunicorn's environment."""
+    """Redis (AOF on), gunicorn as ``deploy/gunicorn.conf.py`` runs it and a worker process
+    per core for the computers: (port, gunicorn pid, redis pid); ``extra_env`` is added to
+    gunicorn's environment."""
     with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
             EmbeddedRedis(Path(tmp), appendonly=True) as redis_server:
         port = _free_port()
@@ -374,6 +376,8 @@ def served(workers: int | None, threads: int | None, extra_env: dict[str, str] |
             server = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)], env=env,
                 stdout=output, stderr=subprocess.STDOUT)
+        pool = WorkerPool(os.cpu_count() or 1, env, lambda line: print(line, file=sys.stderr),
+                          scheduler=False).start()  # the computers' moves, as serve runs them
         try:
             _wait_healthy(f"http://{HOST}:{port}/healthz", server, log)
             _wait_idle(server.pid)
@@ -381,6 +385,7 @@ def served(workers: int | None, threads: int | None, extra_env: dict[str, str] |
         finally:
             server.terminate()
             server.wait(30)
+            pool.stop()
 
 
 def _redis_pid(url: str) -> int:

@@ -1,7 +1,11 @@
-"""Shared fixtures: one real redis-server per test session, a clean database per test."""
+"""Shared fixtures: one real redis-server per test session, a clean database per test, and
+real worker processes (``python -m api.worker.run``) on it for the whole session."""
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +16,18 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.redis_server import EmbeddedRedis
+from api.worker.run import POLL_INTERVAL, WorkerPool
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Worker processes of the session (the machine has 2 cores).
+SESSION_WORKERS = 2
+
+
+def worker_env(redis_url: str, queue_url: str | None = None) -> dict[str, str]:
+    """The environment of a worker process on ``redis_url`` importing this checkout."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "REDIS_URL": redis_url, "QUEUE_URL": queue_url or redis_url,
+            "PYTHONPATH": path, "SIXTYSIX_LOG_LEVEL": "warning"}
 
 
 @pytest.fixture(scope="session")
@@ -20,6 +36,25 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     data_dir: Path = tmp_path_factory.mktemp("redis")
     with EmbeddedRedis(data_dir=data_dir, appendonly=False) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def workers(redis_server: EmbeddedRedis) -> Iterator[WorkerPool]:
+    """:data:`SESSION_WORKERS` real worker processes (and the scheduler) on the session
+    server, all session, restarted if one dies as ``sixtysix worker`` does."""
+    with WorkerPool(SESSION_WORKERS, worker_env(redis_server.url),
+                    lambda line: print(line, file=sys.stderr)) as pool:
+        done = threading.Event()
+        supervisor = threading.Thread(target=_supervise, args=(pool, done), daemon=True)
+        supervisor.start()
+        yield pool
+        done.set()
+        supervisor.join()
+
+
+def _supervise(pool: WorkerPool, done: threading.Event) -> None:
+    while not done.wait(POLL_INTERVAL):
+        assert pool.check(), "the session's worker processes keep dying"
 
 
 @pytest.fixture
@@ -34,14 +69,17 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
 
 
 @pytest.fixture
-def app(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[Flask]:
-    """The API on the session server, with a clean database (``redis_client`` flushes it);
-    rate limits off (tests/api/test_limits.py tests them)."""
+def app(redis_server: EmbeddedRedis, redis_client: redis.Redis, workers: WorkerPool
+        ) -> Iterator[Flask]:
+    """The API on the session server, with a clean database (``redis_client`` flushes it)
+    and the session's workers; rate limits off (tests/api/test_limits.py tests them)."""
     application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
                               "RATELIMIT_ENABLED": False})
     yield application
-    application.extensions["sixtysix"].waiter.close()
-    application.extensions["sixtysix"].store.redis.close()
+    services = application.extensions["sixtysix"]
+    services.waiter.close()
+    services.store.redis.close()
+    services.queue.close()
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""``POST /v1/games/{game_id}/actions``: a seat acts; the computers reply; one save."""
+"""``POST /v1/games/{game_id}/actions``: a seat acts and saves; the computers' replies are
+enqueued and, by default, waited for (:mod:`api.replies`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from api.http import (
     json_response,
     services,
 )
+from api.replies import replied, require_queue
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas import ActionSchema, GameViewSchema
 from api.service import act, game_view, parse_action
@@ -34,21 +36,29 @@ ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
 class Actions(MethodView):
     @blp.doc(security=SEAT_TOKEN)
     @blp.arguments(ActionSchema(), example=ACTION_EXAMPLE)
-    @blp.response(200, GameViewSchema, headers={"ETag": "ETag"})
+    @blp.response(200, GameViewSchema, headers={"ETag": "ETag",
+                                                 "Preference-Applied": "Preference-Applied"})
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="GameNotFound")
     @blp.alt_response(409, response="ActionConflict")
     @blp.alt_response(412, response="StaleVersion")
     def post(self, body: dict[str, Any], game_id: str) -> Response:
-        """Apply the seat's action, then every computer reply, and save once.
+        """Apply the seat's action and save; then answer the view after the computers' replies.
 
-        Answers the caller's new view (its ``events`` are this request's). ``If-Match`` with
-        the version the client saw makes a stale action a 412 instead of applying it to a
-        changed game. With an ``Idempotency-Key`` a repeated request replays the first answer
-        and is never applied twice: send one with every action (a fresh random key per action,
-        the same on its retries). A 503 ``outcome-unknown`` (no ``Retry-After``) says the
-        store did not confirm the save: the action may have been applied; reload the view, or
-        repeat the request with the same key.
+        The computers' replies are computed by the worker tier: by default the answer waits
+        for them (at most ``SIXTYSIX_COMPUTER_WAIT`` seconds, 10) and shows the view once a
+        human must act again, its ``events`` those of this action and of the replies.
+        ``Prefer: respond-async`` answers at once with the view after this action (a
+        computer seat in ``to_act``; long-poll the view for its move) and
+        ``Preference-Applied: respond-async``; ``Prefer: wait=N`` waits at most N seconds
+        (at most ``SIXTYSIX_MAX_WAIT``). ``If-Match`` with the version the client saw makes a
+        stale action a 412 instead of applying it to a changed game. With an
+        ``Idempotency-Key`` a repeated request replays the first answer as it was right after
+        the action (before the replies) and is never applied twice: send one with every
+        action (a fresh random key per action, the same on its retries). A 503
+        ``outcome-unknown`` (no ``Retry-After``) says the store did not confirm the save: the
+        action may have been applied; reload the view, or repeat the request with the same
+        key.
 
         Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
         from a seat until the game is over (the other side wins; ``match.result_reason`` is
@@ -71,13 +81,16 @@ class Actions(MethodView):
                 return replayed
         check_if_match(game.version)
         action = parse_action(body)
+        require_queue(services(), game.meta["seats"])
         try:
             saved = act(store, game, seat, action, write)
         except VersionConflict:
             if write is not None and (replayed := _replay(store, write)) is not None:
                 return replayed
             raise
-        return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
+        answered, applied = replied(saved)
+        return json_response(game_view(answered, seat), 200,
+                             {"ETag": etag(answered.version), **applied})
 
 
 def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:

@@ -6,7 +6,8 @@ from typing import Any, Final
 
 from flask.views import MethodView
 
-from api.advice import advise, check_position, position_of_record
+from api.advice import check_position, position_of_record
+from api.remote_advice import advise_on_worker
 from api.resources.blueprint import Blueprint
 from api.schemas_ai import AnalysisRequestSchema, AnalysisSchema
 
@@ -50,6 +51,7 @@ ANALYSIS_EXAMPLE: Final = {
 class Analysis(MethodView):
     @blp.arguments(AnalysisRequestSchema, example=POSITION_EXAMPLE)
     @blp.response(200, AnalysisSchema, example=ANALYSIS_EXAMPLE)
+    @blp.alt_response(503, response="AdviceUnavailable")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Rank every legal action of a position by the computer's expected game points.
 
@@ -71,5 +73,5 @@ class Analysis(MethodView):
             position = position_of_record(body["record_text"], body.get("seat"))
         else:
             position = check_position(body)
-        return advise(position, knobs["level"], knobs["budget_ms"], knobs["samples"],
-                      reveal_declare=True)
+        return advise_on_worker(position, knobs["level"], knobs["budget_ms"], knobs["samples"],
+                                reveal_declare=True)

@@ -21,6 +21,7 @@ from api.http import (
     services,
 )
 from api.limits import client_address
+from api.replies import enqueue_computers, replied, require_queue
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import spectate
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
@@ -67,6 +68,7 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
     if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
         try:
             game, tokens = create_game(store, body, client_address())
+            game, applied = replied(game)
         except OutcomeUnknown:
             raise  # the game may exist: the marker stays until it expires
         except BaseException:
@@ -79,7 +81,7 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
              if s["token"] else None} for s in out["seats"]]}
         store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)), ttl,
                          only_new=False)
-        return json_response(out, 201, _headers(game))
+        return json_response(out, 201, {**_headers(game), **applied})
     stored = store.get_record(record_key)
     if stored is None:  # the marker expired between the two calls
         raise Problem(REQUEST_IN_PROGRESS, "retry shortly", headers={"Retry-After": "1"})
@@ -96,26 +98,33 @@ class Games(MethodView):
     @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE, required=False,
                    description="Optional: an empty body (or {}) creates a default game")
     @blp.response(201, CreatedGameSchema, example=examples.CREATED,
-                  headers={"ETag": "ETag", "Location": "Location"})
+                  headers={"ETag": "ETag", "Location": "Location",
+                           "Preference-Applied": "Preference-Applied"})
     @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(409, response="CreateInProgress")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game and deal its first hand.
 
         Answers each human seat's bearer token, shown only here (keep it: it is stored as a
-        hash only). Computer seats move at once if it is their turn. With an
+        hash only). If a computer seat is to move first, the answer comes after its opening
+        moves (played by the worker tier; ``version`` and ``ETag`` are then the game's after
+        them), waiting as an action does: ``Prefer: respond-async`` answers at once,
+        ``Prefer: wait=N`` waits at most N seconds (``Preference-Applied`` says so). With an
         ``Idempotency-Key`` header, repeating the same request gives the same answer, seat
         tokens included; the same key with another body is a 422. Anyone holding the key gets
         the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
         (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
         created with a ``deck`` is unrated.
         """
-        store = services().store
+        svc = services()
+        # without seats the variant's default: one human, the others computers
+        require_queue(svc, body.get("seats") or [{"kind": "computer"}])
         key = idempotency.create_key()
         if key is not None:
-            return _create_once(store, body, key)
-        game, tokens = create_game(store, body, client_address())
-        return json_response(_created(game, tokens), 201, _headers(game))
+            return _create_once(svc.store, body, key)
+        game, tokens = create_game(svc.store, body, client_address())
+        game, applied = replied(game)
+        return json_response(_created(game, tokens), 201, {**_headers(game), **applied})
 
 
 @blp.route("/<game_id>")
@@ -135,7 +144,8 @@ class GameResource(MethodView):
 
         ``ETag`` is the version; ``If-None-Match`` with it answers 304. Long-poll: with
         ``after_version=V&wait=S`` the answer comes as soon as the version exceeds V, or after
-        S seconds (at most 30) with the unchanged game.
+        S seconds (at most 30) with the unchanged game. A game waiting for a computer whose
+        move no worker holds or has queued (its worker died) gets the move enqueued again.
         """
         svc = services()
         game_id = checked_game_id(game_id)
@@ -144,6 +154,7 @@ class GameResource(MethodView):
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, game.meta, query.get("invite_code"))
+        enqueue_computers(svc, game, check=True)  # a move lost with its worker: enqueued again
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:
             wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])

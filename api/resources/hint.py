@@ -13,9 +13,10 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
-from api.advice import HINT_LEVEL, advise
+from api.advice import HINT_LEVEL
 from api.errors import Problem, ProblemType
 from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
+from api.remote_advice import advise_on_worker
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas_ai import HintQuerySchema, HintSchema
 from api.store import Game, GameStore
@@ -59,6 +60,7 @@ class Hint(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="GameNotFound")
     @blp.alt_response(409, response="HintConflict")
+    @blp.alt_response(503, response="AdviceUnavailable")
     def post(self, query: dict[str, Any], game_id: str) -> Response:
         """The strong computer's recommended action, each action's value and a reason.
 
@@ -67,6 +69,8 @@ class Hint(MethodView):
         (``hinted_hands`` in the view): it will not count for the leaderboard.
         ``would_declare_66`` (and a declaration among the ranked actions) appears only at
         tables with the ``hint_66`` setting on. ``budget_ms`` bounds the thinking time.
+        The computer thinks on the worker tier, with the queue bound and the 503s of
+        ``POST /v1/analysis`` (then nothing is marked).
         """
         store = services().store
         game_id = checked_game_id(game_id)
@@ -77,8 +81,8 @@ class Hint(MethodView):
         if game.state.status != PLAYING or not legal_actions(game.state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")
-        advice = advise(view(game.state, seat), HINT_LEVEL, query.get("budget_ms"), None,
-                        reveal_declare=game.state.settings.hint_66)
+        advice = advise_on_worker(view(game.state, seat), HINT_LEVEL, query.get("budget_ms"),
+                                  None, reveal_declare=game.state.settings.hint_66)
         saved = mark_hinted(store, game, seat)
         out = {"game_id": game_id, "version": saved.version, "seat": seat,
                "hand_no": saved.state.hand_no, **advice}

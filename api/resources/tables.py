@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any, Final
 
 from flask import Response, current_app
@@ -11,6 +12,7 @@ from api.http import bearer_token, json_response, services
 from api.players.store import Player
 from api.ratings.service import rate_seats
 from api.ratings.store import RatingStore
+from api.replies import enqueue_computers, require_queue
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -28,7 +30,9 @@ from api.schemas_lobby import (
     TableSchema,
     TablesQuerySchema,
 )
+from api.store import GameNotFound
 from api.tables.service import (
+    PLAYING,
     create_table,
     finish_if_over,
     join,
@@ -98,6 +102,16 @@ def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
     return json_response(view, status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
+def _started(table: Table) -> Table:
+    """Enqueue the computers' opening moves of the game ``table`` is playing, if any."""
+    game_id = table.doc.get("game_id")
+    if table.doc["status"] == PLAYING and game_id:
+        svc = services()
+        with suppress(GameNotFound):
+            enqueue_computers(svc, svc.store.load(game_id), check=True)
+    return table
+
+
 def _document_errors(view: Any) -> Any:
     for status, description in _ERRORS:
         view = blp.alt_response(status, response="DEFAULT_ERROR", description=description)(view)
@@ -122,9 +136,10 @@ class Tables(MethodView):
         seats are filled; with no open seat the game starts at once.
         """
         player = required_player()
+        require_queue(services(), body["seats"])
         table = create_table(lobby().tables, player, body,
                              current_app.config["SIXTYSIX_TABLE_OPEN_TTL"])
-        return _answer(table, player, 201)
+        return _answer(_started(table), player, 201)
 
     @blp.arguments(TablesQuerySchema(), location="query")
     @blp.response(200, TablePageSchema, example={"tables": [SUMMARY_EXAMPLE],
@@ -183,7 +198,7 @@ class Join(MethodView):
         player = required_player()
         table = join(lobby().tables, player, table_id, body.get("seat"),
                      invite_code(body.get("invite_code")))
-        return _answer(table, player)
+        return _answer(_started(table), player)
 
 
 @blp.route("/<table_id>/leave")
@@ -208,4 +223,5 @@ class Rematch(MethodView):
         after the last dealer. ``games`` lists the table's games in order.
         """
         player = required_player()
-        return _answer(rematch(lobby().tables, services().store, player, table_id), player)
+        return _answer(_started(rematch(lobby().tables, services().store, player, table_id)),
+                       player)

@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api.http import bearer_token, etag, json_response, services
 from api.limits import client_address
+from api.replies import enqueue_computers, require_queue
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import PLAYER_TOKEN, required_player
 from api.schemas_rank import TourSchema, TourStartSchema
@@ -76,10 +77,13 @@ class TourStart(MethodView):
         Counted against the same rate limit and per-address game cap as ``POST /v1/games``.
         """
         player = required_player()
-        store = services().store
+        svc = services()
+        store = svc.store
+        require_queue(svc, [{"kind": "computer"}])  # every station's opponent is a computer
         game, token = start(store, TourStore(store.redis), player, _player_token(), station,
                             client_address())
         record_standings(store.redis, store.ttl, game)  # hands finished at the start
+        enqueue_computers(svc, game)  # the opponent's opening moves, on the worker tier
         out: dict[str, Any] = {"station": station, "game_id": game.game_id, "seat": 0,
                                "token": token, "game": f"/v1/games/{game.game_id}"}
         return json_response(out, 201, {"Location": f"/v1/games/{game.game_id}",

@@ -89,8 +89,10 @@ def test_cors_preflight_of_an_action(cors_client: FlaskClient) -> None:
     assert response.status_code == 200
     assert response.headers["Access-Control-Allow-Origin"] == "https://play.example"
     allowed = response.headers["Access-Control-Allow-Headers"].lower()
-    assert {"authorization", "content-type", "if-match"} <= set(allowed.replace(" ", "").split(","))
+    assert {"authorization", "content-type", "if-match", "prefer"} <= set(
+        allowed.replace(" ", "").split(","))  # Prefer: respond-async from a browser too
     assert "POST" in response.headers["Access-Control-Allow-Methods"]
+    assert "Preference-Applied" in response.headers["Access-Control-Expose-Headers"]
 
 
 def test_cors_ignores_other_origins(cors_client: FlaskClient) -> None:

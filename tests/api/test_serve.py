@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -77,7 +78,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         with log.open("wb") as err:
             process = subprocess.Popen(
                 [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1",
-                 "--data-dir", str(tmp_path / "var"), *args],
+                 "--computer-workers", "1", "--data-dir", str(tmp_path / "var"), *args],
                 env=env or _env(), stdout=subprocess.DEVNULL, stderr=err)
         started.append(process)
         served = Served(process, f"http://127.0.0.1:{port}", log)
@@ -199,6 +200,48 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
     err = served.err()
     assert "embedded redis-server exited with status -9; restarting it on port" in err
     assert f"embedded redis-server is back at {url}" in err
+
+
+def _worker_pids(served: Served, scheduler: bool = False) -> list[int]:
+    """The worker processes (``python -m api.worker.run``) among the server's children, or
+    its scheduler process (``... --scheduler``)."""
+    pid = served.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    found = []
+    for child in children:
+        argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        if b"api.worker.run" in argv and (b"--scheduler" in argv) == scheduler:
+            found.append(int(child))
+    return found
+
+
+def _play_match(url: str, level: str) -> dict[str, Any]:
+    with SixtySixClient(url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": level}],
+                                  match_points=3)
+        me = client.with_token(game["seats"][0]["token"])
+        view = me.view(game["game_id"])
+        while view["status"] != "match_over":
+            assert view["legal_actions"], view  # the answer came after the computer's replies
+            view = me.act(game["game_id"], view["legal_actions"][0], if_match=view["version"])
+        return view
+
+
+def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served]) -> None:
+    served = serve()
+    assert "sixtysix: 1 worker process for the computers" in served.err()
+    assert len(_worker_pids(served)) == len(_worker_pids(served, scheduler=True)) == 1
+    assert _play_match(served.url, "easy")["match"]["winner"] is not None
+
+
+def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:
+    served = serve()
+    _eventually(lambda: len(_worker_pids(served)) == 1, "one worker process runs")
+    [old] = _worker_pids(served)
+    os.kill(old, signal.SIGKILL)
+    _eventually(lambda: _worker_pids(served) not in ([], [old]), "a new worker process runs")
+    assert f"worker process {old} exited with status -9; restarting it" in served.err()
+    assert _play_match(served.url, "random")["status"] == "match_over"
 
 
 def test_a_redis_that_keeps_dying_stops_the_server(serve: Callable[..., Served]) -> None:

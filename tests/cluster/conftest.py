@@ -120,12 +120,22 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
             node.stop()
 
 
+@pytest.fixture(scope="session")
+def queue_config(redis_server: EmbeddedRedis) -> dict[str, str]:
+    """The app setting that puts the task queue on a server apart from the cluster (RQ
+    needs one server): db 1 of the session's Redis, so the session's workers, on db 0, do
+    not take the cluster games' jobs; each app instance runs a worker thread on it."""
+    return {"QUEUE_URL": redis_server.url.rpartition("/")[0] + "/1"}
+
+
 @pytest.fixture(scope="module")
-def instances(redis_cluster: LocalCluster) -> Iterator[tuple[SixtySixClient, SixtySixClient]]:
-    """Two app instances on the cluster, each served over a real socket, with a client each."""
+def instances(redis_cluster: LocalCluster, queue_config: dict[str, str]
+              ) -> Iterator[tuple[SixtySixClient, SixtySixClient]]:
+    """Two app instances on the cluster, each served over a real socket, with a client each,
+    and their task queue on a server of its own."""
     with (
-        LocalServer(redis_cluster.url) as a,
-        LocalServer(redis_cluster.url) as b,
+        LocalServer(redis_cluster.url, queue_config) as a,
+        LocalServer(redis_cluster.url, queue_config) as b,
         SixtySixClient(a.url) as client_a,
         SixtySixClient(b.url) as client_b,
     ):

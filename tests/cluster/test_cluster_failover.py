@@ -34,9 +34,10 @@ def one_node_cluster(tmp_path: Path) -> Iterator[EmbeddedRedis]:
         node.stop()
 
 
-def test_uncovered_slots_are_a_503(one_node_cluster: EmbeddedRedis) -> None:
+def test_uncovered_slots_are_a_503(one_node_cluster: EmbeddedRedis,
+                                   queue_config: dict[str, str]) -> None:
     url = f"redis+cluster://{HOST}:{one_node_cluster.port}"
-    with LocalServer(url) as server:
+    with LocalServer(url, queue_config) as server:
         created = requests.post(f"{server.url}/v1/games", json={}, timeout=10)
         assert created.status_code == 201
         game = created.json()["game_id"]

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from api.app import create_app
+from api.cli import build_parser, worker_command
 from api.config import DEFAULTS
 from api.serve import DEFAULT_REDIS_MAXMEMORY
 
@@ -140,3 +141,45 @@ def test_worker_default_is_what_the_readme_says(monkeypatch: pytest.MonkeyPatch)
     readme = (DEPLOY.parent / "README.md").read_text()
     row = next(x for x in readme.splitlines() if x.startswith("| `WEB_CONCURRENCY`"))
     assert row.split(" | ")[-1].startswith("cores + 1, at most 9")
+
+
+#: Settings only the worker processes read.
+WORKER_ENV = {"SIXTYSIX_WORKERS", "SIXTYSIX_LOG_LEVEL"}
+
+
+def _is_worker_command(argv: list[str]) -> None:
+    """``argv`` runs ``sixtysix worker`` as the CLI parses it."""
+    assert argv[0].rsplit("/", 1)[-1] == "sixtysix" and argv[1] == "worker", argv
+    args = build_parser().parse_args(argv[1:])
+    assert args.run is worker_command
+
+
+def test_compose_runs_workers_on_the_apps_redis() -> None:
+    services = _load("compose.yaml")["services"]
+    worker, app = services["worker"], services["app"]
+    _is_worker_command(worker["command"])
+    assert worker["image"] == app["image"]
+    env = worker["environment"]
+    assert env["REDIS_URL"] == app["environment"]["REDIS_URL"]
+    assert env.get("QUEUE_URL", env["REDIS_URL"]) == app["environment"].get(
+        "QUEUE_URL", app["environment"]["REDIS_URL"])
+    assert set(env) <= set(DEFAULTS) | WORKER_ENV
+    assert "redis" in worker["depends_on"]
+
+
+def test_k8s_workers_share_the_apps_settings() -> None:
+    assert "worker-deployment.yaml" in _load("k8s/kustomization.yaml")["resources"]
+    app = _load("k8s/deployment.yaml")["spec"]["template"]["spec"]["containers"][0]
+    worker = _load("k8s/worker-deployment.yaml")["spec"]["template"]["spec"]["containers"][0]
+    _is_worker_command(worker["command"])
+    assert worker["image"] == app["image"] and worker["envFrom"] == app["envFrom"]
+
+
+def test_systemd_worker_unit_runs_sixtysix_worker() -> None:
+    unit = (DEPLOY / "systemd" / "sixtysix-worker.service").read_text()
+    api_unit = (DEPLOY / "systemd" / "sixtysix.service").read_text()
+    start = re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE)
+    assert start is not None
+    _is_worker_command(start.group(1).split())
+    settings = "EnvironmentFile=-/etc/sixtysix/sixtysix.env"
+    assert settings in unit and settings in api_unit  # the same REDIS_URL and QUEUE_URL

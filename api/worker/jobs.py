@@ -1,0 +1,104 @@
+"""The jobs a worker runs: the computers' moves of a game, hints and analyses.
+
+A worker binds its :class:`WorkerContext` (the game store and the queue it reads) before each
+job (:mod:`api.worker.run`); a job finds it with :func:`context`.
+
+:func:`play_computers` names the game and the version it was made for. A worker that finds
+the game at another version drops the job (a duplicate, a redelivery, or a job outrun by
+another worker), so no move is ever applied twice: every move is saved by
+:func:`api.service.act` with the version check, one save per computer move, and a save that
+lost the race changes nothing. While it thinks, the worker holds the game's lease; killed
+mid-move it loses nothing but the move it was choosing, which the next request touching the
+game, or a waiting action request, enqueues again once the lease has run out
+(:func:`api.service.request_computers`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from api.advice import advise
+from api.errors import FieldError
+from api.service import play_computer
+from api.store import GameNotFound, GameStore, VersionConflict
+from api.worker.queue import TaskQueue
+
+log = logging.getLogger(__name__)
+
+#: What :func:`play_computers` answers (its RQ result).
+DONE: Final = "done"
+STALE: Final = "stale"
+GONE: Final = "gone"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerContext:
+    store: GameStore
+    queue: TaskQueue
+
+
+_bound = threading.local()
+
+
+def bind(ctx: WorkerContext) -> None:
+    """Make ``ctx`` the context of the jobs run by this thread."""
+    _bound.context = ctx
+
+
+def context() -> WorkerContext:
+    found: WorkerContext | None = getattr(_bound, "context", None)
+    if found is None:
+        raise RuntimeError("no worker context bound: jobs run inside api.worker.run workers")
+    return found
+
+
+def play_computers(game_id: str, version: int) -> str:
+    """Play the computers of ``game_id`` from ``version`` until a human must act.
+
+    Answers :data:`DONE` (a human must act, or the game is over; ``moves`` logged),
+    :data:`STALE` (the game is at another version: dropped) or :data:`GONE` (no such game).
+    """
+    ctx = context()
+    started = time.time()
+    try:
+        game = ctx.store.load(game_id)
+    except GameNotFound:
+        ctx.queue.settled(game_id, started)
+        return GONE
+    if game.version != version:
+        log.info("move job of %s at version %d dropped: the game is at %d", game_id, version,
+                 game.version)
+        return STALE
+    moves = 0
+    ctx.queue.take_lease(game_id, version)
+    try:
+        while True:
+            try:
+                saved = play_computer(ctx.store, game)
+            except VersionConflict as exc:
+                log.info("move of %s at version %d dropped: saved by another at %d", game_id,
+                         exc.expected, exc.current)
+                return STALE
+            if saved is None:
+                ctx.queue.settled(game_id, started)
+                log.debug("%s: %d computer moves, a human to act", game_id, moves)
+                return DONE
+            moves += 1
+            ctx.queue.take_lease(game_id, saved.version)
+            game = saved
+    finally:
+        ctx.queue.drop_lease(game_id)
+
+
+def advice(position: dict[str, Any], level: str, budget_ms: float | None,
+           samples: int | None, reveal_declare: bool) -> dict[str, Any]:
+    """:func:`api.advice.advise` of ``position``: ``{"result": ...}``, or ``{"field",
+    "message"}`` of the 422 the web tier answers for a position that cannot be analysed."""
+    try:
+        return {"result": advise(position, level, budget_ms, samples, reveal_declare)}
+    except FieldError as exc:
+        return {"field": exc.field, "message": exc.extra["errors"][exc.field][0]}

@@ -1,0 +1,232 @@
+"""The task queue of the worker tier: RQ on a Redis server, behind :class:`TaskQueue`.
+
+Why RQ (``python -m tests.bench_queue``: 200 jobs one every 10 ms, then 20 jobs due 1 s
+later, one worker process, real ``redis-server``, this 2-core machine)::
+
+    rq SimpleWorker           enqueue→start p50   1.2 ms  p95   1.5 ms  max   2.0 ms
+                              delayed (late) p50   8.7 ms  p95 474   ms  (due times in whole s)
+    rq Worker (fork per job)  enqueue→start p50 904   ms  p95 1774 ms  (forks fall behind)
+    dramatiq (1 proc, 1 thr)  enqueue→start p50   5.3 ms  p95  16.4 ms  max  19.2 ms
+                              delayed (late) p50 552   ms  p95 807   ms
+
+RQ's non-forking ``SimpleWorker`` starts a job 4–10× sooner than Dramatiq and runs delayed
+jobs (``enqueue_at``/``enqueue_in``; RQ's scheduler moves them to their queue when due, run
+as a process of the worker pool) sooner after their due time; it also keeps results in Redis
+(a stream per job) for the hint and analysis requests that wait for them. A delayed job may
+start up to a second *early* (RQ keeps due times in whole seconds), so a clock job checks its
+deadline itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled.
+``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
+:mod:`api.worker.run`.
+
+Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
+so ``QUEUE_URL`` names a single server when the games live on a cluster):
+
+* ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
+  game and version (job id :func:`move_job_id`); unbounded: every game waiting for a computer
+  has at most one job per version and a duplicate is dropped by the version check.
+* ``sixtysix-advice`` — hints and analyses; at most ``advice_limit`` jobs wait in it: one more
+  is refused with :class:`QueueFull` (the API answers 503 with ``Retry-After``).
+
+A worker holds a *lease* (``sixtysix:moving:{<game id>}``, :data:`LEASE_SECONDS`) on the game
+it is moving for; a request that finds a computer to move, no lease and no queued job
+re-enqueues the move (:meth:`TaskQueue.move_in_hand`), so a worker killed mid-move delays the
+game by at most the lease.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, cast
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.results import Result
+from rq.serializers import JSONSerializer
+
+from api.redis_connect import connect
+
+MOVES: Final = "sixtysix-moves"
+ADVICE: Final = "sixtysix-advice"
+#: Seconds a worker's lease on a game lasts: longer than any computer move takes.
+LEASE_SECONDS: Final = 20
+#: Seconds a move job may run before RQ stops it (then it is retried, at most twice).
+MOVE_TIMEOUT: Final = 60
+#: Seconds a finished job's result (or failure) is kept.
+RESULT_TTL: Final = 120
+#: Statuses of a job that will still run.
+WAITING: Final = frozenset({JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED})
+MOVE_JOB: Final = "api.worker.jobs.play_computers"
+#: Jobs and results are JSON, not RQ's default pickle: what is in the queue's Redis can
+#: name only a job function and plain data, never code to run.
+SERIALIZER: Final = JSONSerializer
+#: Sorted set of the games whose computers were asked to move (game id -> time asked), kept
+#: until a worker finds a human to act: what the sweep (:mod:`api.worker.run`) looks through.
+AWAITING: Final = "sixtysix:awaiting-computers"
+
+
+# KEYS: the awaiting set; ARGV: game id, time. Forgets the game if asked no later than then.
+_SETTLED: Final = """
+local asked = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if asked and tonumber(asked) <= tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+"""
+
+
+class QueueConfigError(ValueError):
+    """``QUEUE_URL`` names a Redis Cluster (RQ needs one server or a Sentinel primary)."""
+
+
+class QueueFull(Exception):
+    """The advice queue already holds its most jobs; nothing was enqueued."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"{limit} hints or analyses are already waiting for a worker")
+
+
+class ResultTimeout(Exception):
+    """A job gave no result within the wait; it may still run (its result is dropped)."""
+
+
+class JobFailed(Exception):
+    """A job raised (its message is the worker's exception line, never a traceback)."""
+
+
+def move_job_id(game_id: str, version: int) -> str:
+    """The id of the move job of ``game_id`` at ``version`` (RQ ids allow ``[A-Za-z0-9_-]``)."""
+    return f"move-{hashlib.sha256(game_id.encode()).hexdigest()[:24]}-{version}"
+
+
+def lease_key(game_id: str) -> str:
+    return f"sixtysix:moving:{{{game_id}}}"
+
+
+class TaskQueue:
+    """The queue as the service sees it: enqueue moves and delayed jobs, run advice jobs."""
+
+    def __init__(self, client: redis.Redis, advice_limit: int = 8) -> None:
+        self.redis = client
+        self.advice_limit = advice_limit
+        self._settle = client.register_script(_SETTLED)
+        self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
+        self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
+
+    @classmethod
+    def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
+        """The queue on ``url`` (any URL of :mod:`api.redis_connect` but a cluster)."""
+        if url.partition("://")[0].lower().endswith("+cluster"):
+            raise QueueConfigError("QUEUE_URL (default REDIS_URL) names a Redis Cluster; the "
+                                   "task queue needs one server or a Sentinel primary: set "
+                                   "QUEUE_URL")
+        client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                         health_check_interval=30)
+        return cls(cast(redis.Redis, client), advice_limit)  # one server, or a primary
+
+    # ------------------------------------------------------------------ moves
+
+    def enqueue_move(self, game_id: str, version: int) -> None:
+        """Ask a worker to play the computers of ``game_id`` from ``version`` on."""
+        self.redis.zadd(AWAITING, {game_id: time.time()})
+        self.moves.enqueue(MOVE_JOB, game_id, version, job_id=move_job_id(game_id, version),
+                           job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
+                           failure_ttl=RESULT_TTL, retry=Retry(max=2))
+
+    def move_in_hand(self, game_id: str, version: int) -> bool:
+        """Whether a worker holds the game's lease or a move job for ``version`` will run."""
+        if self.redis.exists(lease_key(game_id)):
+            return True
+        try:
+            job = Job.fetch(move_job_id(game_id, version), connection=self.redis,
+                            serializer=SERIALIZER)
+        except NoSuchJobError:
+            return False
+        return job.get_status(refresh=False) in WAITING
+
+    def awaiting(self, older_than: float, limit: int = 100) -> list[str]:
+        """Games asked to move more than ``older_than`` seconds ago and not settled since."""
+        ids = self.redis.zrangebyscore(AWAITING, "-inf", time.time() - older_than, 0, limit)
+        return [i.decode() for i in cast("list[bytes]", ids)]
+
+    def settled(self, game_id: str, asked_before: float) -> None:
+        """The game waits for a human (or is gone) as found after ``asked_before`` (a
+        ``time.time()``): the sweep may forget it, unless its computers were asked to move
+        again since (a newer job, which keeps it)."""
+        self._settle(keys=[AWAITING], args=[game_id, asked_before])
+
+    def take_lease(self, game_id: str, version: int) -> None:
+        self.redis.set(lease_key(game_id), version, ex=LEASE_SECONDS)
+
+    def drop_lease(self, game_id: str) -> None:
+        self.redis.delete(lease_key(game_id))
+
+    # ------------------------------------------------------------------ delayed jobs
+
+    def enqueue_at(self, when: datetime, func: str | Callable[..., Any], *args: Any,
+                   job_id: str | None = None) -> str:
+        """Run ``func(*args)`` (a dotted path or a module-level function) at ``when`` (aware
+        datetime; RQ's scheduler may start it up to 1 s early); the job id."""
+        job = self.moves.enqueue_at(when.astimezone(UTC), func, *args, job_id=job_id,
+                                    job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
+                                    failure_ttl=RESULT_TTL)
+        return str(job.id)
+
+    def enqueue_in(self, delay: float, func: str | Callable[..., Any], *args: Any,
+                   job_id: str | None = None) -> str:
+        """Run ``func(*args)`` ``delay`` seconds from now; the job id."""
+        return self.enqueue_at(datetime.now(UTC) + timedelta(seconds=delay), func, *args,
+                               job_id=job_id)
+
+    # ------------------------------------------------------------------ advice
+
+    def submit_advice(self, func: str, *args: Any, timeout: int) -> str:
+        """Enqueue a hint or analysis job that may run ``timeout`` seconds; the job id.
+
+        :class:`QueueFull` when :attr:`advice_limit` jobs are waiting already (the count is
+        read before enqueueing, so requests arriving at the same instant may pass it by as
+        many as arrive together).
+        """
+        if self.advice.count >= self.advice_limit:
+            raise QueueFull(self.advice_limit)
+        job = self.advice.enqueue(func, *args, job_timeout=timeout, result_ttl=RESULT_TTL,
+                                  failure_ttl=RESULT_TTL, ttl=timeout + 5)
+        return str(job.id)
+
+    def result(self, job_id: str, wait: float) -> Any:
+        """The return value of job ``job_id``, waiting up to ``wait`` seconds for it.
+
+        :class:`ResultTimeout` if none came (the job is then cancelled if it has not
+        started), :class:`JobFailed` if it raised.
+        """
+        job = Job(job_id, connection=self.redis, serializer=SERIALIZER)
+        deadline = time.monotonic() + wait
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            # blocks at most 1 s at a time: within the client's socket timeout
+            found = Result.fetch_latest(job, serializer=SERIALIZER,
+                                        timeout=1 if remaining >= 1 else 0)
+            if found is not None:
+                if found.type == Result.Type.SUCCESSFUL:
+                    return found.return_value
+                lines = str(found.exc_string or "").strip().splitlines()
+                raise JobFailed(lines[-1] if lines else "the job failed")
+            if remaining < 1:
+                time.sleep(min(remaining, 0.05))
+        self._cancel(job_id)
+        raise ResultTimeout(f"no result within {wait:g} s")
+
+    def _cancel(self, job_id: str) -> None:
+        try:
+            job = Job.fetch(job_id, connection=self.redis, serializer=SERIALIZER)
+            if job.get_status(refresh=False) == JobStatus.QUEUED:
+                job.cancel()
+        except NoSuchJobError:
+            pass
+
+    def close(self) -> None:
+        self.redis.close()

@@ -1,0 +1,342 @@
+"""Running workers: RQ ``SimpleWorker``\\ s bound to the game store, as processes or threads.
+
+``sixtysix worker`` (and ``sixtysix serve``) start :class:`WorkerPool`: ``processes`` worker
+processes (``python -m api.worker.run``; default one per core) and one scheduler process
+(``python -m api.worker.run --scheduler``: RQ's scheduler, which moves delayed jobs to their
+queue when due; of several pools' schedulers one holds RQ's lock and the others stand by),
+each restarted when it dies (at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW`
+seconds, then the pool gives up). The scheduler is a process of the pool, not a child of a
+worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orphan behind.
+A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
+``REDIS_URL``); a worker takes moves before hints and analyses and every
+:data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
+(a lease's time) for a move no worker holds or will run, and enqueues it again.
+
+:class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
+in-process server of ``sixtysix play`` and the test fixtures).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from types import FrameType, TracebackType
+from typing import Final, Self
+
+import redis
+from rq import SimpleWorker
+from rq.job import Job
+from rq.queue import Queue
+from rq.scheduler import RQScheduler
+from rq.timeouts import TimerDeathPenalty
+
+from api.config import DEFAULTS
+from api.redis_connect import connect, redact
+from api.service import request_computers
+from api.store import GameNotFound, GameStore
+from api.supervise import DeathWindow
+from api.worker import jobs
+from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two sweeps of one worker process.
+SWEEP_INTERVAL: Final = 5.0
+#: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
+MAX_DEATHS: Final = 5
+DEATH_WINDOW: Final = 60.0
+#: Seconds a worker or scheduler whose loop ended on an error waits before working again.
+RESTART_PAUSE: Final = 1.0
+#: Seconds between two looks at the pool's processes.
+POLL_INTERVAL: Final = 0.2
+#: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
+IDLE_BLOCK: Final = 1
+
+
+def queue_url(env: Mapping[str, str]) -> str:
+    """``QUEUE_URL``, else ``REDIS_URL``, else the default Redis."""
+    return (env.get("QUEUE_URL") or env.get("REDIS_URL") or DEFAULTS["REDIS_URL"]).strip()
+
+
+def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
+        "SIXTYSIX_REDIS_TIMEOUT"]) -> jobs.WorkerContext:
+    """The store of the games on ``redis_url`` and the task queue on ``queue``."""
+    client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                     health_check_interval=30)
+    store = GameStore(client, DEFAULTS["SIXTYSIX_GAME_TTL"], settle_wait=timeout)
+    return jobs.WorkerContext(store, TaskQueue.from_url(queue, timeout))
+
+
+class GameWorker(SimpleWorker):
+    """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job;
+    SIGINT and SIGTERM set its ``stop`` event (and ask RQ to stop after the job)."""
+
+    context: jobs.WorkerContext
+    stop: threading.Event
+
+    def _install_signal_handlers(self) -> None:
+        def stop(signum: int, frame: FrameType | None) -> None:
+            self.stop.set()
+            self.request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        jobs.bind(self.context)
+        super().execute_job(job, queue)
+
+
+class ThreadWorker(GameWorker):
+    """A :class:`GameWorker` that runs in a thread: no signal handlers, timer timeouts."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def _install_signal_handlers(self) -> None:
+        """Signals belong to the main thread; :meth:`WorkerThreads.stop` stops it."""
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
+                                     ) -> tuple[Job, Queue] | None:
+        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
+        (``None`` once it is set: the work loop then ends)."""
+        while not self.stop.is_set():
+            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
+                timeout, IDLE_BLOCK)
+            if found is not None:
+                return found
+        return None
+
+
+def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
+                cls: type[GameWorker] = GameWorker) -> GameWorker:
+    # RQ blocks worker_ttl - 15 s on an empty queue
+    worker = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+                 serializer=SERIALIZER, worker_ttl=IDLE_BLOCK + 15)
+    worker.context = ctx
+    worker.stop = stop
+    return worker
+
+
+def work_until(ctx: jobs.WorkerContext, stop: threading.Event,
+               cls: type[GameWorker] = GameWorker) -> None:
+    """Run workers until ``stop`` is set. RQ's loop ends on an error it does not retry (a
+    Redis timeout, a full or read-only Redis), and a worker cannot start while Redis is away:
+    then a new worker starts after :data:`RESTART_PAUSE` seconds, in this process, rather
+    than the process dying and counting against the pool."""
+    while not stop.is_set():
+        try:
+            make_worker(ctx, stop, cls).work(logging_level="WARNING")
+        except redis.RedisError as exc:
+            log.warning("worker could not start (%s)", type(exc).__name__)
+        if not stop.is_set():
+            log.warning("the worker loop ended; working again in %.0f s", RESTART_PAUSE)
+            stop.wait(RESTART_PAUSE)
+
+
+def sweep(ctx: jobs.WorkerContext) -> int:
+    """Enqueue again the moves of games asked long ago that no worker holds or will run;
+    forget the games that wait for a human. The number enqueued."""
+    enqueued = 0
+    started = time.time()
+    for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS):
+        try:
+            game = ctx.store.load(game_id)
+        except GameNotFound:
+            ctx.queue.settled(game_id, started)
+            continue
+        if ctx.queue.move_in_hand(game_id, game.version):
+            continue
+        if request_computers(ctx.queue, game):
+            log.warning("game %s waited for a computer with no job: enqueued again", game_id)
+            enqueued += 1
+        else:
+            ctx.queue.settled(game_id, started)
+    return enqueued
+
+
+def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
+    while not stop.wait(SWEEP_INTERVAL):
+        try:
+            sweep(ctx)
+        except Exception:  # a Redis outage or a bug: log it, sweep again later
+            log.exception("sweep failed")
+
+
+class Scheduler(RQScheduler):
+    """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
+    minutes), so a stand-by takes over within seconds of the holder's death."""
+
+    @property
+    def should_reacquire_locks(self) -> bool:
+        return bool(self._queue_names != self.acquired_locks)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """One worker process (``python -m api.worker.run``), or with ``--scheduler`` the
+    scheduler: work until SIGTERM or SIGINT."""
+    args = sys.argv[1:] if argv is None else argv
+    logging.basicConfig(level=os.environ.get("SIXTYSIX_LOG_LEVEL", "info").upper(),
+                        format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
+    timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
+        "SIXTYSIX_REDIS_TIMEOUT"])
+    ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
+                        queue_url(os.environ), timeout)
+    if args == ["--scheduler"]:
+        _schedule(ctx)
+        return
+    stop = threading.Event()
+    threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
+                     daemon=True).start()
+    try:
+        work_until(ctx, stop)
+    finally:
+        stop.set()
+
+
+def _schedule(ctx: jobs.WorkerContext) -> None:
+    """Run the scheduler until SIGTERM; a Redis error pauses it, it never ends it."""
+    while True:
+        scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+                              logging_level="WARNING", serializer=SERIALIZER)
+        try:
+            scheduler.work()  # type: ignore[no-untyped-call]
+            return  # stopped by a signal
+        except redis.RedisError as exc:
+            log.warning("scheduler lost Redis (%s); again in %.0f s", type(exc).__name__,
+                        RESTART_PAUSE)
+            time.sleep(RESTART_PAUSE)
+
+
+class WorkerPool:
+    """``processes`` worker processes and (with ``scheduler``) a scheduler process, all with
+    ``env``; :meth:`check` restarts the dead ones. :attr:`children` lists the workers first."""
+
+    def __init__(self, processes: int, env: Mapping[str, str], say: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic, scheduler: bool = True) -> None:
+        self.env = dict(env)
+        self.say = say
+        self.deaths = DeathWindow(DEATH_WINDOW, clock)
+        self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
+            [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
+        self.names = ["worker"] * processes + ["scheduler"] * scheduler
+        self.children: list[subprocess.Popen[bytes]] = []
+
+    def start(self) -> Self:
+        self.children = [subprocess.Popen(cmd, env=self.env) for cmd in self.commands]
+        return self
+
+    def check(self) -> bool:
+        """Restart dead processes; ``False`` when they died too often."""
+        for i, child in enumerate(self.children):
+            status = child.poll()
+            if status is None:
+                continue
+            if (deaths := self.deaths.died()) >= MAX_DEATHS:
+                self.say(f"worker processes died {deaths} times within "
+                         f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
+                return False
+            self.say(f"{self.names[i]} process {child.pid} exited with status {status}; "
+                     "restarting it")
+            self.children[i] = subprocess.Popen(self.commands[i], env=self.env)
+        return True
+
+    def signal(self, signum: int) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM every worker (each finishes its job), SIGKILL those still alive after
+        ``timeout`` seconds."""
+        for child in self.children:
+            if child.poll() is None:
+                child.terminate()
+        deadline = time.monotonic() + timeout
+        for child in self.children:
+            try:
+                child.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
+    """``sixtysix worker``: run a supervised pool until SIGINT or SIGTERM (passed on to the
+    workers, which finish their jobs); 1 if the workers died too often, else 0."""
+    stopping = threading.Event()
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+        pool.signal(signum)
+
+    pool = WorkerPool(processes, env, say).start()
+    say(f"{processes} worker process{'es' if processes > 1 else ''} on the queue at "
+        f"{redact(queue_url(env))}; press Ctrl-C to stop")
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stopping.wait(POLL_INTERVAL):
+            if not pool.check():
+                return 1
+        return 0
+    finally:
+        pool.stop()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+class WorkerThreads:
+    """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
+    ``queue`` (the task queue; default ``redis_url``)."""
+
+    def __init__(self, redis_url: str, queue: str | None = None, count: int = 1) -> None:
+        self.redis_url = redis_url
+        self.queue = queue or redis_url
+        self.count = count
+        self._stop = threading.Event()
+        self._contexts: list[jobs.WorkerContext] = []
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> Self:
+        self._stop.clear()
+        for i in range(self.count):
+            ctx = build_context(self.redis_url, self.queue)  # connects lazily: never fails
+            thread = threading.Thread(target=work_until, args=(ctx, self._stop, ThreadWorker),
+                                      daemon=True, name=f"sixtysix-worker-{i}")
+            thread.start()
+            self._contexts.append(ctx)
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        """Stop the workers after their current job (within about a second when idle)."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=30)
+        for ctx in self._contexts:
+            ctx.queue.close()
+            ctx.store.redis.close()
+        self._contexts, self._threads = [], []
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Hints and analyses run on the workers, with a bounded queue: a full queue is a 503 with
+``Retry-After`` at once, a wait without a worker's answer a 503 ``advice-timeout`` (the job is
+cancelled), and a worker answers once there is one. A Redis of its own: no session workers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from api.local import LocalServer
+from api.redis_server import EmbeddedRedis
+from api.resources.analysis import POSITION_EXAMPLE
+from api.worker.queue import TaskQueue
+from api.worker.run import WorkerThreads
+
+LIMIT = 2
+CONFIG = {"SIXTYSIX_ADVICE_QUEUE": LIMIT, "SIXTYSIX_ADVICE_WAIT": 3.0, "SIXTYSIX_RETRY_AFTER": 4}
+
+
+@pytest.fixture
+def own(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """The API without workers on a Redis of its own: (its URL, the Redis URL)."""
+    with EmbeddedRedis(tmp_path, appendonly=False) as server, LocalServer(
+            server.url, CONFIG, workers=0) as api:
+        yield api.url, server.url
+
+
+def _analyse(url: str) -> requests.Response:
+    return requests.post(f"{url}/v1/analysis", json={**POSITION_EXAMPLE, "budget_ms": 100},
+                         timeout=30)
+
+
+def test_a_full_advice_queue_is_a_503_with_retry_after(own: tuple[str, str]) -> None:
+    url, redis_url = own
+    queue = TaskQueue(redis.Redis.from_url(redis_url))
+    waiting: list[requests.Response] = []
+    threads = [threading.Thread(target=lambda: waiting.append(_analyse(url)))
+               for _ in range(LIMIT)]
+    for thread in threads:
+        thread.start()
+    deadline = 100
+    while queue.advice.count < LIMIT and deadline:  # both are enqueued, no worker takes them
+        threading.Event().wait(0.05)
+        deadline -= 1
+    assert queue.advice.count == LIMIT
+    full = _analyse(url)
+    assert full.status_code == 503 and full.headers["Retry-After"] == "4"
+    problem: dict[str, Any] = full.json()
+    assert problem["type"].endswith("/advice-queue-full") and problem["queue_limit"] == LIMIT
+    for thread in threads:
+        thread.join()
+    # no worker answered within SIXTYSIX_ADVICE_WAIT: 503, and the jobs are cancelled
+    assert [r.status_code for r in waiting] == [503] * LIMIT
+    assert all(r.json()["type"].endswith("/advice-timeout") and r.headers["Retry-After"] == "4"
+               for r in waiting)
+    assert queue.advice.count == 0
+    with WorkerThreads(redis_url):
+        answered = _analyse(url)
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["best"] in POSITION_EXAMPLE["legal_actions"]
