@@ -9,17 +9,23 @@ field = seat number, value = Unix time in seconds; it expires ``2 × window`` af
 write, since older times say nothing. To keep the request path cheap a process writes one
 seat's time at most once per :data:`REFRESH` seconds (or a third of the window, if shorter),
 remembering its last writes in memory; the game store reads the hash in the same round trip
-as the game.
+as the game. A write Redis refuses (full, or a read-only replica) is logged and skipped: a
+read must not fail for it.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Final
 
+import redis
+
 from api.redis_connect import Client
+
+log = logging.getLogger(__name__)
 
 #: Longest time in seconds between two writes of one seat's last-seen time by one process.
 REFRESH: Final = 5.0
@@ -55,7 +61,12 @@ class Presence:
         pipe = self._redis.pipeline(transaction=False)
         pipe.hset(key, str(seat), f"{now:.3f}")
         pipe.expire(key, max(1, round(2 * self.window)))
-        pipe.execute()
+        try:
+            pipe.execute()
+        except redis.ResponseError as exc:  # full (OOM) or read-only: reads must go on
+            with self._lock:
+                self._written.pop((game_id, seat), None)  # try again on the next request
+            log.warning("presence of game %s not written: %s", game_id, type(exc).__name__)
 
     def connected(self, raw: Mapping[bytes, bytes], seats: int,
                   now: float | None = None) -> list[bool]:
