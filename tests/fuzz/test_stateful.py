@@ -43,7 +43,8 @@ def test_stateful_run_plays_actions_with_a_linked_token(url: str) -> None:
     # the games' operations, which the links of POST /v1/games chain (the lobby's, fuzzed
     # statelessly in test_schemathesis, would take most of the examples here)
     spec = json.loads(SCHEMA_PATH.read_text())
-    spec["paths"] = {p: ops for p, ops in spec["paths"].items() if p.startswith("/v1/games")}
+    spec["paths"] = {p: ops for p, ops in spec["paths"].items()
+                     if p.startswith("/v1/games") and not p.endswith("/stream")}  # never ends
     schema = schemathesis.openapi.from_dict(spec)
     schema.config.update(base_url=url)
     statuses: Counter[int] = Counter()
