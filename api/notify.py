@@ -39,6 +39,9 @@ from api.redis_connect import Client
 from api.store import NOTIFY_PATTERN
 from api.tables.store import TABLE_NOTIFY_PATTERN
 
+#: What every notice channel starts with (the patterns without their ``*``).
+_CHANNEL_PREFIXES: Final = (NOTIFY_PATTERN.rstrip("*"), TABLE_NOTIFY_PATTERN.rstrip("*"))
+
 #: Seconds between direct version checks of a waiting long-poll.
 RECHECK: Final = 1.0
 #: Seconds the listener waits before subscribing again after a failure: first, and at most.
@@ -84,7 +87,12 @@ class VersionWaiter:
 
     @contextmanager
     def watching(self, channel: str) -> Iterator[None]:
-        """Register a waiter of ``channel`` for the block: notices are kept meanwhile."""
+        """Register a waiter of ``channel`` for the block: notices are kept meanwhile.
+
+        ``channel`` is a game's or a table's notice channel (``ValueError`` otherwise: a bare
+        game id would never be woken, only rechecked)."""
+        if not channel.startswith(_CHANNEL_PREFIXES):
+            raise ValueError(f"not a notice channel: {channel!r}")
         self._start()
         with self._lock:
             self._watched[channel] = self._watched.get(channel, 0) + 1

@@ -32,7 +32,7 @@ from flask import current_app, request
 from api.errors import Problem, ProblemType
 from api.http import Services, services
 from api.service import computer_to_move, request_computers
-from api.store import MAX_PAGE, Game
+from api.store import MAX_PAGE, Game, notify_channel
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ def _wait(svc: Services, game: Game, deadline: float) -> Game:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return game
-        if svc.waiter.wait(game.game_id, game.version, min(remaining, RECHECK),
+        if svc.waiter.wait(notify_channel(game.game_id), game.version, min(remaining, RECHECK),
                            version) > game.version:
             game = store.load(game.game_id)
         else:  # nothing moved for a while: a job lost with its worker is enqueued again

@@ -6,6 +6,7 @@ import logging
 import threading
 import time
 
+import pytest
 import redis
 
 from api.notify import VersionWaiter
@@ -53,3 +54,14 @@ def test_a_malformed_notice_is_logged_and_the_listener_goes_on(
         redis_client.set("probe", 2)
         waiter.close()
         waiting.join()
+
+
+def test_a_wait_on_something_that_is_no_channel_is_refused(redis_client: redis.Redis) -> None:
+    """A bare game id would never be woken by a notice, only by the recheck."""
+    waiter = VersionWaiter(redis_client)
+    try:
+        with pytest.raises(ValueError, match="not a notice channel"):
+            waiter.wait("someGameId", 0, 0.1, lambda: 0)
+        assert waiter.wait(notify_channel("someGameId"), 0, 0.1, lambda: 0) == 0
+    finally:
+        waiter.close()
