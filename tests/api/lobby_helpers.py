@@ -57,14 +57,19 @@ def seat_tokens(client: FlaskClient, table_id: str, player_tokens: list[str],
 
 def play_to_end(client: FlaskClient, game_id: str, tokens: dict[int, str],
                 rng: random.Random, steps: int = 3000) -> dict[str, Any]:
-    """Play every human seat at random until ``match_over``; the last view."""
+    """Play every human seat at random until ``match_over``; the last view. While a computer
+    is to move (its move comes from a worker) it long-polls for the next version."""
     for _ in range(steps):
         views = {seat: client.get(f"/v1/games/{game_id}", headers=bearer(t)).json
                  for seat, t in tokens.items()}
         first: dict[str, Any] = next(iter(views.values()))  # type: ignore[assignment]
         if first["status"] == "match_over":
             return first
-        seat = next(s for s, v in views.items() if v["legal_actions"])  # type: ignore[index]
+        seat = next((s for s, v in views.items() if v["legal_actions"]), None)  # type: ignore[index]
+        if seat is None:  # a computer is to move (on the worker tier): wait for its move
+            client.get(f"/v1/games/{game_id}?after_version={first['version']}&wait=10",
+                       headers=bearer(next(iter(tokens.values()))))
+            continue
         action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
         response = client.post(f"/v1/games/{game_id}/actions", json=action,
                                headers=bearer(tokens[seat]))

@@ -185,6 +185,11 @@ def test_a_private_tables_chat_and_record_need_its_invite_code(client: FlaskClie
                         visibility="private")
     game_id, code, seat_token = private["game_id"], private["invite_code"], private["you"]["token"]
     assert chat(client, game_id, seat_token, "secret plans").status_code == 201
+    seen = client.get(f"/v1/games/{game_id}", headers=bearer(seat_token)).json
+    assert seen is not None
+    if not seen["legal_actions"]:  # the computer leads: let its worker move first
+        client.get(f"/v1/games/{game_id}?after_version={seen['version']}&wait=10",
+                   headers=bearer(seat_token))
     assert client.post(f"/v1/games/{game_id}/actions", json={"type": "resign"},
                        headers=bearer(seat_token)).status_code == 200
     for path in ("events", "record"):
