@@ -176,6 +176,8 @@ class MatchSchema(Schema):
                        "target), resigned (the other side won) or aborted (no result)"})
     resigned_by = fields.Integer(allow_none=True, metadata={"description": "Seat that resigned"})
     aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
+    timed_out_by = fields.Integer(allow_none=True, metadata={
+        "description": "Seat whose clock forfeited the match (result_reason timeout)"})
 
 
 class EventSchema(Schema):
