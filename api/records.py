@@ -3,13 +3,15 @@
 The record itself is built by :mod:`engine.record` from the game's full event log: after the
 game (``match_over`` or ``aborted``) with every hand's deck; while it runs, for one of its
 seats, without decks (that seat's own dealt cards instead) — every action is public, so
-nothing else needs hiding.
+nothing else needs hiding. ``clock`` names the game's clock settings (``null`` without one);
+the actions the clock made are marked ``"timeout": true`` (see :mod:`engine.record`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from api.clock import SETTINGS
 from api.service import public_seats
 from api.store import Game, GameStore
 from engine.record import build, to_text
@@ -26,8 +28,11 @@ def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any
     """The record of ``game`` as ``seat`` may see it (check :func:`may_read_record` first)."""
     record = build(game.state, [logged.event for logged in store.all_events(game)],
                    reveal=game.state.over, seat=seat)
+    timing = game.meta.get("clock")
     return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
-            "seats": public_seats(game.meta), **record}
+            "seats": public_seats(game.meta),
+            "clock": None if timing is None else {k: timing[k] for k in SETTINGS},
+            **record}
 
 
 def record_text(record: dict[str, Any]) -> str:
