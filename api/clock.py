@@ -110,6 +110,25 @@ def check_settings(settings: Mapping[str, Any], players: int) -> dict[str, Any] 
             "expiries": [0] * players, "paused": [0] * players}
 
 
+def clock_settings() -> list[dict[str, Any]]:
+    """The clock's table settings as ``GET /v1/rules`` lists them."""
+    return [
+        {"name": "think_time_s", "type": "integer", "default": None,
+         "allowed": {"min": min_think_time(), "max": MAX_THINK_S, "or": None},
+         "description": "Seconds a human seat has for each move (null: no clock); after a "
+                        f"hand the settlement stays open until every human continues or "
+                        f"{READING_S} s of reading plus this ({PAUSE_S} s more with a pause)."},
+        {"name": "on_timeout", "type": "string", "default": "computer",
+         "allowed": list(ON_TIMEOUT),
+         "description": "When a move's time runs out: a computer makes that move for the "
+                        "seat, or the hand is forfeited (as by a false declaration). "
+                        f"{MAX_EXPIRIES} expiries in a row forfeit the match."},
+        {"name": "timeout_level", "type": "string", "default": "normal",
+         "allowed": list(COMPUTER_LEVELS),
+         "description": "Level of the computer that moves for a seat out of time."},
+    ]
+
+
 def _humans(meta: Mapping[str, Any]) -> list[int]:
     return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
 

@@ -158,10 +158,12 @@ class TaskQueue:
     def enqueue_at(self, when: datetime, func: str | Callable[..., Any], *args: Any,
                    job_id: str | None = None) -> str:
         """Run ``func(*args)`` (a dotted path or a module-level function) at ``when`` (aware
-        datetime; RQ's scheduler may start it up to 1 s early); the job id."""
+        datetime; RQ's scheduler may start it up to 1 s early); the job id. A job that fails
+        (a worker killed in it, Redis trouble) is retried at most twice, as a move job is:
+        the clock's jobs (:func:`api.worker.jobs.clock_expired`) are such."""
         job = self.moves.enqueue_at(when.astimezone(UTC), func, *args, job_id=job_id,
                                     job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
-                                    failure_ttl=RESULT_TTL)
+                                    failure_ttl=RESULT_TTL, retry=Retry(max=2))
         return str(job.id)
 
     def enqueue_in(self, delay: float, func: str | Callable[..., Any], *args: Any,

@@ -19,6 +19,7 @@ from api.store import Game, GameStore
 from api.worker.queue import SERIALIZER, TaskQueue
 from engine.replay import replay
 from tests.api.helpers import DECK, act, assert_problem, create, view
+from tests.api.lobby_helpers import new_player, new_table
 
 T = TypeVar("T")
 #: Seconds the tests wait at most for a clock job (far above a 1 s think time).
@@ -267,3 +268,43 @@ def test_pause_without_a_clock_is_refused(client: FlaskClient) -> None:
     body = assert_problem(act(client, made["game_id"], made["seats"][0]["token"],
                               {"type": "pause"}), 409, "illegal-action")
     assert "no clock" in body["detail"]
+
+
+def test_a_table_with_a_clock_starts_its_game_with_one(client: FlaskClient,
+                                                       store: GameStore) -> None:
+    _, ann = new_player(client, "Ann")
+    made = new_table(client, ann, seats=[{"kind": "player"},
+                                         {"kind": "computer", "level": "random"}],
+                     settings={"think_time_s": 20, "on_timeout": "forfeit"})
+    assert made["settings"]["think_time_s"] == 20
+    seen = view(client, made["game_id"], made["you"]["token"])
+    if not seen["legal_actions"]:  # the computer leads: Ann's clock starts after its move
+        seen = _until(lambda: (v := view(client, made["game_id"], made["you"]["token"]))[
+            "legal_actions"] and v, "Ann to act")
+    assert seen["clock"]["on_timeout"] == "forfeit" and seen["clock"]["seat"] == 0
+    assert 0 < seen["clock"]["remaining_ms"] <= 20_000
+    game = store.load(made["game_id"])
+    assert game.meta["clock"]["deadline"] is not None
+
+
+def test_the_rules_list_the_clock_settings(client: FlaskClient) -> None:
+    rules = client.get("/v1/rules").json
+    assert rules is not None
+    by_name = {s["name"]: s for s in rules["settings"]}
+    assert by_name["think_time_s"]["allowed"] == {"min": 1, "max": 120, "or": None}
+    assert by_name["on_timeout"]["allowed"] == ["computer", "forfeit"]
+    assert by_name["timeout_level"]["default"] == "normal"
+
+
+def test_events_and_record_after_the_deadline_apply_it(client: FlaskClient, store: GameStore,
+                                                       redis_client: redis.Redis) -> None:
+    for path in ("events", "record"):
+        game_id, (ann,) = _game(client, VS_COMPUTER, on_timeout="forfeit")
+        game = store.load(game_id)
+        _drop_clock_job(redis_client, game)
+        time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
+        answer = client.get(f"/v1/games/{game_id}/{path}", headers={
+            "Authorization": f"Bearer {ann}"})
+        assert answer.status_code == 200
+        assert "timeout" in answer.get_data(as_text=True)
+        assert store.load(game_id).state.settlement is not None
