@@ -24,6 +24,8 @@ so ``QUEUE_URL`` names a single server when the games live on a cluster):
 * ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
   game and version (job id :func:`move_job_id`); unbounded: every game waiting for a computer
   has at most one job per version and a duplicate is dropped by the version check.
+* the clock's delayed jobs (:func:`api.worker.jobs.clock_expired`, job id
+  :func:`api.clock.clock_job_id`) are put on ``sixtysix-moves`` by RQ's scheduler when due.
 * ``sixtysix-advice`` — hints and analyses; at most ``advice_limit`` jobs wait in it: one more
   is refused with :class:`QueueFull` (the API answers 503 with ``Retry-After``).
 
