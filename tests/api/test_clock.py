@@ -70,11 +70,17 @@ def _events(store: GameStore, game_id: str) -> list[dict[str, Any]]:
     return [{"type": lg.event.type, **lg.event.data} for lg in store.all_events(game)]
 
 
-def _drop_clock_job(redis_client: redis.Redis, game: Game) -> None:
-    """Delete the scheduled clock job of ``game`` (as if lost): only a request can apply it."""
-    job = Job.fetch(clock_job_id(game.game_id, game.version), connection=redis_client,
-                    serializer=SERIALIZER)
-    job.delete()
+def _overdue(client: FlaskClient, store: GameStore, redis_client: redis.Redis,
+             **settings: Any) -> tuple[str, str, Game]:
+    """A game against the computer whose clock job was lost (deleted) and whose deadline
+    has passed, so that only a request can apply it: its id, Ann's token, the game."""
+    game_id, (ann,) = _game(client, VS_COMPUTER, **settings)
+    game = store.load(game_id)
+    Job.fetch(clock_job_id(game_id, game.version), connection=redis_client,
+              serializer=SERIALIZER).delete()
+    time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
+    assert store.load(game_id).version == game.version  # no job: nothing happened
+    return game_id, ann, game
 
 
 def test_the_view_shows_the_clock_and_none_without_one(client: FlaskClient) -> None:
@@ -149,11 +155,7 @@ def test_with_no_request_the_forfeit_loses_the_hand_and_the_settlement_moves_on(
 
 def test_a_get_after_the_deadline_applies_the_forfeit(client: FlaskClient, store: GameStore,
                                                       redis_client: redis.Redis) -> None:
-    game_id, (ann,) = _game(client, VS_COMPUTER, on_timeout="forfeit")
-    game = store.load(game_id)
-    _drop_clock_job(redis_client, game)
-    time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
-    assert store.load(game_id).version == game.version  # no job: nothing happened
+    game_id, ann, game = _overdue(client, store, redis_client, on_timeout="forfeit")
     seen = view(client, game_id, ann)
     assert seen["version"] > game.version
     assert seen["settlement"]["reason"] == "timeout"
@@ -162,11 +164,7 @@ def test_a_get_after_the_deadline_applies_the_forfeit(client: FlaskClient, store
 
 def test_a_get_after_the_deadline_has_the_computer_move_made_by_a_worker(
         client: FlaskClient, store: GameStore, redis_client: redis.Redis) -> None:
-    game_id, (ann,) = _game(client, VS_COMPUTER, timeout_level="random")
-    game = store.load(game_id)
-    _drop_clock_job(redis_client, game)
-    time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
-    assert store.load(game_id).version == game.version
+    game_id, ann, game = _overdue(client, store, redis_client, timeout_level="random")
     seen = view(client, game_id, ann)
     assert seen["version"] > game.version
     assert any(e.get("timeout") for e in _events(store, game_id))
@@ -174,10 +172,7 @@ def test_a_get_after_the_deadline_has_the_computer_move_made_by_a_worker(
 
 def test_an_action_after_the_deadline_is_refused_once_the_timeout_is_applied(
         client: FlaskClient, store: GameStore, redis_client: redis.Redis) -> None:
-    game_id, (ann,) = _game(client, VS_COMPUTER, on_timeout="forfeit")
-    game = store.load(game_id)
-    _drop_clock_job(redis_client, game)
-    time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
+    game_id, ann, _ = _overdue(client, store, redis_client, on_timeout="forfeit")
     body = assert_problem(act(client, game_id, ann, {"type": "play", "card": DECK[0]}), 409,
                           "illegal-action")
     assert body["legal_actions"] == [{"type": "continue"}]
@@ -299,10 +294,7 @@ def test_the_rules_list_the_clock_settings(client: FlaskClient) -> None:
 def test_events_and_record_after_the_deadline_apply_it(client: FlaskClient, store: GameStore,
                                                        redis_client: redis.Redis) -> None:
     for path in ("events", "record"):
-        game_id, (ann,) = _game(client, VS_COMPUTER, on_timeout="forfeit")
-        game = store.load(game_id)
-        _drop_clock_job(redis_client, game)
-        time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
+        game_id, ann, _ = _overdue(client, store, redis_client, on_timeout="forfeit")
         answer = client.get(f"/v1/games/{game_id}/{path}", headers={
             "Authorization": f"Bearer {ann}"})
         assert answer.status_code == 200
