@@ -8,6 +8,11 @@ search). After each action the trivial automatic steps follow in the same save: 
 for a computer (:func:`computer_to_move`): the caller enqueues its move job
 (:func:`request_computers`), and a worker plays it, saves, and goes on until a human must act.
 
+At a table with a clock (:mod:`api.clock`) every save also sets the next deadline in the
+game's meta; :func:`expire` applies a deadline that has passed (the clock's job at the
+deadline and every request touching the game after it call it), and :func:`pause` holds a
+settlement open longer.
+
 ``resign`` is accepted from a human seat at any time until the game is over (computers never
 resign: they choose among ``legal_actions``, which never lists it). ``abort`` is accepted from
 a human seat while another *human* seat has not yet made its first move of the game (any
