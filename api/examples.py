@@ -31,6 +31,9 @@ CREATED: Final[dict[str, Any]] = {
     "seats": [{**_SEATS[0], "token": TOKEN}, {**_SEATS[1], "token": None}],
 }
 
+#: The validation message of an unknown action type.
+_TYPES: Final = ("Must be one of: play, meld, exchange, close, declare, continue, resign, "
+                 "abort, pause.")
 _HAND: Final = ["JC", "9C", "AS", "TS", "KH", "QH"]
 _LEGAL: Final = [*({"type": "play", "card": c} for c in _HAND), {"type": "meld", "suit": "H"},
                  {"type": "close"}]
@@ -49,11 +52,13 @@ VIEW: Final[dict[str, Any]] = {
     "turned_card": "9H", "talon_size": 12, "closed_by": None, "closed_after_tricks": None,
     "phase": 1, "leader": 0, "trick": [], "last_trick": None, "tricks": [],
     "tricks_won": [{"side": 0, "seats": [0], "tricks": 0}, {"side": 1, "seats": [1], "tricks": 0}],
-    "known_cards": {}, "melds": [], "legal_actions": _LEGAL,
+    "known_cards": {}, "melds": [], "legal_actions": _LEGAL, "can_resign": True,
+    "can_abort": False,
     "match": {"match_no": 1, "target": 7, "points": [0, 0], "needed": [7, 7], "bummerl": [0, 0],
               "matches_won": [0, 0], "set_bummerl": 1, "winner": None, "set_winner": None,
-              "result_reason": None, "resigned_by": None, "aborted_by": None},
-    "settlement": None, "can_resign": True, "can_abort": False,
+              "result_reason": None, "resigned_by": None, "aborted_by": None,
+              "timed_out_by": None},
+    "settlement": None, "clock": None,
     "events": [
         {"seq": 1, "type": "hand_dealt", "hand_no": 1, "dealer": 1, "forehand": 0,
          "active": [0, 1], "trump_suit": "H", "trump_card": "9H", "talon_size": 12},
@@ -70,7 +75,6 @@ def problem(slug: str, title: str, status: int, detail: str, path: str,
 
 
 _GAME: Final = f"/v1/games/{GAME_ID}"
-_TYPES: Final = "Must be one of: play, meld, exchange, close, declare, continue, resign, abort."
 _ACTIONS: Final = f"{_GAME}/actions"
 
 #: Each error answer, by a name: (summary, problem document).

@@ -6,6 +6,8 @@ seats, without decks (that seat's own dealt cards instead) — every action is p
 nothing else needs hiding. The seats' chat messages (:mod:`api.chat`), which are no engine
 events, are kept out of the engine's part and listed apart as ``chat`` (``seq``, ``seat``,
 ``text``, ``at``; every message is public); a replay ignores them. The text form has no chat.
+nothing else needs hiding. ``clock`` names the game's clock settings (``null`` without one);
+the actions the clock made are marked ``"timeout": true`` (see :mod:`engine.record`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.chat import is_chat, record_entry
+from api.clock import SETTINGS
 from api.service import public_seats
 from api.store import Game, GameStore
 from engine.record import build, to_text
@@ -32,9 +35,11 @@ def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any
     logged = store.all_events(game)
     record = build(game.state, [e.event for e in logged if not is_chat(e)],
                    reveal=game.state.over, seat=seat)
+    timing = game.meta.get("clock")
     return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
-            "seats": public_seats(game.meta), **record,
-            "chat": [record_entry(e) for e in logged if is_chat(e)]}
+            "seats": public_seats(game.meta),
+            "clock": None if timing is None else {k: timing[k] for k in SETTINGS},
+            **record, "chat": [record_entry(e) for e in logged if is_chat(e)]}
 
 
 def record_text(record: dict[str, Any]) -> str:

@@ -29,10 +29,11 @@ from typing import Any, Final
 import redis
 from flask import current_app, request
 
+from api import clock
 from api.errors import Problem, ProblemType
 from api.http import Services, services
-from api.service import computer_to_move, request_computers
-from api.store import MAX_PAGE, Game, notify_channel
+from api.service import computer_to_move, expire, request_computers
+from api.store import MAX_PAGE, Game, VersionConflict, notify_channel
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +65,10 @@ def preference(headers: list[str]) -> Preference:
     return Preference(respond_async, wait)
 
 
-def require_queue(svc: Services, seats: list[dict[str, Any]]) -> None:
-    """A 503 ``no-task-queue`` (before anything is saved) for a game with computer seats
-    when this server has no task queue."""
-    if svc.queue is None and any(s["kind"] == "computer" for s in seats):
+def require_queue(svc: Services, seats: list[dict[str, Any]], clocked: bool = False) -> None:
+    """A 503 ``no-task-queue`` (before anything is saved) for a game with computer seats or
+    a clock (whose deadlines are delayed jobs) when this server has no task queue."""
+    if svc.queue is None and (clocked or any(s["kind"] == "computer" for s in seats)):
         raise Problem(NO_TASK_QUEUE, "this server has no task queue for the computers "
                       "(REDIS_URL is a Redis Cluster and QUEUE_URL is not set)")
 
@@ -81,15 +82,50 @@ def replied(saved: Game) -> tuple[Game, dict[str, str]]:
 
 def enqueue_computers(svc: Services, game: Game, *, check: bool = False) -> bool:
     """:func:`~api.service.request_computers` that logs an unreachable queue; whether a
-    computer is to move."""
+    computer is to move. Without ``check`` (after a save) the clock's deadline, if any, is
+    scheduled too (:func:`api.clock.schedule`)."""
     if svc.queue is None:
         return computer_to_move(game.state, game.meta) is not None
     try:
+        if not check:
+            clock.schedule(svc.queue, game.game_id, game.version, game.meta)
         return request_computers(svc.queue, game, check=check)
     except redis.RedisError as exc:
         log.warning("game %s: the computers' move could not be enqueued (%s); the next "
                     "request or a sweep enqueues it", game.game_id, type(exc).__name__)
         return True
+
+
+def clocked(svc: Services, game: Game, wait: float) -> Game:
+    """``game`` once its clock is applied, if its deadline has passed (every request touching
+    a game asks this first): a forfeit or a held settlement is applied here through
+    :func:`api.service.expire`, the function the clock's job runs; a computer's move for the
+    seat is a search, so its clock job is enqueued at once and waited for (at most ``wait``
+    seconds, on the long-poll notices)."""
+    if not clock.due(game.meta, time.time()):
+        return game
+    try:
+        saved = expire(svc.store, game, search=False)
+    except VersionConflict:  # the clock's job (or another request) saved first
+        return svc.store.load(game.game_id)
+    except clock.NeedsWorker:
+        if svc.queue is None:
+            return game
+        try:
+            clock.schedule(svc.queue, game.game_id, game.version, game.meta, now=True)
+        except redis.RedisError as exc:
+            log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
+                        "job makes it", game.game_id, type(exc).__name__)
+            return game
+        if wait > 0 and svc.waiter.wait(game.game_id, game.version, wait,
+                                        lambda: svc.store.version(game.game_id),
+                                        ) > game.version:
+            return svc.store.load(game.game_id)
+        return game
+    if saved is None:
+        return game
+    enqueue_computers(svc, saved)
+    return saved
 
 
 def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait: float,

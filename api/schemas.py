@@ -71,6 +71,20 @@ class TableSettingsSchema(Schema):
     hint_66 = _strict_bool("Flag in the view when the seat holds 66 credited points")
     auto_continue = _strict_bool("Acknowledge finished hands for human seats too: the next "
                                  "hand is dealt at once (the settlement stays in the events)")
+    think_time_s = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={
+        "description": "Clock: seconds a human seat has for each move, 10 to 120; null: no "
+                       "clock. After a hand the settlement stays open until every human "
+                       "continues or for 10 s of reading time plus this (a pause: 60 s more)",
+        "example": 30})
+    on_timeout = fields.String(load_default="computer", validate=validate.OneOf(
+        ("computer", "forfeit")), metadata={
+        "description": "When a move's time runs out: computer (a computer of timeout_level "
+                       "makes that one move for the seat) or forfeit (the hand is lost as by "
+                       "a false declaration, settlement reason timeout). The third expiry in "
+                       "a row without a move of the seat's own forfeits the match "
+                       "(result_reason timeout)"})
+    timeout_level = fields.String(load_default="normal", metadata={
+        "description": "Computer level that moves for a seat out of time (GET /v1/rules)"})
 
 
 class CreateGameSchema(Schema):
@@ -101,8 +115,9 @@ class CreateGameSchema(Schema):
 
 
 class ActionSchema(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(KINDS),
-                         metadata={"example": "play"})
+    type = fields.String(required=True, validate=validate.OneOf((*KINDS, "pause")),
+                         metadata={"example": "play", "description": "pause: hold a "
+                                   "settlement open longer at a table with a clock"})
     card = fields.String(metadata={**_CARD, "description": "For play: " + _CARD["description"]})
     suit = fields.String(metadata={**_SUIT, "description": "For meld: " + _SUIT["description"]})
 
@@ -202,6 +217,8 @@ class MatchSchema(Schema):
                        "target), resigned (the other side won) or aborted (no result)"})
     resigned_by = fields.Integer(allow_none=True, metadata={"description": "Seat that resigned"})
     aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
+    timed_out_by = fields.Integer(allow_none=True, metadata={
+        "description": "Seat whose clock forfeited the match (result_reason timeout)"})
 
 
 class EventSchema(Schema):
@@ -216,6 +233,26 @@ class EventSchema(Schema):
         unknown = INCLUDE  # documents the type-specific members as additional properties
 
 
+class ClockSchema(Schema):
+    think_time_s = fields.Integer()
+    on_timeout = fields.String(validate=validate.OneOf(("computer", "forfeit")))
+    timeout_level = fields.String()
+    deadline = fields.String(allow_none=True, metadata={
+        "description": "When the time of the human to act (or of the humans still reading a "
+                       "settlement) runs out, UTC ISO 8601; null when no human is to act",
+        "example": "2026-12-01T10:00:30.000Z"})
+    remaining_ms = fields.Integer(allow_none=True, metadata={
+        "description": "Milliseconds left until deadline at the answer; null with it"})
+    for_ = fields.String(data_key="for", allow_none=True, validate=validate.OneOf(
+        ("move", "settlement")), metadata={"description": "What the deadline is for"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "The seat to move"})
+    expiries = fields.List(fields.Integer(), metadata={
+        "description": "Per seat, its expiries in a row without a move of its own (3 "
+                       "forfeit the match)"})
+    can_pause = fields.Boolean(metadata={
+        "description": "This seat may post {\"type\": \"pause\"} now"})
+
+
 class GameViewSchema(Schema):
     game_id = fields.String()
     version = fields.Integer(metadata={"description": "Also the ETag"})
@@ -227,8 +264,9 @@ class GameViewSchema(Schema):
     seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
-    settings = fields.Dict(keys=fields.String(), values=fields.Boolean(), metadata={
-        "description": "point_counter, hint_66, auto_continue"})
+    settings = fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "point_counter, hint_66, auto_continue, think_time_s (null: no clock) "
+                       "and with a clock on_timeout, timeout_level"})
     status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over",
                                                     "aborted")))
     hand_no = fields.Integer()
@@ -268,6 +306,8 @@ class GameViewSchema(Schema):
     match = fields.Nested(MatchSchema)
     settlement = fields.Dict(allow_none=True, metadata={
         "description": "The finished hand's settlement with its working; null during a hand"})
+    clock = fields.Nested(ClockSchema, allow_none=True, metadata={
+        "description": "The game's clock; null at a table without think_time_s"})
     events = fields.List(fields.Nested(EventSchema), metadata={
         "description": "This seat's events of the last change (see /events for all)"})
 

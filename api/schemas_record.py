@@ -57,6 +57,9 @@ class RecordSchema(Schema):
     status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over",
                                                     "aborted")))
     seats = fields.List(fields.Nested(SeatSchema))
+    clock = fields.Dict(allow_none=True, metadata={
+        "description": "think_time_s, on_timeout, timeout_level of a game with a clock (null "
+                       "without); the actions its clock made carry \"timeout\": true"})
     format = fields.String(metadata={"example": "sixtysix-record"})
     format_version = fields.Integer(metadata={"example": 1})
     variant = fields.String()

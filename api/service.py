@@ -8,6 +8,11 @@ search). After each action the trivial automatic steps follow in the same save: 
 for a computer (:func:`computer_to_move`): the caller enqueues its move job
 (:func:`request_computers`), and a worker plays it, saves, and goes on until a human must act.
 
+At a table with a clock (:mod:`api.clock`) every save also sets the next deadline in the
+game's meta; :func:`expire` applies a deadline that has passed (the clock's job at the
+deadline and every request touching the game after it call it), and :func:`pause` holds a
+settlement open longer.
+
 ``resign`` is accepted from a human seat at any time until the game is over (computers never
 resign: they choose among ``legal_actions``, which never lists it). ``abort`` is accepted from
 a human seat while another *human* seat has not yet made its first move of the game (any
@@ -24,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from api import clock
 from api.computers import COMPUTER_LEVELS
 from api.errors import FieldError
 from api.metrics import computer_thinking
@@ -113,7 +119,9 @@ def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[s
     rules = _rules(body)
     table = body["settings"]
     settings = Settings.make({k: table[k] for k in ("point_counter", "hint_66")})
-    return rules, settings, _seats(body.get("seats"), find_variant(body["variant"]).players)
+    players = find_variant(body["variant"]).players
+    clock.check_settings(table, players)
+    return rules, settings, _seats(body.get("seats"), players)
 
 
 def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
@@ -139,11 +147,13 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
         "seats": [{**s, "token_sha256": digest(t) if t else None}
                   for s, t in zip(seats, tokens, strict=True)],
         "auto_continue": body["settings"]["auto_continue"],
+        "clock": clock.check_settings(body["settings"], rules.variant.players),
         "rated": deck is None,
         "created_at": int(time.time()),
         **(extra_meta or {}),
     }
     events += trivial_moves(state, meta)
+    clock.stamp(state, meta, time.time())
     return NewGame(state, meta, events, tokens)
 
 
@@ -158,6 +168,10 @@ def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = N
     return store.create(secrets.token_urlsafe(12), new.state, new.meta, new.events), new.tokens
 
 
+#: The action type that holds a settlement open longer (:func:`pause`; not an engine action).
+PAUSE: Final = "pause"
+
+
 def parse_action(body: Mapping[str, Any]) -> Action:
     """The action of a request body; an unparsable card or suit is a 422 on that field."""
     try:
@@ -168,21 +182,51 @@ def parse_action(body: Mapping[str, Any]) -> Action:
 
 
 def act(store: GameStore, game: Game, seat: int, action: Action,
-        idempotent: IdempotentWrite | None = None) -> Game:
-    """Apply ``seat``'s action and the trivial automatic steps after it, and save once.
+        idempotent: IdempotentWrite | None = None, *, timed_out: bool = False) -> Game:
+    """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, and
+    save once.
 
-    The same for a human's request and a computer's move (:func:`play_computer`). Raises
+    The same for a human's request, a computer's move (:func:`play_computer`) and the
+    clock's action for a seat whose time ran out (``timed_out``: :func:`expire`). Raises
     :class:`~engine.IllegalAction` (nothing saved) or :class:`~api.store.VersionConflict`
     (someone saved first; nothing saved).
     """
     if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
         raise IllegalAction(refusal, legal_actions(game.state, seat))
     events = apply(game.state, seat, action)
+    if timed_out:
+        clock.mark_expired(game.meta, seat, events)
     events += trivial_moves(game.state, game.meta)
-    saved = store.save(game, events, idempotent=idempotent)
+    clocked = game.meta.get("clock") is not None
+    if clocked:
+        clock.stamp(game.state, game.meta, time.time(), seat, timed_out)
+    saved = store.save(game, events, write_meta=clocked, idempotent=idempotent)
     after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
     record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
     return saved
+
+
+def expire(store: GameStore, game: Game, *, search: bool) -> Game | None:
+    """Apply what the game's clock does now that it has run out (see :mod:`api.clock`), one
+    save per action; the last saved game, or ``None`` when nothing is due. The delayed job
+    calls it at the deadline (``search``: a computer may choose the move), and every request
+    touching the game after it (no search: :class:`~api.clock.NeedsWorker` for a computer's
+    move). Raises :class:`~api.store.VersionConflict` if someone saved first."""
+    saved = None
+    while clock.due(game.meta, time.time()):
+        chosen = clock.timeout_action(game.state, game.meta, search=search)
+        if chosen is None:
+            break
+        game = saved = act(store, game, *chosen, timed_out=True)
+    return saved
+
+
+def pause(store: GameStore, game: Game, seat: int,
+          idempotent: IdempotentWrite | None = None) -> Game:
+    """``seat``'s ``pause`` of the settlement (:func:`api.clock.pause`), saved; raises
+    :class:`~engine.IllegalAction` or :class:`~api.store.VersionConflict` (nothing saved)."""
+    events = clock.pause(game.state, game.meta, seat)
+    return store.save(game, events, write_meta=True, idempotent=idempotent)
 
 
 def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
@@ -275,6 +319,8 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
     out = view(game.state, seat)
     out["settings"]["auto_continue"] = game.meta["auto_continue"]
+    if (timing := game.meta.get("clock")) is not None:
+        out["settings"].update({k: timing[k] for k in clock.SETTINGS})
     out["can_abort"] = seat is not None and abort_refusal(game, seat) is None
     return {
         "game_id": game.game_id,
@@ -283,5 +329,6 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
         "seats": view_seats(game, seat),
         "hinted_hands": game.meta.get("hinted_hands", []),
         **out,
+        "clock": clock.clock_view(game.state, game.meta, seat, time.time()),
         "events": [e.for_seat(seat) for e in game.recent],
     }

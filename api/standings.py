@@ -37,6 +37,7 @@ from api.store import Game, GameStore
 from api.tour.results import stamp_if_won
 from api.tour.store import TourStore
 from engine import ABORTED, RESIGNED, GameState
+from engine.state import TIMED_OUT
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,8 @@ def write_history(history: HistoryStore, game: Game, players: Sequence[str | Non
             "game_id": game.game_id, "variant": state.rules.variant.name,
             "finished_at": iso(finished_ms / 1000), "seat": seat,
             "result": result_of(state, seat),
-            "reason": {RESIGNED: "resigned", ABORTED: "aborted"}.get(reason, "points"),
+            "reason": {RESIGNED: "resigned", ABORTED: "aborted", TIMED_OUT: "timeout"}.get(
+                reason, "points"),
             "points": [state.score[state.side_of(s)] for s in range(state.players)],
             "matches_won": [state.matches_won[state.side_of(s)] for s in range(state.players)],
             "rated": bool(meta.get("rated")), "private": bool(info.get("private")),

@@ -1,8 +1,12 @@
 """Actions and their text form (``play:QH``, ``meld:H``, ``exchange``, ``close``, ``declare``,
-``continue``, ``resign``, ``abort``).
+``continue``, ``resign``, ``abort``, and the clock's ``timeout`` and ``forfeit``).
 
 ``resign`` and ``abort`` end the game (:func:`engine.play.apply`); they are never listed in
 ``legal_actions``, so a bot choosing among those never resigns or aborts by accident.
+``timeout`` (the seat to act loses the hand, its think time having run out) and ``forfeit``
+(the seat loses the match on time, as by a resignation) are the clock's transitions, applied
+by the server's clock (never accepted from a client) and replayed from records like any
+other action.
 
 Actions are interned: ``Action.play(c)`` always returns the same object, so legal-action lists
 are built without allocating.
@@ -23,7 +27,12 @@ DECLARE: Final = "declare"
 CONTINUE: Final = "continue"
 RESIGN: Final = "resign"
 ABORT: Final = "abort"
+TIMEOUT: Final = "timeout"
+FORFEIT: Final = "forfeit"
+#: What a player (or a client) may send.
 KINDS: Final = (PLAY, MELD, EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT)
+#: The clock's transitions: applied by the server when a think time runs out, never sent.
+CLOCK_KINDS: Final = (TIMEOUT, FORFEIT)
 #: Actions that end the game at any time instead of playing it (not in ``legal_actions``).
 ENDING: Final = (RESIGN, ABORT)
 
@@ -76,7 +85,7 @@ class Action:
             return cls._simple[kind]
         raise InvalidAction(
             f"{text!r} is not an action: expected play:<card>, meld:<suit>, exchange, close, "
-            "declare, continue, resign or abort"
+            "declare, continue, resign, abort, timeout or forfeit"
         )
 
     @classmethod
@@ -89,7 +98,8 @@ class Action:
             return cls.from_text(f"meld:{data.get('suit')}")
         if isinstance(kind, str) and kind in cls._simple:
             return cls._simple[kind]
-        raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(KINDS)}")
+        raise InvalidAction(f"unknown action type {kind!r}; expected one of "
+                            f"{', '.join(KINDS + CLOCK_KINDS)}")
 
     def text(self) -> str:
         if self.card is not None:
@@ -128,7 +138,8 @@ class Action:
 
 Action._plays = tuple(Action(PLAY, card=c) for c in range(24))
 Action._melds = tuple(Action(MELD, suit=s) for s in range(4))
-Action._simple = {k: Action(k) for k in (EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT)}
+Action._simple = {k: Action(k) for k in (EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT,
+                                         TIMEOUT, FORFEIT)}
 
 EXCHANGE_ACTION: Final = Action.simple(EXCHANGE)
 CLOSE_ACTION: Final = Action.simple(CLOSE)
@@ -136,3 +147,5 @@ DECLARE_ACTION: Final = Action.simple(DECLARE)
 CONTINUE_ACTION: Final = Action.simple(CONTINUE)
 RESIGN_ACTION: Final = Action.simple(RESIGN)
 ABORT_ACTION: Final = Action.simple(ABORT)
+TIMEOUT_ACTION: Final = Action.simple(TIMEOUT)
+FORFEIT_ACTION: Final = Action.simple(FORFEIT)

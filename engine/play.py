@@ -14,6 +14,10 @@ choosing among them never resigns by accident):
   game (a move is any action but ``continue``): no result, counted for nobody; the status is
   ``aborted``. Who may abort at a table of humans and computers is narrowed by
   :func:`may_abort` (the service asks it with the human seats).
+* ``timeout`` (the clock's, never a player's): from the seat to act while a hand is played
+  (``legal_actions`` not empty): its side loses the hand as by a false declaration (a
+  closer's side as by a failed closing); the settlement's reason is ``timeout``.
+* ``forfeit`` (the clock's): as ``resign``, but ``state.ended`` is ``("timeout", seat)``.
 
 :func:`apply` changes the state in place (no copies) and returns the events; anything illegal
 raises :class:`~engine.errors.IllegalAction` with a reason in a player's words and the legal
@@ -43,9 +47,11 @@ from engine.actions import (
     DECLARE_ACTION,
     EXCHANGE,
     EXCHANGE_ACTION,
+    FORFEIT,
     MELD,
     PLAY,
     RESIGN,
+    TIMEOUT,
     Action,
 )
 from engine.cards import (
@@ -67,7 +73,15 @@ from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.scoring import settle
-from engine.state import ABORTED, HAND_OVER, MATCH_OVER, PLAYING, RESIGNED, GameState
+from engine.state import (
+    ABORTED,
+    HAND_OVER,
+    MATCH_OVER,
+    PLAYING,
+    RESIGNED,
+    TIMED_OUT,
+    GameState,
+)
 
 #: Play actions for each 6-bit pattern of each suit.
 _PLAYS: Final = tuple(
@@ -172,8 +186,10 @@ def is_legal(state: GameState, seat: int, action: Action) -> bool:
     if action.kind == PLAY:
         assert action.card is not None
         return bool(playable(state, seat) >> action.card & 1)
-    if action.kind == RESIGN:
+    if action.kind in (RESIGN, FORFEIT):
         return not state.over
+    if action.kind == TIMEOUT:
+        return state.status == PLAYING and bool(legal_actions(state, seat))
     if action.kind == ABORT:
         return may_abort(state, seat)
     if state.status == PLAYING and not state.trick and seat == state.leader:
@@ -195,7 +211,7 @@ def apply(
     if not is_legal(state, seat, action):
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     kind = action.kind
-    if kind != CONTINUE:
+    if kind not in (CONTINUE, TIMEOUT, FORFEIT):
         state.moved |= 1 << seat
     if kind == PLAY:
         assert action.card is not None
@@ -208,7 +224,11 @@ def apply(
     if kind == CLOSE:
         return _close(state, seat)
     if kind == RESIGN:
-        return _resign(state, seat)
+        return _resign(state, seat, RESIGNED)
+    if kind == FORFEIT:
+        return _resign(state, seat, TIMED_OUT)
+    if kind == TIMEOUT:
+        return _finish_hand(state, [Event("timeout", {"seat": seat})], None, timed_out=seat)
     if kind == ABORT:
         state.status = ABORTED
         state.ended = (ABORTED, seat)
@@ -333,13 +353,15 @@ def _close(state: GameState, seat: int) -> list[Event]:
     return [Event("close", {"seat": seat, "talon_size": len(state.talon)})]
 
 
-def _finish_hand(state: GameState, events: list[Event], declarer: int | None) -> list[Event]:
-    """Settle the hand, score it into the match and the set.
+def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
+                 timed_out: int | None = None) -> list[Event]:
+    """Settle the hand (see :func:`~engine.scoring.settle`), score it into the match and the
+    set.
 
     The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
     (three-hand, where every other player gets one) goes to the winner of the deciding match.
     """
-    settlement = settle(state, declarer)
+    settlement = settle(state, declarer, timed_out)
     state.settlement = settlement
     state.status = HAND_OVER
     state.acks = 0
@@ -376,17 +398,18 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None) ->
     return events
 
 
-def _resign(state: GameState, seat: int) -> list[Event]:
-    """The resigner's side loses the match and the game; nothing else changes."""
+def _resign(state: GameState, seat: int, reason: str) -> list[Event]:
+    """The resigner's side loses the match and the game; nothing else changes. ``reason``:
+    :data:`RESIGNED`, or :data:`TIMED_OUT` for a forfeit on time (event ``forfeited``)."""
     side = state.side_of(seat)
     score = state.score
     winner = max((s for s in range(len(score)) if s != side), key=lambda s: (score[s], -s))
     state.last_match_winner = winner
     state.set_winner = winner
     state.status = MATCH_OVER
-    state.ended = (RESIGNED, seat)
-    return [Event("resigned", {"seat": seat, "winner_side": winner,
-                               "winners": list(state.seats_of(winner))})]
+    state.ended = (reason, seat)
+    return [Event("resigned" if reason == RESIGNED else "forfeited", {
+        "seat": seat, "winner_side": winner, "winners": list(state.seats_of(winner))})]
 
 
 def _continue(state: GameState, seat: int, rng: random.Random | None) -> list[Event]:

@@ -14,8 +14,11 @@ A record (:func:`build`) is a JSON object::
 ``deck`` is the hand's full deal order (:mod:`engine.deal`), ``actions`` every action of the
 hand in order (the ``continue`` acknowledging its settlement included), ``settlement`` the
 hand's (``null`` if unfinished), ``result`` :func:`result_of` the final state (``null`` while
-the game runs). Decks are shown only with ``reveal``: a record for a seat of a running game
-has ``"deck": null`` and instead ``"cards"``, the cards dealt to that seat; every action is
+the game runs). An action the server's clock made for a seat whose think time ran out (a
+computer's move for it, an acknowledged settlement, the ``timeout`` and ``forfeit``
+transitions) carries ``"timeout": true``; replaying it is replaying the action.
+Decks are shown only with ``reveal``: a record for a seat of a running game has
+``"deck": null`` and instead ``"cards"``, the cards dealt to that seat; every action is
 public (a seat sees each card played, meld, exchange, closing, declaration, resignation).
 
 **Text form** (:func:`to_text`, :func:`parse_text`): one line per fact, ``#`` starts a comment::
@@ -43,9 +46,11 @@ from engine.actions import (
     CONTINUE,
     DECLARE,
     EXCHANGE,
+    FORFEIT,
     MELD,
     PLAY,
     RESIGN,
+    TIMEOUT,
     Action,
 )
 from engine.errors import InvalidAction, InvalidOption, InvalidState
@@ -59,6 +64,7 @@ FORMAT_VERSION: Final = 1
 ACTION_EVENTS: Final = {
     "card_played": PLAY, "meld": MELD, "exchange": EXCHANGE, "close": CLOSE,
     "declare": DECLARE, "continue": CONTINUE, "resigned": RESIGN, "aborted": ABORT,
+    "timeout": TIMEOUT, "forfeited": FORFEIT,
 }
 
 
@@ -80,8 +86,9 @@ def action_of(event: Event) -> Action | None:
 
 
 def result_of(state: GameState) -> dict[str, Any] | None:
-    """How the game ended, or ``None`` while it runs. ``reason``: ``points``, ``resigned`` or
-    ``aborted``; ``by`` the seat that resigned or aborted; scores per side."""
+    """How the game ended, or ``None`` while it runs. ``reason``: ``points``, ``resigned``,
+    ``timeout`` (forfeited on time) or ``aborted``; ``by`` the seat that resigned, forfeited
+    or aborted; scores per side."""
     if not state.over:
         return None
     reason, by = state.ended if state.ended is not None else ("points", None)
@@ -117,7 +124,10 @@ def build(state: GameState, events: Iterable[Event], *, reveal: bool,
         elif event.type == "hand_settled":
             hands[-1]["settlement"] = event.data["settlement"]
         elif (action := action_of(event)) is not None:
-            hands[-1]["actions"].append({"seat": event.data["seat"], **action.as_dict()})
+            entry = {"seat": event.data["seat"], **action.as_dict()}
+            if event.data.get("timeout"):
+                entry["timeout"] = True
+            hands[-1]["actions"].append(entry)
     rules = state.rules
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "variant": rules.variant.name,

@@ -143,6 +143,9 @@ def describe_result(result: Mapping[str, Any] | None) -> str:
     score = ":".join(str(p) for p in result["score"])
     if result["reason"] == "resigned":
         return f"seat {result['by']} resigned: won by seat {winners} (game points {score})"
+    if result["reason"] == "timeout":
+        return (f"seat {result['by']} forfeited on time: won by seat {winners} "
+                f"(game points {score})")
     return f"won by seat {winners} on points ({score})"
 
 

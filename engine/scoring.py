@@ -32,12 +32,16 @@ def table(tricks: int, points: int) -> tuple[int, str]:
     return 1, f"the loser has {points} points (33 or more)"
 
 
-def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
-    """The settlement of the current hand, ended by ``declarer``'s "66!" or (``None``) played out.
+def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
+           ) -> dict[str, Any]:
+    """The settlement of the current hand, ended by ``declarer``'s "66!", by ``timed_out``'s
+    think time running out (reason ``timeout``: the hand is lost as by a false declaration,
+    a closer's as a failed closing), or (both ``None``) played out.
 
     Returns a JSON-ready dict: ``reason``, ``explanation``, ``winner_side``, ``winners``
     (seats), ``game_points``, ``declared_by``, ``closed_by``, ``last_trick_by``,
-    ``missing_points`` (false declaration), ``at_close`` and per side its working.
+    ``missing_points`` (false declaration), ``at_close``, per side its working and, for a
+    timeout only, ``timed_out`` (the seat).
     """
     rules = state.rules
     side_a, side_b = state.hand_sides
@@ -45,7 +49,7 @@ def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
     closer_side = state.side_of(closer) if closer is not None else None
     last_by = state.tricks[-1][2] if state.tricks else None
     bonus = {side_a: 0, side_b: 0}
-    if declarer is None and closer is None and last_by is not None:
+    if declarer is None and timed_out is None and closer is None and last_by is not None:
         bonus[state.side_of(last_by)] = rules.bonus
     total = {s: state.credited_points(s) + bonus[s] for s in (side_a, side_b)}
     tricks = state.won_tricks
@@ -79,18 +83,14 @@ def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
         else:
             winner = o
             missing = DECLARE_TARGET - total[d]
-            if closer_side == d:
-                assert snapshot is not None
-                points, why = _failed_closing(snapshot[1])
-                reason = "closing_failed"
-            elif rules.false_declaration == "mirror":
-                points, why = table(tricks[o], total[o])
-                why = "what the declarer would have won: " + why
-                reason = "false_declaration"
-            else:
-                points, why = (3, "the opponent has no trick") if tricks[o] == 0 else (
-                    2, "a false declaration gives the opponent 2")
-                reason = "false_declaration"
+            points, why, reason = _lost_by(state, d, o, total)
+    elif timed_out is not None:
+        winner = other(state.side_of(timed_out))
+        points, why, reason = _lost_by(state, state.side_of(timed_out), winner, total)
+        if reason == "false_declaration":
+            why = why.replace("a false declaration", "running out of time")
+        why = f"seat {timed_out} ran out of time: {why}"
+        reason = "timeout"
     elif closer_side is not None:
         assert snapshot is not None
         o = other(closer_side)
@@ -115,7 +115,7 @@ def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
         points, why = table(tricks[other(winner)], total[other(winner)])
         reason = "played_out"
 
-    return {
+    out = {
         "reason": reason,
         "explanation": why,
         "winner_side": winner,
@@ -123,13 +123,33 @@ def settle(state: GameState, declarer: int | None) -> dict[str, Any]:
         "game_points": points,
         "declared_by": declarer,
         "closed_by": closer,
-        "last_trick_by": last_by if declarer is None else None,
+        "last_trick_by": last_by if declarer is None and timed_out is None else None,
         "missing_points": missing,
         "at_close": None if snapshot is None or closer_side is None else {
             "side": other(closer_side), "points": snapshot[0], "tricks": snapshot[1]},
         "sides": [_side_working(state, s, bonus[s], total[s]) for s in (side_a, side_b)],
         "hands_left": {str(seat): codes(state.hands[seat]) for seat in state.active},
     }
+    if timed_out is not None:
+        out["timed_out"] = timed_out
+    return out
+
+
+def _lost_by(state: GameState, loser: int, winner: int, total: dict[int, int],
+             ) -> tuple[int, str, str]:
+    """Game points, why and reason of side ``loser`` losing the hand by a false declaration
+    (a closer's: a failed closing) to side ``winner``."""
+    if state.closed_by is not None and state.side_of(state.closed_by) == loser:
+        assert state.closed_snapshot is not None
+        points, why = _failed_closing(state.closed_snapshot[1])
+        return points, why, "closing_failed"
+    tricks = state.won_tricks
+    if state.rules.false_declaration == "mirror":
+        points, why = table(tricks[winner], total[winner])
+        return points, "what the declarer would have won: " + why, "false_declaration"
+    if tricks[winner] == 0:
+        return 3, "the opponent has no trick", "false_declaration"
+    return 2, "a false declaration gives the opponent 2", "false_declaration"
 
 
 def _failed_closing(opponent_tricks_at_close: int) -> tuple[int, str]:

@@ -23,6 +23,8 @@ MATCH_OVER: Final = "match_over"
 ABORTED: Final = "aborted"
 #: ``GameState.ended`` reasons: the game ended by an action instead of by points.
 RESIGNED: Final = "resigned"
+#: The match forfeited on time (the ``forfeit`` action of the clock), as by a resignation.
+TIMED_OUT: Final = "timeout"
 
 #: A meld: (seat, suit, credited). A pending meld is credited with its side's first trick.
 Meld = tuple[int, Suit, bool]
@@ -85,7 +87,8 @@ class GameState:
     preset_decks: list[list[Card]]
     #: Bit ``s`` set once seat ``s`` made a move of the game (any action but ``continue``).
     moved: int
-    #: ``(RESIGNED or ABORTED, seat)`` when the game was ended by that seat's action.
+    #: ``(RESIGNED, ABORTED or TIMED_OUT, seat)`` when the game was ended by that seat's
+    #: action (or its clock's forfeit).
     ended: tuple[str, int] | None
     # --- current hand ---
     active: tuple[int, ...]

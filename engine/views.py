@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.cards import CARD_CODES, SUIT_CODES, codes, meld_value
 from engine.play import legal_actions
-from engine.state import ABORTED, MATCH_OVER, PLAYING, RESIGNED, GameState
+from engine.state import ABORTED, MATCH_OVER, PLAYING, RESIGNED, TIMED_OUT, GameState
 
 
 def _trick_cards(state: GameState, leader: int, cards: tuple[int, ...] | list[int]) -> list[
@@ -104,7 +104,8 @@ def _match(state: GameState) -> dict[str, Any]:
     """The match and set scores per seat, and how the game ended.
 
     ``result_reason``: ``None`` while the game runs, ``"points"`` when a side reached the
-    target, ``"resigned"`` (``resigned_by`` the seat) or ``"aborted"`` (``aborted_by``).
+    target, ``"resigned"`` (``resigned_by`` the seat), ``"timeout"`` (the match forfeited
+    on time, ``timed_out_by`` the seat) or ``"aborted"`` (``aborted_by``).
     """
     rules = state.rules
     players = rules.variant.players
@@ -124,9 +125,10 @@ def _match(state: GameState) -> dict[str, Any]:
         "set_bummerl": rules.set_bummerl,
         "winner": state.last_match_winner
         if state.last_match_winner is not None and (
-            max(state.score) >= target or reason == RESIGNED) else None,
+            max(state.score) >= target or reason in (RESIGNED, TIMED_OUT)) else None,
         "set_winner": state.set_winner,
         "result_reason": reason,
         "resigned_by": by if reason == RESIGNED else None,
         "aborted_by": by if reason == ABORTED else None,
+        "timed_out_by": by if reason == TIMED_OUT else None,
     }

@@ -10,9 +10,10 @@ Rules, per player seat (computer seats never score):
   share the better place (standard competition ranking: a tie for second gives both 15 and
   nobody 5), as players at a table would agree. A seat that took any hint in the match gets no
   placement bonus.
-* **Leaving** (a resignation) gives the resigner's side no placement and costs the resigner
-  10 if another player account (human or bot) sits in the game; against computers only it
-  costs nothing. The other sides are placed as above.
+* **Leaving** (a resignation, or a forfeit after three expiries of the clock) gives the
+  resigner's side no placement and costs the resigner 10 if another player account (human or
+  bot) sits in the game; against computers only it costs nothing. The other sides are placed
+  as above.
 * **Abort** is "no result": no placement and no penalty; hands settled before it (possible in
   three-hand, where the dealer sits out) keep their points.
 
@@ -109,7 +110,7 @@ def awards(state: GameState, meta: Mapping[str, Any], events: Sequence[Event],
         elif event.type == "match_won":
             out.append(_match_award(state, hints, seats, data["match_no"], data["score"],
                                     data["winner_side"], None))
-        elif event.type == "resigned":
+        elif event.type in ("resigned", "forfeited"):  # left the match: by hand or on time
             out.append(_match_award(state, hints, seats, state.match_no, state.score,
                                     data["winner_side"], data["seat"]))
     return out

@@ -18,10 +18,10 @@ from api.http import (
     json_response,
     services,
 )
-from api.replies import replied, require_queue
+from api.replies import clocked, enqueue_computers, replied, require_queue
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas import ActionSchema, GameViewSchema
-from api.service import act, game_view, parse_action
+from api.service import PAUSE, act, game_view, parse_action, pause
 from api.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
 from api.tokens import digest
 
@@ -64,6 +64,11 @@ class Actions(MethodView):
         from a seat until the game is over (the other side wins; ``match.result_reason`` is
         ``resigned``), and ``{"type": "abort"}`` while another human seat has not made its
         first move (no result; the status becomes ``aborted``). Refused: 409 with the reason.
+
+        At a table with a clock (``settings.think_time_s``), a deadline that has passed is
+        applied first (the view's ``clock`` shows it), so an action after it may be a 409;
+        ``{"type": "pause"}`` holds a finished hand's settlement open 60 s longer, once per
+        hand and seat, before the seat continues (``clock.can_pause``).
         """
         store = services().store
         game_id = checked_game_id(game_id)
@@ -79,15 +84,21 @@ class Actions(MethodView):
             # after the load: a record saved with that version or an earlier one is seen here
             if (replayed := _replay(store, write)) is not None:
                 return replayed
+        game = clocked(services(), game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
         check_if_match(game.version)
-        action = parse_action(body)
-        require_queue(services(), game.meta["seats"])
+        require_queue(services(), game.meta["seats"], game.meta.get("clock") is not None)
         try:
-            saved = act(store, game, seat, action, write)
+            if body["type"] == PAUSE:
+                saved = pause(store, game, seat, write)
+            else:
+                saved = act(store, game, seat, parse_action(body), write)
         except VersionConflict:
             if write is not None and (replayed := _replay(store, write)) is not None:
                 return replayed
             raise
+        if body["type"] == PAUSE:  # the new deadline's job; nobody else is to move
+            enqueue_computers(services(), saved)
+            return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
         answered, applied = replied(saved)
         return json_response(game_view(answered, seat), 200,
                              {"ETag": etag(answered.version), **applied})

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Response
 from flask.views import MethodView
 
+from api import clock
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
+from api.replies import clocked
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import spectate
 from api.schemas import EventPageSchema, EventsQuerySchema
@@ -32,10 +35,14 @@ class Events(MethodView):
         """
         token = bearer_token(required=False)
         game_id = checked_game_id(game_id)
-        meta, count, logged = services().store.events(game_id, query["after"], query["limit"])
+        svc = services()
+        meta, count, logged = svc.store.events(game_id, query["after"], query["limit"])
         seat = authenticate(game_id, meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, meta, query.get("invite_code"))
+        if clock.due(meta, time.time()):  # applied first (a computer's move: queued)
+            clocked(svc, svc.store.load(game_id), 0)
+            meta, count, logged = svc.store.events(game_id, query["after"], query["limit"])
         # Not dumped through EventPageSchema: it would drop each event's type-specific members.
         return json_response({
             "events": [e.for_seat(seat) for e in logged],

@@ -21,7 +21,7 @@ from api.http import (
     services,
 )
 from api.limits import client_address
-from api.replies import enqueue_computers, replied, require_queue
+from api.replies import clocked, enqueue_computers, replied, require_queue
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import spectate
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
@@ -118,7 +118,8 @@ class Games(MethodView):
         """
         svc = services()
         # without seats the variant's default: one human, the others computers
-        require_queue(svc, body.get("seats") or [{"kind": "computer"}])
+        require_queue(svc, body.get("seats") or [{"kind": "computer"}],
+                      body["settings"].get("think_time_s") is not None)
         key = idempotency.create_key()
         if key is not None:
             return _create_once(svc.store, body, key)
@@ -146,6 +147,7 @@ class GameResource(MethodView):
         ``after_version=V&wait=S`` the answer comes as soon as the version exceeds V, or after
         S seconds (at most 30) with the unchanged game. A game waiting for a computer whose
         move no worker holds or has queued (its worker died) gets the move enqueued again.
+        A clock whose deadline has passed is applied first (see ``clock`` in the view).
         """
         svc = services()
         game_id = checked_game_id(game_id)
@@ -154,6 +156,7 @@ class GameResource(MethodView):
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, game.meta, query.get("invite_code"))
+        game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
         enqueue_computers(svc, game, check=True)  # a move lost with its worker: enqueued again
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api.errors import UNAUTHORIZED, Problem
 from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
 from api.records import game_record, may_read_record, record_text
+from api.replies import clocked
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import admit
 from api.schemas_record import RecordQuerySchema, RecordSchema
@@ -72,6 +73,7 @@ class Record(MethodView):
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             admit(game.game_id, game.meta, query.get("invite_code"))
+        game = clocked(svc, game, 0)  # a deadline passed: applied first (a computer's: queued)
         if not may_read_record(game, seat):
             raise Problem(UNAUTHORIZED, "the record of a game in play is shown only to its "
                           "seats: send Authorization: Bearer <seat token>",

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from flask.views import MethodView
 
+from api.clock import clock_settings
 from api.computers import COMPUTER_LEVELS
 from api.resources.blueprint import Blueprint
 from api.schemas import RulesSchema
@@ -24,7 +25,7 @@ class RulesResource(MethodView):
         settings = [*cast(list[dict[str, Any]], described["settings"]), {
             "name": "auto_continue", "type": "boolean", "default": False,
             "description": "Acknowledge finished hands for human seats too: the next hand is "
-                           "dealt at once."}]
+                           "dealt at once."}, *clock_settings()]
         return {
             **described,
             "settings": settings,

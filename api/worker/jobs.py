@@ -11,6 +11,10 @@ lost the race changes nothing. While it thinks, the worker holds the game's leas
 mid-move it loses nothing but the move it was choosing, which the next request touching the
 game, or a waiting action request, enqueues again once the lease has run out
 (:func:`api.service.request_computers`).
+
+:func:`clock_expired` is the clock's delayed job (:mod:`api.clock`): it too names the game and
+the version it was scheduled at and does nothing if the game moved on (a player acted in
+time, a request applied the timeout first, or a duplicate ran already).
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+from api import clock
 from api.advice import advise
 from api.errors import FieldError
-from api.service import play_computer
-from api.store import GameNotFound, GameStore, VersionConflict
+from api.service import expire, play_computer, request_computers
+from api.store import Game, GameNotFound, GameStore, VersionConflict
 from api.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
@@ -33,6 +38,9 @@ log = logging.getLogger(__name__)
 DONE: Final = "done"
 STALE: Final = "stale"
 GONE: Final = "gone"
+#: Seconds a clock job that RQ's scheduler started early waits for its deadline (due times
+#: are whole seconds there); an earlier start is scheduled again.
+EARLY_WAIT: Final = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,7 @@ def play_computers(game_id: str, version: int) -> str:
                 return STALE
             if saved is None:
                 ctx.queue.settled(game_id, started)
+                clock.schedule(ctx.queue, game.game_id, game.version, game.meta)
                 log.debug("%s: %d computer moves, a human to act", game_id, moves)
                 return DONE
             moves += 1
@@ -92,6 +101,44 @@ def play_computers(game_id: str, version: int) -> str:
             game = saved
     finally:
         ctx.queue.drop_lease(game_id)
+
+
+def clock_expired(game_id: str, version: int) -> str:
+    """Apply the clock of ``game_id`` at ``version`` now that its deadline has come
+    (:func:`api.service.expire`, a computer choosing the move if so set), then schedule the
+    next deadline and enqueue the computers if one is to move. :data:`STALE` if the game is
+    at another version or nothing is due, :data:`GONE` without the game."""
+    ctx = context()
+    try:
+        game = ctx.store.load(game_id)
+    except GameNotFound:
+        return GONE
+    if game.version != version or game.meta.get("clock") is None:
+        return STALE
+    deadline = game.meta["clock"]["deadline"]
+    if deadline is None:
+        return STALE
+    early = deadline - time.time()
+    if early > EARLY_WAIT:
+        clock.schedule(ctx.queue, game_id, version, game.meta, again=True)
+        return STALE
+    if early > 0:
+        time.sleep(early)
+    try:
+        saved = expire(ctx.store, game, search=True)
+    except VersionConflict:
+        return STALE
+    if saved is None:
+        return STALE
+    log.info("%s: clock ran out at version %d; now %d", game_id, version, saved.version)
+    _next(ctx, saved)
+    return DONE
+
+
+def _next(ctx: WorkerContext, saved: Game) -> None:
+    """After a save by the clock: the computers' move, or the next deadline."""
+    if not request_computers(ctx.queue, saved):
+        clock.schedule(ctx.queue, saved.game_id, saved.version, saved.meta)
 
 
 def advice(position: dict[str, Any], level: str, budget_ms: float | None,

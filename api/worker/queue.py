@@ -24,6 +24,8 @@ so ``QUEUE_URL`` names a single server when the games live on a cluster):
 * ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
   game and version (job id :func:`move_job_id`); unbounded: every game waiting for a computer
   has at most one job per version and a duplicate is dropped by the version check.
+* the clock's delayed jobs (:func:`api.worker.jobs.clock_expired`, job id
+  :func:`api.clock.clock_job_id`) are put on ``sixtysix-moves`` by RQ's scheduler when due.
 * ``sixtysix-advice`` — hints and analyses; at most ``advice_limit`` jobs wait in it: one more
   is refused with :class:`QueueFull` (the API answers 503 with ``Retry-After``).
 
@@ -168,10 +170,12 @@ class TaskQueue:
     def enqueue_at(self, when: datetime, func: str | Callable[..., Any], *args: Any,
                    job_id: str | None = None) -> str:
         """Run ``func(*args)`` (a dotted path or a module-level function) at ``when`` (aware
-        datetime; RQ's scheduler may start it up to 1 s early); the job id."""
+        datetime; RQ's scheduler may start it up to 1 s early); the job id. A job that fails
+        (a worker killed in it, Redis trouble) is retried at most twice, as a move job is:
+        the clock's jobs (:func:`api.worker.jobs.clock_expired`) are such."""
         job = self.moves.enqueue_at(when.astimezone(UTC), func, *args, job_id=job_id,
                                     job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
-                                    failure_ttl=RESULT_TTL)
+                                    failure_ttl=RESULT_TTL, retry=Retry(max=2))
         return str(job.id)
 
     def enqueue_in(self, delay: float, func: str | Callable[..., Any], *args: Any,

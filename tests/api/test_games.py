@@ -231,7 +231,9 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
         "sixty-six", "schnapsen", "three-hand", "four-hand"]
     assert body["computer_levels"] == [
         {"name": name, "description": text} for name, text in LEVELS.items()]
-    assert {s["name"] for s in body["settings"]} == {"point_counter", "hint_66", "auto_continue"}
+    assert {s["name"] for s in body["settings"]} == {
+        "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",
+        "timeout_level"}
     assert any(o["name"] == "close_min_talon" and o["default"] == 3 for o in body["options"])
 
 

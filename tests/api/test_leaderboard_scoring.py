@@ -107,6 +107,16 @@ def test_resigning_against_a_player_costs_10_and_the_place() -> None:
     assert found[0].points == {0: -10, 1: 15}  # seat 2 (a computer) is first
 
 
+def test_forfeiting_on_time_against_a_player_is_leaving_too() -> None:
+    """Three expiries of the clock forfeit the match (event ``forfeited``): as a resignation."""
+    state = _state("three-hand")
+    state.score = [4, 1, 2]
+    events = [Event("forfeited", {"seat": 0, "winner_side": 2})]
+    found = awards(state, {}, events, 3, ["a", "b", None])
+    assert found[0].marker == f"match:{state.match_no}"
+    assert found[0].points == {0: -10, 1: 15}
+
+
 def test_resigning_against_computers_only_costs_nothing() -> None:
     state = _state("sixty-six")
     found = awards(state, {}, [Event("resigned", {"seat": 0, "winner_side": 1})], 1,
