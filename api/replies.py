@@ -117,7 +117,7 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
             log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
                         "job makes it", game.game_id, type(exc).__name__)
             return game
-        if wait > 0 and svc.waiter.wait(game.game_id, game.version, wait,
+        if wait > 0 and svc.waiter.wait(notify_channel(game.game_id), game.version, wait,
                                         lambda: svc.store.version(game.game_id),
                                         ) > game.version:
             return svc.store.load(game.game_id)
