@@ -237,8 +237,8 @@ class DocsPlugin(BasePlugin):
             ok = operations["get"]["responses"]
             ok[200 if 200 in ok else "200"].setdefault("content", {})["text/plain"] = {
                 "schema": {"type": "string"}, "example": RECORD_TEXT_EXAMPLE}
-        analysis = self._spec.components.schemas.get("AnalysisRequest")
-        if path == "/v1/analysis" and analysis is not None:  # a view, or a record and a seat
+        if path == "/v1/analysis":  # a view, or a record and a seat
+            analysis = self._spec.components.schemas["AnalysisRequest"]
             analysis.pop("required", None)
             analysis["anyOf"] = [{"required": list(REQUIRED)}, {"required": list(RECORD_REQUIRED)}]
         if path == "/v1/games" and "post" in operations:
