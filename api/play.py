@@ -65,8 +65,8 @@ def play_against_computer(
     me = game["seats"][0]
     say(f"Game {game['game_id']}: you are seat {me['seat']}.")
     if show_resume:
-        say(f"To resume it later: sixtysix play --url {client.base_url} --game "
-            f"{game['game_id']} --token={me['token']}")
+        say(f"To resume it later: sixtysix play --url {client.base_url} "
+            f"--game={game['game_id']} --token={me['token']}")
     return 0 if play_match(client.with_token(me["token"]), game["game_id"], ask, say) else 1
 
 

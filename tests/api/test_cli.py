@@ -218,7 +218,7 @@ def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
         hand = client.with_token(token).view(game["game_id"])["hand"]
     ask, _ = _scripted(["1"])
     monkeypatch.setattr("builtins.input", ask)
-    assert main(["play", "--url", live_url, "--game", game["game_id"],
+    assert main(["play", "--url", live_url, f"--game={game['game_id']}",
                  f"--token={token}"]) == 1
     out = capsys.readouterr().out
     assert f"Game {game['game_id']}: resumed." in out
@@ -239,7 +239,7 @@ def test_resume_of_a_finished_game_says_the_result_once(
         while view["status"] != "match_over":
             view = me.act(game["game_id"], view["legal_actions"][0])
     monkeypatch.setattr("builtins.input", _scripted([])[0])
-    assert main(["play", "--url", live_url, "--game", game["game_id"],
+    assert main(["play", "--url", live_url, f"--game={game['game_id']}",
                  f"--token={game['seats'][0]['token']}"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [x for x in lines if RESULT.match(x)] == [lines[-1]]
