@@ -23,6 +23,7 @@ import dataclasses
 import logging
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -86,14 +87,26 @@ def enqueue_computers(svc: Services, game: Game, *, check: bool = False) -> bool
     scheduled too (:func:`api.clock.schedule`)."""
     if svc.queue is None:
         return computer_to_move(game.state, game.meta) is not None
+    if not check:
+        schedule_clock(svc, game)
     try:
-        if not check:
-            clock.schedule(svc.queue, game.game_id, game.version, game.meta)
         return request_computers(svc.queue, game, check=check)
     except redis.RedisError as exc:
         log.warning("game %s: the computers' move could not be enqueued (%s); the next "
                     "request or a sweep enqueues it", game.game_id, type(exc).__name__)
         return True
+
+
+def schedule_clock(svc: Services, game: Game) -> None:
+    """Schedule the clock job of ``game``'s deadline, if it has one (:func:`api.clock.schedule`);
+    a queue that cannot be reached is logged (a request or the sweep schedules it later)."""
+    if svc.queue is None:
+        return
+    try:
+        clock.schedule(svc.queue, game.game_id, game.version, game.meta)
+    except redis.RedisError as exc:
+        log.warning("game %s: the clock's job could not be scheduled (%s); the next request "
+                    "or a sweep applies it", game.game_id, type(exc).__name__)
 
 
 def clocked(svc: Services, game: Game, wait: float) -> Game:
@@ -126,6 +139,16 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
         return game
     enqueue_computers(svc, saved)
     return saved
+
+
+def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
+    """For a request that read only the game's ``meta`` (chat, a stream ticket, its events):
+    apply the clock as :func:`clocked` does, without waiting for a worker, if its deadline
+    has passed; whether it had."""
+    if not clock.due(meta, time.time()):
+        return False
+    clocked(svc, svc.store.load(game_id), 0)
+    return True
 
 
 def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait: float,
