@@ -125,7 +125,8 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
         if svc.queue is None:
             return game
         try:
-            clock.schedule(svc.queue, game.game_id, game.version, game.meta, now=True)
+            clock.schedule(svc.queue, game.game_id, game.version, game.meta, now=True,
+                           tag="now")
         except redis.RedisError as exc:
             log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
                         "job makes it", game.game_id, type(exc).__name__)

@@ -358,3 +358,14 @@ def test_a_table_view_after_the_deadline_applies_it(client: FlaskClient, store: 
     settled = store.load(game_id)
     assert settled.version > game.version and settled.state.settlement is not None
     assert settled.state.settlement["reason"] == "timeout"
+
+
+def test_a_lost_clock_job_is_found_by_the_workers_sweep_with_no_request(
+        client: FlaskClient, store: GameStore, redis_client: redis.Redis) -> None:
+    game_id, _, game = _overdue(client, store, redis_client, timeout_level="random")
+    moved = _until(lambda: [e for e in _events(store, game_id) if e.get("timeout")],
+                   "the swept clock's move")
+    assert moved[0]["seat"] == 0
+    assert Job.fetch(clock_job_id(game_id, game.version) + "-swept",
+                     connection=redis_client, serializer=SERIALIZER).args == [
+                         game_id, game.version]
