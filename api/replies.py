@@ -34,7 +34,9 @@ from api import clock
 from api.errors import Problem, ProblemType
 from api.http import Services, services
 from api.service import computer_to_move, expire, request_computers
-from api.store import MAX_PAGE, Game, VersionConflict, notify_channel
+from api.store import MAX_PAGE, Game, GameNotFound, VersionConflict, notify_channel
+from api.tables.service import PLAYING
+from api.tables.store import Table
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +152,19 @@ def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
         return False
     clocked(svc, svc.store.load(game_id), 0)
     return True
+
+
+def clocked_table(svc: Services, table: Table) -> None:
+    """For a request on a table (its view or stream): apply the clock of the game it is
+    playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
+    game_id = table.doc.get("game_id")
+    if table.doc["status"] != PLAYING or not game_id:
+        return
+    try:
+        game = svc.store.load(game_id)
+    except GameNotFound:
+        return
+    clocked(svc, game, 0)
 
 
 def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait: float,

@@ -16,7 +16,7 @@ from flask.views import MethodView
 
 from api.errors import UNAUTHORIZED, FieldError, Problem
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
-from api.replies import clocked, clocked_meta
+from api.replies import clocked, clocked_meta, clocked_table
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -164,7 +164,8 @@ class TableStream(MethodView):
         games = services().store
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
-        visible(load_table(stores.tables, table_id), table_id, player, invite)
+        table = visible(load_table(stores.tables, table_id), table_id, player, invite)
+        clocked_table(services(), table)  # its game's passed deadline: applied first
 
         def render() -> tuple[int, dict[str, Any]]:
             table = load_table(stores.tables, table_id)

@@ -12,7 +12,7 @@ from api.http import bearer_token, json_response, services
 from api.players.store import Player
 from api.ratings.service import rate_seats
 from api.ratings.store import RatingStore
-from api.replies import clocked, enqueue_computers, require_queue, schedule_clock
+from api.replies import clocked_table, enqueue_computers, require_queue, schedule_clock
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -116,16 +116,6 @@ def _started(table: Table) -> Table:
     return table
 
 
-def _clock_of(table: Table) -> None:
-    """Apply the clock of the game ``table`` is playing if its deadline has passed (as
-    every request touching a game does; a computer's move for the seat: queued)."""
-    game_id = table.doc.get("game_id")
-    if table.doc["status"] == PLAYING and game_id:
-        svc = services()
-        with suppress(GameNotFound):
-            clocked(svc, svc.store.load(game_id), 0)
-
-
 def _document_errors(view: Any) -> Any:
     for status, description in _ERRORS:
         view = blp.alt_response(status, response="DEFAULT_ERROR", description=description)(view)
@@ -192,7 +182,7 @@ class TableResource(MethodView):
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
         table = visible(load_table(stores.tables, table_id), table_id, player, invite)
-        _clock_of(table)
+        clocked_table(services(), table)  # its game's passed deadline: applied first
         if finish_if_over(stores.tables, services().store, table):
             table = visible(load_table(stores.tables, table_id), table_id, player, invite)
         return _answer(table, player)

@@ -343,8 +343,9 @@ def test_hint_chat_ticket_and_stream_after_the_deadline_apply_it(
     assert settled.state.settlement["reason"] == "timeout"
 
 
-def test_a_table_view_after_the_deadline_applies_it(client: FlaskClient, store: GameStore,
-                                                    redis_client: redis.Redis) -> None:
+@pytest.mark.parametrize("what", ["view", "stream"])
+def test_a_table_view_or_stream_after_the_deadline_applies_it(
+        client: FlaskClient, store: GameStore, redis_client: redis.Redis, what: str) -> None:
     _, ann = new_player(client, "Ann")
     made = new_table(client, ann, seats=[{"kind": "player"},
                                          {"kind": "computer", "level": "random"}],
@@ -353,8 +354,15 @@ def test_a_table_view_after_the_deadline_applies_it(client: FlaskClient, store: 
     # Ann to act (after the computer's lead, if it leads) and her clock job lost
     _until(lambda: store.load(game_id).meta["clock"]["seat"] == 0, "Ann to act")
     game = _lose_clock_job(store, redis_client, game_id)
-    seen = table(client, made["table_id"], ann)
-    assert seen["status"] == "playing"
+    if what == "view":
+        assert table(client, made["table_id"], ann)["status"] == "playing"
+    else:
+        response = client.get(f"/v1/tables/{made['table_id']}/stream", headers=bearer(ann),
+                              buffered=False)
+        assert response.status_code == 200
+        first = b"".join(itertools.islice(response.response, 1)).decode()
+        response.close()
+        assert "event: table" in first
     settled = store.load(game_id)
     assert settled.version > game.version and settled.state.settlement is not None
     assert settled.state.settlement["reason"] == "timeout"
