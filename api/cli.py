@@ -65,7 +65,8 @@ def add_serve(sub: Subparsers) -> None:
                        "restarted when it dies, and stopped with it.")
     p.add_argument("--host", help=f"interface to bind (else SIXTYSIX_BIND, else {DEFAULT_HOST})")
     p.add_argument("--port", type=int,
-                   help=f"port (else SIXTYSIX_BIND, else {DEFAULT_PORT})")
+                   help=f"port (else SIXTYSIX_BIND, else {DEFAULT_PORT}; 0: a free one, "
+                   "named in the API line)")
     p.add_argument("--workers", type=int,
                    help="gunicorn worker processes (else WEB_CONCURRENCY, else cores + 1, "
                    "at most 9)")

@@ -262,24 +262,42 @@ def clock_job_id(game_id: str, version: int) -> str:
     return f"clock-{hashlib.sha256(game_id.encode()).hexdigest()[:24]}-{version}"
 
 
+#: The clock job ids of one version: at the deadline, and the tags :func:`schedule` adds.
+SWEPT: Final = "swept"
+JOB_TAGS: Final = ("", "now", "again", SWEPT)
+
+
+def clock_job_ids(game_id: str, version: int) -> list[str]:
+    """Every id a clock job of ``game_id`` at ``version`` may have (see :data:`JOB_TAGS`)."""
+    base = clock_job_id(game_id, version)
+    return [f"{base}-{tag}" if tag else base for tag in JOB_TAGS]
+
+
 class DelayedQueue(Protocol):
     """What :func:`schedule` needs of the task queue (:class:`api.worker.queue.TaskQueue`)."""
 
     def enqueue_at(self, when: datetime, func: str, *args: Any,
                    job_id: str | None = None) -> str: ...
 
+    def track_deadline(self, game_id: str, deadline: float) -> None: ...
+
 
 def schedule(queue: DelayedQueue, game_id: str, version: int, meta: Mapping[str, Any],
-             *, now: bool = False, again: bool = False) -> bool:
+             *, now: bool = False, tag: str = "") -> bool:
     """Enqueue the clock job of ``game_id`` at ``version`` for its deadline (``now``: at
-    once, for a due computer move a request asks for; ``again``: a job that started too
-    early, under another id); whether the game has a deadline. The job id names the
-    version, so asking twice schedules one job."""
+    once, for a due computer move a request asks for, or a lost job the sweep found), and
+    note the deadline for the sweep (:meth:`~api.worker.queue.TaskQueue.track_deadline`);
+    whether the game has a deadline. The job id names the version and ``tag`` (one of
+    :data:`JOB_TAGS`: ``now``, ``again`` for a job that started too early, ``swept``), so
+    asking twice schedules one job."""
     clock = meta.get("clock")
     if clock is None or clock["deadline"] is None:
         return False
+    if tag not in JOB_TAGS:
+        raise ValueError(f"unknown clock job tag {tag!r}")
     when = time.time() if now else clock["deadline"]
-    suffix = "-now" if now else "-again" if again else ""
+    queue.track_deadline(game_id, clock["deadline"])
+    base = clock_job_id(game_id, version)
     queue.enqueue_at(datetime.fromtimestamp(when, UTC), CLOCK_JOB, game_id, version,
-                     job_id=clock_job_id(game_id, version) + suffix)
+                     job_id=f"{base}-{tag}" if tag else base)
     return True

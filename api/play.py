@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from api.client import ApiError, SeatSpec, SixtySixClient, View
+from api.client import OUTCOME_UNKNOWN, ApiError, SeatSpec, SixtySixClient, View
 from api.terminal import (
     HINT_COMMAND,
     PROMPT,
@@ -135,9 +135,7 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) 
             try:
                 say(render_hint(client.hint(game_id)))
             except ApiError as exc:
-                if exc.status != 409:
-                    raise
-                say(f"No hint: {exc.detail}")
+                say(f"No hint: {exc.detail or exc.title}")
             continue
         action = parse_choice(text, choices)
         if action is None:
@@ -147,18 +145,43 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) 
         try:
             return client.act(game_id, action)
         except ApiError as exc:
-            if exc.status != 409:
-                raise
-            say(f"Refused: {exc.detail}")
+            if exc.status == 409:
+                say(f"Refused: {exc.detail}")
+                continue
+            say(_unsettled(exc, "your move"))
+        reloaded = _reload(client, game_id, say)
+        if reloaded is not None:
+            return reloaded
+
+
+def _unsettled(exc: ApiError, what: str) -> str:
+    """What the reader is told of an error answer to ``what`` other than a refusal, after
+    the client's retries: never that it failed when it may have been applied."""
+    if exc.type == OUTCOME_UNKNOWN:
+        return (f"The server could not confirm {what}: it may have been applied. Reloading "
+                "the table.")
+    return f"The server did not take {what} ({exc.detail or exc.title}). Reloading the table."
+
+
+def _reload(client: SixtySixClient, game_id: str, say: Say) -> View | None:
+    """The view as it is now, or ``None`` (said why) when the server cannot give it."""
+    try:
+        return client.view(game_id)
+    except ApiError as exc:
+        say(f"The table could not be reloaded ({exc.detail or exc.title}); choose again to "
+            "retry, or q to quit.")
+        return None
 
 
 def _say(client: SixtySixClient, game_id: str, text: str, say: Say) -> None:
-    """Send ``text`` as a chat message and show it; a refused one says why."""
+    """Send ``text`` as a chat message and show it; a refused one says why (a message of
+    unknown outcome says it may have been sent)."""
     try:
         sent = client.chat(game_id, text)
     except ApiError as exc:
-        if exc.status not in (409, 422, 429):
-            raise
-        say(f"Not sent: {exc.detail}")
+        if exc.type == OUTCOME_UNKNOWN:
+            say("The server could not confirm your message: it may have been sent.")
+        else:
+            say(f"Not sent: {exc.detail or exc.title}")
         return
     say(render_chat(sent, sent["seat"], {}))

@@ -23,6 +23,7 @@ import dataclasses
 import logging
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -33,7 +34,9 @@ from api import clock
 from api.errors import Problem, ProblemType
 from api.http import Services, services
 from api.service import computer_to_move, expire, request_computers
-from api.store import MAX_PAGE, Game, VersionConflict, notify_channel
+from api.store import MAX_PAGE, Game, GameNotFound, VersionConflict, notify_channel
+from api.tables.service import PLAYING
+from api.tables.store import Table
 
 log = logging.getLogger(__name__)
 
@@ -86,14 +89,26 @@ def enqueue_computers(svc: Services, game: Game, *, check: bool = False) -> bool
     scheduled too (:func:`api.clock.schedule`)."""
     if svc.queue is None:
         return computer_to_move(game.state, game.meta) is not None
+    if not check:
+        schedule_clock(svc, game)
     try:
-        if not check:
-            clock.schedule(svc.queue, game.game_id, game.version, game.meta)
         return request_computers(svc.queue, game, check=check)
     except redis.RedisError as exc:
         log.warning("game %s: the computers' move could not be enqueued (%s); the next "
                     "request or a sweep enqueues it", game.game_id, type(exc).__name__)
         return True
+
+
+def schedule_clock(svc: Services, game: Game) -> None:
+    """Schedule the clock job of ``game``'s deadline, if it has one (:func:`api.clock.schedule`);
+    a queue that cannot be reached is logged (a request or the sweep schedules it later)."""
+    if svc.queue is None:
+        return
+    try:
+        clock.schedule(svc.queue, game.game_id, game.version, game.meta)
+    except redis.RedisError as exc:
+        log.warning("game %s: the clock's job could not be scheduled (%s); the next request "
+                    "or a sweep applies it", game.game_id, type(exc).__name__)
 
 
 def clocked(svc: Services, game: Game, wait: float) -> Game:
@@ -112,7 +127,8 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
         if svc.queue is None:
             return game
         try:
-            clock.schedule(svc.queue, game.game_id, game.version, game.meta, now=True)
+            clock.schedule(svc.queue, game.game_id, game.version, game.meta, now=True,
+                           tag="now")
         except redis.RedisError as exc:
             log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
                         "job makes it", game.game_id, type(exc).__name__)
@@ -126,6 +142,29 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
         return game
     enqueue_computers(svc, saved)
     return saved
+
+
+def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
+    """For a request that read only the game's ``meta`` (chat, a stream ticket, its events):
+    apply the clock as :func:`clocked` does, without waiting for a worker, if its deadline
+    has passed; whether it had."""
+    if not clock.due(meta, time.time()):
+        return False
+    clocked(svc, svc.store.load(game_id), 0)
+    return True
+
+
+def clocked_table(svc: Services, table: Table) -> None:
+    """For a request on a table (its view or stream): apply the clock of the game it is
+    playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
+    game_id = table.doc.get("game_id")
+    if table.doc["status"] != PLAYING or not game_id:
+        return
+    try:
+        game = svc.store.load(game_id)
+    except GameNotFound:
+        return
+    clocked(svc, game, 0)
 
 
 def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait: float,

@@ -2,8 +2,10 @@
 computers (:class:`api.worker.run.WorkerPool`, default one per core, on ``QUEUE_URL`` or the
 same Redis) and, without ``REDIS_URL``, an embedded ``redis-server``; all supervised.
 
-Before anything starts, the address is checked: a port in use is one line naming ``--port``
-and exit status 1. The embedded Redis keeps its append-only file in the data directory and is
+Before anything starts, the listening socket is bound here and handed to gunicorn by file
+descriptor (``fd://``), so no other process can take the port in between: a port in use is
+one line naming ``--port`` and exit status 1; ``--port 0`` binds a free port, which the
+``API on`` line names. The embedded Redis keeps its append-only file in the data directory and is
 capped at ``maxmemory`` with ``noeviction`` (a full store refuses writes; games are never
 evicted). When it dies it is restarted on the same port and data directory (it reloads its
 append-only file; ``/readyz`` answers 503 meanwhile); after :data:`MAX_DEATHS` deaths within
@@ -43,6 +45,8 @@ MAX_DEATHS = 3
 DEATH_WINDOW = 60.0
 #: Seconds between two looks at gunicorn and Redis.
 POLL_INTERVAL = 0.2
+#: Connections waiting to be accepted (gunicorn's default backlog).
+BACKLOG = 2048
 
 Say = Callable[[str], None]
 
@@ -78,24 +82,34 @@ def split_bind(bind: str) -> tuple[str, int] | None:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
-def check_port(host: str, port: int) -> None:
-    """Raise :class:`ServeError` unless ``host:port`` can be bound now (as gunicorn will)."""
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket of ``host:port`` (``port`` 0: a free port the system picks),
+    bound here and handed to gunicorn (``fd://``), so that no other process can take the
+    port between a check and gunicorn's bind; :class:`ServeError` with one line if it cannot
+    be bound (a port in use names ``--port``)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port {port} is not a port (0 to 65535; 0: a free one); "
+                         "choose another with --port")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ServeError(f"cannot resolve host {host!r}: {exc.strerror}; "
                          "choose another with --host") from None
     family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as sock:
+    sock = socket.socket(family, kind, proto)
+    try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise ServeError(f"port {port} on {host} is in use; "
-                                 "choose another with --port") from None
-            raise ServeError(f"cannot listen on port {port} of {host}: {exc.strerror}; "
-                             "choose another with --port or --host") from None
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} on {host} is in use; "
+                             "choose another with --port") from None
+        raise ServeError(f"cannot listen on port {port} of {host}: {exc.strerror}; "
+                         "choose another with --port or --host") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def where(host: str, port: int) -> str:
@@ -142,15 +156,20 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
     when the address is unusable or the embedded Redis cannot be kept running.
     """
     env = dict(os.environ)
-    if options.host or options.port:
-        env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{options.port or DEFAULT_PORT}"
+    if options.host or options.port is not None:
+        port = DEFAULT_PORT if options.port is None else options.port
+        env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{port}"
     if options.workers:
         env["WEB_CONCURRENCY"] = str(options.workers)
+    pass_fds: tuple[int, ...] = ()
     try:
         address = split_bind(env.get("SIXTYSIX_BIND", f"{DEFAULT_HOST}:{DEFAULT_PORT}"))
-        if address is not None:
-            check_port(*address)
         with ExitStack() as stack:
+            if address is not None:  # bound first: nothing starts on a port in use
+                sock = stack.enter_context(listen(*address))
+                address = (address[0], sock.getsockname()[1])  # port 0: the one picked
+                env["SIXTYSIX_BIND"] = f"fd://{sock.fileno()}"
+                pass_fds = (sock.fileno(),)
             supervisor = None
             if not env.get("REDIS_URL"):
                 redis = EmbeddedRedis(options.data_dir.resolve(), appendonly=True,
@@ -171,7 +190,7 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 say(f"{count} worker process{'es' if count > 1 else ''} for the computers")
             say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
                 "press Ctrl-C to stop")
-            return run_gunicorn(env, supervisor, pool)
+            return run_gunicorn(env, supervisor, pool, pass_fds)
     except (ServeError, RedisServerError) as exc:
         say(str(exc))
         return 1
@@ -189,13 +208,14 @@ def default_workers() -> int:
 
 
 def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
-                 pool: WorkerPool | None = None) -> int:
-    """Run gunicorn as a child, passing SIGINT and SIGTERM on to it (and to the worker
+                 pool: WorkerPool | None = None, pass_fds: tuple[int, ...] = ()) -> int:
+    """Run gunicorn as a child (``pass_fds``: its listening socket, named in
+    ``SIXTYSIX_BIND`` as ``fd://N``), passing SIGINT and SIGTERM on to it (and to the worker
     processes), and wait for it while the supervisor keeps Redis up and the pool its
     workers; stop gunicorn (status 1) when either gives up.
     """
     cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
-    child = subprocess.Popen(cmd, env=env)
+    child = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
     stopping = False
 
     def forward(signum: int, frame: FrameType | None) -> None:

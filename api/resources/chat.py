@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api import idempotency
 from api.chat import chat_event, check_text, message
 from api.http import authenticate, checked_game_id, json_response, required_token, services
+from api.replies import clocked_meta
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas_chat import ChatMessageSchema, ChatSchema
 from api.store import idem_key
@@ -53,7 +54,9 @@ class Chat(MethodView):
         key = idempotency.key()
         meta = store.meta(checked_game_id(game_id))
         seat = authenticate(game_id, meta, token)
-        event = chat_event(meta, seat, check_text(body["text"]))
+        text = check_text(body["text"])
+        clocked_meta(services(), game_id, meta)  # a passed deadline is applied first
+        event = chat_event(meta, seat, text)
         config = current_app.config
         record = None if key is None else (
             idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from flask import Response
 from flask.views import MethodView
 
-from api import clock
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
-from api.replies import clocked
+from api.replies import clocked_meta
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import spectate
 from api.schemas import EventPageSchema, EventsQuerySchema
@@ -40,8 +38,7 @@ class Events(MethodView):
         seat = authenticate(game_id, meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, meta, query.get("invite_code"))
-        if clock.due(meta, time.time()):  # applied first (a computer's move: queued)
-            clocked(svc, svc.store.load(game_id), 0)
+        if clocked_meta(svc, game_id, meta):  # applied first (a computer's move: queued)
             meta, count, logged = svc.store.events(game_id, query["after"], query["limit"])
         # Not dumped through EventPageSchema: it would drop each event's type-specific members.
         return json_response({

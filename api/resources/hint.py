@@ -8,15 +8,18 @@ changed while the computer thought, nothing is saved and the answer is a 409 ver
 
 from __future__ import annotations
 
+import time
 from typing import Any, Final
 
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 
+from api import clock
 from api.advice import HINT_LEVEL
 from api.errors import Problem, ProblemType
 from api.http import authenticate, bearer_token, checked_game_id, etag, json_response, services
 from api.remote_advice import advise_on_worker
+from api.replies import clocked
 from api.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.schemas_ai import HintQuerySchema, HintSchema
 from api.store import Game, GameStore
@@ -70,14 +73,20 @@ class Hint(MethodView):
         ``would_declare_66`` (and a declaration among the ranked actions) appears only at
         tables with the ``hint_66`` setting on. ``budget_ms`` bounds the thinking time.
         The computer thinks on the worker tier, with the queue bound and the 503s of
-        ``POST /v1/analysis`` (then nothing is marked).
+        ``POST /v1/analysis`` (then nothing is marked). At a table with a clock a deadline
+        that has passed is applied first (then the seat may have no decision: a 409).
         """
-        store = services().store
+        svc = services()
+        store = svc.store
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None
         game = store.load(game_id)
         seat = authenticate(game_id, game.meta, token)
+        game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
+        if clock.due(game.meta, time.time()):  # the clock's move for the seat is still due
+            raise Problem(NO_DECISION, "the time to move ran out: the clock's move is being "
+                          "made; read the view")
         if game.state.status != PLAYING or not legal_actions(game.state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")

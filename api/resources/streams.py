@@ -16,6 +16,7 @@ from flask.views import MethodView
 
 from api.errors import UNAUTHORIZED, FieldError, Problem
 from api.http import authenticate, bearer_token, checked_game_id, json_response, services
+from api.replies import clocked, clocked_meta, clocked_table
 from api.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -113,6 +114,7 @@ class GameStream(MethodView):
                 raise _ticket_refused()
         else:
             spectate(game_id, game.meta, query.get("invite_code"))
+        game = clocked(svc, game, 0)  # a passed deadline: applied first (a computer's: queued)
         source = GameSource(svc.store, game, seat, after)
         return _stream(follow(svc.waiter, notify_channel(game_id), source,
                               current_app.config["SIXTYSIX_STREAM_HEARTBEAT"]))
@@ -134,6 +136,7 @@ class StreamTicket(MethodView):
         assert token is not None
         meta, _, _ = svc.store.events(game_id, 0, 1)
         seat = authenticate(game_id, meta, token)
+        clocked_meta(svc, game_id, meta)  # a passed deadline: applied first
         ticket = secrets.token_urlsafe(24)
         svc.store.issue_ticket(game_id, seat, ticket)
         return json_response({"ticket": ticket, "expires_in": TICKET_TTL})
@@ -161,7 +164,8 @@ class TableStream(MethodView):
         games = services().store
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
-        visible(load_table(stores.tables, table_id), table_id, player, invite)
+        table = visible(load_table(stores.tables, table_id), table_id, player, invite)
+        clocked_table(services(), table)  # its game's passed deadline: applied first
 
         def render() -> tuple[int, dict[str, Any]]:
             table = load_table(stores.tables, table_id)

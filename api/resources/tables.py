@@ -12,7 +12,7 @@ from api.http import bearer_token, json_response, services
 from api.players.store import Player
 from api.ratings.service import rate_seats
 from api.ratings.store import RatingStore
-from api.replies import enqueue_computers, require_queue
+from api.replies import clocked_table, enqueue_computers, require_queue, schedule_clock
 from api.resources.blueprint import Blueprint
 from api.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -103,12 +103,16 @@ def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
 
 
 def _started(table: Table) -> Table:
-    """Enqueue the computers' opening moves of the game ``table`` is playing, if any."""
+    """Enqueue the computers' opening moves of the game ``table`` is playing, if any, and
+    schedule its clock's first deadline (a human to act first)."""
     game_id = table.doc.get("game_id")
     if table.doc["status"] == PLAYING and game_id:
         svc = services()
         with suppress(GameNotFound):
-            enqueue_computers(svc, svc.store.load(game_id), check=True)
+            game = svc.store.load(game_id)
+            if game.version == 1:  # just started: nobody has scheduled its deadline yet
+                schedule_clock(svc, game)
+            enqueue_computers(svc, game, check=True)
     return table
 
 
@@ -178,6 +182,7 @@ class TableResource(MethodView):
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
         table = visible(load_table(stores.tables, table_id), table_id, player, invite)
+        clocked_table(services(), table)  # its game's passed deadline: applied first
         if finish_if_over(stores.tables, services().store, table):
             table = visible(load_table(stores.tables, table_id), table_id, player, invite)
         return _answer(table, player)

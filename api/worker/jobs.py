@@ -120,7 +120,7 @@ def clock_expired(game_id: str, version: int) -> str:
         return STALE
     early = deadline - time.time()
     if early > EARLY_WAIT:
-        clock.schedule(ctx.queue, game_id, version, game.meta, again=True)
+        clock.schedule(ctx.queue, game_id, version, game.meta, tag="again")
         return STALE
     if early > 0:
         time.sleep(early)

@@ -50,6 +50,7 @@ from rq.job import Job, JobStatus
 from rq.results import Result
 from rq.serializers import JSONSerializer
 
+from api.clock import SWEPT, clock_job_id, clock_job_ids
 from api.redis_connect import connect
 
 MOVES: Final = "sixtysix-moves"
@@ -70,6 +71,22 @@ SERIALIZER: Final = JSONSerializer
 #: until a worker finds a human to act: what the sweep (:mod:`api.worker.run`) looks through.
 AWAITING: Final = "sixtysix:awaiting-computers"
 
+#: Sorted set of the games with a clock's deadline (game id -> deadline, epoch seconds), as
+#: last scheduled: what the sweep looks through for clock jobs that were lost.
+DEADLINES: Final = "sixtysix:clock-deadlines"
+#: Statuses of a clock job that will still run or is running.
+CLOCK_IN_HAND: Final = WAITING | {JobStatus.STARTED}
+
+
+# KEYS: the deadlines set; ARGV: game id, the deadline read, the new one ('' to forget the
+# game). Changes nothing if the game's deadline was scheduled anew since it was read.
+_RESEEN: Final = """
+local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not seen or tonumber(seen) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
 
 # KEYS: the awaiting set; ARGV: game id, time. Forgets the game if asked no later than then.
 _SETTLED: Final = """
@@ -114,6 +131,7 @@ class TaskQueue:
         self.redis = client
         self.advice_limit = advice_limit
         self._settle = client.register_script(_SETTLED)
+        self._reseen = client.register_script(_RESEEN)
         self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
         self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
 
@@ -183,6 +201,34 @@ class TaskQueue:
         """Run ``func(*args)`` ``delay`` seconds from now; the job id."""
         return self.enqueue_at(datetime.now(UTC) + timedelta(seconds=delay), func, *args,
                                job_id=job_id)
+
+    def track_deadline(self, game_id: str, deadline: float) -> None:
+        """Note ``game_id``'s current deadline for the sweep (:data:`DEADLINES`)."""
+        self.redis.zadd(DEADLINES, {game_id: deadline})
+
+    def overdue(self, late: float, limit: int = 100) -> list[tuple[str, float]]:
+        """Games (with the deadline noted) whose deadline passed more than ``late`` seconds
+        ago, earliest first, at most ``limit``."""
+        found = self.redis.zrangebyscore(DEADLINES, "-inf", time.time() - late, 0, limit,
+                                         withscores=True)
+        return [(i.decode(), float(d)) for i, d in cast("list[tuple[bytes, float]]", found)]
+
+    def deadline_seen(self, game_id: str, noted: float, current: float | None) -> None:
+        """The sweep read ``game_id`` with deadline ``noted`` in :data:`DEADLINES` and found
+        ``current`` in the game (``None``: none, or no game): note that, unless the deadline
+        was scheduled anew meanwhile."""
+        self._reseen(keys=[DEADLINES],
+                     args=[game_id, repr(noted), "" if current is None else repr(current)])
+
+    def clock_in_hand(self, game_id: str, version: int) -> bool:
+        """Whether a clock job of ``game_id`` at ``version`` will run or is running, or the
+        sweep's own ran within :data:`RESULT_TTL` seconds (so a clock its job cannot apply
+        is enqueued again at most that often)."""
+        swept = f"{clock_job_id(game_id, version)}-{SWEPT}"
+        found = Job.fetch_many(clock_job_ids(game_id, version), connection=self.redis,
+                               serializer=SERIALIZER)
+        return any(job is not None and (job.id == swept or job.get_status(
+            refresh=False) in CLOCK_IN_HAND) for job in found)
 
     # ------------------------------------------------------------------ advice
 

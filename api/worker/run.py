@@ -10,7 +10,10 @@ worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orph
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
 ``REDIS_URL``); a worker takes moves before hints and analyses and every
 :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
-(a lease's time) for a move no worker holds or will run, and enqueues it again.
+(a lease's time) for a move no worker holds or will run, and enqueues it again, and the
+games whose clock's deadline passed :data:`CLOCK_LATE` seconds ago with no clock job that
+will run (the job lost with its Redis keys, or failed), whose job it enqueues at once
+(:func:`sweep_clocks`); at most :data:`SWEEP_LIMIT` games of each per sweep.
 
 :class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
 in-process server of ``sixtysix play`` and the test fixtures).
@@ -36,6 +39,7 @@ from rq.queue import Queue
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
+from api import clock
 from api.config import DEFAULTS
 from api.redis_connect import connect, redact
 from api.service import request_computers
@@ -48,6 +52,11 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two sweeps of one worker process.
 SWEEP_INTERVAL: Final = 5.0
+#: Most games one sweep looks at, of those awaiting computers and of those past a deadline.
+SWEEP_LIMIT: Final = 100
+#: Seconds past its deadline after which a clock whose job neither waits nor runs is lost
+#: (RQ's scheduler moves a due job within about a second).
+CLOCK_LATE: Final = 3.0
 #: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
 MAX_DEATHS: Final = 5
 DEATH_WINDOW: Final = 60.0
@@ -144,7 +153,7 @@ def sweep(ctx: jobs.WorkerContext) -> int:
     forget the games that wait for a human. The number enqueued."""
     enqueued = 0
     started = time.time()
-    for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS):
+    for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS, limit=SWEEP_LIMIT):
         try:
             game = ctx.store.load(game_id)
         except GameNotFound:
@@ -160,12 +169,39 @@ def sweep(ctx: jobs.WorkerContext) -> int:
     return enqueued
 
 
+def sweep_clocks(ctx: jobs.WorkerContext, late: float = CLOCK_LATE,
+                 limit: int = SWEEP_LIMIT) -> int:
+    """Find the clocks whose job was lost: of the games whose noted deadline passed more
+    than ``late`` seconds ago (at most ``limit``, earliest first), enqueue the clock job at
+    once for those still at that deadline with no clock job that will run; note the deadline
+    a game has moved on to, and forget the games without one. The number enqueued."""
+    enqueued = 0
+    for game_id, noted in ctx.queue.overdue(late, limit):
+        try:
+            game = ctx.store.load(game_id)
+        except GameNotFound:
+            ctx.queue.deadline_seen(game_id, noted, None)
+            continue
+        timing = game.meta.get("clock")
+        deadline = None if timing is None else timing["deadline"]
+        if deadline is None or deadline + late > time.time():  # none now, or not yet late
+            ctx.queue.deadline_seen(game_id, noted, deadline)
+            continue
+        if ctx.queue.clock_in_hand(game_id, game.version):
+            continue
+        log.warning("game %s: its clock ran out with no job to apply it: enqueued", game_id)
+        clock.schedule(ctx.queue, game_id, game.version, game.meta, now=True, tag=clock.SWEPT)
+        enqueued += 1
+    return enqueued
+
+
 def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
     while not stop.wait(SWEEP_INTERVAL):
-        try:
-            sweep(ctx)
-        except Exception:  # a Redis outage or a bug: log it, sweep again later
-            log.exception("sweep failed")
+        for task in (sweep, sweep_clocks):
+            try:
+                task(ctx)
+            except Exception:  # a Redis outage or a bug: log it, sweep again later
+                log.exception("%s failed", task.__name__)
 
 
 class Scheduler(RQScheduler):

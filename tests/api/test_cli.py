@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -20,6 +21,8 @@ from api.cli import build_parser, main
 from api.client import SixtySixClient
 from api.play import play_against_computer, play_match
 from api.redis_server import EmbeddedRedis
+from api.store import GameStore
+from engine import legal_actions
 from tests.api.helpers import HEARTS_DECK
 
 #: Attempts, 0.1 s apart, to reach a starting server (a bound, not a performance limit).
@@ -226,6 +229,37 @@ def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
     shown = re.findall(r"^Your hand: (.*)$", out, re.MULTILINE)
     assert sorted(shown[0].split()) == sorted(hand)
     assert len(shown) == 2 and re.search(r"^You played \S\S\.$", out, re.MULTILINE)
+
+
+def test_the_printed_resume_command_resumes_that_game(
+        live_url: str, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The line ``sixtysix play --url`` prints, run as it is printed (a new process, its
+    words split as a shell splits them), takes up the same seat of the same game."""
+    ask, _ = _scripted([])  # quits at the first prompt
+    monkeypatch.setattr("builtins.input", ask)
+    assert main(["play", "--url", live_url, "--match-points", "3"]) == 1
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("To resume it later: "))
+    words = shlex.split(line.removeprefix("To resume it later: "))
+    assert words[:2] == ["sixtysix", "play"]
+    game_id = re.search(r"^Game (\S+): you are seat 0\.$", out, re.MULTILINE)
+    assert game_id, out
+    store = GameStore(redis_client, 600)
+    before = store.load(game_id.group(1))
+    assert legal_actions(before.state, 0)  # the human is to move: the resumed terminal asks
+    resumed = subprocess.run(
+        [sys.executable, "-m", "api.cli", *words[1:]], input="1\n", capture_output=True,
+        text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    assert resumed.returncode == 1, resumed.stderr  # quit at end of input, after the move
+    assert f"Game {game_id.group(1)}: resumed." in resumed.stdout
+    said = re.search(r"You played (\S\S)\.$", resumed.stdout, re.MULTILINE)  # after a prompt
+    assert said, resumed.stdout
+    after = store.load(game_id.group(1))
+    assert after.version > before.version
+    played = [lg.event.data["card"] for lg in store.all_events(after)
+              if lg.event.type == "card_played" and lg.event.data["seat"] == 0]
+    assert played == [said.group(1)]  # the card the resumed terminal played, in that game
 
 
 def test_resume_of_a_finished_game_says_the_result_once(

@@ -4,6 +4,7 @@ with the test-only lower bound (``SIXTYSIX_MIN_THINK_TIME_S``) and their setting
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -18,8 +19,8 @@ from api.clock import clock_job_id
 from api.store import Game, GameStore
 from api.worker.queue import SERIALIZER, TaskQueue
 from engine.replay import replay
-from tests.api.helpers import DECK, act, assert_problem, create, view
-from tests.api.lobby_helpers import new_player, new_table
+from tests.api.helpers import DECK, act, assert_problem, bearer, create, view
+from tests.api.lobby_helpers import new_player, new_table, table
 
 T = TypeVar("T")
 #: Seconds the tests wait at most for a clock job (far above a 1 s think time).
@@ -70,17 +71,23 @@ def _events(store: GameStore, game_id: str) -> list[dict[str, Any]]:
     return [{"type": lg.event.type, **lg.event.data} for lg in store.all_events(game)]
 
 
-def _overdue(client: FlaskClient, store: GameStore, redis_client: redis.Redis,
-             **settings: Any) -> tuple[str, str, Game]:
-    """A game against the computer whose clock job was lost (deleted) and whose deadline
-    has passed, so that only a request can apply it: its id, Ann's token, the game."""
-    game_id, (ann,) = _game(client, VS_COMPUTER, **settings)
+def _lose_clock_job(store: GameStore, redis_client: redis.Redis, game_id: str) -> Game:
+    """Delete the game's clock job and wait past its deadline: the game, which only a
+    request (or a sweep) can now move on."""
     game = store.load(game_id)
     Job.fetch(clock_job_id(game_id, game.version), connection=redis_client,
               serializer=SERIALIZER).delete()
     time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
     assert store.load(game_id).version == game.version  # no job: nothing happened
-    return game_id, ann, game
+    return game
+
+
+def _overdue(client: FlaskClient, store: GameStore, redis_client: redis.Redis,
+             **settings: Any) -> tuple[str, str, Game]:
+    """A game against the computer whose clock job was lost (deleted) and whose deadline
+    has passed, so that only a request can apply it: its id, Ann's token, the game."""
+    game_id, (ann,) = _game(client, VS_COMPUTER, **settings)
+    return game_id, ann, _lose_clock_job(store, redis_client, game_id)
 
 
 def test_the_view_shows_the_clock_and_none_without_one(client: FlaskClient) -> None:
@@ -280,6 +287,9 @@ def test_a_table_with_a_clock_starts_its_game_with_one(client: FlaskClient,
     assert 0 < seen["clock"]["remaining_ms"] <= 20_000
     game = store.load(made["game_id"])
     assert game.meta["clock"]["deadline"] is not None
+    # its job is scheduled, whoever leads (a human leading: by the join that started it)
+    Job.fetch(clock_job_id(game.game_id, game.version), connection=store.redis,
+              serializer=SERIALIZER)
 
 
 def test_the_rules_list_the_clock_settings(client: FlaskClient) -> None:
@@ -300,3 +310,70 @@ def test_events_and_record_after_the_deadline_apply_it(client: FlaskClient, stor
         assert answer.status_code == 200
         assert "timeout" in answer.get_data(as_text=True)
         assert store.load(game_id).state.settlement is not None
+
+
+def _touch(client: FlaskClient, game_id: str, token: str, what: str) -> None:
+    """One request of kind ``what`` touching the game, as Ann; asserts its answer."""
+    auth = bearer(token)
+    if what == "stream":
+        response = client.get(f"/v1/games/{game_id}/stream", headers=auth, buffered=False)
+        assert response.status_code == 200
+        first = b"".join(itertools.islice(response.response, 1)).decode()
+        response.close()
+        assert '"reason":"timeout"' in first  # the first view already shows it
+    elif what == "chat":
+        response = client.post(f"/v1/games/{game_id}/chat", json={"text": "hi"}, headers=auth)
+        assert response.status_code == 201, response.json
+    elif what == "stream-ticket":
+        response = client.post(f"/v1/games/{game_id}/stream-ticket", headers=auth)
+        assert response.status_code == 200, response.json
+    else:  # the hint: the hand was forfeited first, so there is no decision left to advise
+        assert_problem(client.post(f"/v1/games/{game_id}/hint?budget_ms=50", headers=auth),
+                       409, "no-decision")
+
+
+@pytest.mark.parametrize("what", ["hint", "chat", "stream-ticket", "stream"])
+def test_hint_chat_ticket_and_stream_after_the_deadline_apply_it(
+        client: FlaskClient, store: GameStore, redis_client: redis.Redis, what: str) -> None:
+    game_id, ann, game = _overdue(client, store, redis_client, on_timeout="forfeit")
+    _touch(client, game_id, ann, what)
+    settled = store.load(game_id)
+    assert settled.version > game.version
+    assert settled.state.settlement is not None
+    assert settled.state.settlement["reason"] == "timeout"
+
+
+@pytest.mark.parametrize("what", ["view", "stream"])
+def test_a_table_view_or_stream_after_the_deadline_applies_it(
+        client: FlaskClient, store: GameStore, redis_client: redis.Redis, what: str) -> None:
+    _, ann = new_player(client, "Ann")
+    made = new_table(client, ann, seats=[{"kind": "player"},
+                                         {"kind": "computer", "level": "random"}],
+                     settings={"think_time_s": 1, "on_timeout": "forfeit"})
+    game_id = made["game_id"]
+    # Ann to act (after the computer's lead, if it leads) and her clock job lost
+    _until(lambda: store.load(game_id).meta["clock"]["seat"] == 0, "Ann to act")
+    game = _lose_clock_job(store, redis_client, game_id)
+    if what == "view":
+        assert table(client, made["table_id"], ann)["status"] == "playing"
+    else:
+        response = client.get(f"/v1/tables/{made['table_id']}/stream", headers=bearer(ann),
+                              buffered=False)
+        assert response.status_code == 200
+        first = b"".join(itertools.islice(response.response, 1)).decode()
+        response.close()
+        assert "event: table" in first
+    settled = store.load(game_id)
+    assert settled.version > game.version and settled.state.settlement is not None
+    assert settled.state.settlement["reason"] == "timeout"
+
+
+def test_a_lost_clock_job_is_found_by_the_workers_sweep_with_no_request(
+        client: FlaskClient, store: GameStore, redis_client: redis.Redis) -> None:
+    game_id, _, game = _overdue(client, store, redis_client, timeout_level="random")
+    moved = _until(lambda: [e for e in _events(store, game_id) if e.get("timeout")],
+                   "the swept clock's move")
+    assert moved[0]["seat"] == 0
+    assert Job.fetch(clock_job_id(game_id, game.version) + "-swept",
+                     connection=redis_client, serializer=SERIALIZER).args == [
+                         game_id, game.version]

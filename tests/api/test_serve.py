@@ -3,12 +3,14 @@ embedded Redis' memory cap and its supervision (restarted when killed, games kep
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterator
@@ -22,7 +24,7 @@ import requests
 
 from api.client import SixtySixClient
 from api.redis_server import EmbeddedRedis
-from api.serve import DEATH_WINDOW, MAX_DEATHS, RedisSupervisor
+from api.serve import DEATH_WINDOW, DEFAULT_PORT, MAX_DEATHS, RedisSupervisor
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Attempts, 0.1 s apart, to see a change (a bound, not a performance limit: once, on a 2-core
@@ -61,6 +63,12 @@ class Served:
     def err(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def listening(self) -> str | None:
+        """The API's address as serve's ``API on`` line names it (``None`` before it)."""
+        assert self.process.poll() is None, self.err()
+        found = re.search(r"^sixtysix: API on (http://\S+);", self.err(), re.MULTILINE)
+        return found.group(1) if found else None
+
     def redis_url(self) -> str:
         found = re.search(r"embedded redis-server at (redis://\S+),", self.err())
         assert found, self.err()
@@ -72,18 +80,21 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     """Starts ``sixtysix serve`` on a free port (extra arguments appended); killed at the end."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(*args: str, env: dict[str, str] | None = None, wait: bool = True) -> Served:
-        port = _free_port()
-        log = tmp_path / f"serve-{port}.log"
+    def start(*args: str, env: dict[str, str] | None = None, port: int = 0) -> Served:
+        log = tmp_path / f"serve-{len(started)}.log"
         with log.open("wb") as err:
             process = subprocess.Popen(
                 [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1",
                  "--computer-workers", "1", "--data-dir", str(tmp_path / "var"), *args],
                 env=env or _env(), stdout=subprocess.DEVNULL, stderr=err)
         started.append(process)
-        served = Served(process, f"http://127.0.0.1:{port}", log)
-        if wait:
-            _eventually(lambda: _answers(served), f"{served.url} answers /healthz")
+        served = Served(process, "", log)
+        if port:
+            served.url = f"http://127.0.0.1:{port}"
+        else:  # a free port serve bound itself: the one its API line names
+            _eventually(lambda: served.listening() is not None, "serve names its address")
+            served.url = served.listening() or ""
+        _eventually(lambda: _answers(served), f"{served.url} answers /healthz")
         return served
 
     yield start
@@ -145,6 +156,55 @@ def test_serve_says_where_the_api_and_docs_are_and_how_to_stop(
     assert line == (f"sixtysix: API on {served.url}; docs on {served.url}/docs and "
                     f"{served.url}/redoc; play in the browser on {served.url}/play; "
                     "press Ctrl-C to stop")
+
+
+def test_port_0_serves_on_a_free_port_the_line_names(serve: Callable[..., Served]) -> None:
+    served = serve()  # --port 0; the fixture found it answering where the line says
+    port = int(served.url.rpartition(":")[2])
+    assert port not in (0, DEFAULT_PORT)
+
+
+def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """The port is bound by serve before anything starts and handed to gunicorn, so nobody
+    can take it in between (a check that let it go again would lose this race)."""
+    port = _free_port()
+    log = tmp_path / "serve-0.log"
+    taken: list[int] = []
+
+    def try_to_take() -> None:
+        with socket.socket() as rival:
+            try:
+                rival.bind(("127.0.0.1", port))
+            except OSError as exc:
+                taken.append(exc.errno)
+                return
+            taken.append(0)
+
+    def redis_started() -> bool:
+        if log.exists() and "embedded redis-server at" in log.read_text(errors="replace"):
+            try_to_take()  # gunicorn is not started before this line
+            return True
+        return False
+
+    watcher = threading.Thread(target=_eventually, args=(redis_started, "redis started"))
+    watcher.start()
+    served = serve(port=port)
+    watcher.join()
+    assert taken == [errno.EADDRINUSE], served.err()
+    assert _answers(served)  # and gunicorn serves on it
+
+
+def test_a_port_out_of_range_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "serve", "--port", "70000",
+         "--data-dir", str(tmp_path / "var")],
+        env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "sixtysix: port 70000 is not a port (0 to 65535; 0: a free one); choose another "
+        "with --port"]
+    assert not (tmp_path / "var").exists()
 
 
 def test_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 import redis
 from flask import Flask
+from rq.job import Job, JobStatus
 
+from api import clock
 from api.redis_server import EmbeddedRedis
 from api.service import create_game
-from api.worker.queue import AWAITING, move_job_id
-from api.worker.run import build_context, sweep
+from api.worker.queue import AWAITING, DEADLINES, SERIALIZER, move_job_id
+from api.worker.run import build_context, sweep, sweep_clocks
 from tests.api.helpers import DECK
 
 BODY = {"variant": "sixty-six", "rules": {}, "deck": DECK, "first_dealer": 1,
@@ -52,6 +54,45 @@ def test_the_sweep_enqueues_a_lost_move_once_and_forgets_settled_games(own: str)
     assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) == asked  # keeps it
     ctx.queue.settled(waiting.game_id, asked)
     assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) is None
+
+
+def test_the_sweep_enqueues_a_lost_clock_job_and_bounds_its_work(
+        own: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIXTYSIX_MIN_THINK_TIME_S", "1")
+    ctx = build_context(own, own)
+    timed = {**BODY, "seats": HUMAN_LEADS,
+             "settings": {**BODY["settings"], "think_time_s": 1, "on_timeout": "forfeit"}}
+    lost, _ = create_game(ctx.store, timed)
+    kept, _ = create_game(ctx.store, timed)
+    for game in (lost, kept):
+        assert clock.schedule(ctx.queue, game.game_id, game.version, game.meta)
+    assert ctx.queue.redis.zscore(DEADLINES, lost.game_id) == lost.meta["clock"]["deadline"]
+    base = clock.clock_job_id(lost.game_id, lost.version)
+    Job.fetch(base, connection=ctx.queue.redis, serializer=SERIALIZER).delete()
+    assert sweep_clocks(ctx, late=0) == 0  # no deadline has passed yet
+    later, _ = create_game(ctx.store, {**timed, "settings": {**timed["settings"],
+                                                              "think_time_s": 60}})
+    unclocked, _ = create_game(ctx.store, {**BODY, "seats": HUMAN_LEADS})
+    ctx.queue.redis.zadd(DEADLINES, {"gone-game-id": 1.0, later.game_id: 2.0,
+                                     unclocked.game_id: 3.0})
+    time.sleep(max(0.0, kept.meta["clock"]["deadline"] - time.time()) + 0.1)
+    # the earliest noted first: with room for three, neither lost nor kept is looked at
+    assert sweep_clocks(ctx, late=0, limit=3) == 0
+    assert ctx.queue.redis.zscore(DEADLINES, "gone-game-id") is None
+    assert ctx.queue.redis.zscore(DEADLINES, unclocked.game_id) is None  # no clock
+    assert ctx.queue.redis.zscore(DEADLINES, later.game_id) == later.meta["clock"]["deadline"]
+    assert sweep_clocks(ctx, late=0) == 1  # lost had no job; kept's still waits
+    swept = Job.fetch(f"{base}-swept", connection=ctx.queue.redis, serializer=SERIALIZER)
+    assert swept.args == [lost.game_id, lost.version]
+    assert swept.get_status() == JobStatus.SCHEDULED  # due now: RQ's scheduler moves it
+    assert sweep_clocks(ctx, late=0) == 0  # its job is in hand now
+    swept.delete()
+    Job.fetch(clock.clock_job_id(kept.game_id, kept.version), connection=ctx.queue.redis,
+              serializer=SERIALIZER).delete()
+    assert sweep_clocks(ctx, late=0, limit=1) == 1  # one game per sweep, earliest first
+    assert sweep_clocks(ctx, late=0, limit=1) == 0  # the earliest is in hand: only it seen
+    assert sweep_clocks(ctx, late=0) == 1
+    assert ctx.queue.redis.zscore(DEADLINES, lost.game_id) is not None  # still due
 
 
 def test_without_a_task_queue_a_game_with_computers_is_refused_unsaved(
