@@ -118,6 +118,7 @@ def test_three_expiries_forfeit_and_count_as_leaving_once(app: Flask,
         done.set()
         for thread in threads:
             thread.join(timeout=30)
+    table(client, table_id)  # records the match now if the forfeit's save's hook lags
     final = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[ann_seat])).json
     assert final is not None
     assert final["match"]["result_reason"] == "timeout"

@@ -75,7 +75,7 @@ def test_lobby_operations_document_their_errors_with_their_own_examples(
         for status, response in op["responses"].items():
             if status.startswith(("4", "5")):
                 name = _ref(response)
-                assert name in components and name != "DEFAULT_ERROR", (path, status, name)
+                assert name in components and name != "DEFAULT_ERROR", (path, method, name)
                 media = components[name]["content"]["application/problem+json"]
                 shown = ([e["value"] for e in media["examples"].values()]
                          if "examples" in media else [media["example"]])
