@@ -60,10 +60,10 @@ _SEATS: Final = [
     {"seat": 0, "kind": "player", "player_id": "pA3x9Qk2LmZ0", "name": "Ann", "bot": False,
      "rating": 1538},
     {"seat": 1, "kind": "computer", "level": "normal", "name": "Computer (normal)",
-     "rating": 1561},
+     "rating": 1751},
     {"seat": 2, "kind": "open"},
     {"seat": 3, "kind": "computer", "level": "normal", "name": "Computer (normal)",
-     "rating": 1561}]
+     "rating": 1751}]
 SUMMARY_EXAMPLE: Final = {
     "table_id": "tB7q2WcXk9Lp", "version": 1, "variant": "four-hand",
     "rules": {"exchange_min_talon": 2, "exchange_requires_trick": False, "close_min_talon": 3,
