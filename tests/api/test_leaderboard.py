@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.ratings.seed import shipped
 from engine import find_variant
 from tests.api.helpers import act, assert_problem, bearer, create
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens, table
@@ -119,7 +120,9 @@ def test_games_without_a_player_never_count(client: FlaskClient) -> None:
             break
         act(client, game_id, token, rng.choice(view["legal_actions"]))
     assert board(client) == {} and board(client, kind="bot") == {}
-    assert client.get("/v1/ratings?kind=computer").json["ratings"] == []  # type: ignore[index]
+    levels = client.get("/v1/ratings?kind=computer").json["ratings"]  # type: ignore[index]
+    assert {r["id"]: r["matches"] for r in levels} == {  # as shipped: nothing was rated
+        level: r.matches for level, r in shipped()["sixty-six"].ratings.items()}
 
 
 def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: FlaskClient) -> None:
