@@ -235,6 +235,13 @@ def summarize(variant: str, seed: int, levels: tuple[str, str],
     return ArenaResult(variant, seed, n, target, (bots[0], bots[1]), tuple(diff))
 
 
+def check_hands(hands: int) -> None:
+    """:class:`ArenaError` unless ``hands`` is even and at least 2."""
+    if hands < 2 or hands % 2:
+        raise ArenaError(f"--hands must be even and at least 2 (each deal is played twice); "
+                         f"got {hands}")
+
+
 def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, jobs: int = 1,
         progress: bool = False) -> ArenaResult:
     """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``."""
@@ -242,9 +249,7 @@ def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, j
         levels = (level_variant(a), level_variant(b))  # resolved once, then sent to the workers
     except ValueError as e:
         raise ArenaError(str(e)) from None
-    if hands < 2 or hands % 2:
-        raise ArenaError(f"--hands must be even and at least 2 (each deal is played twice); "
-                         f"got {hands}")
+    check_hands(hands)
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1; got {jobs}")
     Rules.make(variant)  # an unknown variant fails here, before any process starts

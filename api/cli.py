@@ -1,7 +1,9 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API (and its workers), ``sixtysix
 worker`` runs worker processes only (:mod:`api.worker.run`), ``sixtysix play`` plays a match
 against the computer in the terminal (``--lobby``: against people, at a table; see
-:mod:`api.lobby_terminal`), ``sixtysix replay RECORD`` checks a record of play
+:mod:`api.lobby_terminal`), ``sixtysix arena`` plays two computer levels against each other
+(:mod:`api.arena`), ``sixtysix rating-seed`` rewrites a variant's entry of the levels' rating
+seed (:mod:`api.ratings.seed_make`), ``sixtysix replay RECORD`` checks a record of play
 (:mod:`engine.replay`; ``--show`` prints its hands).
 
 A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
@@ -25,6 +27,8 @@ from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.local import LocalServer
 from api.play import play_against_computer, resume
 from api.ratings.arena import check_rateable, rate_arena
+from api.ratings.seed import SEED_PATH
+from api.ratings.seed_make import make_variant, write_variant
 from api.ratings.store import RatingStore
 from api.redis_connect import RedisURLError, connect
 from api.serve import (
@@ -240,7 +244,46 @@ def _rate_levels(url: str, result: arena.ArenaResult) -> None:
               f"{rating.matches} matches)", file=sys.stderr)
 
 
-# --------------------------------------------------------------------------- main
+def add_rating_seed(sub: Subparsers) -> None:
+    p = sub.add_parser("rating-seed", help="write the computer levels' starting ratings",
+                       description="Rate the computer levels of a variant from arena runs "
+                       "(easy-random, normal-easy, strong-normal) in an empty embedded Redis "
+                       "and write them, with the runs' figures and this command, into the "
+                       "seed file that a fresh deployment loads (api/ratings/seed.py).")
+    p.add_argument("--variant", required=True, choices=list(VARIANTS))
+    p.add_argument("--hands", default="200,80,30",
+                   help="hands of the three runs, comma-separated, each even (default "
+                   "200,80,30)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", type=Path, default=SEED_PATH,
+                   help=f"the seed file to update (default {SEED_PATH})")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on stderr")
+    p.set_defaults(run=rating_seed_command)
+
+
+def rating_seed_command(args: argparse.Namespace) -> int:
+    try:
+        hands = [int(n) for n in args.hands.split(",")]
+    except ValueError:
+        print(f"sixtysix rating-seed: --hands {args.hands!r} is not comma-separated numbers",
+              file=sys.stderr)
+        return 2
+    command = (f"sixtysix rating-seed --variant {args.variant} --hands {args.hands} "
+               f"--seed {args.seed} --jobs {args.jobs}")
+    try:
+        entry = make_variant(args.variant, hands, args.seed, args.jobs, args.progress, command,
+                             lambda line: print(line, file=sys.stderr))
+    except (arena.ArenaError, EngineError) as exc:
+        print(f"sixtysix rating-seed: {exc}", file=sys.stderr)
+        return 2
+    write_variant(args.out, args.variant, entry)
+    for level, rating in entry["ratings"].items():
+        print(f"{args.variant}: {level} ≈ {rating['display']} (mu {rating['mu']:.2f}, sigma "
+              f"{rating['sigma']:.2f}, {rating['matches']} matches)")
+    return 0
+
 
 # --------------------------------------------------------------------------- replay
 
@@ -255,7 +298,7 @@ def add_replay(sub: Subparsers) -> None:
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_worker, add_play,
-                                                       add_arena, add_replay)
+                                                       add_arena, add_rating_seed, add_replay)
 
 
 def package_version() -> str:

@@ -4,11 +4,15 @@
   and actions, ``If-None-Match`` on the view; response headers ``ETag``, ``Location``,
   ``Preference-Applied``, ``Retry-After`` and ``WWW-Authenticate`` (components ``headers``
   and ``parameters``);
-* one response component per kind of error, each with real examples (:mod:`api.examples`);
-  every ``/v1`` operation may answer 503 (Redis unreachable), every one with a JSON body 400;
-* ``operationId`` of every operation, and ``links`` from the 201 of ``POST /v1/games`` to the
-  view, actions, events and hint of the new game with its first seat's token, so a reader and
-  a stateful client see how the calls chain.
+* one response component per kind of error, each with real examples (:mod:`api.examples`,
+  :mod:`api.examples_lobby`); every ``/v1`` operation may answer 503 (Redis unreachable),
+  every one with a JSON body 400; a 422 names the operation's own examples (a lobby
+  operation's query, player or table fields);
+* ``operationId`` of every operation, and ``links`` (:data:`LINKS`) from the 201 of ``POST
+  /v1/games`` to the view, actions, events and hint of the new game with its first seat's
+  token, and from the lobby's answers to what they name (a new player's profile, a listed
+  player, a table's game, a tour game, a match's record), so a reader and a stateful client
+  see how the calls chain.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ from apispec import APISpec, BasePlugin
 from api.advice import RECORD_REQUIRED, REQUIRED
 from api.errors import PROBLEM_JSON
 from api.examples import ERRORS
+from api.examples_lobby import LOBBY_ERRORS
 
 _PROBLEM: Final = {"$ref": "#/components/schemas/Problem"}
+#: Every error example by name: the games' and the lobby's.
+ALL_ERRORS: Final = {**ERRORS, **LOBBY_ERRORS}
 
 HEADERS: Final[dict[str, dict[str, Any]]] = {
     "ETag": {"description": "The game's version, quoted: send it back in If-Match (actions) "
@@ -38,6 +45,10 @@ HEADERS: Final[dict[str, dict[str, Any]]] = {
         "schema": {"type": "string"}, "example": "respond-async"},
     "WWW-Authenticate": {"description": "The scheme to use", "schema": {"type": "string"},
                          "example": 'Bearer realm="sixtysix"'},
+    "PlayerLocation": {"description": "Path of the new player's profile",
+                       "schema": {"type": "string"}, "example": "/v1/players/pA3x9Qk2LmZ0"},
+    "TableLocation": {"description": "Path of the table", "schema": {"type": "string"},
+                      "example": "/v1/tables/tB7q2WcXk9Lp"},
 }
 
 PARAMETERS: Final[dict[str, dict[str, Any]]] = {
@@ -84,7 +95,7 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
 
 
 def _errors(description: str, *names: str, headers: tuple[str, ...] = ()) -> dict[str, Any]:
-    examples = {name: {"summary": ERRORS[name]["detail"], "value": ERRORS[name]}
+    examples = {name: {"summary": ALL_ERRORS[name]["detail"], "value": ALL_ERRORS[name]}
                 for name in names}
     out: dict[str, Any] = {"description": description,
                            "content": {PROBLEM_JSON: {"schema": _PROBLEM, "examples": examples}}}
@@ -139,7 +150,40 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
         headers=("Retry-After",)),
     "StoreFull": _errors("insufficient-storage: the game store is full (Redis maxmemory); "
                          "nothing was saved", "store_full"),
+    "PlayerUnauthorized": _errors("Missing or unknown player token (a seat token is not one)",
+                                  "missing_player_token", "unknown_player_token",
+                                  headers=("WWW-Authenticate",)),
+    "PlayerNotFound": _errors("player-not-found: no player with this id", "player_not_found"),
+    "NameTaken": _errors("name-taken: another player has this name (names are unique without "
+                         "regard to case)", "name_taken"),
+    "InvalidPlayer": _errors("The name is missing or not 3 to 20 letters, digits, spaces, - "
+                             "or _, or the kind is not human or bot (errors names the field)",
+                             "invalid_name"),
+    "TableNotFound": _errors("table-not-found: unknown or expired table, or a private one and "
+                             "no (or a wrong) invite code", "table_not_found"),
+    "TableConflict": _errors(
+        "table-conflict, with the reason (already seated, every seat taken, not open, no seat "
+        "to leave, no finished match to rematch...), or table-busy (the table kept changing "
+        "meanwhile; nothing was done: try again)",
+        "already_seated", "no_seat", "no_rematch_yet"),
+    "InvalidTable": _errors("A field of the table is missing or not allowed (errors names it; "
+                            "an unknown choice lists the allowed ones)",
+                            "unknown_level", "no_such_seat"),
+    "StationNotFound": _errors("station-not-found: no tour station of this name (the detail "
+                               "lists them)", "station_not_found"),
+    "StationNotOpen": _errors("station-not-open: the station before it is not stamped yet",
+                              "station_not_open"),
+    "InvalidQuery": _errors("A query parameter has a value that is not allowed (errors names "
+                            "it)", "invalid_kind", "invalid_period", "invalid_status"),
 }
+
+#: The first path segments of the lobby's operations (players, tables, tour and rankings).
+LOBBY_PREFIXES: Final = ("/v1/players", "/v1/tables", "/v1/tour", "/v1/leaderboard",
+                         "/v1/ratings")
+#: The 422 of lobby operations with a body; a lobby operation with a query has InvalidQuery.
+LOBBY_INVALID_BODY: Final = {("/v1/players", "post"): "InvalidPlayer",
+                             ("/v1/tables", "post"): "InvalidTable",
+                             ("/v1/tables/{table_id}/join", "post"): "InvalidTable"}
 
 #: The 200 of ``GET /v1/games/{game_id}/record?format=text`` (engine.record's text form).
 RECORD_TEXT_EXAMPLE: Final = (
@@ -169,6 +213,22 @@ OPERATION_IDS: Final = {
     ("/v1/rules", "get"): "getRules",
     ("/healthz", "get"): "getHealth",
     ("/readyz", "get"): "getReadiness",
+    ("/v1/games/{game_id}/record", "get"): "getRecord",
+    ("/v1/players", "post"): "createPlayer",
+    ("/v1/players/me", "get"): "getMe",
+    ("/v1/players/me/games", "get"): "listMyGames",
+    ("/v1/players/{player_id}", "get"): "getPlayer",
+    ("/v1/players/{player_id}/games", "get"): "listPlayerGames",
+    ("/v1/tables", "post"): "createTable",
+    ("/v1/tables", "get"): "listTables",
+    ("/v1/tables/{table_id}", "get"): "getTable",
+    ("/v1/tables/{table_id}/join", "post"): "joinTable",
+    ("/v1/tables/{table_id}/leave", "post"): "leaveTable",
+    ("/v1/tables/{table_id}/rematch", "post"): "requestRematch",
+    ("/v1/tour", "get"): "getTour",
+    ("/v1/tour/{station}/start", "post"): "startTourStation",
+    ("/v1/leaderboard", "get"): "getLeaderboard",
+    ("/v1/ratings", "get"): "listRatings",
 }
 
 #: Request header parameters by (path, method).
@@ -196,6 +256,66 @@ CREATED_LINKS: Final = {
         ("PostChat", "postChat", "A chat message of seat 0"),
     )
 }
+
+
+def _link(target: str, description: str, **parameters: str) -> dict[str, Any]:
+    """A link to ``target``; parameter ``path_x`` is ``path.x``, ``header_x`` ``header.x``."""
+    return {"operationId": target, "description": description,
+            "parameters": {k.replace("_", ".", 1): v for k, v in parameters.items()}}
+
+
+_TOKEN_OF: Final = "Bearer {$response.body#/%s}"
+_PROFILE: Final = {"ListPlayerGames": _link("listPlayerGames", "The player's finished matches",
+                                            path_player_id="$response.body#/player_id")}
+
+#: Links of lobby answers by (path, method, status): what to call next with what they name.
+LINKS: Final[dict[tuple[str, str, int], dict[str, Any]]] = {
+    ("/v1/games", "post", 201): CREATED_LINKS,
+    ("/v1/players", "post", 201): {
+        "GetMe": _link("getMe", "The new player's own profile, with his player token",
+                       header_Authorization=_TOKEN_OF % "token"),
+        "GetPlayer": _link("getPlayer", "The new player's public profile",
+                           path_player_id="$response.body#/player_id"),
+        "CreateTable": _link("createTable", "A table created by the new player",
+                             header_Authorization=_TOKEN_OF % "token")},
+    ("/v1/players/me", "get", 200): _PROFILE,
+    ("/v1/players/{player_id}", "get", 200): _PROFILE,
+    ("/v1/players/{player_id}/games", "get", 200): {
+        "GetRecord": _link("getRecord", "The record of play of the newest match listed",
+                           path_game_id="$response.body#/games/0/game_id")},
+    ("/v1/leaderboard", "get", 200): {
+        "GetPlayer": _link("getPlayer", "The profile of the first player listed",
+                           path_player_id="$response.body#/entries/0/player_id")},
+    ("/v1/ratings", "get", 200): {
+        "GetPlayer": _link("getPlayer", "The profile of the first player listed (kind human "
+                                        "or bot; a computer level has none)",
+                           path_player_id="$response.body#/ratings/0/id")},
+    ("/v1/tables", "post", 201): {
+        "GetTable": _link("getTable", "The new table (its seat token once the game starts)",
+                          path_table_id="$response.body#/table_id")},
+    ("/v1/tables/{table_id}", "get", 200): {
+        "GetView": _link("getGame", "The caller's view of the table's game, with his seat "
+                                    "token (when he is seated and it has started)",
+                         path_game_id="$response.body#/you/game_id",
+                         header_Authorization=_TOKEN_OF % "you/token")},
+    ("/v1/tour/{station}/start", "post", 201): {
+        link: _link(target, text, path_game_id=_GAME_ID,
+                    header_Authorization=_TOKEN_OF % "token")
+        for link, target, text in (
+            ("GetView", "getGame", "The player's view of the tour game"),
+            ("PostAction", "postAction", "The player's action in the tour game"))},
+}
+
+
+def _invalid(path: str, method: str) -> str:
+    """The 422 response component of an operation with input."""
+    if (path, method) == CHAT:
+        return "InvalidChat"
+    if (path, method) in LOBBY_INVALID_BODY:
+        return LOBBY_INVALID_BODY[(path, method)]
+    if path.startswith(LOBBY_PREFIXES):
+        return "InvalidQuery"
+    return "InvalidRequest"
 
 
 class DocsPlugin(BasePlugin):
@@ -231,8 +351,7 @@ class DocsPlugin(BasePlugin):
                 responses["400"] = "BadRequest"
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:
-                    responses[status] = ("InvalidChat" if (path, method) == CHAT
-                                         else "InvalidRequest")
+                    responses[status] = _invalid(path, method)
         if path == "/v1/games/{game_id}/record" and "get" in operations:
             ok = operations["get"]["responses"]
             ok[200 if 200 in ok else "200"].setdefault("content", {})["text/plain"] = {
@@ -241,6 +360,7 @@ class DocsPlugin(BasePlugin):
             analysis = self._spec.components.schemas["AnalysisRequest"]
             analysis.pop("required", None)
             analysis["anyOf"] = [{"required": list(REQUIRED)}, {"required": list(RECORD_REQUIRED)}]
-        if path == "/v1/games" and "post" in operations:
-            created = operations["post"]["responses"]
-            created[201 if 201 in created else "201"]["links"] = CREATED_LINKS
+        for (linked, method, status), links in LINKS.items():
+            if linked == path and method in operations:
+                answers = operations[method]["responses"]
+                answers[status if status in answers else str(status)]["links"] = links

@@ -51,11 +51,16 @@ def check_rateable(a: str, b: str) -> None:
         raise ArenaError("--rate needs two different levels")
 
 
+def arena_source(variant: str, a: str, b: str, seed: int, hands: int) -> str:
+    """The rating marker's source of an arena run (its matches are ``match:1``...)."""
+    return f"arena:{variant}:{a}:{b}:{seed}:{hands}"
+
+
 def rate_arena(store: RatingStore, result: ArenaResult) -> tuple[int, dict[str, Rating]]:
     """Rate the levels from a run's matches; (matches newly rated, the levels' ratings)."""
     a, b = result.bots[0].level, result.bots[1].level
     check_rateable(a, b)
-    source = f"arena:{result.variant}:{a}:{b}:{result.seed}:{result.hands}"
+    source = arena_source(result.variant, a, b, result.seed, result.hands)
     teams = [[(COMPUTER, a)], [(COMPUTER, b)]]
     rated = 0
     for i, winner in enumerate(arena_matches(result)):

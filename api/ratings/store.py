@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
+from api.ratings import seed
+from api.ratings.keys import listing_key, marker_key, ratings_key
 from api.ratings.model import Rating
 from api.redis_connect import Client
-from api.store import PREFIX, text
+from api.store import text
 
-TAG: Final = "{ratings}"
 KINDS: Final = ("human", "bot", "computer")
 
 # KEYS: marker, ratings hash, the sorted sets...; ARGV: field, ttl (0: none), then per entity
@@ -50,29 +51,28 @@ class RatingChanged(Exception):
     """A rating changed between reading and committing: nothing was written."""
 
 
-def ratings_key(variant: str) -> str:
-    return f"{PREFIX}:ratings:{TAG}:{variant}"
-
-
-def listing_key(variant: str, kind: str) -> str:
-    return f"{PREFIX}:ratings:{TAG}:{variant}:{kind}"
-
-
-def marker_key(source: str) -> str:
-    return f"{PREFIX}:ratings:{TAG}:done:{source}"
-
-
 Entity = tuple[str, str]
 """(kind, id): a player (``human``/``bot``, player id) or a level (``computer``, name)."""
 
 
 class RatingStore:
-    def __init__(self, client: Client) -> None:
+    """Ratings through ``client``; with ``seeded`` (the default) the computer levels' shipped
+    ratings (:mod:`api.ratings.seed`) are loaded where missing before the client's first
+    read, once per process; ``seeded=False``: the store as it is (arena seeds, tests of the
+    model)."""
+
+    def __init__(self, client: Client, seeded: bool = True) -> None:
         self.redis = client
+        self.seeded = seeded
         self._commit = client.register_script(_COMMIT)
+
+    def _ready(self) -> None:
+        if self.seeded:
+            seed.ensure(self.redis)
 
     def read(self, variant: str, entities: Sequence[Entity]) -> list[str | None]:
         """The stored values (``None``: never rated) of ``entities``, as committed."""
+        self._ready()
         if not entities:
             return []
         raw = self.redis.hmget(ratings_key(variant), [f"{k}:{i}" for k, i in entities])
@@ -82,6 +82,7 @@ class RatingStore:
         return [Rating.stored(v) for v in self.read(variant, entities)]
 
     def done(self, source: str, match: str) -> bool:
+        self._ready()
         return bool(self.redis.hexists(marker_key(source), match))
 
     def commit(self, variant: str, source: str, match: str, ttl: int,
@@ -104,6 +105,7 @@ class RatingStore:
     def page(self, variant: str, kind: str, offset: int, limit: int,
              ) -> list[tuple[str, Rating]]:
         """Up to ``limit`` (id, rating) from position ``offset``, highest ordinal first."""
+        self._ready()
         raw = cast(list[bytes], self.redis.zrevrange(listing_key(variant, kind), offset,
                                                      offset + limit - 1))
         ids = [text(m) for m in raw]

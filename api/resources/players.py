@@ -69,8 +69,9 @@ MY_GAMES_EXAMPLE: Final = {"games": [{
 @blp.route("")
 class Players(MethodView):
     @blp.arguments(CreatePlayerSchema(), example={"name": "Ann"})
-    @blp.response(201, CreatedPlayerSchema, example=CREATED_EXAMPLE)
-    @blp.alt_response(409, response="DEFAULT_ERROR", description="name-taken")
+    @blp.response(201, CreatedPlayerSchema, example=CREATED_EXAMPLE,
+                  headers={"Location": "PlayerLocation"})
+    @blp.alt_response(409, response="NameTaken")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a player: ``name`` (3–20 letters, digits, spaces, ``-``, ``_``; unique
         without regard to case) and optional ``kind`` (``human`` or ``bot``).
@@ -88,7 +89,7 @@ class Players(MethodView):
 class Me(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
     @blp.response(200, ProfileSchema, example=PROFILE_EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
+    @blp.alt_response(401, response="PlayerUnauthorized")
     def get(self) -> Response:
         """The player of the token: his profile as ``GET /v1/players/{player_id}`` answers
         it, with his own points and rank on every leaderboard of his kind."""
@@ -100,7 +101,7 @@ class MyGames(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
     @blp.arguments(MyGamesQuerySchema(), location="query")
     @blp.response(200, MyGamesPageSchema, example=MY_GAMES_EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
+    @blp.alt_response(401, response="PlayerUnauthorized")
     def get(self, query: dict[str, Any]) -> Response:
         """The player's games at tables, newest first: ``status=active`` (default) or
         ``finished``, with table, variant, opponents, status and whose turn it is.
@@ -118,7 +119,7 @@ class MyGames(MethodView):
 @blp.route("/<player_id>")
 class PlayerResource(MethodView):
     @blp.response(200, ProfileSchema, example=PROFILE_EXAMPLE)
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown player")
+    @blp.alt_response(404, response="PlayerNotFound")
     def get(self, player_id: str) -> Response:
         """A player's public profile: name, kind, created; per variant matches played and
         won, hands won and rating; points and rank on every leaderboard (all time and this
@@ -133,7 +134,8 @@ class PlayerGames(MethodView):
     @blp.doc(security=OPTIONAL_PLAYER_TOKEN)
     @blp.arguments(HistoryQuerySchema(), location="query")
     @blp.response(200, HistoryPageSchema, example=HISTORY_EXAMPLE)
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown player")
+    @blp.alt_response(401, response="PlayerUnauthorized")
+    @blp.alt_response(404, response="PlayerNotFound")
     def get(self, query: dict[str, Any], player_id: str) -> Response:
         """A player's finished matches, newest first: variant, result (``won``, ``lost``,
         ``aborted``) and how it ended, points and matches won per seat, who sat where, and

@@ -17,13 +17,15 @@ from api.schemas_rank import RatingsPageSchema, RatingsQuerySchema
 blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
                 description="Ratings (OpenSkill Plackett-Luce) per variant")
 
-EXAMPLE: Final = {"variant": "sixty-six", "kind": "computer", "ratings": [
-    {"place": 1, "kind": "computer", "id": "strong", "name": "Computer (strong)",
-     "display": 1652, "mu": 30.07, "sigma": 1.21, "ordinal": 26.44, "matches": 400,
+#: A fresh server's answer to ``?variant=schnapsen&kind=computer&limit=2`` (the shipped seed;
+#: tests/api/test_rating_seed.py compares).
+EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
+    {"place": 1, "kind": "computer", "id": "normal", "name": "Computer (normal)",
+     "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,
      "provisional": False},
-    {"place": 2, "kind": "computer", "id": "normal", "name": "Computer (normal)",
-     "display": 1561, "mu": 27.03, "sigma": 1.19, "ordinal": 23.46, "matches": 400,
-     "provisional": False}], "next_cursor": None}
+    {"place": 2, "kind": "computer", "id": "strong", "name": "Computer (strong)",
+     "display": 1974, "mu": 40.808, "sigma": 6.061, "ordinal": 22.625, "matches": 9,
+     "provisional": True}], "next_cursor": "2"}
 
 
 @blp.route("")

@@ -150,9 +150,8 @@ class TableStream(MethodView):
         "`event: table` (the table as GET /v1/tables/{table_id} shows it to the caller, "
         "`id:` its version) first and after every change: seats taken and left, the "
         "game's start (`status` playing, `game_id`), its end; `: heartbeat` comments."))
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Unknown player token")
-    @blp.alt_response(404, response="DEFAULT_ERROR",
-                      description="Unknown table, or private and no (or a wrong) invite code")
+    @blp.alt_response(401, response="PlayerUnauthorized")
+    @blp.alt_response(404, response="TableNotFound")
     def get(self, query: dict[str, Any], table_id: str) -> Response:
         """The table as Server-Sent Events: every change of its seats and status.
 

@@ -60,10 +60,10 @@ _SEATS: Final = [
     {"seat": 0, "kind": "player", "player_id": "pA3x9Qk2LmZ0", "name": "Ann", "bot": False,
      "rating": 1538},
     {"seat": 1, "kind": "computer", "level": "normal", "name": "Computer (normal)",
-     "rating": 1561},
+     "rating": 1751},
     {"seat": 2, "kind": "open"},
     {"seat": 3, "kind": "computer", "level": "normal", "name": "Computer (normal)",
-     "rating": 1561}]
+     "rating": 1751}]
 SUMMARY_EXAMPLE: Final = {
     "table_id": "tB7q2WcXk9Lp", "version": 1, "variant": "four-hand",
     "rules": {"exchange_min_talon": 2, "exchange_requires_trick": False, "close_min_talon": 3,
@@ -86,11 +86,8 @@ STARTED_EXAMPLE: Final = {
     "game_id": "tB7q2WcXk9Lp.1", "games": ["tB7q2WcXk9Lp.1"],
     "you": {"seat": 2, "game_id": "tB7q2WcXk9Lp.1",
             "token": "eoUOE9s2c2VhdC10b2tlbi1leGFtcGxlLW9ubHktZm9y"}}
-_ERRORS: Final = (
-    (401, "Missing or unknown player token"),
-    (404, "Unknown table, or private and no (or a wrong) invite code"),
-    (409, "table-conflict (with the reason: full, started, already seated…) or table-busy"),
-)
+_ERRORS: Final = ((401, "PlayerUnauthorized"), (404, "TableNotFound"), (409, "TableConflict"))
+_LOCATION: Final = {"Location": "TableLocation"}
 
 
 def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
@@ -117,8 +114,8 @@ def _started(table: Table) -> Table:
 
 
 def _document_errors(view: Any) -> Any:
-    for status, description in _ERRORS:
-        view = blp.alt_response(status, response="DEFAULT_ERROR", description=description)(view)
+    for status, response in _ERRORS:
+        view = blp.alt_response(status, response=response)(view)
     return view
 
 
@@ -126,7 +123,7 @@ def _document_errors(view: Any) -> Any:
 class Tables(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
     @blp.arguments(CreateTableSchema(), example=CREATE_EXAMPLE)
-    @blp.response(201, TableSchema, example=TABLE_EXAMPLE)
+    @blp.response(201, TableSchema, example=TABLE_EXAMPLE, headers=_LOCATION)
     @_document_errors
     def post(self, body: dict[str, Any]) -> Response:
         """Create a table: ``variant``, ``rules``, ``match_points``, ``settings``, ``seats``
@@ -167,7 +164,7 @@ class Tables(MethodView):
 class TableResource(MethodView):
     @blp.doc(security=OPTIONAL_PLAYER_TOKEN)
     @blp.arguments(InviteQuerySchema(), location="query")
-    @blp.response(200, TableSchema, example=STARTED_EXAMPLE)
+    @blp.response(200, TableSchema, example=STARTED_EXAMPLE, headers=_LOCATION)
     @_document_errors
     def get(self, query: dict[str, Any], table_id: str) -> Response:
         """The table: seats, status (``open``, ``playing``, ``finished``, ``closed``), its
@@ -192,7 +189,7 @@ class TableResource(MethodView):
 class Join(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
     @blp.arguments(JoinSchema(), example={"seat": 2})
-    @blp.response(200, TableSchema, example=STARTED_EXAMPLE)
+    @blp.response(200, TableSchema, example=STARTED_EXAMPLE, headers=_LOCATION)
     @_document_errors
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Take an open seat: ``seat`` (one of the table's, else a 422) or the first free
@@ -209,7 +206,7 @@ class Join(MethodView):
 @blp.route("/<table_id>/leave")
 class Leave(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
-    @blp.response(200, TableSchema, example=TABLE_EXAMPLE)
+    @blp.response(200, TableSchema, example=TABLE_EXAMPLE, headers=_LOCATION)
     @_document_errors
     def post(self, table_id: str) -> Response:
         """Free your seat before the start; a table that no player sits at is closed."""
@@ -220,7 +217,7 @@ class Leave(MethodView):
 @blp.route("/<table_id>/rematch")
 class Rematch(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
-    @blp.response(200, TableSchema, example=STARTED_EXAMPLE)
+    @blp.response(200, TableSchema, example=STARTED_EXAMPLE, headers=_LOCATION)
     @_document_errors
     def post(self, table_id: str) -> Response:
         """Ask for a rematch after the match; when every player seat has asked, the next

@@ -48,7 +48,7 @@ def _player_token() -> str:
 class Tour(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
     @blp.response(200, TourSchema, example=EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
+    @blp.alt_response(401, response="PlayerUnauthorized")
     def get(self) -> Response:
         """The player's tour: every station (city, diner, opponent, level, variant, match
         length), its stamp, whether it is open, and his latest game there (to resume)."""
@@ -63,11 +63,12 @@ class Tour(MethodView):
 @blp.route("/<station>/start")
 class TourStart(MethodView):
     @blp.doc(security=PLAYER_TOKEN)
-    @blp.response(201, TourStartSchema, example=START_EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description="Missing or unknown token")
-    @blp.alt_response(404, response="DEFAULT_ERROR", description="station-not-found")
-    @blp.alt_response(409, response="DEFAULT_ERROR",
-                      description="station-not-open: the station before is not stamped")
+    @blp.response(201, TourStartSchema, example=START_EXAMPLE,
+                  headers={"ETag": "ETag", "Location": "Location"})
+    @blp.alt_response(401, response="PlayerUnauthorized")
+    @blp.alt_response(403, response="TooManyGames")
+    @blp.alt_response(404, response="StationNotFound")
+    @blp.alt_response(409, response="StationNotOpen")
     def post(self, station: str) -> Response:
         """Start a match against the station's opponent: the player sits at seat 0 with the
         answered seat token (play it as any game: ``/v1/games/{game_id}``).

@@ -13,6 +13,7 @@ from api import examples
 from api.advice import REQUIRED
 from api.app import create_app
 from api.examples import ERRORS, GAME_ID, SEEDED_CREATE
+from api.examples_lobby import LOBBY_ERRORS
 from api.openapi_docs import CREATED_LINKS, RESPONSES
 from api.store import VersionConflict
 from tests.api.helpers import bearer
@@ -96,7 +97,7 @@ def test_every_example_is_used_and_links_name_real_operations(client: FlaskClien
     assert spec is not None
     used = {name for r in RESPONSES.values()
             for media in r["content"].values() for name in media["examples"]}
-    assert used == set(ERRORS)
+    assert used == set(ERRORS) | set(LOBBY_ERRORS)
     ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()
            if isinstance(op, dict) and "operationId" in op}
     assert {link["operationId"] for link in CREATED_LINKS.values()} <= ids

@@ -11,6 +11,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.ratings.seed import apply, shipped
 from api.standings import record_standings
 from api.store import Game
 from tests.api.helpers import act, bearer
@@ -41,9 +42,11 @@ def _snapshot(client: redis.Redis) -> dict[str, Any]:
 
 
 def _forget(client: redis.Redis) -> None:
+    """Back to the standings before the match: none, but the computers' shipped ratings."""
     for pattern in PATTERNS:
         for key in client.scan_iter(pattern):
             client.delete(key)
+    apply(client, shipped())
 
 
 def _at_once(app: Flask, game: Game) -> None:
