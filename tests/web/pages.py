@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -44,7 +45,9 @@ return {
 
 def wait_for(driver: webdriver.Chrome, condition: Callable[[webdriver.Chrome], T],
              timeout: float = TIMEOUT_S) -> T:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    # a page redrawn between chromedriver's look-up and its answer: look again
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def state(driver: webdriver.Chrome) -> dict[str, Any]:
@@ -126,6 +129,16 @@ def create_table(driver: webdriver.Chrome, visibility: str = "private",
         return link
     wait_for(driver, lambda d: state(d)["screen"] == "game")
     return ""
+
+
+def my_turn(driver: webdriver.Chrome) -> dict[str, Any]:
+    """Wait until the page offers a move (a playable card, the settlement's Continue) or the
+    match is over, while the computers' moves come from the workers; answers the state."""
+    def ready(d: webdriver.Chrome) -> dict[str, Any] | None:
+        now = state(d)
+        offered = True in now["legal"] or (now["status"] == "hand_over" and now["overlay"])
+        return now if offered or now["status"] in ("match_over", "aborted") else None
+    return wait_for(driver, ready)
 
 
 def step(driver: webdriver.Chrome, clicks: bool = False) -> bool:

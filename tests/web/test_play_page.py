@@ -18,6 +18,7 @@ from tests.web.pages import (
     console_errors,
     create_table,
     foreign,
+    my_turn,
     open_play,
     play_computer,
     press,
@@ -109,7 +110,7 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
     settlements = 0
     moves = 0
     balanced = False
-    while state(driver)["status"] != "match_over":
+    while my_turn(driver)["status"] != "match_over":
         now = state(driver)
         if now["status"] == "hand_over":
             text = now["overlay_text"]
@@ -206,9 +207,23 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     assert console_errors(driver) == []
 
 
+def settled(driver: WebDriver) -> int:
+    """Wait until the page shows the game's current version (read with the seat token the
+    page keeps): no view is on its way. Answers it."""
+    game_id, token = driver.execute_script(
+        "const id = new URLSearchParams(location.hash.slice(1)).get('game');"
+        "return [id, JSON.parse(localStorage.getItem('sixtysix.games'))[id].token];")
+    base = driver.current_url.split("/play")[0]
+    version: int = requests.get(f"{base}/v1/games/{game_id}", timeout=5,
+                                headers={"Authorization": f"Bearer {token}"}).json()["version"]
+    wait_for(driver, lambda d: state(d)["version"] == version)
+    return version
+
+
 def _resume_from_the_lobby(driver: WebDriver) -> bool:
     """Reload mid-hand: the same hand; then, the seat token forgotten, resume from the lobby's
     "Your games" (the page fetches the seat token from the table with the player token)."""
+    settled(driver)
     before = state(driver)
     driver.refresh()
     again = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
@@ -339,7 +354,7 @@ def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
         "return JSON.parse(localStorage.getItem('sixtysix.settings')).deck") == "german"
     assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", first["hash"])
     moves = 0
-    while state(driver)["status"] != "match_over":  # by mouse clicks this time
+    while my_turn(driver)["status"] != "match_over":  # by mouse clicks this time
         assert step(driver, clicks=True)
         moves += 1
         assert moves < 400
