@@ -7,8 +7,9 @@
 // ticket and passes `after=` the seq of the last event the page holds: the server sends the
 // view, then every later event once, then goes on live (no event lost, none twice). The
 // browser's own reconnect would reuse the spent ticket, so the page closes a broken stream and
-// opens the next itself. After STREAM_TRIES attempts in a row without a view the page falls
-// back to long-polls (GET /v1/games/{id}?after_version=V&wait=25).
+// opens the next itself. After STREAM_TRIES streams in a row that brought no view although the
+// server answered (a ticket was issued) the page falls back to long-polls
+// (GET /v1/games/{id}?after_version=V&wait=25); a network that is down only delays the retries.
 
 import { api } from "./api.js";
 
@@ -46,7 +47,8 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
   const wait = env.sleep || sleep;
   let current = version;
   let stopped = false;
-  let failures = 0; // attempts in a row that brought no view
+  let failures = 0; // streams in a row that brought no view
+  let attempt = 0; // retries in a row, for the pause before the next
   let source = null;
   let mode = null;
   const controller = new AbortController();
@@ -62,11 +64,12 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
     }
   };
 
-  async function retry(error) {
+  async function retry(error, streamFailed) {
     if (stopped) return;
     onError(error);
-    const ms = pause(failures);
-    failures += 1;
+    if (streamFailed) failures += 1;
+    const ms = pause(attempt);
+    attempt += 1;
     await wait(ms);
     connect();
   }
@@ -75,7 +78,7 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
     if (stopped) return;
     if (!Source || failures >= STREAM_TRIES) {
       setMode("poll");
-      failures = 0;
+      attempt = 0;
       poll();
       return;
     }
@@ -83,7 +86,7 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
     try {
       if (token) ticket = (await client.streamTicket(gameId, token)).ticket;
     } catch (error) {
-      retry(error);
+      retry(error, false); // the server is out of reach: not the stream's fault
       return;
     }
     if (stopped) return;
@@ -91,6 +94,7 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
     source = stream;
     stream.addEventListener("view", (message) => {
       failures = 0;
+      attempt = 0;
       setMode("stream");
       deliver(JSON.parse(message.data));
     });
@@ -103,7 +107,7 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
     stream.onerror = () => {
       stream.close(); // never the browser's reconnect: its ticket is spent
       if (source === stream) source = null;
-      retry(new Error("the event stream broke off"));
+      retry(new Error("the event stream broke off"), true);
     };
   }
 
@@ -113,15 +117,15 @@ export function follow({ gameId, token, inviteCode = null, version, lastSeq = ()
         const view = await client.view(gameId, token, {
           afterVersion: current, wait: WAIT_S, signal: controller.signal, inviteCode,
         });
-        failures = 0;
+        attempt = 0;
         if (stopped) return;
         deliver(view);
         if (OVER.has(view.status)) return;
       } catch (error) {
         if (stopped) return;
         onError(error);
-        const ms = pause(failures);
-        failures += 1;
+        const ms = pause(attempt);
+        attempt += 1;
         await wait(ms);
       }
     }

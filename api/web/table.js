@@ -501,11 +501,12 @@ export class GameScreen {
   }
 
   renderLog() {
-    const lines = this.events.map((e) => eventText(this.view, e, this.deck)).filter(Boolean);
+    const lines = this.events.map((e) => [e.seq, eventText(this.view, e, this.deck)])
+      .filter(([, line]) => line);
     return el("div", { class: "log" },
       el("h2", {}, "Game log"),
       el("ol", { role: "log", "aria-live": "polite", "aria-label": "Game log" },
-        lines.slice(-LOG_LINES).map((line) => el("li", {}, line))));
+        lines.slice(-LOG_LINES).map(([seq, line]) => el("li", { "data-seq": seq }, line))));
   }
 
   /** A seat's clock: always there in a game with a clock (no layout shift), its countdown
