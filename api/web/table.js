@@ -324,7 +324,8 @@ export class GameScreen {
     const back = this.returnFocus
       && this.root.querySelector(`[data-focus="${CSS.escape(this.returnFocus)}"]`);
     this.returnFocus = null;
-    if (back && !this.overlayOpen()) back.focus();
+    const overlay = this.root.querySelector(".overlay");
+    if (back && (!overlay || overlay.contains(back))) back.focus();
   }
 
   // ---- rendering -------------------------------------------------------------------------

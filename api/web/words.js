@@ -12,6 +12,7 @@ export const SETTLEMENT_REASONS = {
   last_trick: "took the last trick",
   played_out: "more points when the cards ran out",
   tie: "a tie",
+  timeout: "out of time",
 };
 
 /** Where the other seats sit, clockwise from the reader (as in api/terminal.py). */

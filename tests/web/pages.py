@@ -115,10 +115,15 @@ def play_computer(driver: webdriver.Chrome, level: str = "random", match_points:
 
 
 def create_table(driver: webdriver.Chrome, visibility: str = "private",
-                 match_points: int = 3, seat: str = "open") -> str:
-    """A two-hand table, its other seat ``open`` or ``computer:<level>``; answers the invite
-    link shown while waiting (a private table), else "" once the game is shown."""
+                 match_points: int = 3, seat: str = "open", think_time_s: int | None = None,
+                 on_timeout: str = "computer") -> str:
+    """A two-hand table, its other seat ``open`` or ``computer:<level>``, with a clock of
+    ``think_time_s`` if given; answers the invite link shown while waiting (a private table),
+    else "" once the game is shown."""
     form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    if think_time_s is not None:
+        Select(form.find_element(By.NAME, "think_time_s")).select_by_value(str(think_time_s))
+        Select(form.find_element(By.NAME, "on_timeout")).select_by_value(on_timeout)
     Select(form.find_element(By.NAME, "visibility")).select_by_value(visibility)
     Select(form.find_element(By.NAME, "t_match_points")).select_by_value(str(match_points))
     Select(form.find_element(By.NAME, "seat_1")).select_by_value(seat)
