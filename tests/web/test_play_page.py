@@ -220,6 +220,18 @@ def settled(driver: WebDriver) -> int:
     return version
 
 
+def _said(driver: WebDriver) -> list[str]:
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, ".chat li")]
+
+
+def _chat(driver: WebDriver, text: str) -> None:
+    """Type a message into the table's chat and send it with Enter; the focus leaves it."""
+    driver.find_element(By.CSS_SELECTOR, ".chat input").send_keys(text + Keys.ENTER)
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".chat input")
+             .get_attribute("value") == "")
+    driver.execute_script("document.activeElement.blur()")
+
+
 def _resume_from_the_lobby(driver: WebDriver) -> bool:
     """Reload mid-hand: the same hand; then, the seat token forgotten, resume from the lobby's
     "Your games" (the page fetches the seat token from the table with the player token)."""
@@ -243,12 +255,18 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
     choose_name(ann, "Annie")
     link = create_table(ann, visibility="private")
     assert re.fullmatch(rf"{re.escape(web_url)}/play#join=[\w-]+&code=[\w-]+", link)
+    wait_for(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "main.waiting[data-live=stream]"))
     bob.get(link)
     choose_name(bob, "Bobby")  # the page asks a name first, then joins
     for driver in (ann, bob):
         wait_for(driver, lambda d: state(d)["screen"] == "game" and state(d)["cards"])
     players = {d: state(d) for d in (ann, bob)}
     assert all(s["hand_no"] == 1 for s in players.values())
+    _chat(ann, "Good luck, Bobby!")
+    wait_for(bob, lambda d: _said(d) == ["Annie: Good luck, Bobby!"])
+    _chat(bob, "Thanks 1 2 3")  # digits typed into the chat play no card
+    wait_for(ann, lambda d: _said(d) == ["You: Good luck, Bobby!", "Bobby: Thanks 1 2 3"])
+    assert [state(d)["version"] for d in (ann, bob)] == [s["version"] for s in players.values()]
     moves = 0
     resumed = False
     while not all(state(d)["status"] == "hand_over" for d in (ann, bob)):
@@ -311,6 +329,12 @@ def test_a_public_game_is_watched_from_the_lobby_without_a_name(
     assert trick[0].get_attribute("aria-label") == cardname(card)
     heard = driver.find_element(By.ID, "announce").get_attribute("textContent") or ""
     assert re.fullmatch(rf"(Carla|Dora) plays the {cardname(card)}\.", heard)  # screen readers
+    requests.post(f"{web_url}/v1/games/{game_id}/chat", headers=seat_auth, timeout=5,
+                  json={"text": "nice card"}).raise_for_status()
+    said = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".chat li"))
+    assert said[0].text == f"{heard.split()[0]}: nice card"  # a spectator reads the chat
+    assert driver.find_elements(By.CSS_SELECTOR, ".chat input") == []  # but writes none
+    assert driver.find_element(By.CSS_SELECTOR, ".scoreboard .watchers").text == "1 watching"
     assert console_errors(driver) == []
 
 
