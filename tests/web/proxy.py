@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import socket
 import threading
+from contextlib import suppress
 from types import TracebackType
 from typing import Self
 from urllib.parse import urlsplit
+
+
+def _shut(sock: socket.socket) -> None:
+    """Both directions of ``sock`` closed (the other end sees it at once); gone already: fine."""
+    with suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
 
 
 class Relay:
@@ -41,10 +48,7 @@ class Relay:
         with self._lock:
             sockets, self._open = self._open, set()
         for sock in sockets:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+            _shut(sock)
             sock.close()
 
     def _accept(self) -> None:
@@ -70,7 +74,4 @@ class Relay:
             pass
         finally:
             for sock in (source, target):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+                _shut(sock)

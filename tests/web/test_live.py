@@ -124,7 +124,8 @@ def _said(driver: WebDriver) -> list[str]:
 
 @pytest.fixture(scope="module")
 def limited_url(redis_server: EmbeddedRedis) -> Iterator[str]:
-    """The app with its chat limit on (3 messages a minute per seat; a refused one counts), other limits off."""
+    """The app with its chat limit on (3 messages a minute per seat; a refused one counts),
+    the other limits off, no workers (no computer plays here)."""
     client = redis.Redis.from_url(redis_server.url)
     client.flushdb()
     client.close()

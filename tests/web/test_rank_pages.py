@@ -83,7 +83,7 @@ def test_the_leaderboard_filters_and_the_ratings_show_what_the_api_answers(
     assert _board_rows(driver, "leaderboard") == [
         [str(e["rank"]), e["name"], str(e["points"])] for e in board]
     assert _board_rows(driver, "ratings") == [
-        [str(r["place"]), r["name"], f"{r['display']}{' (provisional)' if r['provisional'] else ''}",
+        [str(r["place"]), r["name"], str(r["display"]) + (" (provisional)" * r["provisional"]),
          str(r["matches"])] for r in ratings]
     Select(driver.find_element(By.NAME, "period")).select_by_value("month")
     month = _api(web_url, "/v1/leaderboard?period=month&kind=human")
@@ -95,7 +95,8 @@ def test_the_leaderboard_filters_and_the_ratings_show_what_the_api_answers(
     wait_for(driver, lambda d: "Nobody has points yet" in d.find_element(
         By.CSS_SELECTOR, ".board-body").text)
     Select(driver.find_element(By.NAME, "kind")).select_by_value("bot")
-    wait_for(driver, lambda d: "bot accounts" in d.find_element(By.CSS_SELECTOR, ".board-body").text)
+    wait_for(driver, lambda d: "bot accounts" in d.find_element(
+        By.CSS_SELECTOR, ".board-body").text)
     Select(driver.find_element(By.NAME, "rating_variant")).select_by_value("four-hand")
     wait_for(driver, lambda d: "No ratings yet (four-hand)" in d.find_element(
         By.CSS_SELECTOR, ".ratings-body").text)
