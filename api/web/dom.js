@@ -17,6 +17,15 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A labelled select field of `[value, text]` options (id `f-<name>`). */
+export function select(name, label, options, value) {
+  const id = `f-${name}`;
+  return el("p", { class: "field" },
+    el("label", { for: id }, label),
+    el("select", { id, name }, options.map(([v, text]) =>
+      el("option", { value: v, selected: String(v) === String(value) }, text))));
+}
+
 export function button(label, onclick, attrs = {}) {
   return el("button", { type: "button", onclick, ...attrs }, label);
 }

@@ -3,16 +3,9 @@
 // (GET /v1/ratings) of people, bot accounts or the computer levels.
 
 import { api } from "./api.js";
-import { el } from "./dom.js";
+import { el, select as choice } from "./dom.js";
 
 const FALLBACK_VARIANTS = ["sixty-six", "schnapsen", "three-hand", "four-hand"];
-
-function choice(name, label, options, value) {
-  const id = `f-${name}`;
-  return el("p", { class: "field" }, el("label", { for: id }, label),
-    el("select", { id, name }, options.map(([v, text]) =>
-      el("option", { value: v, selected: v === value }, text))));
-}
 
 export class LeaderboardPage {
   constructor(root) {

@@ -2,7 +2,7 @@
 // the open tables, games to watch, your games, and the settings of this browser.
 
 import { api } from "./api.js";
-import { button, el } from "./dom.js";
+import { button, el, select } from "./dom.js";
 import { followTable } from "./live.js";
 import { store } from "./store.js";
 
@@ -14,14 +14,6 @@ const FALLBACK_RULES = {
   computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" }],
   options: [{ name: "match_points", allowed: [3, 7, 11], default: 7 }],
 };
-
-function select(name, label, options, value) {
-  const id = `f-${name}`;
-  return el("p", { class: "field" },
-    el("label", { for: id }, label),
-    el("select", { id, name }, options.map(([v, text]) =>
-      el("option", { value: v, selected: String(v) === String(value) }, text))));
-}
 
 function checkbox(name, label, checked) {
   const id = `f-${name}`;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -27,13 +28,13 @@ THINK_S = 3
 FOCUSED = "return document.activeElement.dataset.focus || document.activeElement.textContent"
 
 
-def _my_clock(driver: object) -> str:
-    text: str = driver.find_element(By.CSS_SELECTOR, ".seat.me .clock").text  # type: ignore[attr-defined]
+def _my_clock(driver: WebDriver) -> str:
+    text: str = driver.find_element(By.CSS_SELECTOR, ".seat.me .clock").text
     return text
 
 
-def _reading_s(driver: object) -> int:
-    text = driver.find_element(By.CSS_SELECTOR, ".overlay .reading").text  # type: ignore[attr-defined]
+def _reading_s(driver: WebDriver) -> int:
+    text = driver.find_element(By.CSS_SELECTOR, ".overlay .reading").text
     found = re.fullmatch(r"Reading time (\d+):(\d\d)", text)
     assert found, text
     return int(found[1]) * 60 + int(found[2])
