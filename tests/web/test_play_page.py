@@ -363,6 +363,11 @@ def test_the_lobby_and_the_table_fit_a_360_px_phone(web_url: str, browser: Brows
     assert driver.execute_script("return innerWidth") == 360
     width, right = driver.execute_script(overflow)
     assert width <= 360 and right <= 360
+    for page, ready in (("#tour", ".stations li"), ("#leaderboard", ".ratings-body p")):
+        driver.execute_script("location.hash = arguments[0]", page)
+        wait_for(driver, lambda d, css=ready: d.find_elements(By.CSS_SELECTOR, css))
+        width, right = driver.execute_script(overflow)
+        assert width <= 360 and right <= 360, page
 
 
 def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
