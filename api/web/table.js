@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
+import { ChatBox } from "./chat.js";
 import { readingText, running, seatClockText } from "./clock.js";
 import { button, el, trapTab } from "./dom.js";
 import { keyCommand } from "./keys.js";
@@ -15,14 +16,12 @@ import {
 } from "./words.js";
 
 const LOG_LINES = 80;
-const CHAT_LINES = 100;
 const OVER = new Set(["match_over", "aborted"]);
-const SETTLED = new Set(["hand_over", "match_over", "aborted"]);
 const TICK_MS = 250;
-//: A chat message leaves the game's version as it is, so the stream brings it only with the
-//: next move: the page reads the events after its last one this often meanwhile.
+// A chat message leaves the game's version as it is, so the stream brings it only with the
+// next move: the page reads the events after its last one this often meanwhile.
 const CHAT_POLL_MS = 2000;
-//: How often the page reads the table's count of spectators (it changes without a notice).
+// How often the page reads the table's count of spectators (it changes without a notice).
 const WATCHERS_MS = 20000;
 
 /** The game screen: `start()` loads it, `stop()` ends its live updates. */
@@ -48,14 +47,13 @@ export class GameScreen {
     this.lifted = null;
     this.stopped = false;
     this.announced = 0; // events read out to screen readers so far
-    this.chats = new Map(); // seq -> chat event
-    this.chatDraft = "";
-    this.chatNote = "";
+    this.chat = new ChatBox(root, { gameId, token });
     this.liveMode = "connecting";
     this.clockRun = null;
     this.watchers = null;
     this.returnFocus = null; // data-focus of what had the focus before a panel opened
     this.timers = [];
+    this.polling = false;
     this.onKeyDown = (event) => this.key(event);
   }
 
@@ -105,13 +103,14 @@ export class GameScreen {
   }
 
   async pollChat() {
-    if (this.busy || this.stopped || !this.view) return;
+    if (this.busy || this.polling || this.stopped || !this.view) return;
+    this.polling = true;
     try {
-      const before = this.lastSeq;
       await this.loadEvents();
-      if (this.lastSeq !== before) this.renderChatMessages();
     } catch {
       // the stream or the next poll brings them
+    } finally {
+      this.polling = false;
     }
   }
 
@@ -168,10 +167,9 @@ export class GameScreen {
         this.trickWon = null;
         this.trickSoFar = {};
       }
-      if (event.type === "chat") this.chats.set(event.seq, event);
+      if (event.type === "chat") this.chat.add(event);
       this.events.push(event);
     }
-    if (this.view) this.renderChatMessages();
   }
 
   /** A newer view (the answer to an action, or from live.js); older ones are dropped. */
@@ -344,7 +342,7 @@ export class GameScreen {
       view.seat === null ? null : this.renderMe(),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
       el("div", { class: "bottom" }, this.renderLastTrick(),
-        el("div", { class: "talk" }, this.renderLog(), this.renderChat())),
+        el("div", { class: "talk" }, this.renderLog(), this.chat.render(view.seat))),
       this.renderOverlay());
     this.root.replaceChildren(screen);
     for (const list of screen.querySelectorAll(".log ol, .chat ol")) {
@@ -516,75 +514,6 @@ export class GameScreen {
     if (!this.view.clock) return null;
     return el("span", { class: "clock", "data-seat": seat, role: "timer",
       "aria-label": `Time left of ${seatName(this.view, seat)}` });
-  }
-
-  renderChat() {
-    const view = this.view;
-    const parts = [el("h2", {}, "Chat"),
-      el("ol", { role: "log", "aria-live": "polite", "aria-label": "Chat" })];
-    if (view.seat !== null) {
-      const input = el("input", { name: "chat", maxlength: "200", autocomplete: "off",
-        "aria-label": "Chat message", placeholder: "Say something (Enter sends)",
-        "data-focus": "chat:input" });
-      input.value = this.chatDraft;
-      input.addEventListener("input", () => { this.chatDraft = input.value; });
-      const form = el("form", { class: "chat-form" }, input,
-        el("button", { type: "submit" }, "Send"));
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        this.sendChat();
-      });
-      parts.push(form);
-    } else {
-      parts.push(el("p", { class: "empty" }, "Spectators read the chat; the players write."));
-    }
-    parts.push(el("p", { class: "chat-note", role: "status" }, this.chatNote));
-    const box = el("div", { class: "chat" }, parts);
-    this.fillChat(box.querySelector("ol"));
-    return box;
-  }
-
-  /** The messages, each as "name: text" (text nodes only: a message is never markup). */
-  fillChat(list) {
-    const messages = [...this.chats.values()].sort((a, b) => a.seq - b.seq).slice(-CHAT_LINES);
-    list.replaceChildren(...messages.map((m) => el("li", { "data-seq": m.seq },
-      el("strong", { class: "who" }, m.seat === this.view.seat ? "You" : m.name), ": ",
-      el("span", { class: "said" }, m.text))));
-  }
-
-  renderChatMessages() {
-    const list = this.root.querySelector(".chat ol");
-    if (!list) return;
-    const count = list.children.length;
-    this.fillChat(list);
-    if (list.children.length !== count) list.scrollTop = list.scrollHeight;
-  }
-
-  async sendChat() {
-    const text = this.chatDraft.trim();
-    if (!text) return;
-    const note = (line) => {
-      this.chatNote = line;
-      const node = this.root.querySelector(".chat-note");
-      if (node) node.textContent = line;
-    };
-    try {
-      const sent = await api.chat(this.gameId, this.token, text);
-      this.chats.set(sent.seq, { type: "chat", ...sent });
-      this.chatDraft = "";
-      const input = this.root.querySelector(".chat input");
-      if (input) input.value = "";
-      note("");
-      this.renderChatMessages();
-    } catch (error) {
-      if (error.status === 429) {
-        note(`Not sent: too many messages; try again in ${error.retryAfter ?? "a few"} s.`);
-      } else if (error.status === 422) {
-        note(`Not sent: the message ${(error.problem.errors?.text || [error.message])[0]}.`);
-      } else {
-        note(`Not sent: ${error.message}`);
-      }
-    }
   }
 
   renderActions() {
