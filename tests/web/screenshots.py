@@ -2,8 +2,9 @@
 
 Starts the app with its own Redis, drives headless Debian chromium (as the browser tests do)
 and saves ``web-lobby.png`` (the lobby with an open table and a game to watch),
-``web-tour.png`` (the Route-66 map), ``web-table.png`` (a hand mid-way, after a pair was shown
-and a few tricks, with a word in the chat) and ``web-settlement.png`` (that hand's settlement).
+``web-tour.png`` (the Route-66 map), ``web-table.png`` (a hand mid-way with a 60 s clock, after
+a pair was shown and a few tricks, with a word in the chat) and ``web-settlement.png`` (that
+hand's settlement with its reading time).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
     settlement)."""
     game = requests.post(f"{url}/v1/games", timeout=5, json={
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-        "first_dealer": 1, "deck": DECK, "settings": {"point_counter": True}}).json()
+        "first_dealer": 1, "deck": DECK,
+        "settings": {"point_counter": True, "think_time_s": 60}}).json()
     ann, bob = (s["token"] for s in game["seats"])
     driver.execute_script(
         "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));"
