@@ -6,10 +6,11 @@ const MAX_RETRY_AFTER_S = 10;
 
 /** An RFC 9457 problem answered by the server (status, title, detail, reason, ...). */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter; // seconds, from a 429's or 503's Retry-After
   }
 }
 
@@ -27,8 +28,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * One request. `token` goes in Authorization; a POST gets an Idempotency-Key, kept across its
  * retries so that a repeated write is applied once. Retries 429 and 503 with Retry-After (a
  * 503 without it, "outcome-unknown", is never repeated blindly: the caller reloads).
+ * `retry: false` answers a 429 at once (the caller tells the person to slow down).
  */
-export async function request(method, path, { token, body, signal, headers = {} } = {}) {
+export async function request(method, path,
+  { token, body, signal, headers = {}, retry = true } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers }, signal };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -42,12 +45,13 @@ export async function request(method, path, { token, body, signal, headers = {} 
     const data = text ? JSON.parse(text) : null;
     if (response.ok) return data;
     const wait = Number(response.headers.get("Retry-After"));
-    if ((response.status === 429 || response.status === 503) && wait >= 0
-        && response.headers.has("Retry-After") && attempt < RETRIES) {
+    const told = response.headers.has("Retry-After") && wait >= 0;
+    if ((response.status === 429 || response.status === 503) && told && attempt < RETRIES
+        && (retry || response.status === 503)) {
       await sleep(Math.min(wait, MAX_RETRY_AFTER_S) * 1000);
       continue;
     }
-    throw new ApiError(response.status, data || {});
+    throw new ApiError(response.status, data || {}, told ? wait : null);
   }
 }
 
@@ -86,6 +90,21 @@ export const api = {
   join: (tableId, playerToken, inviteCode) =>
     request("POST", `/v1/tables/${encodeURIComponent(tableId)}/join`,
       { token: playerToken, body: inviteCode ? { invite_code: inviteCode } : {} }),
+  streamTicket: (gameId, token) =>
+    request("POST", `/v1/games/${encodeURIComponent(gameId)}/stream-ticket`, { token }),
+  chat: (gameId, token, text) =>
+    request("POST", `/v1/games/${encodeURIComponent(gameId)}/chat`,
+      { token, body: { text }, retry: false }),
+  tour: (playerToken) => request("GET", "/v1/tour", { token: playerToken }),
+  startTour: (station, playerToken) =>
+    request("POST", `/v1/tour/${encodeURIComponent(station)}/start`, { token: playerToken }),
+  leaderboard: ({ period, variant, kind }) => {
+    const query = new URLSearchParams({ period, kind });
+    if (variant) query.set("variant", variant);
+    return request("GET", `/v1/leaderboard?${query}`);
+  },
+  ratings: ({ variant, kind }) =>
+    request("GET", `/v1/ratings?${new URLSearchParams({ variant, kind })}`),
   rematch: (tableId, playerToken) =>
     request("POST", `/v1/tables/${encodeURIComponent(tableId)}/rematch`,
       { token: playerToken }),

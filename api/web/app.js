@@ -4,12 +4,16 @@
 //   #watch=<id>[&code=<invite>]    a game as a spectator
 //   #table=<table>                 waiting at a table for its game
 //   #join=<table>[&code=<invite>]  joining a table from an invite link
+//   #tour                          the Route-66 tour
+//   #leaderboard                   the leaderboard and the ratings
 
 import { api } from "./api.js";
 import { el } from "./dom.js";
+import { LeaderboardPage } from "./leaders.js";
 import { joinTable, Lobby, TableWait } from "./lobby.js";
 import { store } from "./store.js";
 import { GameScreen } from "./table.js";
+import { TourPage } from "./tour.js";
 
 const root = document.getElementById("app");
 let screen = null;
@@ -53,10 +57,15 @@ async function route() {
       }
       screen = new GameScreen(root, { gameId, token, tableId, onLobby: (h) => go(h || "#lobby") });
     } else if (params.has("watch")) {
-      screen = new GameScreen(root, { gameId: params.get("watch"), token: null,
-        inviteCode: params.get("code"), onLobby: (h) => go(h || "#lobby") });
+      const gameId = params.get("watch");
+      screen = new GameScreen(root, { gameId, token: null, inviteCode: params.get("code"),
+        tableId: gameId.includes(".") ? gameId.split(".")[0] : null, onLobby: (h) => go(h || "#lobby") });
     } else if (params.has("table")) {
       screen = new TableWait(root, { tableId: params.get("table"), go });
+    } else if (params.has("tour")) {
+      screen = new TourPage(root, go);
+    } else if (params.has("leaderboard")) {
+      screen = new LeaderboardPage(root);
     } else if (params.has("join")) {
       if (!store.player()) {
         screen = new Lobby(root, go);

@@ -2,23 +2,18 @@
 // the open tables, games to watch, your games, and the settings of this browser.
 
 import { api } from "./api.js";
-import { button, el } from "./dom.js";
+import { button, el, select } from "./dom.js";
+import { followTable } from "./live.js";
 import { store } from "./store.js";
 
 const REFRESH_MS = 5000;
+/** Think times offered (seconds), within the rules' bounds; "" is no clock. */
+const THINK_TIMES = [10, 15, 20, 30, 45, 60, 90, 120];
 const FALLBACK_RULES = {
   variants: [{ name: "sixty-six", players: 2 }],
   computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" }],
   options: [{ name: "match_points", allowed: [3, 7, 11], default: 7 }],
 };
-
-function select(name, label, options, value) {
-  const id = `f-${name}`;
-  return el("p", { class: "field" },
-    el("label", { for: id }, label),
-    el("select", { id, name }, options.map(([v, text]) =>
-      el("option", { value: v, selected: String(v) === String(value) }, text))));
-}
 
 function checkbox(name, label, checked) {
   const id = `f-${name}`;
@@ -108,6 +103,22 @@ export class Lobby {
     return this.rules.computer_levels.map((l) => [l.name, l.name]);
   }
 
+  /** The clock's fields of a new table: think time (none, or seconds within the rules'
+   * bounds) and what happens when it runs out. */
+  clockFields() {
+    const setting = (this.rules.settings || []).find((s) => s.name === "think_time_s");
+    if (!setting) return [];
+    const { min, max } = setting.allowed;
+    const times = [...new Set([min, ...THINK_TIMES])].filter((t) => t >= min && t <= max);
+    const onTimeout = (this.rules.settings || []).find((s) => s.name === "on_timeout");
+    const words = { computer: "a computer moves for you", forfeit: "the hand is lost" };
+    return [select("think_time_s", "Think time per move", [["", "no clock"],
+      ...times.map((t) => [t, `${t} s`])], ""),
+    select("on_timeout", "When the time runs out",
+      (onTimeout ? onTimeout.allowed : ["computer"]).map((v) => [v, words[v] || v]),
+      onTimeout ? onTimeout.default : "computer")];
+  }
+
   async render() {
     const player = store.player();
     const sections = [this.renderName(player)];
@@ -119,6 +130,9 @@ export class Lobby {
     if (this.stopped) return;
     this.root.replaceChildren(el("main", { class: "lobby" },
       el("h1", {}, "Sixty-Six"),
+      el("nav", { class: "site-nav", "aria-label": "Pages" },
+        el("a", { href: "#tour" }, "Route 66 tour"),
+        el("a", { href: "#leaderboard" }, "Leaderboard and ratings")),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
       sections));
     const first = this.root.querySelector("input[name=name], button.primary");
@@ -209,6 +223,7 @@ export class Lobby {
       select("visibility", "Who may join", [["public", "anybody (listed)"],
         ["private", "only with the invite link"]], "public"),
       seatsBox,
+      this.clockFields(),
       settingFields("t_"),
       el("button", { type: "submit", class: "primary" }, "Create table"));
     form.addEventListener("submit", async (event) => {
@@ -221,9 +236,14 @@ export class Lobby {
           : { kind: "computer", level: kind.split(":")[1] });
       }
       try {
+        const settings = readSettings(form, "t_");
+        const think = form.elements.namedItem("think_time_s");
+        if (think && think.value) {
+          settings.think_time_s = Number(think.value);
+          settings.on_timeout = formValue(form, "on_timeout");
+        }
         const table = await api.createTable(store.player().token, {
-          variant, seats, visibility: formValue(form, "visibility"),
-          settings: readSettings(form, "t_"),
+          variant, seats, visibility: formValue(form, "visibility"), settings,
           match_points: Number(formValue(form, "t_match_points")),
         });
         if (table.invite_code) store.saveGame(`table:${table.table_id}`, { invite: table.invite_code });
@@ -315,25 +335,33 @@ export class Lobby {
   }
 }
 
-/** Waiting at a table until its game starts (polling the table), with its invite link. */
+/** Waiting at a table until its game starts, with its invite link: the table's stream says
+ * when it changed (seats taken, the game's start), then the page reads it with the player's
+ * token (which holds his seat token; a stream cannot send it). */
 export class TableWait {
   constructor(root, { tableId, inviteCode, go }) {
     this.root = root;
     this.tableId = tableId;
     this.inviteCode = inviteCode || (store.game(`table:${tableId}`) || {}).invite || null;
     this.go = go;
-    this.timer = null;
     this.stopped = false;
-    this.lastGame = null;
+    this.mode = "connecting";
   }
 
   async start() {
     await this.poll();
+    this.live = followTable({ tableId: this.tableId, inviteCode: this.inviteCode,
+      onChange: () => this.poll(),
+      onMode: (mode) => {
+        this.mode = mode;
+        const main = this.root.querySelector("main.waiting");
+        if (main) main.dataset.live = mode;
+      } });
   }
 
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    if (this.live) this.live.stop();
   }
 
   async poll() {
@@ -355,7 +383,6 @@ export class TableWait {
       if (this.stopped) return;
       this.render(null, error.message);
     }
-    this.timer = setTimeout(() => this.poll(), 1000);
   }
 
   render(table, problem = "") {
@@ -364,7 +391,7 @@ export class TableWait {
       invite = table.invite_code ? inviteLink(this.tableId, table.invite_code)
         : `${location.origin}/play#join=${encodeURIComponent(this.tableId)}`;
     }
-    this.root.replaceChildren(el("main", { class: "lobby waiting" },
+    this.root.replaceChildren(el("main", { class: "lobby waiting", "data-live": this.mode },
       el("h1", {}, "Waiting for players"),
       problem ? el("p", { role: "alert" }, problem) : null,
       table && table.status === "finished" ? el("p", {}, "The match is over: the next one "

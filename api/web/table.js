@@ -1,10 +1,13 @@
 // The table of one game: the hand, talon and trump, the trick and the last trick, the other
-// seats, the buttons of the legal actions, the game log, and the settlement and balance
-// dialogs. Views come from the answers to the page's own actions and from live.js.
+// seats with their presence and clocks, the buttons of the legal actions, the game log and
+// the chat, and the settlement and balance dialogs. Views and events come from the answers to
+// the page's own actions and from live.js (the event stream).
 
 import { api } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
-import { button, el } from "./dom.js";
+import { ChatBox } from "./chat.js";
+import { readingText, running, seatClockText } from "./clock.js";
+import { button, el, trapTab } from "./dom.js";
 import { keyCommand } from "./keys.js";
 import { follow } from "./live.js";
 import { store } from "./store.js";
@@ -14,6 +17,12 @@ import {
 
 const LOG_LINES = 80;
 const OVER = new Set(["match_over", "aborted"]);
+const TICK_MS = 250;
+// A chat message leaves the game's version as it is, so the stream brings it only with the
+// next move: the page reads the events after its last one this often meanwhile.
+const CHAT_POLL_MS = 2000;
+// How often the page reads the table's count of spectators (it changes without a notice).
+const WATCHERS_MS = 20000;
 
 /** The game screen: `start()` loads it, `stop()` ends its live updates. */
 export class GameScreen {
@@ -37,6 +46,14 @@ export class GameScreen {
     this.confirming = null;
     this.lifted = null;
     this.stopped = false;
+    this.announced = 0; // events read out to screen readers so far
+    this.chat = new ChatBox(root, { gameId, token });
+    this.liveMode = "connecting";
+    this.clockRun = null;
+    this.watchers = null;
+    this.returnFocus = null; // data-focus of what had the focus before a panel opened
+    this.timers = [];
+    this.polling = false;
     this.onKeyDown = (event) => this.key(event);
   }
 
@@ -44,19 +61,84 @@ export class GameScreen {
     document.addEventListener("keydown", this.onKeyDown);
     const view = await api.view(this.gameId, this.token, { inviteCode: this.inviteCode });
     await this.loadEvents();
+    this.announced = this.events.length;
     this.show(view);
     this.live = follow({
       gameId: this.gameId, token: this.token, version: view.version,
       inviteCode: this.inviteCode,
+      lastSeq: () => this.lastSeq,
       onView: (v) => this.update(v),
+      onEvent: (e) => this.addEvents([e]),
+      onPresence: (seats) => this.presence(seats),
+      onMode: (mode) => this.setLiveMode(mode),
       onError: (error) => this.say(`Connection trouble: ${error.message}; retrying.`),
     });
+    this.timers.push(setInterval(() => this.tick(), TICK_MS));
+    this.timers.push(setInterval(() => this.pollChat(), CHAT_POLL_MS));
+    if (this.tableId) {
+      this.countWatchers();
+      this.timers.push(setInterval(() => this.countWatchers(), WATCHERS_MS));
+    }
   }
 
   stop() {
     this.stopped = true; // answers still on their way must not draw over the next screen
     document.removeEventListener("keydown", this.onKeyDown);
     if (this.live) this.live.stop();
+    for (const timer of this.timers) clearInterval(timer);
+  }
+
+  setLiveMode(mode) {
+    this.liveMode = mode;
+    const screen = this.root.querySelector("section.game");
+    if (screen) screen.dataset.live = mode;
+    if (mode === "stream" && this.message.startsWith("Connection trouble")) this.say("");
+  }
+
+  /** A seat's presence changed without a move (the stream's `presence`): redrawn as is. */
+  presence(seats) {
+    if (!this.view) return;
+    this.view = { ...this.view, seats };
+    this.render();
+  }
+
+  async pollChat() {
+    if (this.busy || this.polling || this.stopped || !this.view) return;
+    this.polling = true;
+    try {
+      await this.loadEvents();
+    } catch {
+      // the stream or the next poll brings them
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  async countWatchers() {
+    const player = store.player();
+    try {
+      const table = await api.table(this.tableId, player ? player.token : undefined,
+        this.inviteCode);
+      this.watchers = table.spectators;
+      const line = this.root.querySelector(".scoreboard .watchers");
+      if (line) line.textContent = this.watchersText();
+    } catch {
+      this.watchers = null; // not a table we may read: no count shown
+    }
+  }
+
+  watchersText() {
+    return this.watchers ? `${this.watchers} watching` : "";
+  }
+
+  /** The clocks, redrawn in place every TICK_MS (text only: nothing moves). */
+  tick() {
+    const now = performance.now();
+    for (const node of this.root.querySelectorAll(".clock[data-seat]")) {
+      node.textContent = seatClockText(this.clockRun, Number(node.dataset.seat), now);
+    }
+    const reading = this.root.querySelector(".overlay .reading");
+    if (reading) reading.textContent = readingText(this.clockRun, now);
   }
 
   get deck() {
@@ -85,6 +167,7 @@ export class GameScreen {
         this.trickWon = null;
         this.trickSoFar = {};
       }
+      if (event.type === "chat") this.chat.add(event);
       this.events.push(event);
     }
   }
@@ -93,16 +176,17 @@ export class GameScreen {
   async update(view) {
     if (this.view && view.version <= this.view.version) return;
     const events = view.events || [];
-    const known = this.events.length;
     if (events.length && events[0].seq > this.lastSeq + 1) await this.loadEvents();
-    this.show(view, known);
+    this.show(view);
   }
 
-  show(view, known = this.events.length) {
+  show(view) {
     if (this.view && view.version <= this.view.version) return;
     if (this.view && view.hand_no !== this.view.hand_no) this.hint = null;
     this.addEvents(view.events || []);
-    if (this.view) this.announce(view, this.events.slice(known));
+    if (this.view) this.announce(view, this.events.slice(this.announced));
+    this.announced = this.events.length;
+    this.clockRun = running(view.clock, performance.now());
     this.view = view;
     if (this.live) this.live.seen(view.version);
     if (this.tableId === null && view.seat !== null && OVER.has(view.status)) {
@@ -181,7 +265,7 @@ export class GameScreen {
     this.say("Asking the strong computer…");
     try {
       this.hint = await api.hint(this.gameId, this.token);
-      this.panel = "hint";
+      this.openPanel("hint");
       this.say("");
     } catch (error) {
       this.say(`No hint: ${error.message}`);
@@ -199,8 +283,12 @@ export class GameScreen {
     const command = keyCommand({
       key: event.key, ctrlKey: event.ctrlKey, altKey: event.altKey, metaKey: event.metaKey,
       target: event.target && event.target.tagName,
-    }, { overlay: this.overlayOpen() });
+    }, { overlay: this.overlayOpen(), settlement: this.overlayOpen() && !this.panel });
     if (!command) return;
+    if (command.kind === "trap") {
+      trapTab(this.root.querySelector(".overlay .dialog"), event);
+      return;
+    }
     // Enter on a focused button of a dialog is that button's (the browser clicks it)
     if (command.kind === "confirm" && event.target.closest
         && event.target.closest(".overlay button")) return;
@@ -211,15 +299,31 @@ export class GameScreen {
     } else if (command.kind === "hint") {
       this.askHint();
     } else if (command.kind === "balance") {
-      this.panel = "balance";
-      this.render();
+      this.openPanel("balance");
     } else if (command.kind === "confirm") {
       const primary = this.root.querySelector(".overlay [data-primary]");
       if (primary) primary.click();
     } else if (command.kind === "dismiss" && this.panel) {
-      this.panel = null;
-      this.render();
+      this.closePanel();
     }
+  }
+
+  /** A dialog over the table; closing it gives the focus back to what had it. */
+  openPanel(panel) {
+    const active = document.activeElement;
+    this.returnFocus = active && active.dataset ? active.dataset.focus || null : null;
+    this.panel = panel;
+    this.render();
+  }
+
+  closePanel() {
+    this.panel = null;
+    this.render();
+    const back = this.returnFocus
+      && this.root.querySelector(`[data-focus="${CSS.escape(this.returnFocus)}"]`);
+    this.returnFocus = null;
+    const overlay = this.root.querySelector(".overlay");
+    if (back && (!overlay || overlay.contains(back))) back.focus();
   }
 
   // ---- rendering -------------------------------------------------------------------------
@@ -230,21 +334,29 @@ export class GameScreen {
       ? document.activeElement.dataset.focus : undefined;
     const view = this.view;
     const screen = el("section", { class: "game", "aria-label": "Table",
-      "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no },
+      "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no,
+      "data-live": this.liveMode },
       this.renderHeader(),
       el("div", { class: "others" }, this.otherSeats().map((s) => this.renderSeat(s))),
       el("div", { class: "middle" }, this.renderStock(), this.renderTrick()),
       view.seat === null ? null : this.renderMe(),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),
-      el("div", { class: "bottom" }, this.renderLastTrick(), this.renderLog()),
+      el("div", { class: "bottom" }, this.renderLastTrick(),
+        el("div", { class: "talk" }, this.renderLog(), this.chat.render(view.seat))),
       this.renderOverlay());
     this.root.replaceChildren(screen);
-    const log = screen.querySelector(".log ol");
-    if (log) log.scrollTop = log.scrollHeight;
-    const overlay = screen.querySelector(".overlay [data-primary]");
+    for (const list of screen.querySelectorAll(".log ol, .chat ol")) {
+      list.scrollTop = list.scrollHeight;
+    }
+    this.tick();
+    const overlay = screen.querySelector(".overlay");
     const again = focused && screen.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
-    if (overlay) overlay.focus();
-    else if (again) again.focus();
+    if (again && (!overlay || overlay.contains(again))) again.focus();
+    else if (overlay) {
+      (overlay.querySelector("[data-primary]") || overlay.querySelector("button")
+        || overlay.querySelector(".dialog")).focus();
+    }
+    if (again && again.name === "chat") again.setSelectionRange(again.value.length, again.value.length);
   }
 
   otherSeats() {
@@ -266,10 +378,10 @@ export class GameScreen {
             + `${sideName(view, [1, 3])} ${match.points[1]}`
           : score.join(" · ")),
       view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
+      el("p", { class: "watchers", "aria-live": "polite" }, this.watchersText()),
       hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
       el("div", { class: "tools" },
-        button("Balance (B)", () => { this.panel = "balance"; this.render(); },
-          { "data-focus": "btn:balance" }),
+        button("Balance (B)", () => this.openPanel("balance"), { "data-focus": "btn:balance" }),
         view.seat !== null && view.legal_actions.length && view.status === "playing"
           ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
         view.can_resign ? this.confirmButton("resign", "Resign") : null,
@@ -317,9 +429,13 @@ export class GameScreen {
     const known = (view.known_cards || {})[info.seat] || [];
     const toAct = view.to_act === info.seat && view.status === "playing";
     const melds = this.meldsOf(info.seat);
-    return el("div", { class: `seat other${toAct ? " to-act" : ""}`, "data-seat": info.seat },
+    const away = info.connected === false;
+    return el("div", { class: `seat other${toAct ? " to-act" : ""}${away ? " away" : ""}`,
+      "data-seat": info.seat },
       el("h2", {}, `${seatName(view, info.seat)}${this.seatTag(info)}`),
-      el("p", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${toAct ? " · to play" : ""}`),
+      this.clockNode(info.seat),
+      el("p", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${toAct ? " · to play" : ""}`,
+        away ? el("span", { class: "away-sign", title: "not connected" }, "away") : null),
       el("div", { class: "backs", "aria-hidden": "true" },
         Array.from({ length: count }, () => cardBack("", "small"))),
       known.length ? el("div", { class: "known", "aria-label": `Known cards of ${info.name}` },
@@ -384,11 +500,20 @@ export class GameScreen {
   }
 
   renderLog() {
-    const lines = this.events.map((e) => eventText(this.view, e, this.deck)).filter(Boolean);
+    const lines = this.events.map((e) => [e.seq, eventText(this.view, e, this.deck)])
+      .filter(([, line]) => line);
     return el("div", { class: "log" },
       el("h2", {}, "Game log"),
       el("ol", { role: "log", "aria-live": "polite", "aria-label": "Game log" },
-        lines.slice(-LOG_LINES).map((line) => el("li", {}, line))));
+        lines.slice(-LOG_LINES).map(([seq, line]) => el("li", { "data-seq": seq }, line))));
+  }
+
+  /** A seat's clock: always there in a game with a clock (no layout shift), its countdown
+   * written by tick() while the seat is to move. */
+  clockNode(seat) {
+    if (!this.view.clock) return null;
+    return el("span", { class: "clock", "data-seat": seat, role: "timer",
+      "aria-label": `Time left of ${seatName(this.view, seat)}` });
   }
 
   renderActions() {
@@ -446,6 +571,7 @@ export class GameScreen {
     return el("div", { class: `seat me${toAct ? " to-act" : ""}` },
       el("h2", {}, `${me ? me.name : "You"}${me ? this.seatTag(me) : ""}`
         + `${toAct ? " · your turn" : ""}`),
+      this.clockNode(view.seat),
       this.reasonBubble(view.seat),
       melds.length ? el("ul", { class: "melds", "aria-label": "Your shown pairs" }, melds) : null,
       this.renderActions(),
@@ -464,14 +590,9 @@ export class GameScreen {
 
   dialog(title, body, primary) {
     return el("div", { class: "overlay" },
-      el("div", { class: "dialog", role: "dialog", "aria-modal": "true",
+      el("div", { class: "dialog", role: "dialog", "aria-modal": "true", tabindex: "-1",
         "aria-labelledby": "dialog-title" },
       el("h2", { id: "dialog-title" }, title), body, el("div", { class: "dialog-buttons" }, primary)));
-  }
-
-  closePanel() {
-    this.panel = null;
-    this.render();
   }
 
   renderHint() {
@@ -490,7 +611,7 @@ export class GameScreen {
         el("tbody", {}, hint.actions.map((a) => el("tr", {},
           el("td", {}, worth(a)), el("td", {}, a.expected_game_points.toFixed(2)))))),
       el("p", { class: "hinted" }, "This hand is now marked as hinted (unrated).")),
-    button("OK", () => this.closePanel(), { "data-primary": "" }));
+    button("OK", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:ok" }));
   }
 
   renderBalance() {
@@ -511,7 +632,7 @@ export class GameScreen {
         el("th", { scope: "col" }, h)))),
       el("tbody", {}, rows));
     return this.dialog("Balance of all hands", table,
-      button("Close", () => this.closePanel(), { "data-primary": "" }));
+      button("Close", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:close-panel" }));
   }
 
   renderSettlement() {
@@ -546,10 +667,17 @@ export class GameScreen {
     parts.push(el("p", { class: "match-score" }, `Game points: ${view.match.points.join(" : ")}`));
     let title = `Hand ${view.hand_no} settled`;
     let primary;
+    if (this.clockRun && this.clockRun.kind === "settlement") {
+      parts.push(el("p", { class: "reading", role: "timer" }));
+    }
     if (view.status === "hand_over") {
       if (this.legal("continue").length) {
-        primary = button("Continue (Enter)", () => this.act({ type: "continue" }),
-          { "data-primary": "", class: "primary" });
+        primary = [
+          view.clock && view.clock.can_pause ? button("Pause", () => this.act({ type: "pause" }),
+            { "data-focus": "btn:pause", "aria-label": "Pause: hold the settlement longer" })
+            : null,
+          button("Continue (Enter)", () => this.act({ type: "continue" }),
+            { "data-primary": "", class: "primary", "data-focus": "btn:continue" })];
       } else {
         parts.push(el("p", {}, view.seat === null ? "Waiting for the players to continue…"
           : "Waiting for the others to continue…"));
@@ -561,7 +689,7 @@ export class GameScreen {
         this.tableId && view.seat !== null && view.status === "match_over"
           ? button("Rematch", () => this.rematch()) : null,
         button("Back to the lobby (Enter)", () => this.onLobby(),
-          { "data-primary": "", class: "primary" }),
+          { "data-primary": "", class: "primary", "data-focus": "btn:leave" }),
       ];
     }
     return this.dialog(title, el("div", { class: "settlement" }, parts), primary);

@@ -12,6 +12,7 @@ export const SETTLEMENT_REASONS = {
   last_trick: "took the last trick",
   played_out: "more points when the cards ran out",
   tie: "a tie",
+  timeout: "out of time",
 };
 
 /** Where the other seats sit, clockwise from the reader (as in api/terminal.py). */
@@ -74,7 +75,8 @@ export function eventText(view, event, deck = "french") {
         + `${event.dealer === view.seat ? "deal" : "deals"}; trump ${suitName(event.trump_suit, deck)} `
         + `(${cardName(event.trump_card, deck)} face up).`;
     case "card_played":
-      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}.`;
+      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}`
+        + `${event.timeout ? " (out of time: the computer chose it)" : ""}.`;
     case "trick_won":
       return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
     case "card_drawn":
@@ -103,6 +105,8 @@ export function eventText(view, event, deck = "french") {
     }
     case "match_won":
       return `${sideName(view, event.winners)} won the match ${event.score.join(":")}.`;
+    case "paused":
+      return `${who} ${verb("pause", "pauses")} the settlement (${event.seconds} s more).`;
     case "resigned":
       return `${who} ${verb("resign", "resigns")}.`;
     case "aborted":

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -44,7 +45,9 @@ return {
 
 def wait_for(driver: webdriver.Chrome, condition: Callable[[webdriver.Chrome], T],
              timeout: float = TIMEOUT_S) -> T:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    # a page redrawn between chromedriver's look-up and its answer: look again
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def state(driver: webdriver.Chrome) -> dict[str, Any]:
@@ -112,10 +115,15 @@ def play_computer(driver: webdriver.Chrome, level: str = "random", match_points:
 
 
 def create_table(driver: webdriver.Chrome, visibility: str = "private",
-                 match_points: int = 3, seat: str = "open") -> str:
-    """A two-hand table, its other seat ``open`` or ``computer:<level>``; answers the invite
-    link shown while waiting (a private table), else "" once the game is shown."""
+                 match_points: int = 3, seat: str = "open", think_time_s: int | None = None,
+                 on_timeout: str = "computer") -> str:
+    """A two-hand table, its other seat ``open`` or ``computer:<level>``, with a clock of
+    ``think_time_s`` if given; answers the invite link shown while waiting (a private table),
+    else "" once the game is shown."""
     form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    if think_time_s is not None:
+        Select(form.find_element(By.NAME, "think_time_s")).select_by_value(str(think_time_s))
+        Select(form.find_element(By.NAME, "on_timeout")).select_by_value(on_timeout)
     Select(form.find_element(By.NAME, "visibility")).select_by_value(visibility)
     Select(form.find_element(By.NAME, "t_match_points")).select_by_value(str(match_points))
     Select(form.find_element(By.NAME, "seat_1")).select_by_value(seat)
@@ -126,6 +134,16 @@ def create_table(driver: webdriver.Chrome, visibility: str = "private",
         return link
     wait_for(driver, lambda d: state(d)["screen"] == "game")
     return ""
+
+
+def my_turn(driver: webdriver.Chrome) -> dict[str, Any]:
+    """Wait until the page offers a move (a playable card, the settlement's Continue) or the
+    match is over, while the computers' moves come from the workers; answers the state."""
+    def ready(d: webdriver.Chrome) -> dict[str, Any] | None:
+        now = state(d)
+        offered = True in now["legal"] or (now["status"] == "hand_over" and now["overlay"])
+        return now if offered or now["status"] in ("match_over", "aborted") else None
+    return wait_for(driver, ready)
 
 
 def step(driver: webdriver.Chrome, clicks: bool = False) -> bool:

@@ -2,8 +2,9 @@
 
 Starts the app with its own Redis, drives headless Debian chromium (as the browser tests do)
 and saves ``web-lobby.png`` (the lobby with an open table and a game to watch),
-``web-table.png`` (a hand mid-way, after a pair was shown and a few tricks) and
-``web-settlement.png`` (that hand's settlement).
+``web-tour.png`` (the Route-66 map), ``web-table.png`` (a hand mid-way with a 60 s clock, after
+a pair was shown and a few tricks, with a word in the chat) and ``web-settlement.png`` (that
+hand's settlement with its reading time).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
     settlement)."""
     game = requests.post(f"{url}/v1/games", timeout=5, json={
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-        "first_dealer": 1, "deck": DECK, "settings": {"point_counter": True}}).json()
+        "first_dealer": 1, "deck": DECK,
+        "settings": {"point_counter": True, "think_time_s": 60}}).json()
     ann, bob = (s["token"] for s in game["seats"])
     driver.execute_script(
         "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));"
@@ -76,6 +78,9 @@ def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:meld:H']").click()  # the 40
     wait_for(driver, lambda d: state(d)["version"] != before)
     _moves(url, driver, game["game_id"], bob, until=9)  # Bob has led to the fourth trick
+    requests.post(f"{url}/v1/games/{game['game_id']}/chat", timeout=5, json={
+        "text": "Nice forty, Ann!"}, headers={"Authorization": f"Bearer {bob}"})
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".chat li"))
     driver.save_screenshot(str(out / "web-table.png"))
     _moves(url, driver, game["game_id"], bob, until=10**6)
     wait_for(driver, lambda d: state(d)["overlay"] == "Hand 1 settled")
@@ -100,10 +105,14 @@ def main() -> None:
             choose_name(driver, "Ann")
             driver.execute_script("document.activeElement.blur()")
             driver.save_screenshot(str(args.out / "web-lobby.png"))
+            open_play(driver, url, "#tour")
+            wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".route-map"))
+            driver.save_screenshot(str(args.out / "web-tour.png"))
             _hand(url, driver, args.out)
         finally:
             driver.quit()
-    print(f"wrote web-lobby.png, web-table.png and web-settlement.png in {args.out}")
+    print(f"wrote web-lobby.png, web-tour.png, web-table.png and web-settlement.png in "
+          f"{args.out}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The web client's pure JavaScript (card order and names, pictures, key map, log lines),
+"""The web client's pure JavaScript (card order and names, pictures, key map, log lines,
+clocks, the tour map, the dialogs' Tab order, and live.js against a fake EventSource),
 unit-tested by node's test runner (tests/web/js/*.test.mjs).
 
 The modules are copied beside a ``package.json`` of ``"type": "module"`` so that any node
@@ -32,4 +33,4 @@ def test_the_pure_modules_pass_their_node_tests(tmp_path: Path) -> None:
     done = subprocess.run([node, "--test", *tests], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "# fail 0" in done.stdout and "# pass 7" in done.stdout, done.stdout
+    assert "# fail 0" in done.stdout and "# pass 15" in done.stdout, done.stdout

@@ -18,6 +18,7 @@ from tests.web.pages import (
     console_errors,
     create_table,
     foreign,
+    my_turn,
     open_play,
     play_computer,
     press,
@@ -32,8 +33,9 @@ from tests.web.pages import (
 #: the jack of clubs, Ann (seat 0: KS QS AH TH JD 9D, trump hearts) must trump with AH or TH.
 DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
         "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
-MODULES = ("app.js", "api.js", "cards.js", "dom.js", "keys.js", "live.js", "lobby.js",
-           "store.js", "table.js", "words.js", "style.css", "icon.svg")
+MODULES = ("app.js", "api.js", "cards.js", "chat.js", "clock.js", "dom.js", "keys.js", "leaders.js",
+           "live.js", "lobby.js", "store.js", "table.js", "tour.js", "tourmap.js", "words.js",
+           "style.css", "icon.svg")
 
 
 def test_play_is_served_with_a_policy_allowing_only_this_server(web_url: str) -> None:
@@ -109,7 +111,7 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
     settlements = 0
     moves = 0
     balanced = False
-    while state(driver)["status"] != "match_over":
+    while my_turn(driver)["status"] != "match_over":
         now = state(driver)
         if now["status"] == "hand_over":
             text = now["overlay_text"]
@@ -206,9 +208,35 @@ def test_illegal_cards_are_dimmed_and_a_legal_card_plays(web_url: str, browser: 
     assert console_errors(driver) == []
 
 
+def settled(driver: WebDriver) -> int:
+    """Wait until the page shows the game's current version (read with the seat token the
+    page keeps): no view is on its way. Answers it."""
+    game_id, token = driver.execute_script(
+        "const id = new URLSearchParams(location.hash.slice(1)).get('game');"
+        "return [id, JSON.parse(localStorage.getItem('sixtysix.games'))[id].token];")
+    base = driver.current_url.split("/play")[0]
+    version: int = requests.get(f"{base}/v1/games/{game_id}", timeout=5,
+                                headers={"Authorization": f"Bearer {token}"}).json()["version"]
+    wait_for(driver, lambda d: state(d)["version"] == version)
+    return version
+
+
+def _said(driver: WebDriver) -> list[str]:
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, ".chat li")]
+
+
+def _chat(driver: WebDriver, text: str) -> None:
+    """Type a message into the table's chat and send it with Enter; the focus leaves it."""
+    driver.find_element(By.CSS_SELECTOR, ".chat input").send_keys(text + Keys.ENTER)
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".chat input")
+             .get_attribute("value") == "")
+    driver.execute_script("document.activeElement.blur()")
+
+
 def _resume_from_the_lobby(driver: WebDriver) -> bool:
     """Reload mid-hand: the same hand; then, the seat token forgotten, resume from the lobby's
     "Your games" (the page fetches the seat token from the table with the player token)."""
+    settled(driver)
     before = state(driver)
     driver.refresh()
     again = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
@@ -228,12 +256,18 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
     choose_name(ann, "Annie")
     link = create_table(ann, visibility="private")
     assert re.fullmatch(rf"{re.escape(web_url)}/play#join=[\w-]+&code=[\w-]+", link)
+    wait_for(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "main.waiting[data-live=stream]"))
     bob.get(link)
     choose_name(bob, "Bobby")  # the page asks a name first, then joins
     for driver in (ann, bob):
         wait_for(driver, lambda d: state(d)["screen"] == "game" and state(d)["cards"])
     players = {d: state(d) for d in (ann, bob)}
     assert all(s["hand_no"] == 1 for s in players.values())
+    _chat(ann, "Good luck, Bobby!")
+    wait_for(bob, lambda d: _said(d) == ["Annie: Good luck, Bobby!"])
+    _chat(bob, "Thanks 1 2 3")  # digits typed into the chat play no card
+    wait_for(ann, lambda d: _said(d) == ["You: Good luck, Bobby!", "Bobby: Thanks 1 2 3"])
+    assert [state(d)["version"] for d in (ann, bob)] == [s["version"] for s in players.values()]
     moves = 0
     resumed = False
     while not all(state(d)["status"] == "hand_over" for d in (ann, bob)):
@@ -296,6 +330,12 @@ def test_a_public_game_is_watched_from_the_lobby_without_a_name(
     assert trick[0].get_attribute("aria-label") == cardname(card)
     heard = driver.find_element(By.ID, "announce").get_attribute("textContent") or ""
     assert re.fullmatch(rf"(Carla|Dora) plays the {cardname(card)}\.", heard)  # screen readers
+    requests.post(f"{web_url}/v1/games/{game_id}/chat", headers=seat_auth, timeout=5,
+                  json={"text": "nice card"}).raise_for_status()
+    said = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".chat li"))
+    assert said[0].text == f"{heard.split()[0]}: nice card"  # a spectator reads the chat
+    assert driver.find_elements(By.CSS_SELECTOR, ".chat input") == []  # but writes none
+    assert driver.find_element(By.CSS_SELECTOR, ".scoreboard .watchers").text == "1 watching"
     assert console_errors(driver) == []
 
 
@@ -323,6 +363,11 @@ def test_the_lobby_and_the_table_fit_a_360_px_phone(web_url: str, browser: Brows
     assert driver.execute_script("return innerWidth") == 360
     width, right = driver.execute_script(overflow)
     assert width <= 360 and right <= 360
+    for page, ready in (("#tour", ".stations li"), ("#leaderboard", ".ratings-body p")):
+        driver.execute_script("location.hash = arguments[0]", page)
+        wait_for(driver, lambda d, css=ready: d.find_elements(By.CSS_SELECTOR, css))
+        width, right = driver.execute_script(overflow)
+        assert width <= 360 and right <= 360, page
 
 
 def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
@@ -339,7 +384,7 @@ def test_a_table_with_the_computer_plays_its_match_by_clicks_and_a_rematch(
         "return JSON.parse(localStorage.getItem('sixtysix.settings')).deck") == "german"
     assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", first["hash"])
     moves = 0
-    while state(driver)["status"] != "match_over":  # by mouse clicks this time
+    while my_turn(driver)["status"] != "match_over":  # by mouse clicks this time
         assert step(driver, clicks=True)
         moves += 1
         assert moves < 400

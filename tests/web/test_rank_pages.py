@@ -1,0 +1,103 @@
+"""The Route-66 tour and the leaderboard pages in real headless chromium, reached from the
+lobby: the map's eight stations (open and locked), a station's game started from it and
+resumed; the leaderboard's filters and the ratings, as the API answers them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+from selenium.webdriver.chrome.webdriver import WebDriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.web.conftest import Browser
+from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
+
+
+def test_the_tour_map_opens_chicago_and_starts_and_resumes_its_game(
+        web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)
+    choose_name(driver, "Tourist")
+    driver.find_element(By.LINK_TEXT, "Route 66 tour").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".route-map g.station"))
+    stations = driver.find_elements(By.CSS_SELECTOR, ".route-map g.station")
+    assert [s.get_attribute("class") for s in stations] == ["station open"] + [
+        "station locked"] * 7
+    assert driver.find_element(By.ID, "h-map").text == "Stamps: 0 of 8"
+    label = driver.find_element(By.CSS_SELECTOR, ".route-map").get_attribute("aria-label") or ""
+    assert label.startswith("Route 66 map: 1. Chicago, Lakeshore Griddle: Mabel (easy), "
+                            "sixty-six to 3 — open; 2. St. Louis")
+    items = driver.find_elements(By.CSS_SELECTOR, ".stations li")
+    assert len(items) == 8 and [len(i.find_elements(By.TAG_NAME, "button")) for i in items] == [
+        1] + [0] * 7  # only the open station can be played
+    items[0].find_element(By.TAG_NAME, "button").click()
+    game = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
+    names = [s.find_element(By.TAG_NAME, "h2").text for s in driver.find_elements(
+        By.CSS_SELECTOR, ".seat.other")]
+    assert [n.replace(" (dealer)", "") for n in names] == ["Mabel (easy)"]  # the cook
+    driver.execute_script("location.hash = '#tour'")
+    resume = wait_for(driver, lambda d: d.find_element(By.PARTIAL_LINK_TEXT, "resume"))
+    resume.click()
+    wait_for(driver, lambda d: state(d)["hash"] == game["hash"] and state(d)["cards"])
+    assert console_errors(driver) == []
+
+
+def _board_rows(driver: WebDriver, table: str) -> list[list[str]]:
+    return [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in driver.find_elements(By.CSS_SELECTOR, f"table.{table} tbody tr")]
+
+
+def _resigned_match(url: str) -> None:
+    """A rated table of Lena and Max; Max resigns: the match counts for both."""
+    auth = [{"Authorization": "Bearer " + requests.post(
+        f"{url}/v1/players", json={"name": name}, timeout=5).json()["token"]}
+        for name in ("Lena", "Max")]
+    table = requests.post(f"{url}/v1/tables", headers=auth[0], timeout=5, json={
+        "seats": [{"kind": "player"}, {"kind": "open"}], "match_points": 3}).json()
+    requests.post(f"{url}/v1/tables/{table['table_id']}/join", headers=auth[1], json={},
+                  timeout=5).raise_for_status()
+    you = requests.get(f"{url}/v1/tables/{table['table_id']}", headers=auth[1],
+                       timeout=5).json()["you"]
+    requests.post(f"{url}/v1/games/{you['game_id']}/actions", timeout=5, json={
+        "type": "resign"}, headers={"Authorization": f"Bearer {you['token']}"}
+    ).raise_for_status()
+
+
+def _api(url: str, path: str) -> dict[str, Any]:
+    answer: dict[str, Any] = requests.get(f"{url}{path}", timeout=5).json()
+    return answer
+
+
+def test_the_leaderboard_filters_and_the_ratings_show_what_the_api_answers(
+        web_url: str, browser: Browser) -> None:
+    _resigned_match(web_url)
+    board = _api(web_url, "/v1/leaderboard?period=all&kind=human")["entries"]
+    ratings = _api(web_url, "/v1/ratings?variant=sixty-six&kind=human")["ratings"]
+    assert {e["name"] for e in board} >= {"Lena"} and len(ratings) >= 2
+    driver = browser()
+    open_play(driver, web_url)
+    driver.find_element(By.LINK_TEXT, "Leaderboard and ratings").click()  # no name needed
+    wait_for(driver, lambda d: _board_rows(d, "leaderboard"))
+    assert _board_rows(driver, "leaderboard") == [
+        [str(e["rank"]), e["name"], str(e["points"])] for e in board]
+    assert _board_rows(driver, "ratings") == [
+        [str(r["place"]), r["name"], str(r["display"]) + (" (provisional)" * r["provisional"]),
+         str(r["matches"])] for r in ratings]
+    Select(driver.find_element(By.NAME, "period")).select_by_value("month")
+    month = _api(web_url, "/v1/leaderboard?period=month&kind=human")
+    wait_for(driver, lambda d: f"in {month['month']}" in d.find_element(
+        By.CSS_SELECTOR, "table.leaderboard caption").text)
+    assert _board_rows(driver, "leaderboard") == [
+        [str(e["rank"]), e["name"], str(e["points"])] for e in month["entries"]]
+    Select(driver.find_element(By.NAME, "variant")).select_by_value("schnapsen")
+    wait_for(driver, lambda d: "Nobody has points yet" in d.find_element(
+        By.CSS_SELECTOR, ".board-body").text)
+    Select(driver.find_element(By.NAME, "kind")).select_by_value("bot")
+    wait_for(driver, lambda d: "bot accounts" in d.find_element(
+        By.CSS_SELECTOR, ".board-body").text)
+    Select(driver.find_element(By.NAME, "rating_variant")).select_by_value("four-hand")
+    wait_for(driver, lambda d: "No ratings yet (four-hand)" in d.find_element(
+        By.CSS_SELECTOR, ".ratings-body").text)
+    assert console_errors(driver) == []
