@@ -91,7 +91,8 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 # event count at the load, events...  Answers {1, new version}; {2, version} if this write
 # ran before; {0, current} on a version conflict; {-1, 0} for no game; {-2, current} if the
 # write was fenced off; {3, event count} if chat messages were logged since the load.
-_SAVE: Final = """
+#: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
+SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
 if done == """ + _FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
@@ -121,8 +122,8 @@ redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
 
-# KEYS: game, write record; ARGV: fence ttl. Answers as _SAVE does for a write that ran before
-# ({2, version}) or is fenced off now or was before ({-2, current}).
+# KEYS: game, write record; ARGV: fence ttl. Answers as SAVE_SCRIPT does for a write that ran
+# before ({2, version}) or is fenced off now or was before ({-2, current}).
 _SETTLE: Final = """
 local done = redis.call('GET', KEYS[2])
 if not done then
@@ -382,7 +383,7 @@ class GameStore:
         self.ttl = ttl
         self.max_games = max_games
         self.settle_wait = settle_wait
-        self._save = client.register_script(_SAVE)
+        self._save = client.register_script(SAVE_SCRIPT)
         self._claim = client.register_script(_CLAIM)
         self._settle = client.register_script(_SETTLE)
         self._claim_seat = client.register_script(_CLAIM_SEAT)
@@ -572,8 +573,8 @@ class GameStore:
     def _save_request(self, game: Game, events: list[Event], base: int, written: str,
                       write_meta: bool, idempotent: IdempotentWrite | None,
                       ) -> tuple[Game, list[str], list[str | int]]:
-        """The saved game and the ``_SAVE`` keys and arguments of ``events`` numbered after
-        ``base`` events."""
+        """The saved game and the ``SAVE_SCRIPT`` keys and arguments of ``events`` numbered
+        after ``base`` events."""
         logged = [Logged(base + i, e) for i, e in enumerate(events, 1)]
         saved = Game(game.game_id, game.version + 1, game.state, game.meta,
                      base + len(logged), logged, game.connected)
