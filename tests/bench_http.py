@@ -76,6 +76,7 @@ from typing import Any, Final
 import redis
 
 from api.app import create_app
+from api.limits import LIMIT_SETTINGS
 from api.redis_server import HOST, EmbeddedRedis
 from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
@@ -84,10 +85,11 @@ from engine.cards import card_code
 from engine.scoring import DECLARE_TARGET
 
 GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
-#: Environment that turns the app's rate limits off for the run, and the cap on games per
-#: address (200 by default: the act phase, one client address, creates that many in seconds).
-UNLIMITED_ENV: Final = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
-                        "SIXTYSIX_RATE_ACTIONS": "off", "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "0"}
+#: Environment that turns every rate limit of the app off for the run (with one left on,
+#: flask-limiter is installed and costs every request), and the cap on games per address (200
+#: by default: the act phase, one client address, creates that many in seconds).
+UNLIMITED_ENV: Final = {**{name: "off" for name in LIMIT_SETTINGS},
+                        "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "0"}
 BARE: Final = "bare"
 PHASES: Final = ("ceiling", "view", "act", BARE)
 PACED: Final = "paced"
