@@ -1,8 +1,10 @@
 """Request ids and structured logs: one JSON line per request, and JSON for the app's own logs.
 
 Request id: a client's ``X-Request-Id`` if it is 1–128 characters of ``A-Z a-z 0-9 . _ : -``
-(nginx's ``$request_id`` is), else a fresh random one; answered in ``X-Request-Id`` and in
-every problem document (``request_id``).
+(nginx's ``$request_id`` is), else a fresh one, 32 lower-case hex digits: 16 random ones drawn
+once per process (again in a forked child) and a 16-digit counter, so ids never repeat across
+processes in practice and cost no random draw per request (they identify, they are no
+secret); answered in ``X-Request-Id`` and in every problem document (``request_id``).
 
 Logs go to standard error, one JSON object per line, through the ``api`` logger (Flask's own
 logger included): ``ts`` (UTC, ISO 8601), ``level``, ``logger``, ``msg``, ``request_id`` when in
@@ -15,12 +17,13 @@ ever logged, so neither ``Authorization`` nor a token.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, cast
@@ -39,12 +42,31 @@ log = logging.getLogger(REQUEST_LOGGER)
 _encode: Final = json.JSONEncoder(default=str).encode
 
 
+class _Ids:
+    """Fresh request ids of this process: a random prefix and a counter (see the module
+    docstring); a forked child draws its own prefix."""
+
+    def __init__(self) -> None:
+        self.reset()
+        os.register_at_fork(after_in_child=self.reset)
+
+    def reset(self) -> None:
+        self.prefix = os.urandom(8).hex()
+        self.counter = itertools.count()
+
+    def next(self) -> str:
+        return f"{self.prefix}{next(self.counter) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
+_ids: Final = _Ids()
+
+
 def request_id() -> str:
     """This request's id (taken from the client or made on first use)."""
     found: str | None = g.get("request_id")
     if found is None:
-        given = request.headers.get(REQUEST_ID_HEADER, "")
-        found = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        given = request.headers.get(REQUEST_ID_HEADER)
+        found = given if given is not None and REQUEST_ID.fullmatch(given) else _ids.next()
         g.request_id = found
     return found
 
@@ -155,8 +177,7 @@ def init(app: Flask) -> None:
 
     @app.before_request
     def _start() -> None:
-        g.started = time.perf_counter()
-        request_id()
+        g.started = time.perf_counter()  # the id is made on first use
 
     @app.after_request
     def _finish(response: Response) -> Response:

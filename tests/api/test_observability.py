@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,24 @@ def test_a_valid_request_id_is_kept_and_echoed(client: FlaskClient) -> None:
 def test_an_invalid_request_id_is_replaced(client: FlaskClient, given: str) -> None:
     response = client.get("/healthz", headers={"X-Request-Id": given})
     assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-Id"])
+
+
+def test_fresh_request_ids_differ_within_and_across_processes(client: FlaskClient) -> None:
+    """Made from a per-process prefix and a counter: a forked child draws its own prefix."""
+    ids = [client.get("/healthz").headers["X-Request-Id"] for _ in range(50)]
+    assert len(set(ids)) == 50 and len({i[:16] for i in ids}) == 1
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a request id of its own, to the parent through the pipe
+        try:
+            os.write(writer, client.get("/healthz").headers["X-Request-Id"].encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    os.waitpid(pid, 0)
+    child = os.read(reader, 100).decode()
+    os.close(reader)
+    assert re.fullmatch(r"[0-9a-f]{32}", child) and child[:16] != ids[0][:16]
 
 
 def test_one_json_line_per_request(client: FlaskClient,
