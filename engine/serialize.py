@@ -207,9 +207,15 @@ def _load(values: list[Any]) -> GameState:
 _encode: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
+def to_stored(state: GameState) -> list[Any]:
+    """The stored form as a value: ``[SCHEMA_VERSION, <values in the order of FIELDS>]``
+    (:func:`to_json` writes it; a caller may write it with another JSON encoder)."""
+    return [SCHEMA_VERSION, *_values(state)]
+
+
 def to_json(state: GameState) -> str:
-    """The stored form: ``[SCHEMA_VERSION, <values in the order of FIELDS>]``."""
-    return _encode([SCHEMA_VERSION, *_values(state)])
+    """The stored form as text."""
+    return _encode(to_stored(state))
 
 
 def json_object(text: str | bytes, what: str,
@@ -231,6 +237,12 @@ def from_json(text: str | bytes) -> GameState:
         data = json.loads(text)
     except ValueError as exc:
         raise InvalidState(f"game state is not JSON: {exc}") from exc
+    return from_stored(data)
+
+
+def from_stored(data: Any) -> GameState:
+    """Load a parsed stored form (:func:`to_stored`'s array, or an older version's object);
+    raises :class:`InvalidState`."""
     if isinstance(data, dict):
         return from_dict(data)
     if not isinstance(data, list) or not data:
