@@ -12,13 +12,13 @@ and refused the full way, with the same answers.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
 import flask_smorest
 from flask import request
-from webargs.flaskparser import FlaskParser
+from webargs.core import parse_json
+from webargs.flaskparser import FlaskParser, is_json_request
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
@@ -31,9 +31,9 @@ class QuickBodyParser(FlaskParser):
     def parse(self, argmap: Any, req: Any = None, *, location: str | None = None,
               **kwargs: Any) -> Any:
         quick = getattr(argmap, "quick_load", None)
-        if quick is not None and location == "json" and request.is_json:
-            try:
-                loaded = quick(json.loads(request.get_data(cache=True)))
+        if quick is not None and location == "json" and is_json_request(request):
+            try:  # decoded as the full way decodes it
+                loaded = quick(parse_json(request.get_data(cache=True)))
             except ValueError:  # not JSON: the full way says so
                 loaded = None
             if loaded is not None:
