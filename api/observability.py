@@ -12,11 +12,15 @@ a request, ``exc`` with a traceback. The request line (``msg: "request"``, logge
 ``api.requests``; off with ``SIXTYSIX_LOG_REQUESTS = 0``) adds ``method``, ``path`` (the route
 template, e.g. ``/v1/games/<game_id>/actions``, never the query), ``status``, ``duration_ms``
 and ``game_id`` (null on a 404: an unknown id may be anything a client typed). No header is
-ever logged, so neither ``Authorization`` nor a token.
+ever logged, so neither ``Authorization`` nor a token. While the request logger ends in this
+module's handler alone (no handler, filter or level of anyone else's on the way), the request
+line is formatted and written directly, the same text as through :mod:`logging`, without
+building a log record (about a tenth of an action's CPU went to the request line).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -146,6 +150,19 @@ class StderrHandler(logging.Handler):
         except Exception:  # logging must never break a request
             self.handleError(record)
 
+    def write_line(self, line: str) -> None:
+        """Write a formatted line as :meth:`emit` would, under the handler's lock."""
+        with self.lock or _NO_LOCK:
+            try:
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+            except Exception:  # logging must never break a request: the line is dropped
+                pass
+
+
+_NO_LOCK: Final = contextlib.nullcontext()
+_INFO_NAME: Final = logging.getLevelName(logging.INFO)
+
 
 def configure_logging() -> None:
     """JSON lines on standard error for the ``api`` loggers (once per process)."""
@@ -188,20 +205,49 @@ def init(app: Flask) -> None:
         for listener in listeners:
             listener(answered)
         if log_requests and log.isEnabledFor(logging.INFO):
-            log.handle(request_line(rid, answered))
+            handler = _direct_handler()
+            if handler is None:
+                log.handle(request_line(rid, answered))
+            else:
+                handler.write_line(request_text(rid, answered, time.time()))
         return response
+
+
+def _direct_handler() -> StderrHandler | None:
+    """The handler the request line would reach alone, if :func:`configure_logging`'s set-up
+    is unchanged: the request logger without handlers or filters, propagating to the ``api``
+    logger, whose only handler is a :class:`StderrHandler` with a :class:`JsonFormatter`, no
+    filters, a level letting INFO through. Else ``None`` (log through :mod:`logging`)."""
+    parent = log.parent
+    if log.handlers or log.filters or not log.propagate or parent is None or (
+            parent.name != APP_LOGGER or parent.filters or len(parent.handlers) != 1):
+        return None
+    handler = parent.handlers[0]
+    if (type(handler) is not StderrHandler or handler.filters
+            or type(handler.formatter) is not JsonFormatter or handler.level > logging.INFO):
+        return None
+    return handler
+
+
+def request_text(rid: str, answered: Answered, created: float) -> str:
+    """The request line as :class:`JsonFormatter` formats :func:`request_line`'s record made
+    at ``created`` (Unix time)."""
+    return _encode({"ts": timestamp(created), "level": _INFO_NAME.lower(), "logger": REQUEST_LOGGER,
+                    "msg": "request", "request_id": rid, **_fields(answered)})
 
 
 def request_line(rid: str, answered: Answered) -> logging.LogRecord:
     """The request's log record, made directly: ``Logger.info`` would also look up the caller's
     source line on the stack, which the JSON line does not show."""
     return log.makeRecord(REQUEST_LOGGER, logging.INFO, "", 0, "request", (), None, extra={
-        "request_id": rid,
-        "fields": {
-            "method": answered.method,
-            "path": answered.route,
-            "status": answered.status,
-            "duration_ms": round(answered.seconds * 1000, 2),
-            "game_id": answered.game_id,
-        },
-    })
+        "request_id": rid, "fields": _fields(answered)})
+
+
+def _fields(answered: Answered) -> dict[str, Any]:
+    return {
+        "method": answered.method,
+        "path": answered.route,
+        "status": answered.status,
+        "duration_ms": round(answered.seconds * 1000, 2),
+        "game_id": answered.game_id,
+    }
