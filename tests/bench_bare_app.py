@@ -19,10 +19,12 @@ bytes, so the same size) with its ``ETag``. No JSON is parsed or built, no log l
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from typing import Final
 
+import redis
 from flask import Flask, Response, request
 
 from api.redis_connect import connect
@@ -32,6 +34,20 @@ from api.store import SAVE_SCRIPT, WRITE_TTL, events_key, game_key, notify_chann
 TEMPLATE_KEY: Final = "sixtysix:bench:bare-template"
 #: Seconds the records live (a game's time to live, as the real save sets it).
 TTL: Final = 7 * 24 * 3600
+
+def store_records(client: redis.Redis, record: dict[bytes, bytes], answer: bytes,
+                  copies: int) -> list[str]:
+    """Make the bare stack's records from a real game's hash as it was after an action and
+    that action's answer: the template and ``copies`` records ``bare-0``…; the action's event
+    lines (as the store logged them)."""
+    lines = [json.dumps(e, separators=(",", ":")) for e in json.loads(record[b"recent"])]
+    client.delete(TEMPLATE_KEY)
+    client.hset(TEMPLATE_KEY, mapping={"body": answer,
+                                       **{f"line:{i}": line for i, line in enumerate(lines)}})
+    for n in range(copies):
+        client.hset(game_key(f"bare-{n}"), mapping=record)  # type: ignore[arg-type]
+    return lines
+
 
 def create_app() -> Flask:
     """The bare app on ``REDIS_URL``, with the game store's client settings."""

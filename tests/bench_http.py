@@ -4,7 +4,7 @@
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
 gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
 separate load-generator process holding ``--connections`` keep-alive HTTP/1.1 connections
-(asyncio, raw sockets: the cheapest client Python has). Three phases of ``--duration`` seconds
+(asyncio, raw sockets: the cheapest client Python has). Four phases of ``--duration`` seconds
 each, every connection busy all the time (closed loop):
 
 * ``ceiling`` — ``GET /healthz``: what the server stack answers with no work (the ceiling);
@@ -14,7 +14,16 @@ each, every connection busy all the time (closed loop):
   The games are created with an explicit ``deck``; the generator replays each deal with the
   engine beforehand, so it knows every seat's legal actions without reading any view.
 
-Then a fourth phase, ``paced`` (off with ``--pace 0``): the same connections play whole games
+* ``bare`` — the act path's physical limit (:mod:`tests.bench_bare_app`): a Flask + redis-py
+  app served by a second gunicorn with the same settings, environment and Redis, whose
+  ``POST /bare/<n>`` does only the storage work of one action on a copy of a real game's
+  record (one ``HGETALL``, the store's save script, an answer of the real action's size),
+  each connection on a record of its own. ``act/bare`` compares the two throughputs and the
+  servers' CPU milliseconds per request; with other processes on the machine (load average
+  printed) the throughputs follow the scheduler more than the code, the CPU milliseconds far
+  less. ``--phases`` runs a subset (e.g. ``act,bare``).
+
+Then a fifth phase, ``paced`` (off with ``--pace 0``): the same connections play whole games
 like the ``act`` phase, but as players who think between moves. Each connection sends its
 requests at the times of its own Poisson process; together they offer ``--pace`` times the
 request rate the ``act`` phase served (its capacity). Arrivals do not wait for answers (open
@@ -469,7 +478,7 @@ def bare_records(stack: Stack, connections: int, seed: int) -> int:
     that action, its answer, its events); each of ``connections`` records
     ``sixtysix:game:{bare-<n>}`` is a copy of that hash. Returns the answer's size in bytes."""
     from api.store import game_key
-    from tests.bench_bare_app import TEMPLATE_KEY
+    from tests.bench_bare_app import store_records
 
     deck, plan = plan_hand(random.Random(seed))
     _, created = _call(stack.port, "/v1/games", create_body(deck), {})
@@ -483,12 +492,7 @@ def bare_records(stack: Stack, connections: int, seed: int) -> int:
                 "If-Match": f'"{i + 1}"'})
             saved.append((answer, client.hgetall(game_key(game["game_id"]))))
         answer, record = sorted(saved, key=lambda item: len(item[0]))[len(saved) // 2]
-        lines = [json.dumps(e, separators=(",", ":")) for e in json.loads(record[b"recent"])]
-        client.delete(TEMPLATE_KEY)
-        client.hset(TEMPLATE_KEY, mapping={"body": answer,
-                                           **{f"line:{i}": line for i, line in enumerate(lines)}})
-        for n in range(connections):
-            client.hset(game_key(f"bare-{n}"), mapping=record)  # type: ignore[arg-type]
+        store_records(client, record, answer, connections)
     finally:
         client.close()
     return len(answer)
@@ -559,11 +563,16 @@ def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: flo
                    server_ms)
 
 
-def say_bare(act: Figures, bare: Figures, say: Callable[[str], None]) -> None:
+def say_bare(act: Figures, bare: Figures, say: Callable[[str], None],
+             create: Figures | None = None) -> None:
     """The act path against the bare stack of its storage work (:mod:`tests.bench_bare_app`):
-    the ratio of throughputs (actions only; the act phase's creations cost it some) and the
-    server CPU milliseconds per request of each phase."""
-    say(f"act/bare throughput: {act.rps / bare.rps:.2f} (act {act.rps:.1f} actions/s, bare "
+    the ratio of throughputs (actions only, and with the act phase's creations, which are
+    requests of about an action's cost), the server CPU milliseconds per request of each
+    phase, and the load average."""
+    with_creates = "" if create is None else (
+        f", {(act.rps + create.rps) / bare.rps:.2f} counting creations")
+    say(f"act/bare throughput: {act.rps / bare.rps:.2f}{with_creates} (act {act.rps:.1f} "
+        f"actions/s, bare "
         f"{bare.rps:.1f} req/s); server CPU per request: act {act.server_ms:.2f} ms, bare "
         f"{bare.server_ms:.2f} ms; load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
@@ -629,7 +638,7 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
         if kind in results and "ceiling" in results:
             say(f"{kind}/ceiling throughput: {results[kind].rps / results['ceiling'].rps:.2f}")
     if "act" in results and BARE in results:
-        say_bare(results["act"], results[BARE], say)
+        say_bare(results["act"], results[BARE], say, results.get("create"))
     if f"{PACED} act" in results:
         paced, closed = results[f"{PACED} act"], results["act"]
         say(f"act latency, paced at {pace:g} of capacity: p50 {paced.p50_ms:.2f} ms, "
