@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from flask import Response, current_app, request
 
 from api.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.fastjson import dumps
 from api.notify import VersionWaiter
 from api.service import GAME_ID
 from api.store import GameNotFound, GameStore
@@ -92,11 +92,7 @@ def not_modified(version: int) -> bool:
         request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
 
 
-#: Compact JSON, ASCII only (the stdlib's C encoder; bodies are plain dicts and lists).
-_encode: Final = json.JSONEncoder(separators=(",", ":")).encode
-
-
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
                   ) -> Response:
-    return Response(_encode(body), status=status, headers=headers,
-                    mimetype="application/json")
+    """``body`` as compact JSON (:func:`api.fastjson.dumps`)."""
+    return Response(dumps(body), status=status, headers=headers, mimetype="application/json")

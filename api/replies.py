@@ -79,7 +79,9 @@ def require_queue(svc: Services, seats: list[dict[str, Any]], clocked: bool = Fa
 def replied(saved: Game) -> tuple[Game, dict[str, str]]:
     """:func:`after_computers` for this request: its ``Prefer``, the app's bounds."""
     config = current_app.config
-    return after_computers(services(), saved, preference(request.headers.getlist("Prefer")),
+    # the WSGI server joins repeated headers into one value: a lookup, not a scan of getlist
+    prefer = request.headers.get("Prefer")
+    return after_computers(services(), saved, preference([] if prefer is None else [prefer]),
                            config["SIXTYSIX_COMPUTER_WAIT"], config["SIXTYSIX_MAX_WAIT"])
 
 

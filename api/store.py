@@ -66,9 +66,11 @@ from typing import Any, Final
 
 import redis
 
+from api.fastjson import dumps, dumps_text, loads
 from api.presence import Presence
 from api.redis_connect import Client
-from engine import Event, GameState, from_json, to_json
+from engine import Event, GameState, InvalidState
+from engine.serialize import from_stored, to_stored
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
@@ -91,7 +93,8 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 # event count at the load, events...  Answers {1, new version}; {2, version} if this write
 # ran before; {0, current} on a version conflict; {-1, 0} for no game; {-2, current} if the
 # write was fenced off; {3, event count} if chat messages were logged since the load.
-_SAVE: Final = """
+#: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
+SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
 if done == """ + _FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
@@ -121,8 +124,8 @@ redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
 
-# KEYS: game, write record; ARGV: fence ttl. Answers as _SAVE does for a write that ran before
-# ({2, version}) or is fenced off now or was before ({-2, current}).
+# KEYS: game, write record; ARGV: fence ttl. Answers as SAVE_SCRIPT does for a write that ran
+# before ({2, version}) or is fenced off now or was before ({-2, current}).
 _SETTLE: Final = """
 local done = redis.call('GET', KEYS[2])
 if not done then
@@ -298,6 +301,15 @@ def game_id_of_channel(channel: bytes | str) -> str:
     return text[text.index("{") + 1:].replace("}", "", 1)
 
 
+def _state(raw: bytes) -> GameState:
+    """A stored state (:func:`engine.serialize.from_stored`), parsed by :mod:`api.fastjson`."""
+    try:
+        data = loads(raw)
+    except ValueError as exc:
+        raise InvalidState(f"game state is not JSON: {exc}") from exc
+    return from_stored(data)
+
+
 def _with_minted(meta: dict[str, Any], minted: list[bytes | str | None]) -> dict[str, Any]:
     """``meta`` with the digest of each minted seat token (``minted[seat]``, the
     ``seat_token:<seat>`` fields) in its seat's ``token_sha256``."""
@@ -318,7 +330,7 @@ class Logged:
         return {"seq": self.seq, **self.event.for_seat(seat)}
 
     def to_json(self) -> str:
-        return json.dumps({"seq": self.seq, **self.event.to_dict()}, separators=(",", ":"))
+        return dumps_text({"seq": self.seq, **self.event.to_dict()})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Logged:
@@ -326,7 +338,7 @@ class Logged:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Logged:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(loads(text))
 
 
 @dataclass(slots=True)
@@ -382,7 +394,7 @@ class GameStore:
         self.ttl = ttl
         self.max_games = max_games
         self.settle_wait = settle_wait
-        self._save = client.register_script(_SAVE)
+        self._save = client.register_script(SAVE_SCRIPT)
         self._claim = client.register_script(_CLAIM)
         self._settle = client.register_script(_SETTLE)
         self._claim_seat = client.register_script(_CLAIM_SEAT)
@@ -396,14 +408,14 @@ class GameStore:
         raw, seen = pipe.execute()
         if not raw:
             raise GameNotFound(game_id)
-        meta = json.loads(raw[b"meta"])
+        meta = loads(raw[b"meta"])
         return Game(
             game_id=game_id,
             version=int(raw[b"v"]),
-            state=from_json(raw[b"state"]),
+            state=_state(raw[b"state"]),
             meta=_with_minted(meta, [raw.get(f.encode()) for f in _SEAT_FIELDS]),
             event_count=int(raw[b"n"]),
-            recent=[Logged.from_dict(e) for e in json.loads(raw[b"recent"])],
+            recent=[Logged.from_dict(e) for e in loads(raw[b"recent"])],
             connected=self.presence.connected(seen, len(meta["seats"])),
         )
 
@@ -571,17 +583,17 @@ class GameStore:
 
     def _save_request(self, game: Game, events: list[Event], base: int, written: str,
                       write_meta: bool, idempotent: IdempotentWrite | None,
-                      ) -> tuple[Game, list[str], list[str | int]]:
-        """The saved game and the ``_SAVE`` keys and arguments of ``events`` numbered after
-        ``base`` events."""
+                      ) -> tuple[Game, list[str], list[str | bytes | int]]:
+        """The saved game and the ``SAVE_SCRIPT`` keys and arguments of ``events`` numbered
+        after ``base`` events."""
         logged = [Logged(base + i, e) for i, e in enumerate(events, 1)]
         saved = Game(game.game_id, game.version + 1, game.state, game.meta,
                      base + len(logged), logged, game.connected)
         lines = [e.to_json() for e in logged]
         keys = [game_key(game.game_id), events_key(game.game_id), written]
-        args: list[str | int] = [
-            game.version, game.version + 1, self.ttl, to_json(game.state),
-            json.dumps(game.meta, separators=(",", ":")) if write_meta else "",
+        args: list[str | bytes | int] = [
+            game.version, game.version + 1, self.ttl, dumps(to_stored(game.state)),
+            dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
             "", 0, WRITE_TTL, base, *lines,
         ]

@@ -4,7 +4,7 @@
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
 gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
 separate load-generator process holding ``--connections`` keep-alive HTTP/1.1 connections
-(asyncio, raw sockets: the cheapest client Python has). Three phases of ``--duration`` seconds
+(asyncio, raw sockets: the cheapest client Python has). Four phases of ``--duration`` seconds
 each, every connection busy all the time (closed loop):
 
 * ``ceiling`` — ``GET /healthz``: what the server stack answers with no work (the ceiling);
@@ -14,7 +14,16 @@ each, every connection busy all the time (closed loop):
   The games are created with an explicit ``deck``; the generator replays each deal with the
   engine beforehand, so it knows every seat's legal actions without reading any view.
 
-Then a fourth phase, ``paced`` (off with ``--pace 0``): the same connections play whole games
+* ``bare`` — the act path's physical limit (:mod:`tests.bench_bare_app`): a Flask + redis-py
+  app served by a second gunicorn with the same settings, environment and Redis, whose
+  ``POST /bare/<n>`` does only the storage work of one action on a copy of a real game's
+  record (one ``HGETALL``, the store's save script, an answer of the real action's size),
+  each connection on a record of its own. ``act/bare`` compares the two throughputs and the
+  servers' CPU milliseconds per request; with other processes on the machine (load average
+  printed) the throughputs follow the scheduler more than the code, the CPU milliseconds far
+  less. ``--phases`` runs a subset (e.g. ``act,bare``).
+
+Then a fifth phase, ``paced`` (off with ``--pace 0``): the same connections play whole games
 like the ``act`` phase, but as players who think between moves. Each connection sends its
 requests at the times of its own Poisson process; together they offer ``--pace`` times the
 request rate the ``act`` phase served (its capacity). Arrivals do not wait for answers (open
@@ -46,8 +55,9 @@ request), redis-server, the load generator, and every other process of the machi
 machine skews the figures: look there first). Targets on a 2-core machine: act ≥ 0.6 of the
 ceiling, act p99 ≤ 50 ms at 32 connections.
 
-Rate limits, when the app has them, are switched off through the environment
-(:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a limiter's 429.
+Rate limits, when the app has them, and the cap on games per address are switched off through
+the environment (:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a
+limiter's 429 or the cap's 403.
 """
 
 from __future__ import annotations
@@ -66,7 +76,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stderr
+from contextlib import ExitStack, contextmanager, redirect_stderr
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -75,6 +85,7 @@ from typing import Any, Final
 import redis
 
 from api.app import create_app
+from api.limits import LIMIT_SETTINGS
 from api.redis_server import HOST, EmbeddedRedis
 from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
@@ -83,13 +94,16 @@ from engine.cards import card_code
 from engine.scoring import DECLARE_TARGET
 
 GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
-#: Environment that turns the app's rate limits off for the run.
-UNLIMITED_ENV: Final = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
-                        "SIXTYSIX_RATE_ACTIONS": "off"}
-PHASES: Final = ("ceiling", "view", "act")
+#: Environment that turns every rate limit of the app off for the run (with one left on,
+#: flask-limiter is installed and costs every request), and the cap on games per address (200
+#: by default: the act phase, one client address, creates that many in seconds).
+UNLIMITED_ENV: Final = {**{name: "off" for name in LIMIT_SETTINGS},
+                        "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "0"}
+BARE: Final = "bare"
+PHASES: Final = ("ceiling", "view", "act", BARE)
 PACED: Final = "paced"
 #: The request kind whose row carries a phase's CPU figures.
-MAIN_KIND: Final = {"ceiling": "ceiling", "view": "view", "act": "act", PACED: "act"}
+MAIN_KIND: Final = {"ceiling": "ceiling", "view": "view", "act": "act", BARE: BARE, PACED: "act"}
 CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 
 
@@ -188,8 +202,10 @@ def create_body(deck: list[str]) -> bytes:
 class Player:
     """One connection's requests: a closed loop, or paced (see :func:`_run_paced`)."""
 
-    def __init__(self, host: str, port: int, seed: int, tallies: dict[str, Tally]) -> None:
+    def __init__(self, host: str, port: int, seed: int, tallies: dict[str, Tally],
+                 slot: int = 0) -> None:
         self.http = HttpConnection(host, port)
+        self.slot = slot  # which bare record is this connection's (see bare_records)
         self.rng = random.Random(seed)
         self.tallies = tallies
         self.hand: Hand | None = None
@@ -254,6 +270,17 @@ class Player:
             hand.done += 1
 
 
+    async def bare(self) -> None:
+        """The bare stack's action (:mod:`tests.bench_bare_app`) on this connection's record,
+        with the headers and body of an action."""
+        answer = await self.timed(
+            BARE, "POST", f"/bare/{self.slot}",
+            f"Authorization: Bearer {'t' * 43}\r\nContent-Type: application/json\r\n"
+            'If-Match: "1"\r\n', b'{"type":"play","card":"QH"}')
+        if answer is not None and answer[0] != 200:
+            self.tallies[BARE].error(str(answer[0]))
+
+
 async def _run_phase(players: list[Player], step: Callable[[Player], Any],
                      duration: float) -> None:
     deadline = time.perf_counter() + duration
@@ -281,15 +308,19 @@ async def _run_paced(players: list[Player], rate: float, duration: float) -> Non
     await asyncio.gather(*(loop(p) for p in players))
 
 
-def generate(port: int, connections: int, duration: float, seed: int, out: Connection) -> None:
+def generate(port: int, connections: int, duration: float, seed: int, out: Connection,
+             bare_port: int | None = None) -> None:
     """The load-generator process: run the phases it is sent (name, offered rate or None) until
-    it gets None; answer each with its tallies and CPU time."""
+    it gets None; answer each with its tallies and CPU time. The ``bare`` phase goes to the
+    bare stack on ``bare_port``."""
 
     async def main() -> None:
         while (order := out.recv()) is not None:  # the server side is ready to measure
             phase, rate = order
-            tallies = {kind: Tally() for kind in ("ceiling", "view", "act", "create")}
-            players = [Player(HOST, port, seed * 1000 + i, tallies) for i in range(connections)]
+            tallies = {kind: Tally() for kind in ("ceiling", "view", "act", BARE, "create")}
+            target = bare_port if phase == BARE and bare_port is not None else port
+            players = [Player(HOST, target, seed * 1000 + i, tallies, i)
+                       for i in range(connections)]
             if phase == "view":  # one game per connection to look at, made before the clock
                 await asyncio.gather(*(p.new_hand() for p in players))
                 tallies["create"] = Tally()
@@ -298,7 +329,8 @@ def generate(port: int, connections: int, duration: float, seed: int, out: Conne
             if phase == PACED:
                 await _run_paced(players, rate, duration)
             else:
-                step = {"ceiling": Player.ceiling, "view": Player.view, "act": Player.act}[phase]
+                step = {"ceiling": Player.ceiling, "view": Player.view, "act": Player.act,
+                        BARE: Player.bare}[phase]
                 await _run_phase(players, step, duration)
             wall = time.perf_counter() - start
             for p in players:
@@ -355,12 +387,33 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / CLOCK_TICKS
 
 
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """A served API: its port, gunicorn's pid, redis-server's pid and URL, gunicorn's
+    environment (a bare stack beside it gets the same) and a directory for logs."""
+
+    port: int
+    gunicorn_pid: int
+    redis_pid: int
+    redis_url: str
+    env: dict[str, str]
+    tmp: Path
+
+
 @contextmanager
 def served(workers: int | None, threads: int | None, extra_env: dict[str, str] | None = None,
            ) -> Iterator[tuple[int, int, int]]:
     """Redis (AOF on), gunicorn as ``deploy/gunicorn.conf.py`` runs it and a worker process
     per core for the computers: (port, gunicorn pid, redis pid); ``extra_env`` is added to
     gunicorn's environment."""
+    with served_stack(workers, threads, extra_env) as stack:
+        yield stack.port, stack.gunicorn_pid, stack.redis_pid
+
+
+@contextmanager
+def served_stack(workers: int | None, threads: int | None,
+                 extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+    """:func:`served`, as a :class:`Stack`."""
     with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
             EmbeddedRedis(Path(tmp), appendonly=True) as redis_server:
         port = _free_port()
@@ -371,21 +424,78 @@ def served(workers: int | None, threads: int | None, extra_env: dict[str, str] |
             env["WEB_CONCURRENCY"] = str(workers)
         if threads:
             env["SIXTYSIX_THREADS"] = str(threads)
-        log = Path(tmp) / "gunicorn.log"
-        with log.open("wb") as output:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)], env=env,
-                stdout=output, stderr=subprocess.STDOUT)
+        server = _gunicorn(env, Path(tmp) / "gunicorn.log")
         pool = WorkerPool(os.cpu_count() or 1, env, lambda line: print(line, file=sys.stderr),
                           scheduler=False).start()  # the computers' moves, as serve runs them
         try:
-            _wait_healthy(f"http://{HOST}:{port}/healthz", server, log)
+            _wait_healthy(f"http://{HOST}:{port}/healthz", server, Path(tmp) / "gunicorn.log")
             _wait_idle(server.pid)
-            yield port, server.pid, _redis_pid(redis_server.url)
+            yield Stack(port, server.pid, _redis_pid(redis_server.url), redis_server.url, env,
+                        Path(tmp))
         finally:
             server.terminate()
             server.wait(30)
             pool.stop()
+
+
+def _gunicorn(env: dict[str, str], log: Path, *app: str) -> subprocess.Popen[bytes]:
+    """gunicorn with ``deploy/gunicorn.conf.py`` (its app, or ``app``), output to ``log``."""
+    with log.open("wb") as output:
+        return subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF), *app], env=env,
+            stdout=output, stderr=subprocess.STDOUT)
+
+
+@contextmanager
+def bare_served(stack: Stack, connections: int, seed: int) -> Iterator[tuple[int, int]]:
+    """The bare stack (:mod:`tests.bench_bare_app`) beside ``stack``: the same gunicorn
+    settings, environment and Redis, its records made by :func:`bare_records`;
+    (port, gunicorn pid)."""
+    bare_records(stack, connections, seed)
+    port = _free_port()
+    log = stack.tmp / "bare.log"
+    server = _gunicorn({**stack.env, "SIXTYSIX_BIND": f"{HOST}:{port}"}, log,
+                       "tests.bench_bare_app:create_app()")
+    try:
+        _wait_healthy(f"http://{HOST}:{port}/healthz", server, log)
+        _wait_idle(server.pid)
+        yield port, server.pid
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def _call(port: int, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    request = urllib.request.Request(f"http://{HOST}:{port}{path}", body, method="POST",
+                                     headers={"Content-Type": "application/json", **headers})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status, response.read()
+
+
+def bare_records(stack: Stack, connections: int, seed: int) -> int:
+    """A real game's record, as the bare stack's: one hand is played through the API and the
+    action whose answer has the median size is the template (its game hash as it was after
+    that action, its answer, its events); each of ``connections`` records
+    ``sixtysix:game:{bare-<n>}`` is a copy of that hash. Returns the answer's size in bytes."""
+    from api.store import game_key
+    from tests.bench_bare_app import store_records
+
+    deck, plan = plan_hand(random.Random(seed))
+    _, created = _call(stack.port, "/v1/games", create_body(deck), {})
+    game = json.loads(created)
+    client = redis.Redis.from_url(stack.redis_url)
+    try:
+        saved: list[tuple[bytes, dict[bytes, bytes]]] = []
+        for i, (seat, body) in enumerate(plan):
+            _, answer = _call(stack.port, f"/v1/games/{game['game_id']}/actions", body, {
+                "Authorization": f"Bearer {game['seats'][seat]['token']}",
+                "If-Match": f'"{i + 1}"'})
+            saved.append((answer, client.hgetall(game_key(game["game_id"]))))
+        answer, record = sorted(saved, key=lambda item: len(item[0]))[len(saved) // 2]
+        store_records(client, record, answer, connections)
+    finally:
+        client.close()
+    return len(answer)
 
 
 def _redis_pid(url: str) -> int:
@@ -438,28 +548,53 @@ class Figures:
     p50_ms: float
     p99_ms: float
     errors: dict[str, int]
+    #: Server CPU milliseconds per request of the phase (all its kinds); 0 if not measured.
+    server_ms: float = 0.0
 
 
-def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: float) -> Figures:
+def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: float,
+            server_ms: float = 0.0) -> Figures:
     ordered = sorted(latencies)
 
     def pct(q: float) -> float:
         return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
-    return Figures(kind, len(ordered), len(ordered) / wall, pct(0.50), pct(0.99), errors)
+    return Figures(kind, len(ordered), len(ordered) / wall, pct(0.50), pct(0.99), errors,
+                   server_ms)
+
+
+def say_bare(act: Figures, bare: Figures, say: Callable[[str], None],
+             create: Figures | None = None) -> None:
+    """The act path against the bare stack of its storage work (:mod:`tests.bench_bare_app`):
+    the ratio of throughputs (actions only, and with the act phase's creations, which are
+    requests of about an action's cost), the server CPU milliseconds per request of each
+    phase, and the load average."""
+    with_creates = "" if create is None else (
+        f", {(act.rps + create.rps) / bare.rps:.2f} counting creations")
+    say(f"act/bare throughput: {act.rps / bare.rps:.2f}{with_creates} (act {act.rps:.1f} "
+        f"actions/s, bare "
+        f"{bare.rps:.1f} req/s); server CPU per request: act {act.server_ms:.2f} ms, bare "
+        f"{bare.server_ms:.2f} ms; load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 def run(connections: int, duration: float, workers: int | None, threads: int | None,
-        seed: int, say: Callable[[str], None], pace: float = 0.5) -> dict[str, Figures]:
+        seed: int, say: Callable[[str], None], pace: float = 0.5,
+        only: tuple[str, ...] = PHASES) -> dict[str, Figures]:
     """Serve, load, and return the figures of each request kind (also said as a table); those
-    of the paced phase are under ``paced act`` and ``paced create``."""
+    of the paced phase are under ``paced act`` and ``paced create``. ``only`` chooses among
+    :data:`PHASES` (the paced phase follows the act phase)."""
     results: dict[str, Figures] = {}
-    phases = (*PHASES, PACED) if pace > 0 else PHASES
-    with served(workers, threads) as (port, gunicorn_pid, redis_pid):
+    chosen = tuple(p for p in PHASES if p in only)
+    phases = (*chosen, PACED) if pace > 0 and "act" in chosen else chosen
+    with ExitStack() as running:
+        stack = running.enter_context(served_stack(workers, threads))
+        port, gunicorn_pid, redis_pid = stack.port, stack.gunicorn_pid, stack.redis_pid
+        bare_port, bare_pid = running.enter_context(
+            bare_served(stack, connections, seed)) if BARE in phases else (None, gunicorn_pid)
         ctx = multiprocessing.get_context("spawn")
         ours, theirs = ctx.Pipe()
         generator = ctx.Process(target=generate,
-                                args=(port, connections, duration, seed, theirs))
+                                args=(port, connections, duration, seed, theirs, bare_port))
         generator.start()
         say(f"gunicorn ({GUNICORN_CONF.name}) on {HOST}:{port}, {connections} connections, "
             f"{duration:g} s per phase, {os.cpu_count()} cores")
@@ -473,7 +608,7 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
                     rate = pace * (results["act"].rps + results["create"].rps)
                     say(f"{PACED}: {pace:g} × act capacity = {rate:.1f} req/s offered, "
                         "latency from the time each request was due")
-                server_pids = _tree(gunicorn_pid)
+                server_pids = _tree(bare_pid if phase == BARE else gunicorn_pid)
                 before = (_cpu_seconds(server_pids), _cpu_seconds([redis_pid]),
                           _machine_busy())
                 ours.send((phase, rate))
@@ -486,9 +621,10 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
                 for kind, (latencies, errors) in tallies.items():
                     if not latencies and not errors:
                         continue
-                    f = figures(kind, latencies, errors, wall)
+                    f = figures(kind, latencies, errors, wall,
+                                1000 * server_cpu / served_rps if served_rps else 0.0)
                     results[kind if phase != PACED else f"{PACED} {kind}"] = f
-                    cpu = (f"{server_cpu:11.2f} {1000 * server_cpu / served_rps:6.2f} "
+                    cpu = (f"{server_cpu:11.2f} {f.server_ms:6.2f} "
                            f"{redis_cpu:6.2f} {gen_cpu:7.2f} {others:6.2f}"
                            if kind == MAIN_KIND[phase] else " " * 41)
                     say(f"{phase:8} {kind:8} {f.count:9d} {f.rps:9.1f} {f.p50_ms:8.2f} "
@@ -498,10 +634,11 @@ def run(connections: int, duration: float, workers: int | None, threads: int | N
             generator.join(duration * len(phases) + 60)
             if generator.is_alive():
                 generator.kill()
-    ceiling = results["ceiling"].rps
     for kind in ("act", "view"):
-        if kind in results:
-            say(f"{kind}/ceiling throughput: {results[kind].rps / ceiling:.2f}")
+        if kind in results and "ceiling" in results:
+            say(f"{kind}/ceiling throughput: {results[kind].rps / results['ceiling'].rps:.2f}")
+    if "act" in results and BARE in results:
+        say_bare(results["act"], results[BARE], say, results.get("create"))
     if f"{PACED} act" in results:
         paced, closed = results[f"{PACED} act"], results["act"]
         say(f"act latency, paced at {pace:g} of capacity: p50 {paced.p50_ms:.2f} ms, "
@@ -575,6 +712,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=float, default=0.5,
                         help="offered load of the paced phase as a fraction of the act phase's "
                              "throughput (default 0.5; 0 skips the phase)")
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help=f"comma-separated phases to run (default {','.join(PHASES)})")
     parser.add_argument("--in-process", type=int, metavar="HANDS",
                         help="instead: CPU per request of the app alone (no HTTP server) "
                              "over HANDS whole hands")
@@ -585,8 +724,12 @@ def run_args(args: argparse.Namespace) -> int:
     if args.in_process:
         in_process(args.in_process, args.seed, print)
         return 0
+    only = tuple(p.strip() for p in args.phases.split(",") if p.strip())
+    if unknown := set(only) - set(PHASES):
+        raise SystemExit(f"--phases: unknown {', '.join(sorted(unknown))}; "
+                         f"choose from {', '.join(PHASES)}")
     results = run(args.connections, args.duration, args.workers, args.threads, args.seed,
-                  print, args.pace)
+                  print, args.pace, only)
     return 1 if any(f.errors for f in results.values()) else 0
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,13 @@ from api.app import create_app
 from api.client import SixtySixClient
 from api.local import LocalServer
 from api.metrics import Metrics
+from api.observability import (
+    REQUEST_LOGGER,
+    Answered,
+    JsonFormatter,
+    request_line,
+    request_text,
+)
 from api.redis_server import EmbeddedRedis
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans
 
@@ -49,6 +58,24 @@ def test_an_invalid_request_id_is_replaced(client: FlaskClient, given: str) -> N
     assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-Id"])
 
 
+def test_fresh_request_ids_differ_within_and_across_processes(client: FlaskClient) -> None:
+    """Made from a per-process prefix and a counter: a forked child draws its own prefix."""
+    ids = [client.get("/healthz").headers["X-Request-Id"] for _ in range(50)]
+    assert len(set(ids)) == 50 and len({i[:16] for i in ids}) == 1
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a request id of its own, to the parent through the pipe
+        try:
+            os.write(writer, client.get("/healthz").headers["X-Request-Id"].encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    os.waitpid(pid, 0)
+    child = os.read(reader, 100).decode()
+    os.close(reader)
+    assert re.fullmatch(r"[0-9a-f]{32}", child) and child[:16] != ids[0][:16]
+
+
 def test_one_json_line_per_request(client: FlaskClient,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     game_id, tokens = two_humans(client)
@@ -65,6 +92,35 @@ def test_one_json_line_per_request(client: FlaskClient,
     assert line["game_id"] == game_id
     assert isinstance(line["duration_ms"], float) and line["duration_ms"] >= 0
     assert tokens[0] not in json.dumps(line)
+
+
+def test_the_direct_request_line_is_the_line_logging_writes() -> None:
+    answered = Answered("POST", "/v1/games/<game_id>/actions", 200, 0.001234, 'a"b\u00e9')
+    record = request_line("rid-1", answered)
+    assert request_text("rid-1", answered, record.created) == JsonFormatter().format(record)
+
+
+def test_a_handler_of_anyone_else_gets_the_request_line_through_logging(
+        client: FlaskClient, capsys: pytest.CaptureFixture[str]) -> None:
+    """With a handler added to the request logger the line goes through :mod:`logging`: the
+    added handler gets the record and standard error still gets the JSON line."""
+    seen: list[logging.LogRecord] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record)
+
+    requests_log = logging.getLogger(REQUEST_LOGGER)
+    added = Collect()
+    requests_log.addHandler(added)
+    try:
+        capsys.readouterr()
+        client.get("/healthz", headers={"X-Request-Id": "through-logging"})
+    finally:
+        requests_log.removeHandler(added)
+    assert [(r.getMessage(), getattr(r, "request_id", None)) for r in seen] == [
+        ("request", "through-logging")]
+    assert [line["request_id"] for line in _log_lines(capsys)] == ["through-logging"]
 
 
 def test_a_creation_logs_its_new_game_and_a_404_no_game_id(

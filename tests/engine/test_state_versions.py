@@ -2,7 +2,8 @@
 
 ``fixtures/state_v1.json`` is a mid-hand game saved by schema version 1 on 2026-11-29, and
 ``fixtures/state_v2.json`` one saved by version 2 (who has moved, how the game ended); they
-must load, keep their facts and play on to the end with every later engine.
+must load, keep their facts and play on to the end with every later engine. Version 3 stores
+the same members as a JSON array; the objects of the older versions still load from their text.
 """
 
 from __future__ import annotations
@@ -14,10 +15,19 @@ from typing import Any
 
 import pytest
 
-from engine import InvalidState, from_dict, from_json, legal_actions, may_abort, to_dict, view
+from engine import (
+    InvalidState,
+    from_dict,
+    from_json,
+    legal_actions,
+    may_abort,
+    to_dict,
+    to_json,
+    view,
+)
 from engine.actions import RESIGN_ACTION
 from engine.play import apply
-from engine.serialize import MIGRATIONS, SCHEMA_VERSION
+from engine.serialize import FIELDS, MIGRATIONS, SCHEMA_VERSION
 from engine.state import MATCH_OVER
 
 FIXTURE = Path(__file__).parent / "fixtures" / "state_v1.json"
@@ -91,3 +101,38 @@ def test_v2_fixture_keeps_who_has_moved() -> None:
     apply(state, 0, RESIGN_ACTION)
     assert state.status == MATCH_OVER and state.set_winner == 1
     assert from_dict(to_dict(state)).ended == ("resigned", 0)
+
+
+def test_stored_texts_of_older_versions_load_and_save_as_the_array() -> None:
+    """A game saved as a version-1 or version-2 object (the text in Redis) loads through
+    ``from_json``, keeps its facts and is saved again as the version-3 array."""
+    for fixture in (FIXTURE, FIXTURE_V2):
+        text = fixture.read_text()
+        assert json.loads(text)["v"] < SCHEMA_VERSION
+        state = from_json(text)
+        assert to_dict(state) == to_dict(from_dict(json.loads(text)))
+        stored = json.loads(to_json(state))
+        assert stored == [SCHEMA_VERSION, *(to_dict(state)[name] for name in FIELDS)]
+        assert to_json(from_json(to_json(state))) == to_json(state)
+
+
+def test_the_array_is_shorter_than_the_object() -> None:
+    state = from_dict(json.loads(FIXTURE_V2.read_text()))
+    assert len(to_json(state)) < 0.7 * len(json.dumps(to_dict(state), separators=(",", ":")))
+
+
+@pytest.mark.parametrize("text", [
+    f"[{SCHEMA_VERSION + 1}]", "[2]", '["3"]', "[3]", f"[{SCHEMA_VERSION},1,2]", "7", '"x"'])
+def test_unknown_or_corrupt_arrays_are_refused(text: str) -> None:
+    with pytest.raises(InvalidState):
+        from_json(text)
+
+
+def test_an_array_with_a_corrupt_value_is_refused() -> None:
+    stored = json.loads(to_json(from_dict(load_fixture())))
+    stored[1 + FIELDS.index("ta")] = "ZZ"  # no card
+    with pytest.raises(InvalidState, match="corrupt"):
+        from_json(json.dumps(stored))
+    stored[1 + FIELDS.index("ta")] = 5  # not a string of cards
+    with pytest.raises(InvalidState, match="corrupt"):
+        from_json(json.dumps(stored))

@@ -105,7 +105,7 @@ def test_serialization_round_trip_and_versioned() -> None:
     state = start(DEAL, options={"match_points": 3}, settings=Settings(hint_66=True))
     run(state, "1 exchange; 1 meld:H; 1 play:QH; 0 play:AH")
     text = to_json(state)
-    assert json.loads(text)["v"] == SCHEMA_VERSION
+    assert json.loads(text)[0] == SCHEMA_VERSION
     assert to_json(from_json(text)) == text
     assert view(from_json(text), D) == view(state, D)
 

@@ -1,0 +1,60 @@
+"""The action body's shortcut (:class:`api.resources.blueprint.QuickBodyParser`) answers what
+the schema would: the same loaded body, and every body it does not take goes the full way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from marshmallow import ValidationError
+
+from api.schemas import ActionSchema
+from tests.api.helpers import act, assert_problem, two_humans, view
+
+BODIES: list[Any] = [
+    {"type": "play", "card": "QH"}, {"type": "meld", "suit": "H"}, {"type": "continue"},
+    {"type": "pause"}, {"type": "play", "card": "XX"}, {"type": "nope"}, {"type": 1},
+    {"type": "play", "card": 5}, {"type": "play", "extra": "x"}, {"card": "QH"}, {},
+    {"type": None}, {"type": "play", "card": None}, [], "play", None, 3,
+    {"type": "declare", "suit": "H", "card": "AH"},
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_the_shortcut_loads_what_the_schema_loads(body: Any) -> None:
+    quick = ActionSchema.quick_load(body)
+    try:
+        loaded = ActionSchema().load(body)
+    except ValidationError:
+        assert quick is None
+        return
+    assert quick is None or quick == loaded
+
+
+def test_valid_actions_take_the_shortcut() -> None:
+    for body in BODIES[:5]:
+        assert ActionSchema.quick_load(body) == body
+
+
+def test_an_action_is_parsed_without_marshmallow(client: FlaskClient,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, tokens = two_humans(client, first_dealer=0)
+    seat = next(s for s in (0, 1) if view(client, game_id, tokens[s])["legal_actions"])
+    legal = view(client, game_id, tokens[seat])["legal_actions"]
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the schema was loaded")
+
+    monkeypatch.setattr(ActionSchema, "load", refuse)
+    assert act(client, game_id, tokens[seat], legal[0]).status_code == 200
+
+
+@pytest.mark.parametrize(("body", "member"), [
+    ({"type": "fly"}, "type"), ({"type": "play", "card": 7}, "card"),
+    ({"type": "play", "colour": "red"}, "colour"), ({"card": "QH"}, "type")])
+def test_bodies_off_the_shortcut_are_refused_as_before(client: FlaskClient, body: Any,
+                                                       member: str) -> None:
+    game_id, tokens = two_humans(client)
+    problem = assert_problem(act(client, game_id, tokens[0], body), 422, "validation-error")
+    assert member in str(problem)
