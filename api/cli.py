@@ -190,6 +190,12 @@ def add_arena(sub: Subparsers) -> None:
     p.add_argument("--variant", default="sixty-six", help="variant (default sixty-six)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--sequential", action="store_true",
+                   help="stop early, after the first deal at which an anytime-valid interval "
+                   "of a's share of game points excludes 50%%; --hands is then a cap "
+                   "(api/sequential.py)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="with --sequential: error level of the test (default 0.05)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", dest="format", action="store_const", const="json",
                      default="text", help="print the figures as JSON")
@@ -214,7 +220,7 @@ def arena_command(args: argparse.Namespace) -> int:
         if args.rate:
             check_rateable(args.a, args.b)
         result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
-                           args.progress)
+                           args.progress, args.sequential, args.alpha)
         arena.write(result, args.format, sys.stdout)
         if args.plot:
             arena.plot_cumulative(result, args.plot)
