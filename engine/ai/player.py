@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
+from engine.ai.inference import draw
 from engine.ai.knowledge import InvalidView, Knowledge
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
@@ -93,6 +94,12 @@ class Level:
     forget: float
     #: Game points a closing plan counts worse in a deal where it fails (see ``CLOSE_HEDGE``).
     close_hedge: float = CLOSE_HEDGE
+    #: Inference (:mod:`engine.ai.inference`): the opponent's last this many phase-1 plays
+    #: weight the sampled deals (0: uniform deals), with the model's sureness ``infer_beta``
+    #: and this many uniform candidates per deal.
+    infer_depth: int = 0
+    infer_beta: float = 0.5
+    infer_candidates: int = 6
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
@@ -113,13 +120,20 @@ LEVEL_TABLE: Final = {
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
               "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0,
               0.0, 0.0),
-        Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
-              "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 900, 1000, 6, 2, 4, 0.0, 0.0),
+        Level("strong", "Many sampled deals, weighted by what the opponent's play revealed; "
+              "solves the endgame (talon closed or exhausted) exactly in each, and the whole "
+              "rest of the hand once the talon is short; closes when it pays.", 900, 1000, 6,
+              2, 4, 0.0, 0.0, infer_depth=3),
+        Level("strong_v1", "strong as of issue 19, frozen to measure changes against: "
+              "uniform sampled deals, no inference.", 900, 1000, 6, 2, 4, 0.0, 0.0),
     )
 }
-#: Level names with their descriptions.
-LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()}
+#: Frozen versions of a level, kept for measurements (``sixtysix arena``, the benches) and
+#: not offered by the public levels list.
+FROZEN: Final = frozenset({"strong_v1"})
+#: Level names with their descriptions (the public ones).
+LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()
+                 if name not in FROZEN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +403,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
     while n < cap:
-        state = to_state(k, sampler.sample(rng))
+        state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
+                                 lv.infer_candidates))
         if plans is None:
             plans = _plans(state, k.seat, declare)
             totals = [0.0] * len(plans)
