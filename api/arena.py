@@ -23,7 +23,8 @@ budgets count, and what load on the machine does not inflate).
 **Sequential mode** (``sequential=True``, ``sixtysix arena --sequential``): ``hands`` is a cap;
 the arena stops after the first duplicate pair at which the anytime-valid interval of bot a's
 share of game points excludes 50% (:mod:`api.sequential` says which test and why), so that a
-clear difference costs minutes; the progress bar shows the running share and interval.
+clear difference costs minutes; the progress bar shows the running share and interval. It
+may also stop at a time limit (``max_minutes``): the interval holds at any stopping time.
 """
 
 from __future__ import annotations
@@ -202,10 +203,13 @@ def play_all(tasks: Sequence[_Deal], jobs: int, progress: bool) -> Iterator[Hand
             yield from pair
 
 
-def play_sequential(tasks: Sequence[_Deal], jobs: int, progress: bool, alpha: float
-                    ) -> tuple[list[HandResult], ShareInterval]:
-    """Play deals until the sequential test decides (see the module doc) or they run out;
-    the hands played and bot a's share of game points with its interval."""
+def play_sequential(tasks: Sequence[_Deal], jobs: int, progress: bool, alpha: float,
+                    max_seconds: float = math.inf) -> tuple[list[HandResult], ShareInterval]:
+    """Play deals until the sequential test decides (see the module doc), they run out or
+    ``max_seconds`` of wall-clock time have passed (the interval stays valid: it holds at
+    every stopping time); the hands played and bot a's share of game points with its
+    interval."""
+    deadline = time.monotonic() + max_seconds
     test = SequentialShare(alpha)
     interval = test.interval()
     hands: list[HandResult] = []
@@ -219,7 +223,7 @@ def play_sequential(tasks: Sequence[_Deal], jobs: int, progress: bool, alpha: fl
                                     sum(h.points[1] for h in pair))
                 bar.update(2)
                 bar.set_postfix_str(f"a's share {interval.text()}", refresh=False)
-                if interval.decided:
+                if interval.decided or time.monotonic() >= deadline:
                     break
         finally:
             pairs.close()
@@ -288,10 +292,11 @@ def summarize(variant: str, seed: int, levels: tuple[str, str],
 
 
 def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, jobs: int = 1,
-        progress: bool = False, sequential: bool = False, alpha: float = 0.05) -> ArenaResult:
+        progress: bool = False, sequential: bool = False, alpha: float = 0.05,
+        max_minutes: float = math.inf) -> ArenaResult:
     """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``;
     ``sequential``: at most that many, stopping once the test at level ``alpha`` decides
-    (module doc)."""
+    (module doc) or after the first deal that ends past ``max_minutes``."""
     try:
         levels = (level_variant(a), level_variant(b))  # resolved once, then sent to the workers
     except ValueError as e:
@@ -307,7 +312,9 @@ def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, j
     tasks = deals(variant, levels, hands, seed)
     if not sequential:
         return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)))
-    played, interval = play_sequential(tasks, jobs, progress, alpha)
+    if max_minutes <= 0:
+        raise ArenaError(f"--max-minutes must be positive; got {max_minutes}")
+    played, interval = play_sequential(tasks, jobs, progress, alpha, 60 * max_minutes)
     return replace(summarize(variant, seed, (a, b), played), sequential=interval)
 
 

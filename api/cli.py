@@ -10,6 +10,7 @@ A subcommand is a function that adds its parser and sets ``run``; list it in :da
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -196,6 +197,9 @@ def add_arena(sub: Subparsers) -> None:
                    "(api/sequential.py)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="with --sequential: error level of the test (default 0.05)")
+    p.add_argument("--max-minutes", type=float, default=math.inf,
+                   help="with --sequential: also stop after the first deal that ends past "
+                   "this many minutes (the interval stays valid)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", dest="format", action="store_const", const="json",
                      default="text", help="print the figures as JSON")
@@ -220,7 +224,7 @@ def arena_command(args: argparse.Namespace) -> int:
         if args.rate:
             check_rateable(args.a, args.b)
         result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
-                           args.progress, args.sequential, args.alpha)
+                           args.progress, args.sequential, args.alpha, args.max_minutes)
         arena.write(result, args.format, sys.stdout)
         if args.plot:
             arena.plot_cumulative(result, args.plot)

@@ -89,3 +89,11 @@ def test_a_bad_alpha_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--a", "random", "--b", "random", "--hands", "2", "--sequential",
                  "--alpha", "1.5"]) == 2
     assert "--alpha must lie strictly between 0 and 1" in capsys.readouterr().err
+
+
+def test_a_time_limit_stops_after_the_deal_in_play(capsys: pytest.CaptureFixture[str]) -> None:
+    result = arena.run("random", "random", 40, seed=2, sequential=True, max_minutes=1e-9)
+    assert result.hands == 2 and result.sequential is not None
+    assert main(["arena", "--a", "random", "--b", "random", "--hands", "2", "--sequential",
+                 "--max-minutes", "0"]) == 2
+    assert "--max-minutes must be positive" in capsys.readouterr().err
