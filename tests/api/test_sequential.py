@@ -77,7 +77,7 @@ def test_the_arena_stops_once_the_test_decides(capsys: pytest.CaptureFixture[str
     assert main(["arena", "--a", "easy", "--b", "random", "--hands", "400", "--sequential",
                  "--json", "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sequential"]["decided"] and data["hands"] == result.hands
+    assert data["sequential"]["decided"] and data["hands"] < 400  # easy's budget is CPU time
     assert main(["arena", "--a", "easy", "--b", "random", "--hands", "400",
                  "--sequential"]) == 0
     out, err = capsys.readouterr()
