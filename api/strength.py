@@ -6,8 +6,10 @@ arena (:mod:`api.arena`, :mod:`api.sequential`): duplicate deals until the anyti
 interval of the stronger level's share of game points excludes 50%, ``--hands`` are played or
 ``--max-minutes`` have passed. The results are merged into a JSON file (``--json``, default
 docs/strength.json: one entry per pairing, so a pairing may be re-measured alone with
-``--pairs strong:strong_v1``) and the markdown table (``--out``) is rendered from all of them,
-with each level's CPU time per move (median and p99, of the deciding thread).
+``--pairs strong:strong_v1``; ``A/B`` when a level is a variant with settings, such as
+``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table (``--out``) is
+rendered from all of them, with each level's CPU time per move (median and p99, of the
+deciding thread).
 """
 
 from __future__ import annotations
@@ -98,9 +100,10 @@ def render(entries: dict[str, dict[str, Any]]) -> str:
 def _pairs(specs: Sequence[str]) -> list[tuple[str, str]]:
     out = []
     for spec in specs:
-        a, sep, b = spec.partition(":")
+        a, sep, b = spec.partition("/" if "/" in spec else ":")
         if not sep or not a or not b:
-            raise SystemExit(f"--pairs takes A:B, e.g. strong:strong_v1; got {spec!r}")
+            raise SystemExit(f"--pairs takes A:B, e.g. strong:strong_v1, or A/B for variants "
+                             f"of levels (strong:budget_ms=100/normal); got {spec!r}")
         out.append((a, b))
     return out
 
@@ -108,7 +111,8 @@ def _pairs(specs: Sequence[str]) -> list[tuple[str, str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pairs", nargs="*", default=[f"{a}:{b}" for a, b in PAIRINGS],
-                        help="pairings to (re-)measure, A:B (default: all of the table)")
+                        help="pairings to (re-)measure, A:B, or A/B when a level is a variant "
+                        "with settings (default: all of the table)")
     parser.add_argument("--hands", type=int, default=2000, help="cap of hands per pairing")
     parser.add_argument("--max-minutes", type=float, default=math.inf,
                         help="cap of minutes per pairing")

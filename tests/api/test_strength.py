@@ -14,9 +14,10 @@ def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
     data, out = tmp_path / "strength.json", tmp_path / "strength.md"
     common = ["--hands", "400", "--json", str(data), "--out", str(out), "--no-progress"]
     assert strength.main(["--pairs", "easy:random", *common]) == 0
-    assert strength.main(["--pairs", "random:random", "--hands", "6", *common[2:]]) == 0
+    assert strength.main(["--pairs", "random:random", "easy:feel=0/random", "--hands", "6",
+                          *common[2:]]) == 0
     entries = json.loads(data.read_text())
-    assert set(entries) == {"easy vs random", "random vs random"}
+    assert set(entries) == {"easy vs random", "random vs random", "easy:feel=0 vs random"}
     easy = entries["easy vs random"]
     assert easy["sequential"]["decided"] and easy["hands"] < 400
     assert entries["random vs random"]["hands"] == 6
