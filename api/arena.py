@@ -16,7 +16,15 @@ same way. ``four-hand``: partnerships — ``a`` holds both seats of one pair (se
 with a 95% Wilson confidence interval (a hand nobody wins counts for neither); matches won,
 counting a match whenever a bot's running total over the sequence of hands (in deal order)
 reaches the rules' ``match_points`` (both totals then restart); mean and 95th-percentile
-wall time per decision in ms (every call of :func:`engine.ai.choose`, forced moves included).
+wall time per decision in ms (every call of :func:`engine.ai.choose`, forced moves included),
+and the median and 99th percentile of its CPU time (of the deciding thread: what the levels'
+budgets count, and what load on the machine does not inflate).
+
+**Sequential mode** (``sequential=True``, ``sixtysix arena --sequential``): ``hands`` is a cap;
+the arena stops after the first duplicate pair at which the anytime-valid interval of bot a's
+share of game points excludes 50% (:mod:`api.sequential` says which test and why), so that a
+clear difference costs minutes; the progress bar shows the running share and interval. It
+may also stop at a time limit (``max_minutes``): the interval holds at any stopping time.
 """
 
 from __future__ import annotations
@@ -28,13 +36,14 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from tqdm import tqdm
 
+from api.sequential import SequentialShare, ShareInterval
 from engine import PLAYING, Rules, apply, new_game, view
 from engine.ai import Level, choose, level_variant
 from engine.cards import CARD_CODES
@@ -45,7 +54,8 @@ from engine.rules import Variant
 Z95: Final = 1.959963984540054
 CSV_FIELDS: Final = ("bot", "level", "hands", "game_points", "game_points_per_hand",
                      "game_point_share", "hands_won", "win_rate", "win_rate_low",
-                     "win_rate_high", "matches_won", "moves", "mean_ms", "p95_ms")
+                     "win_rate_high", "matches_won", "moves", "mean_ms", "p95_ms",
+                     "median_cpu_ms", "p99_cpu_ms")
 
 
 class ArenaError(ValueError):
@@ -54,12 +64,14 @@ class ArenaError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One hand: game points won by bots a and b, and each bot's decision times (ms)."""
+    """One hand: game points won by bots a and b, and each bot's decision times (ms): wall
+    clock in ``ms``, CPU time of the deciding thread in ``cpu``."""
 
     deal: int
     swapped: bool
     points: tuple[int, int]
     ms: tuple[tuple[float, ...], tuple[float, ...]]
+    cpu: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +90,8 @@ class BotStats:
     moves: int
     mean_ms: float
     p95_ms: float
+    median_cpu_ms: float = 0.0
+    p99_cpu_ms: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +103,18 @@ class ArenaResult:
     bots: tuple[BotStats, BotStats]
     #: Game points of a minus those of b after each hand, in deal order.
     cumulative_difference: tuple[int, ...]
+    #: Sequential mode: bot a's share of game points with its anytime-valid interval at the
+    #: end (``decided``: it stopped because the interval excludes 50%).
+    sequential: ShareInterval | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"variant": self.variant, "seed": self.seed, "hands": self.hands,
-                "deals": self.hands // 2, "match_points": self.match_points,
-                "bots": [asdict(b) for b in self.bots],
-                "final_difference": self.cumulative_difference[-1]}
+        out = {"variant": self.variant, "seed": self.seed, "hands": self.hands,
+               "deals": self.hands // 2, "match_points": self.match_points,
+               "bots": [asdict(b) for b in self.bots],
+               "final_difference": self.cumulative_difference[-1]}
+        if self.sequential is not None:
+            out["sequential"] = asdict(self.sequential)
+        return out
 
 
 # --------------------------------------------------------------------------- playing
@@ -116,12 +136,14 @@ def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
     rng = random.Random(f"{seed}:{deal}:{int(swapped)}")
     state, _ = new_game(rules, first_dealer=dealer, decks=[deck], rng=rng)
     ms: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
         bot = bots[seat]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         action = choose(view(state, seat), levels[bot], rng)
+        cpu[bot].append((time.thread_time() - start_cpu) * 1000)
         ms[bot].append((time.perf_counter() - start) * 1000)
         apply(state, seat, action)
     settlement = state.settlement
@@ -129,7 +151,8 @@ def play_hand(rules: Rules, deck: Sequence[str], deal: int, swapped: bool,
     points = [0, 0]
     if settlement["winner_side"] is not None:
         points[bots[settlement["winners"][0]]] = settlement["game_points"]
-    return HandResult(deal, swapped, (points[0], points[1]), (tuple(ms[0]), tuple(ms[1])))
+    return HandResult(deal, swapped, (points[0], points[1]), (tuple(ms[0]), tuple(ms[1])),
+                      (tuple(cpu[0]), tuple(cpu[1])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,20 +183,51 @@ def deals(variant: str, levels: tuple[Level, Level], hands: int, seed: int) -> l
                   levels, seed) for i in range(hands // 2)]
 
 
+def play_pairs(tasks: Sequence[_Deal], jobs: int
+               ) -> Generator[tuple[HandResult, HandResult], None, None]:
+    """Play every deal (in ``jobs`` processes when more than one), yielding them in order.
+    Closing the iterator early stops the workers."""
+    if jobs <= 1:
+        yield from map(_play, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_play, tasks)
+
+
 def play_all(tasks: Sequence[_Deal], jobs: int, progress: bool) -> Iterator[HandResult]:
-    """Play every deal (in ``jobs`` processes when more than one), yielding hands in order."""
+    """Play every deal (see :func:`play_pairs`), yielding hands in order."""
     bar = tqdm(total=2 * len(tasks), unit="hand", disable=not progress, dynamic_ncols=True)
     with bar:
-        if jobs <= 1:
-            results: Iterable[tuple[HandResult, HandResult]] = map(_play, tasks)
-            for pair in results:
+        for pair in play_pairs(tasks, jobs):
+            bar.update(2)
+            yield from pair
+
+
+def play_sequential(tasks: Sequence[_Deal], jobs: int, progress: bool, alpha: float,
+                    max_seconds: float = math.inf) -> tuple[list[HandResult], ShareInterval]:
+    """Play deals until the sequential test decides (see the module doc), they run out or
+    ``max_seconds`` of wall-clock time have passed (the interval stays valid: it holds at
+    every stopping time); the hands played and bot a's share of game points with its
+    interval."""
+    deadline = time.monotonic() + max_seconds
+    test = SequentialShare(alpha)
+    interval = test.interval()
+    hands: list[HandResult] = []
+    bar = tqdm(total=2 * len(tasks), unit="hand", disable=not progress, dynamic_ncols=True)
+    pairs = play_pairs(tasks, jobs)
+    with bar:
+        try:
+            for pair in pairs:
+                hands.extend(pair)
+                interval = test.add(sum(h.points[0] for h in pair),
+                                    sum(h.points[1] for h in pair))
                 bar.update(2)
-                yield from pair
-            return
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for pair in pool.imap(_play, tasks):
-                bar.update(2)
-                yield from pair
+                bar.set_postfix_str(f"a's share {interval.text()}", refresh=False)
+                if interval.decided or time.monotonic() >= deadline:
+                    break
+        finally:
+            pairs.close()
+    return hands, interval
 
 
 # --------------------------------------------------------------------------- figures
@@ -222,13 +276,15 @@ def summarize(variant: str, seed: int, levels: tuple[str, str],
         won = sum(1 for r in results if r.points[i] > 0)
         low, high = wilson(won, n)
         ms = [t for r in results for t in r.ms[i]]
+        cpu = [t for r in results for t in r.cpu[i]]
         bots.append(BotStats(
             bot=name, level=levels[i], hands=n, game_points=totals[i],
             game_points_per_hand=totals[i] / n if n else 0.0,
             game_point_share=totals[i] / sum(totals) if sum(totals) else 0.5,
             hands_won=won, win_rate=won / n if n else 0.0, win_rate_low=low, win_rate_high=high,
             matches_won=matches[i], moves=len(ms),
-            mean_ms=sum(ms) / len(ms) if ms else 0.0, p95_ms=percentile(ms, 95)))
+            mean_ms=sum(ms) / len(ms) if ms else 0.0, p95_ms=percentile(ms, 95),
+            median_cpu_ms=percentile(cpu, 50), p99_cpu_ms=percentile(cpu, 99)))
     diff: list[int] = []
     for r in results:
         diff.append((diff[-1] if diff else 0) + r.points[0] - r.points[1])
@@ -243,8 +299,11 @@ def check_hands(hands: int) -> None:
 
 
 def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, jobs: int = 1,
-        progress: bool = False) -> ArenaResult:
-    """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``."""
+        progress: bool = False, sequential: bool = False, alpha: float = 0.05,
+        max_minutes: float = math.inf) -> ArenaResult:
+    """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``;
+    ``sequential``: at most that many, stopping once the test at level ``alpha`` decides
+    (module doc) or after the first deal that ends past ``max_minutes``."""
     try:
         levels = (level_variant(a), level_variant(b))  # resolved once, then sent to the workers
     except ValueError as e:
@@ -253,8 +312,15 @@ def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, j
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1; got {jobs}")
     Rules.make(variant)  # an unknown variant fails here, before any process starts
+    if not 0 < alpha < 1:
+        raise ArenaError(f"--alpha must lie strictly between 0 and 1; got {alpha}")
     tasks = deals(variant, levels, hands, seed)
-    return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)))
+    if not sequential:
+        return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)))
+    if max_minutes <= 0:
+        raise ArenaError(f"--max-minutes must be positive; got {max_minutes}")
+    played, interval = play_sequential(tasks, jobs, progress, alpha, 60 * max_minutes)
+    return replace(summarize(variant, seed, (a, b), played), sequential=interval)
 
 
 # --------------------------------------------------------------------------- output
@@ -272,6 +338,15 @@ def render_text(result: ArenaResult) -> str:
             f"{s.game_point_share:>6.1%} {s.hands_won:>9} "
             f"{f'{s.win_rate:.1%} [{s.win_rate_low:.1%}, {s.win_rate_high:.1%}]':>22} "
             f"{s.matches_won:>7} {s.mean_ms:>8.1f} {s.p95_ms:>8.1f}")
+    lines.append("CPU ms per move, median/p99: " + ", ".join(
+        f"{s.level} {s.median_cpu_ms:.0f}/{s.p99_cpu_ms:.0f}" for s in result.bots))
+    seq = result.sequential
+    if seq is not None:
+        verdict = ("stopped: the interval excludes 50%" if seq.decided
+                   else "undecided: the interval still holds 50%")
+        lines.append(f"sequential test: {result.bots[0].level}'s share of game points "
+                     f"{seq.text()} after {seq.pairs} duplicate pairs (anytime-valid "
+                     f"interval), {verdict}")
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ A subcommand is a function that adds its parser and sets ``run``; list it in :da
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -195,6 +196,15 @@ def add_arena(sub: Subparsers) -> None:
     p.add_argument("--variant", default="sixty-six", help="variant (default sixty-six)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--sequential", action="store_true",
+                   help="stop early, after the first deal at which an anytime-valid interval "
+                   "of a's share of game points excludes 50%%; --hands is then a cap "
+                   "(api/sequential.py)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="with --sequential: error level of the test (default 0.05)")
+    p.add_argument("--max-minutes", type=float, default=math.inf,
+                   help="with --sequential: also stop after the first deal that ends past "
+                   "this many minutes (the interval stays valid)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", dest="format", action="store_const", const="json",
                      default="text", help="print the figures as JSON")
@@ -219,7 +229,7 @@ def arena_command(args: argparse.Namespace) -> int:
         if args.rate:
             check_rateable(args.a, args.b)
         result = arena.run(args.a, args.b, args.hands, args.variant, args.seed, args.jobs,
-                           args.progress)
+                           args.progress, args.sequential, args.alpha, args.max_minutes)
         arena.write(result, args.format, sys.stdout)
         if args.plot:
             arena.plot_cumulative(result, args.plot)

@@ -2,30 +2,35 @@
 
 Both take only a seat's view, so a computer never sees hidden cards. Method (determinized
 search): draw deals of the unseen cards uniformly among those consistent with what the seat
-knows (:mod:`engine.ai.sampling`); in each deal, try every *plan* — a legal action together
-with the seat's own follow-up before a card leaves its hand (a meld and the King or Queen it
-leads, an exchange or a closing and the lead after it) — and play on: by the rule-of-thumb
-policy (:mod:`engine.ai.policy`) while the talon is open, and once it is closed or exhausted
-(two-hand) by the exact solver (:mod:`engine.ai.solver`) when hands are small enough for the
-level. A closing plan is thus valued by solving the closed position in each deal, with one
-first lead for all deals. ``strong`` with a short talon (``Level.search_talon``) searches the
-whole rest of the hand of each deal exactly instead of playing out (:mod:`engine.ai.talon`):
-the opponent's replies, the draws, closing and exchanging included. A little earlier
-(``Level.search_from``) its playouts switch to that search once the talon is that short: so
-late in phase 1 a trick played by the policy misleads more than fewer deals do. Measured with
-``python -m engine.ai.bench regret --levels strong strong:search_from=2`` (choices against the
-exact search over 80 deals) and an earlier script of the same method, over 220 positions with
-4 talon cards: a loss of 0.12 game points per choice on average instead of 0.16, though runs
-of 30-60 positions went either way. At 6 cards, where the search leaves time for a quarter of
-the deals, the choices lost more (0.17 against 0.10, 40 positions). An action is worth the
-best average over the plans that start with it, in game points for the seat's side. In a
-two-hand phase 2 (talon closed or exhausted), actions of equal value are ranked by the
-opponent's chances to go wrong: in each deal, the mean value over his next actions, each then
-played on exactly. Against a perfect player they are all the same; against a fallible one the
-first is better.
+knows (:mod:`engine.ai.sampling`) — with ``Level.infer_depth``, in proportion to how likely the
+opponent's last phase-1 plays were in each (:mod:`engine.ai.inference`); in each deal, try
+every *plan* — a legal action together with the seat's own follow-up before a card leaves its
+hand (a meld and the King or Queen it leads, an exchange or a closing and the lead after it) —
+and play on: by the rule-of-thumb policy (:mod:`engine.ai.policy`) while the talon is open, and
+once it is closed or exhausted (two-hand) by the exact solver (:mod:`engine.ai.solver`) when
+hands are small enough for the level. A closing plan is thus valued by solving the closed
+position in each deal, with one first lead for all deals. ``strong`` with a short talon
+(``Level.search_talon``) searches the whole rest of the hand of each deal exactly instead of
+playing out (:mod:`engine.ai.talon`): the opponent's replies, the draws, closing and exchanging
+included. A little earlier (``Level.search_from``) its playouts switch to that search once the
+talon is that short: so late in phase 1 a trick played by the policy misleads more than fewer
+deals do. Measured with ``python -m engine.ai.bench regret --levels strong
+strong:search_from=2`` (choices against the exact search over 80 deals) and an earlier script
+of the same method, over 220 positions with 4 talon cards: a loss of 0.12 game points per
+choice on average instead of 0.16, though runs of 30-60 positions went either way. At 6 cards,
+where the search leaves time for a quarter of the deals, the choices lost more (0.17 against
+0.10, 40 positions). An action is worth the best average over the plans that start with it, in
+game points for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of
+equal value are ranked by the opponent's chances to go wrong: in each deal, the mean value over
+his next actions, each then played on exactly. Against a perfect player they are all the same;
+against a fallible one the first is better.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
-forgets); no level ever declares with fewer.
+forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
+the game points of a declaration (RULES.md §4: 1, 2 if the opponent has at most 32, 3 if he has
+no trick) depend on the opponent's points and tricks, which playing on can only raise, so
+playing on "for Schneider" never pays with 66 in hand; before 66 the search values every line
+in game points, Schneider and Schwarz included.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
+from engine.ai.inference import draw
 from engine.ai.knowledge import InvalidView, Knowledge
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
@@ -93,6 +99,12 @@ class Level:
     forget: float
     #: Game points a closing plan counts worse in a deal where it fails (see ``CLOSE_HEDGE``).
     close_hedge: float = CLOSE_HEDGE
+    #: Inference (:mod:`engine.ai.inference`): the opponent's last this many phase-1 plays
+    #: weight the sampled deals (0: uniform deals), with the model's sureness ``infer_beta``
+    #: and this many uniform candidates per deal.
+    infer_depth: int = 0
+    infer_beta: float = 0.5
+    infer_candidates: int = 6
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
@@ -113,13 +125,20 @@ LEVEL_TABLE: Final = {
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
               "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0,
               0.0, 0.0),
-        Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
-              "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 900, 1000, 6, 2, 4, 0.0, 0.0),
+        Level("strong", "Many sampled deals, weighted by what the opponent's play revealed; "
+              "solves the endgame (talon closed or exhausted) exactly in each, and the whole "
+              "rest of the hand once the talon is short; closes when it pays.", 900, 1000, 6,
+              2, 4, 0.0, 0.0, infer_depth=3),
+        Level("strong_v1", "strong as of issue 19, frozen to measure changes against: "
+              "uniform sampled deals, no inference.", 900, 1000, 6, 2, 4, 0.0, 0.0),
     )
 }
-#: Level names with their descriptions.
-LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()}
+#: Frozen versions of a level, kept for measurements (``sixtysix arena``, the benches) and
+#: not offered by the public levels list.
+FROZEN: Final = frozenset({"strong_v1"})
+#: Level names with their descriptions (the public ones).
+LEVELS: Final = {name: lv.description for name, lv in LEVEL_TABLE.items()
+                 if name not in FROZEN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +408,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
     while n < cap:
-        state = to_state(k, sampler.sample(rng))
+        state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
+                                 lv.infer_candidates))
         if plans is None:
             plans = _plans(state, k.seat, declare)
             totals = [0.0] * len(plans)

@@ -131,3 +131,14 @@ def test_cli_refuses_bad_settings(capsys: pytest.CaptureFixture[str], args: list
                                   message: str) -> None:
     assert main(["arena", "--a", "random", "--b", "random", "--hands", "2", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cpu_time_per_move_median_and_p99() -> None:
+    hands = [arena.HandResult(0, False, (3, 0), ((9.0,) * 4, (1.0,)),
+                              ((1.0, 2.0, 3.0, 40.0), (5.0,))),
+             arena.HandResult(0, True, (0, 1), ((9.0,), (1.0,)), ((4.0,), (6.0,)))]
+    a, b = arena.summarize("sixty-six", 1, ("strong", "strong_v1"), hands).bots
+    assert (a.median_cpu_ms, a.p99_cpu_ms) == (3.0, 40.0)
+    assert (b.median_cpu_ms, b.p99_cpu_ms) == (5.0, 6.0)
+    text = arena.render_text(arena.summarize("sixty-six", 1, ("strong", "strong_v1"), hands))
+    assert "CPU ms per move, median/p99: strong 3/40, strong_v1 5/6" in text

@@ -13,6 +13,7 @@ from engine import MATCH_OVER, Rules, apply, new_game, view
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
 from engine.ai import LEVELS, InvalidView, choose, evaluate
 from engine.ai.bench import first_phase2_positions
+from engine.ai.inference import draw
 from engine.ai.knowledge import Knowledge
 from engine.ai.player import (
     EARLY_MIN,
@@ -349,8 +350,10 @@ def test_after_a_closing_equal_values_rank_first_the_card_with_most_chances_over
             k = Knowledge.from_view(v)
             sampler, rng, side = Sampler(k), random.Random(talon), state.side_of(seat)
             chances = dict.fromkeys(tied, 0.0)
+            strong = LEVEL_TABLE["strong"]
             for _ in range(deals):
-                deal = to_state(k, sampler.sample(rng))
+                deal = to_state(k, draw(sampler, rng, strong.infer_depth, strong.infer_beta,
+                                        strong.infer_candidates))
                 for card in tied:
                     after = deal.copy()
                     apply(after, seat, card)

@@ -1,0 +1,39 @@
+"""python -m api.strength: sequential arenas merged into the JSON, rendered as markdown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from api import strength
+
+
+def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
+    data, out = tmp_path / "strength.json", tmp_path / "strength.md"
+    common = ["--hands", "400", "--json", str(data), "--out", str(out), "--no-progress"]
+    assert strength.main(["--pairs", "easy:random", *common]) == 0
+    assert strength.main(["--pairs", "random:random", "easy:feel=0/random", "--hands", "6",
+                          *common[2:]]) == 0
+    entries = json.loads(data.read_text())
+    assert set(entries) == {"easy vs random", "random vs random", "easy:feel=0 vs random"}
+    easy = entries["easy vs random"]
+    assert easy["sequential"]["decided"] and easy["hands"] < 400
+    assert entries["random vs random"]["hands"] == 6
+    table = out.read_text()
+    assert "| easy vs random |" in table and "a stronger" in table
+    assert "| random vs random | 6 (3) of at most 6 |" in table
+    assert "undecided (50% inside)" in table
+    assert table.index("easy vs random") < table.index("random vs random")
+    assert "| easy |" in table and "| random |" in table  # think time per level
+    assert strength.render(entries) == table
+
+
+def test_bad_pairs_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--pairs takes A:B"):
+        strength.main(["--pairs", "strong", "--json", str(tmp_path / "j"),
+                       "--out", str(tmp_path / "m")])
+    with pytest.raises(SystemExit, match="unknown level 'master'"):
+        strength.main(["--pairs", "master:random", "--json", str(tmp_path / "j"),
+                       "--out", str(tmp_path / "m")])
