@@ -95,5 +95,7 @@ def stored_values(client: redis.Redis) -> dict[str, str]:
             parts = list(client.smembers(key))
         elif kind == "zset":
             parts = [member for member, _ in client.zrange(key, 0, -1, withscores=True)]
-        out[key] = "\n".join(p.decode() if isinstance(p, bytes) else p for p in parts)
+        # RQ's job hashes hold compressed binary data: it is scanned as escaped bytes
+        out[key] = "\n".join(p.decode(errors="backslashreplace") if isinstance(p, bytes)
+                             else p for p in parts)
     return out
