@@ -72,7 +72,7 @@ from engine.cards import (
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
 from engine.events import Event
-from engine.scoring import settle
+from engine.scoring import DECLARE_TARGET, settle
 from engine.state import (
     ABORTED,
     HAND_OVER,
@@ -152,9 +152,9 @@ def _lead_options(state: GameState, seat: int) -> list[Action]:
                 and (won or not rules.exchange_requires_trick)
             ):
                 out.append(EXCHANGE_ACTION)
-            if size >= rules.close_min_talon:
+            if rules.closing and size >= rules.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won:
+    if won and not state.rules.automatic_66:
         out.append(DECLARE_ACTION)
     return out
 
@@ -289,8 +289,11 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     events.append(Event("trick_won", {
         "seat": winner, "cards": [CARD_CODES[x] for x in cards], "points": points,
         "reason": reason}))
-    if state.melds and state.won_tricks[side] == 1:
+    if state.melds and (state.won_tricks[side] == 1
+                        or state.rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
+    if state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET:
+        return _reached_66(state, winner, events)
     talon = state.talon
     if talon and state.closed_by is None:
         # Only two seats play a hand with a talon.
@@ -323,14 +326,29 @@ def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
 
 
 def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
-    credited = state.won_tricks[state.side_of(seat)] > 0
+    """Credited at once if the side has a trick (``meld_credit`` ``immediate``), else pending
+    until its first trick (``next_trick``: its next trick); may reach ``automatic_66``."""
+    rules = state.rules
+    side = state.side_of(seat)
+    credited = state.won_tricks[side] > 0 and rules.meld_credit == "immediate"
     state.melds.append((seat, suit, credited))
     state.melded_suit = suit
     state.public |= MARRIAGES[suit]
-    return [Event("meld", {
+    events = [Event("meld", {
         "seat": seat, "suit": SUIT_CODES[suit], "points": meld_value(suit, state.trump),
         "cards": [CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]],
         "credited": credited})]
+    if credited and rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET:
+        return _reached_66(state, seat, events)
+    return events
+
+
+def _reached_66(state: GameState, seat: int, events: list[Event]) -> list[Event]:
+    """``automatic_66``: ``seat``'s side reached 66 credited points; the hand ends at once,
+    scored as ``seat``'s correct declaration (event ``reached_66``)."""
+    events.append(Event("reached_66", {
+        "seat": seat, "points": state.credited_points(state.side_of(seat))}))
+    return _finish_hand(state, events, seat)
 
 
 def _exchange(state: GameState, seat: int) -> list[Event]:
@@ -486,8 +504,12 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
             return "after a meld you must lead its King or Queen"
         if state.closed_by is not None:
             return "the talon is already closed"
+        if not state.rules.closing:
+            return "these rules do not allow closing the talon"
         return f"the talon must hold at least {state.rules.close_min_talon} cards to close"
     assert action.kind == DECLARE
+    if state.rules.automatic_66:
+        return "these rules have no declaration: the hand ends by itself when a side reaches 66"
     if state.won_tricks[side] == 0:
         return "you must win a trick before you may declare"
     return "you may not declare now"
