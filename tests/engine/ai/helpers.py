@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE, DECLARE
@@ -12,10 +12,12 @@ from engine.scoring import DECLARE_TARGET
 
 
 def random_action_states(
-    variant: str, rng: random.Random, games: int, close_chance: float = 0.2
+    variant: str, rng: random.Random, games: int, close_chance: float = 0.2,
+    options: Mapping[str, object] | None = None,
 ) -> Iterator[GameState]:
-    """Every position where a seat must act, in ``games`` random hands of ``variant``."""
-    rules = Rules.make(variant)
+    """Every position where a seat must act, in ``games`` random hands of ``variant`` (with
+    rule ``options``)."""
+    rules = Rules.make(variant, options)
     for _ in range(games):
         state, _ = new_game(rules, first_dealer=rng.randrange(rules.variant.players), rng=rng)
         while state.status == PLAYING:
