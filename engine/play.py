@@ -292,8 +292,8 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     if state.melds and (state.won_tricks[side] == 1
                         or state.rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
-    if state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET:
-        return _reached_66(state, winner, events)
+    # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
+    reached = state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
     talon = state.talon
     if talon and state.closed_by is None:
         # Only two seats play a hand with a talon.
@@ -310,10 +310,10 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
             ))
         if not talon:
             events.append(Event("talon_exhausted", {}))
-    elif not state.hands[winner]:
+    elif not state.hands[winner] and not reached:
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
-    return events
+    return _reached_66(state, winner, events) if reached else events
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:

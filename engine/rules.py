@@ -12,13 +12,14 @@ The options of other rule sets (issue 19), precisely:
 * ``automatic_66``: after every completed trick (the last one included) and every meld, if
   the side that won the trick or melded holds 66 or more *credited* points (trick points
   plus credited melds; a pending meld does not count until it is credited, and the
-  last-trick bonus is a played-out rule, never counted), the hand ends at once, before any
-  card is drawn, and is scored as a correct declaration by that side (a closer's as a
-  successful closing, against a closer as a declaration against the closer); the
-  settlement's reason is ``reached_66`` (``closed_reached_66``,
-  ``reached_66_against_closer``) and its ``declared_by`` the seat that reached 66. There is
-  no ``declare`` action, so no false declaration (``false_declaration`` still scores a
-  timeout). Only one side's points change at a time, so only one side can reach 66.
+  last-trick bonus is a played-out rule, never counted), the hand ends at once (after the
+  trick's winner and loser have drawn, as a declaration would follow) and is scored as a
+  correct declaration by that side (a closer's as a successful closing, against a closer
+  as a declaration against the closer); the settlement's reason is ``reached_66``
+  (``closed_reached_66``, ``reached_66_against_closer``) and its ``declared_by`` the seat
+  that reached 66. There is no ``declare`` action, so no false declaration
+  (``false_declaration`` still scores a timeout). Only one side's points change at a time,
+  so only one side can reach 66.
 * ``meld_credit`` ``next_trick``: a meld is pending until its side wins a trick after it
   (the very trick led with its King or Queen counts), then credited with that trick; if the
   hand ends first (the side never wins another trick, or the other side reaches 66 or
