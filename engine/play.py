@@ -23,6 +23,11 @@ choosing among them never resigns by accident):
 raises :class:`~engine.errors.IllegalAction` with a reason in a player's words and the legal
 actions, leaving the state untouched.
 
+The options of other rule sets (:mod:`engine.rules`): without ``closing`` no ``close`` is
+legal; with ``automatic_66`` no ``declare`` is, and a trick or a meld that brings its side to
+66 credited points ends the hand (event ``reached_66``); with ``meld_credit`` ``next_trick``
+every meld waits for its side's next won trick.
+
 Following duty, once the talon is closed or exhausted (two- and three-hand) and from the first
 trick in four-hand: follow suit and beat the best card so far if you can; else follow suit;
 else trump, over-trumping a trump already in the trick if you can (and, unable to, any

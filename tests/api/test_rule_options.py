@@ -11,6 +11,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.resources.analysis import POSITION_EXAMPLE
 from engine.replay import replay
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans, view
 from tests.api.lobby_helpers import new_player, new_table, table
@@ -133,3 +134,19 @@ def test_a_table_takes_the_options(client: FlaskClient) -> None:
         "rules": {"closing": False, "close_min_talon": 2}})
     problem = assert_problem(response, 422, "validation-error")
     assert "rules.close_min_talon" in problem["errors"]
+
+
+def test_the_analysis_plays_by_the_position_s_options(client: FlaskClient) -> None:
+    """The documented position (forehand to lead, closing offered) with closing off and
+    automatic 66: no close is ranked; with the default rules it is."""
+    knobs = {"budget_ms": 50, "samples": 4}
+    position = {k: v for k, v in POSITION_EXAMPLE.items() if k != "legal_actions"}
+    kinds = {}
+    for name, rules in (("default", {}), ("options", {"closing": False, "automatic_66": True})):
+        body = {**position, "rules": {**position["rules"], **rules}, **knobs}
+        response = client.post("/v1/analysis", json=body)
+        assert response.status_code == 200, response.json
+        kinds[name] = {a["action"]["type"] for a in response.json["actions"]}
+    assert "close" in kinds["default"]
+    assert "close" not in kinds["options"] and "declare" not in kinds["options"]
+    assert kinds["options"] == kinds["default"] - {"close"}
