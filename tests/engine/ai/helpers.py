@@ -68,3 +68,21 @@ def brute_force(state: GameState, closed: Callable[[GameState], int] | None = No
                 value = -value
         best = max(best, value)
     return best
+
+
+def card_by_brute_force(state: GameState, seat: int, c: int) -> int:
+    """Game points for ``seat``'s side of playing card ``c`` now (leading the King or Queen
+    of a held marriage melds it first), then both sides playing on by :func:`brute_force`."""
+    side = state.side_of(seat)
+    after = state.copy()
+    if not state.trick and state.melded_suit is None:
+        for meld in [a for a in legal_actions(after, seat)
+                     if a.kind == "meld" and a.suit == c // 6 and c % 6 in (2, 3)]:
+            apply(after, seat, meld)
+    if after.status == PLAYING:  # a meld may have ended the hand (automatic_66)
+        apply(after, seat, next(a for a in legal_actions(after, seat) if a.card == c))
+    if after.status != PLAYING:
+        return outcome(after, side)
+    to_act = after.to_act()
+    assert to_act is not None
+    return brute_force(after) * (1 if after.side_of(to_act) == side else -1)

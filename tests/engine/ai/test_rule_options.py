@@ -12,14 +12,13 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import PLAYING, GameState, Rules, apply, legal_actions, view
+from engine import GameState, Rules, legal_actions, view
 from engine.actions import CLOSE, DECLARE
 from engine.ai import evaluate
-from engine.ai.player import outcome
 from engine.ai.solver import Position, Solver, solve
 from engine.ai.talon import TalonSolver
 from engine.cards import MARRIAGES
-from tests.engine.ai.helpers import brute_force, random_action_states
+from tests.engine.ai.helpers import brute_force, card_by_brute_force, random_action_states
 from tests.engine.ai.test_talon import short_talon_positions
 
 OPTION_SETS: list[dict[str, object]] = [
@@ -80,22 +79,8 @@ def test_card_values_match_brute_force_under_each_option(options: dict[str, obje
         seat = state.to_act()
         assert seat is not None
         pos = Position.from_state(state)
-        side = state.side_of(seat)
         for c, value in Solver.for_position(pos).card_values(pos).items():
-            after = state.copy()
-            if not state.trick and state.melded_suit is None:
-                for meld in [a for a in legal_actions(after, seat)
-                             if a.kind == "meld" and a.suit == c // 6 and c % 6 in (2, 3)]:
-                    apply(after, seat, meld)
-            if after.status == PLAYING:
-                apply(after, seat, next(a for a in legal_actions(after, seat) if a.card == c))
-            if after.status != PLAYING:
-                expected = outcome(after, side)
-            else:
-                to_act = after.to_act()
-                assert to_act is not None
-                expected = brute_force(after) * (1 if after.side_of(to_act) == side else -1)
-            assert value == expected
+            assert value == card_by_brute_force(state, seat, c)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(map(str, o.items())))
