@@ -38,6 +38,9 @@ SETTLEMENT_REASONS = {
     "declaration": "declared 66",
     "closed_declaration": "closed the talon and declared 66",
     "declaration_against_closer": "declared 66 against the closer",
+    "reached_66": "reached 66",
+    "closed_reached_66": "closed the talon and reached 66 (automatic)",
+    "reached_66_against_closer": "reached 66 against the closer",
     "false_declaration": "a false declaration",
     "closing_failed": "the closing failed",
     "closed_played_out": "closed the talon and reached 66",
@@ -267,6 +270,8 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names,
         return "The talon is exhausted: strict play now."
     if kind == "declare":
         return f"{who} declared 66 with {event['points']} points."
+    if kind == "reached_66":
+        return f"{who} reached 66 with {event['points']} points: the hand is over."
     if kind == "hand_settled":
         return render_settlement(event["settlement"], me, names, trump)
     if kind == "match_won":

@@ -7,8 +7,9 @@ the hand (``deck``) that way, for the game's record after the game (:mod:`engine
 Event types:
 ``dealer_chosen``, ``hand_dealt``, ``cards_dealt``, ``card_played``, ``trick_won`` (with
 ``reason``: ``higher_card``, ``trump`` or ``off_suit``), ``card_drawn``, ``meld``,
-``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``hand_settled``,
-``match_won``, ``set_won``, ``continue``, ``resigned``, ``aborted``.
+``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``reached_66``
+(``automatic_66``: a side reached 66 and the hand ends), ``hand_settled``, ``match_won``,
+``set_won``, ``continue``, ``resigned``, ``aborted``.
 """
 
 from __future__ import annotations

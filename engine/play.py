@@ -23,6 +23,11 @@ choosing among them never resigns by accident):
 raises :class:`~engine.errors.IllegalAction` with a reason in a player's words and the legal
 actions, leaving the state untouched.
 
+The options of other rule sets (:mod:`engine.rules`): without ``closing`` no ``close`` is
+legal; with ``automatic_66`` no ``declare`` is, and a trick or a meld that brings its side to
+66 credited points ends the hand (event ``reached_66``); with ``meld_credit`` ``next_trick``
+every meld waits for its side's next won trick.
+
 Following duty, once the talon is closed or exhausted (two- and three-hand) and from the first
 trick in four-hand: follow suit and beat the best card so far if you can; else follow suit;
 else trump, over-trumping a trump already in the trick if you can (and, unable to, any
@@ -72,7 +77,7 @@ from engine.cards import (
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
 from engine.events import Event
-from engine.scoring import settle
+from engine.scoring import DECLARE_TARGET, settle
 from engine.state import (
     ABORTED,
     HAND_OVER,
@@ -152,9 +157,9 @@ def _lead_options(state: GameState, seat: int) -> list[Action]:
                 and (won or not rules.exchange_requires_trick)
             ):
                 out.append(EXCHANGE_ACTION)
-            if size >= rules.close_min_talon:
+            if rules.closing and size >= rules.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won:
+    if won and not state.rules.automatic_66:
         out.append(DECLARE_ACTION)
     return out
 
@@ -289,8 +294,11 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     events.append(Event("trick_won", {
         "seat": winner, "cards": [CARD_CODES[x] for x in cards], "points": points,
         "reason": reason}))
-    if state.melds and state.won_tricks[side] == 1:
+    if state.melds and (state.won_tricks[side] == 1
+                        or state.rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
+    # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
+    reached = state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
     talon = state.talon
     if talon and state.closed_by is None:
         # Only two seats play a hand with a talon.
@@ -307,10 +315,10 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
             ))
         if not talon:
             events.append(Event("talon_exhausted", {}))
-    elif not state.hands[winner]:
+    elif not state.hands[winner] and not reached:
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
-    return events
+    return _reached_66(state, winner, events) if reached else events
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
@@ -323,14 +331,29 @@ def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
 
 
 def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
-    credited = state.won_tricks[state.side_of(seat)] > 0
+    """Credited at once if the side has a trick (``meld_credit`` ``immediate``), else pending
+    until its first trick (``next_trick``: its next trick); may reach ``automatic_66``."""
+    rules = state.rules
+    side = state.side_of(seat)
+    credited = state.won_tricks[side] > 0 and rules.meld_credit == "immediate"
     state.melds.append((seat, suit, credited))
     state.melded_suit = suit
     state.public |= MARRIAGES[suit]
-    return [Event("meld", {
+    events = [Event("meld", {
         "seat": seat, "suit": SUIT_CODES[suit], "points": meld_value(suit, state.trump),
         "cards": [CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]],
         "credited": credited})]
+    if credited and rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET:
+        return _reached_66(state, seat, events)
+    return events
+
+
+def _reached_66(state: GameState, seat: int, events: list[Event]) -> list[Event]:
+    """``automatic_66``: ``seat``'s side reached 66 credited points; the hand ends at once,
+    scored as ``seat``'s correct declaration (event ``reached_66``)."""
+    events.append(Event("reached_66", {
+        "seat": seat, "points": state.credited_points(state.side_of(seat))}))
+    return _finish_hand(state, events, seat)
 
 
 def _exchange(state: GameState, seat: int) -> list[Event]:
@@ -486,8 +509,12 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
             return "after a meld you must lead its King or Queen"
         if state.closed_by is not None:
             return "the talon is already closed"
+        if not state.rules.closing:
+            return "these rules do not allow closing the talon"
         return f"the talon must hold at least {state.rules.close_min_talon} cards to close"
     assert action.kind == DECLARE
+    if state.rules.automatic_66:
+        return "these rules have no declaration: the hand ends by itself when a side reaches 66"
     if state.won_tricks[side] == 0:
         return "you must win a trick before you may declare"
     return "you may not declare now"

@@ -2,7 +2,37 @@
 
 :class:`Rules` is immutable and validated: an unknown option, a wrong type or an
 out-of-range value raises :class:`~engine.errors.InvalidOption` naming the option
-and the allowed values. :func:`describe` lists everything for publication.
+and the allowed values; so does a combination that cannot be played (``closing`` false with
+a ``close_min_talon`` other than its default). :func:`describe` lists everything for
+publication.
+
+The options of other rule sets (issue 19), precisely:
+
+* ``closing`` false: no ``close`` action, ever; phase 2 begins only when the talon runs out.
+* ``automatic_66``: after every completed trick (the last one included) and every meld, if
+  the side that won the trick or melded holds 66 or more *credited* points (trick points
+  plus credited melds; a pending meld does not count until it is credited, and the
+  last-trick bonus is a played-out rule, never counted), the hand ends at once (after the
+  trick's winner and loser have drawn, as a declaration would follow) and is scored as a
+  correct declaration by that side (a closer's as a successful closing, against a closer
+  as a declaration against the closer); the settlement's reason is ``reached_66``
+  (``closed_reached_66``, ``reached_66_against_closer``) and its ``declared_by`` the seat
+  that reached 66. There is no ``declare`` action, so no false declaration
+  (``false_declaration`` still scores a timeout). Only one side's points change at a time,
+  so only one side can reach 66.
+* ``meld_credit`` ``next_trick``: a meld is pending until its side wins a trick after it
+  (the very trick led with its King or Queen counts), then credited with that trick; if the
+  hand ends first (the side never wins another trick, or the other side reaches 66 or
+  declares), the meld lapses and is listed as forfeited. A meld therefore never lets its
+  side declare at once. ``meld_before_first_trick`` still decides whether one may meld
+  before the first trick.
+* ``played_out_points`` ``one``: a hand played out with the talon exhausted (not closed)
+  and nobody declaring (reasons ``played_out``, Schnapsen's ``last_trick``) is worth 1 game
+  point to its winner whatever the loser's tricks and points (no Schneider, no Schwarz); a
+  tie still scores nothing. Closed hands (``closed_played_out``, ``closing_failed``),
+  declarations and automatic 66 keep their scoring; with ``automatic_66`` a side reaching 66
+  with the last trick wins by the table, as reaching 66 ends the hand before it is played
+  out.
 """
 
 from __future__ import annotations
@@ -136,8 +166,34 @@ OPTIONS: Final = {
                "A match lost without a game point (7:0) counts two Bummerl.", "000"),
         Option("set_bummerl", int, 1, (1, 2, 3),
                "Bummerl that win a set (Partie); 1 plays a single match.", "000"),
+        Option("closing", bool, True, (True, False),
+               "The player on lead may close the talon; false switches closing off "
+               "(close_min_talon must then stay at its default).",
+               "all; false: other rule sets (issue 19)", _ALL_TALON),
+        Option("automatic_66", bool, False, (False, True),
+               "true: the hand ends at once when a side's credited points (tricks and "
+               "credited melds, no last-trick bonus) reach 66, after the trick or the meld "
+               "that brings them there, scored as a correct declaration; there is no "
+               "declare action (so no false declaration).",
+               "other rule sets (issue 19)"),
+        Option("meld_credit", str, "immediate", ("immediate", "next_trick"),
+               "immediate: a meld counts at once if its side has won a trick, else with its "
+               "first trick; next_trick: every meld counts only when its side wins its next "
+               "trick (the trick led with the marriage card included), and lapses if the "
+               "hand ends first.", "other rule sets (issue 19)"),
+        Option("played_out_points", str, "table", ("table", "one"),
+               "Game points of a hand played out with the talon exhausted (not closed) and "
+               "nobody at 66: table (1, 2 or 3 by the loser's tricks and points) or one "
+               "(always 1: no Schneider or Schwarz); closings and declarations keep the "
+               "table.", "other rule sets (issue 19)"),
     )
 }
+
+#: Option values that cannot be combined: (option, value, other option that must stay at
+#: its default, why).
+_CONFLICTS: Final = (
+    ("closing", False, "close_min_talon", "closing is switched off"),
+)
 
 
 def _default(name: str) -> Any:
@@ -158,6 +214,10 @@ class Rules:
     match_points: int = _default("match_points")
     schneider_bummerl: bool = _default("schneider_bummerl")
     set_bummerl: int = _default("set_bummerl")
+    closing: bool = _default("closing")
+    automatic_66: bool = _default("automatic_66")
+    meld_credit: str = _default("meld_credit")
+    played_out_points: str = _default("played_out_points")
 
     @classmethod
     def make(cls, variant: str = "sixty-six", options: Mapping[str, object] | None = None) -> Rules:
@@ -176,6 +236,13 @@ class Rules:
                     f"{', '.join(opt.variants)}", list(opt.variants),
                 )
             values[name] = opt.check(value)
+        for name, value, other, why in _CONFLICTS:
+            if values.get(name, _default(name)) == value and other in values \
+                    and values[other] != _default(other):
+                raise InvalidOption(
+                    other, f"{other} must stay at its default {_default(other)!r} when "
+                    f"{why} ({name}={value!r})", [_default(other)],
+                )
         return cls(variant=v, **values)
 
     @property

@@ -11,16 +11,24 @@ Decisions where RULES.md leaves room, taken as a careful player would:
 * When the closer's opponent declares correctly he wins by the table applied to the closer
   now, at least 2, and 3 if he himself had no trick when the talon was closed.
 * The loser's points for the table include his last-trick bonus, if he took the last trick.
+
+Options of other rule sets (see :mod:`engine.rules`): with ``automatic_66`` the ``declarer``
+is the seat whose trick or meld reached 66, scored as a correct declaration under the
+reasons ``reached_66``, ``closed_reached_66`` and ``reached_66_against_closer``; with
+``played_out_points`` ``one`` the reasons ``played_out`` and ``last_trick`` are worth 1.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import codes, meld_value
 from engine.state import GameState
 
 DECLARE_TARGET = 66
+#: ``automatic_66``: the reason of a declaration's settlement when the hand ended by itself.
+_AUTOMATIC: Final = {"declaration": "reached_66", "closed_declaration": "closed_reached_66",
+                     "declaration_against_closer": "reached_66_against_closer"}
 
 
 def table(tricks: int, points: int) -> tuple[int, str]:
@@ -114,6 +122,11 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
         winner = side_a if total[side_a] > total[side_b] else side_b
         points, why = table(tricks[other(winner)], total[other(winner)])
         reason = "played_out"
+    if reason in ("played_out", "last_trick") and rules.played_out_points == "one":
+        points, why = 1, "a played-out hand is worth 1 whatever the loser's points"
+    if rules.automatic_66 and reason in _AUTOMATIC:
+        assert winner is not None
+        reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
     out = {
         "reason": reason,

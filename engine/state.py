@@ -26,7 +26,8 @@ RESIGNED: Final = "resigned"
 #: The match forfeited on time (the ``forfeit`` action of the clock), as by a resignation.
 TIMED_OUT: Final = "timeout"
 
-#: A meld: (seat, suit, credited). A pending meld is credited with its side's first trick.
+#: A meld: (seat, suit, credited). A pending meld is credited with its side's first trick
+#: (``meld_credit`` ``next_trick``: its next trick).
 Meld = tuple[int, Suit, bool]
 #: A completed trick: (leader seat, cards in play order, winner seat).
 Trick = tuple[int, tuple[Card, ...], int]

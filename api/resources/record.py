@@ -30,7 +30,9 @@ RECORD_EXAMPLE: Final = {
               "exchange_requires_trick": False, "close_min_talon": 3,
               "meld_before_first_trick": "pending", "false_declaration": "fixed",
               "last_trick_bonus": 10, "match_points": 7, "schneider_bummerl": True,
-              "set_bummerl": 1},
+              "set_bummerl": 1,
+              "closing": True, "automatic_66": False, "meld_credit": "immediate",
+              "played_out_points": "table"},
     "complete": True,
     "hands": [{"hand_no": 1, "dealer": 1, "deck": _DECK, "actions": [
         {"seat": 0, "type": "meld", "suit": "H"}, {"seat": 0, "type": "play", "card": "QH"},

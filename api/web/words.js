@@ -6,6 +6,9 @@ export const SETTLEMENT_REASONS = {
   declaration: "declared 66",
   closed_declaration: "closed the talon and declared 66",
   declaration_against_closer: "declared 66 against the closer",
+  reached_66: "reached 66",
+  closed_reached_66: "closed the talon and reached 66 (automatic)",
+  reached_66_against_closer: "reached 66 against the closer",
   false_declaration: "a false declaration",
   closing_failed: "the closing failed",
   closed_played_out: "closed the talon and reached 66",
@@ -65,6 +68,12 @@ export function winningCard(trick) {
   return entry ? entry.card : null;
 }
 
+/** When a pending meld counts: with the first trick, or (rule meld_credit next_trick) the next. */
+function pendingNote(view) {
+  const nextTrick = view.rules && view.rules.meld_credit === "next_trick";
+  return nextTrick ? " (counts with the next trick won)" : " (counts with the first trick)";
+}
+
 /** One event as a line of the game log, or null for events the reader need not see. */
 export function eventText(view, event, deck = "french") {
   const who = seatName(view, event.seat);
@@ -84,7 +93,7 @@ export function eventText(view, event, deck = "french") {
         : null;
     case "meld":
       return `${who} ${verb("show", "shows")} ${event.points} in ${suitName(event.suit, deck)}`
-        + `${event.credited ? "" : " (counts with the first trick)"}.`;
+        + `${event.credited ? "" : pendingNote(view)}.`;
     case "meld_credited":
       return `${who}: the ${event.points} in ${suitName(event.suit, deck)} now counts.`;
     case "exchange":
@@ -96,6 +105,8 @@ export function eventText(view, event, deck = "french") {
       return "The talon is empty: follow suit and head the trick now.";
     case "declare":
       return `${who} ${verb("declare", "declares")} 66 with ${event.points} points.`;
+    case "reached_66":
+      return `${who} ${verb("reach", "reaches")} 66 with ${event.points} points: the hand is over.`;
     case "hand_settled": {
       const s = event.settlement;
       const reason = SETTLEMENT_REASONS[s.reason] || s.reason;

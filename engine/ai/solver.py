@@ -14,6 +14,17 @@ ordering over bitmask hands; it never calls :func:`engine.apply`. Values are the
 * played out: the last-trick bonus (not after closing), Schnapsen's last trick wins, equal
   points score nothing.
 
+The options of other rule sets (:mod:`engine.rules`) are respected: ``meld_credit``
+``next_trick`` (every meld is held pending until its side wins a trick, so a meld never
+declares at once), ``played_out_points`` ``one``, and ``automatic_66``, which changes no
+exact value: the search already ends the hand where the automatic rule does (the first
+moment a side holds 66, always on lead), and when the last trick brings a side to 66 the
+played-out scoring gives what the automatic declaration would (the one with 66 has more
+points; a closer's opponent gets 2, or 3 if he had no trick at the close, either way, as a
+closer who never took a trick closed before the first trick). Only :meth:`Solver.card_values`
+differs: a meld reaching 66 ends the hand. ``closing`` matters only to the talon search
+(:mod:`engine.ai.talon`).
+
 Follower's duty (RULES.md §2): follow suit and win if he can; else follow suit; else trump;
 else any card — :func:`engine.play.playable` for two cards.
 """
@@ -65,6 +76,11 @@ class Position:
     melded: int | None = None
     #: A meld before the side's first trick is allowed (held pending), as by default.
     pending_melds: bool = True
+    #: Rule options ``automatic_66``, ``meld_credit == "next_trick"`` and
+    #: ``played_out_points == "one"``.
+    automatic_66: bool = False
+    next_trick_melds: bool = False
+    played_out_one: bool = False
 
     @classmethod
     def from_state(cls, state: GameState) -> Position:
@@ -88,6 +104,9 @@ class Position:
             last_trick_wins=state.rules.variant.last_trick_wins,
             melded=state.melded_suit if not state.trick else None,
             pending_melds=state.rules.meld_before_first_trick == "pending",
+            automatic_66=state.rules.automatic_66,
+            next_trick_melds=state.rules.meld_credit == "next_trick",
+            played_out_one=state.rules.played_out_points == "one",
         )
 
 
@@ -99,7 +118,9 @@ class Solver:
     """
 
     def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
-                 bonus: int, last_trick_wins: bool, pending_melds: bool = True) -> None:
+                 bonus: int, last_trick_wins: bool, pending_melds: bool = True, *,
+                 automatic_66: bool = False, next_trick_melds: bool = False,
+                 played_out_one: bool = False) -> None:
         self.trump = trump
         self._beaters = BEATERS[trump]
         self.closer = closer
@@ -107,6 +128,9 @@ class Solver:
         self.bonus = bonus
         self.last_trick_wins = last_trick_wins
         self.pending_melds = pending_melds
+        self.automatic_66 = automatic_66
+        self.next_trick_melds = next_trick_melds
+        self.played_out_one = played_out_one
         self.tt: dict[int, tuple[int, int, int]] = {}
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = MELD_VALUES[trump]
@@ -114,7 +138,8 @@ class Solver:
     @classmethod
     def for_position(cls, pos: Position) -> Solver:
         return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
-                   pos.pending_melds)
+                   pos.pending_melds, automatic_66=pos.automatic_66,
+                   next_trick_melds=pos.next_trick_melds, played_out_one=pos.played_out_one)
 
     # ------------------------------------------------------------------ outcomes
 
@@ -153,6 +178,8 @@ class Solver:
             if p0 == p1:
                 return 0
             winner = 0 if p0 > p1 else 1
+        if self.played_out_one:
+            return 1 if winner == 0 else -1
         loser_pts = p1 if winner == 0 else p0
         v = _TABLE[(tk >> (1 - winner)) & 1][loser_pts]
         return v if winner == 0 else -v
@@ -175,7 +202,7 @@ class Solver:
         if has_trick:
             if my_pts >= DECLARE_TARGET:
                 return self.declare_value(p, (p0, p1), tk)
-            if melded is None:
+            if melded is None and not self.next_trick_melds:
                 for s in range(4):
                     if (mine & MARRIAGES[s] == MARRIAGES[s]
                             and my_pts + self._meld_value[s] >= DECLARE_TARGET):
@@ -205,7 +232,7 @@ class Solver:
             m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
-                if has_trick:
+                if has_trick and not self.next_trick_melds:
                     if p == 0:
                         q0 += mv
                     else:
@@ -263,15 +290,16 @@ class Solver:
             w = f if beaters >> c & 1 else other
             pts = trick_pts_base + POINTS[c]
             q0, q1, e0, e1, t = p0, p1, pend0, pend1, tk
+            # Pending melds are credited with the trick (by default only a first trick has any).
             if w == 0:
                 q0 += pts
-                if not t & 1:
+                if e0 or not t & 1:
                     t |= 1
                     q0 += e0
                     e0 = 0
             else:
                 q1 += pts
-                if not t & 2:
+                if e1 or not t & 2:
                     t |= 2
                     q1 += e1
                     e1 = 0
@@ -310,8 +338,9 @@ class Solver:
     def card_values(self, pos: Position) -> dict[Card, int]:
         """Exact game points for the player to move of playing each legal card.
 
-        On lead, playing the King or Queen of a held marriage includes its meld. Declaring is
-        not a card: a player on lead holding 66 declares instead (see :meth:`lead`).
+        On lead, playing the King or Queen of a held marriage includes its meld (under
+        ``automatic_66`` a meld reaching 66 ends the hand: the card is worth that). Declaring
+        is not a card: a player on lead holding 66 declares instead (see :meth:`lead`).
         """
         h0, h1 = pos.hands
         p = pos.to_move
@@ -332,10 +361,13 @@ class Solver:
             m = MARRIAGE_OF[c]
             if m and mine & m == m and pos.melded is None and (pos.tricks[p]
                                                                or self.pending_melds):
-                if pos.tricks[p]:
+                if pos.tricks[p] and not self.next_trick_melds:
                     q[p] += self._meld_value[c // 6]
                 else:
                     e[p] += self._meld_value[c // 6]
+            if self.automatic_66 and q[p] >= DECLARE_TARGET:
+                out[c] = self.declare_value(p, q, tk)  # the meld reached 66: the hand ends
+                continue
             n0 = h0 & ~(1 << c) if p == 0 else h0
             n1 = h1 & ~(1 << c) if p == 1 else h1
             out[c] = -self.follow(1 - p, c, n0, n1, q[0], q[1], tk, e[0], e[1], -_WIN, _WIN)
@@ -347,7 +379,7 @@ class Solver:
         q = list(points)
         e = list(pending)
         q[w] += POINTS[led] + POINTS[c]
-        if not tk >> w & 1:
+        if e[w] or not tk >> w & 1:
             tk |= 1 << w
             q[w] += e[w]
             e[w] = 0

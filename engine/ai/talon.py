@@ -10,7 +10,10 @@ loser the next (the last card of the talon goes to the loser). The player on lea
 the low trump (``exchange_rank``) for the bottom card, close (then phase 2 with the closing
 snapshot), meld by leading the King or Queen of a held marriage (pending before a first trick
 unless ``meld_before_first_trick`` forbids it) and declares at once when he can reach 66,
-as in the phase-2 solver. Search cost grows fast with the talon: callers use it when the
+as in the phase-2 solver. The options of other rule sets are respected: no closing without
+``closing``; ``automatic_66``, ``meld_credit`` and ``played_out_points`` as in the phase-2
+solver (a meld is held pending under ``next_trick`` and credited with its side's next trick).
+Search cost grows fast with the talon: callers use it when the
 talon is short (see ``Level.search_talon`` in :mod:`engine.ai.player`).
 """
 
@@ -55,10 +58,16 @@ class TalonSolver:
         self.exchange_min = rules.exchange_min_talon
         self.exchange_needs_trick = rules.exchange_requires_trick
         self.close_min = rules.close_min_talon
+        self.may_close = rules.closing
         self.pending_melds = rules.meld_before_first_trick == "pending"
+        self.next_trick_melds = rules.meld_credit == "next_trick"
+        #: Keyword options of every phase-2 :class:`Solver` of the hand.
+        self._options = {"automatic_66": rules.automatic_66,
+                         "next_trick_melds": self.next_trick_melds,
+                         "played_out_one": rules.played_out_points == "one"}
         self._meld_value = MELD_VALUES[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
-                            self.pending_melds)
+                            self.pending_melds, **self._options)
         self._closed: dict[tuple[int, int, int], Solver] = {}
         self.tt: dict[tuple[int, ...], _Entry] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
@@ -89,7 +98,7 @@ class TalonSolver:
         if solver is None:
             solver = self._closed[key] = Solver(self.trump, closer, (opp_points, opp_trick),
                                                 self.bonus, self.last_trick_wins,
-                                                self.pending_melds)
+                                                self.pending_melds, **self._options)
         return solver
 
     def lead(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int, p1: int,
@@ -102,7 +111,7 @@ class TalonSolver:
         if has_trick:
             if my_pts >= DECLARE_TARGET:
                 return self._open.declare_value(p, (p0, p1), tk)
-            if melded is None:
+            if melded is None and not self.next_trick_melds:
                 for s in range(4):
                     if (mine & MARRIAGES[s] == MARRIAGES[s]
                             and my_pts + self._meld_value[s] >= DECLARE_TARGET):
@@ -127,7 +136,7 @@ class TalonSolver:
             m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
-                if has_trick:
+                if has_trick and not self.next_trick_melds:
                     q0, q1 = (q0 + mv, q1) if p == 0 else (q0, q1 + mv)
                 else:
                     f0, f1 = (f0 + mv, f1) if p == 0 else (f0, f1 + mv)
@@ -171,7 +180,7 @@ class TalonSolver:
             n0, n1 = (h0 ^ swap, h1) if p == 0 else (h0, h1 ^ swap)
             out.append(self.lead(p, n0, n1, (low, *talon[1:]), p0, p1, tk, e0, e1, alpha,
                                  beta))
-        if len(talon) >= self.close_min:
+        if self.may_close and len(talon) >= self.close_min:
             o = 1 - p
             solver = self._closed_solver(p, p1 if o == 1 else p0, (tk >> o) & 1)
             out.append(solver.lead(p, h0, h1, p0, p1, tk, e0, e1, alpha, beta))
@@ -205,15 +214,16 @@ class TalonSolver:
             w = f if beaters >> c & 1 else 1 - f
             pts = POINTS[led] + POINTS[c]
             q0, q1, g0, g1, t = p0, p1, e0, e1, tk
+            # Pending melds are credited with the trick (by default only a first trick has any).
             if w == 0:
                 q0 += pts
-                if not t & 1:
+                if g0 or not t & 1:
                     t |= 1
                     q0 += g0
                     g0 = 0
             else:
                 q1 += pts
-                if not t & 2:
+                if g1 or not t & 2:
                     t |= 2
                     q1 += g1
                     g1 = 0

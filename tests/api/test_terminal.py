@@ -31,6 +31,8 @@ from engine import (
     view,
 )
 from tests.api.helpers import HEARTS_DECK as DECK
+from tests.engine.helpers import run, start
+from tests.engine.test_rule_options import STRONG_F
 
 NAMES = {0: "Ann", 1: "Computer"}
 
@@ -288,3 +290,13 @@ def test_a_chat_message_is_a_line_with_its_sender() -> None:
     assert render_event(message, 0, {1: "Bob"}) == "[Bob] nice trick"
     assert render_event(message, 1, {0: "Ann"}) == "[You] nice trick"
     assert render_event(message, None, {0: "Ann", 1: "Bob"}) == "[Bob] nice trick"
+
+
+def test_an_automatic_66_is_told_as_reached_not_declared() -> None:
+    state = start(STRONG_F, options={"automatic_66": True})
+    events = run(state, "1 play:AS; 0 play:QH; 1 play:TS; 0 play:QD; 1 meld:C")
+    lines = [render_event(e.for_seat(0), 0, NAMES, "C") for e in events[-3:]]
+    assert lines[1] == "Computer reached 66 with 67 points: the hand is over."
+    assert lines[2] is not None and lines[2].startswith(
+        "Hand over: Computer won 3 game points (reached 66 with 67 points: the loser took "
+        "no trick).")

@@ -53,6 +53,8 @@ def random_rules(variant: str, rng: random.Random) -> Rules:
         if not opt.variants or variant in opt.variants:
             options[name] = rng.choice(opt.allowed)
     options["match_points"] = rng.choice((3, 3, 7))
+    if options.get("closing") is False:
+        del options["close_min_talon"]  # no effect without closing: refused if not default
     return Rules.make(variant, options)
 
 

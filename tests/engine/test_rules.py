@@ -17,6 +17,10 @@ DEFAULTS = {
     "match_points": 7,
     "schneider_bummerl": True,
     "set_bummerl": 1,
+    "closing": True,
+    "automatic_66": False,
+    "meld_credit": "immediate",
+    "played_out_points": "table",
 }
 
 
@@ -48,6 +52,10 @@ def test_every_allowed_option_value_is_accepted(name: str, value: object) -> Non
         ("meld_before_first_trick", "never"),
         ("false_declaration", "double"),
         ("last_trick_bonus", 20),
+        ("closing", "no"),
+        ("automatic_66", 1),
+        ("meld_credit", "later"),
+        ("played_out_points", 1),
     ],
 )
 def test_bad_option_values_name_the_option_and_allowed_values(name: str, value: object) -> None:

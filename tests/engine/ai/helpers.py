@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE, DECLARE
@@ -12,10 +12,12 @@ from engine.scoring import DECLARE_TARGET
 
 
 def random_action_states(
-    variant: str, rng: random.Random, games: int, close_chance: float = 0.2
+    variant: str, rng: random.Random, games: int, close_chance: float = 0.2,
+    options: Mapping[str, object] | None = None,
 ) -> Iterator[GameState]:
-    """Every position where a seat must act, in ``games`` random hands of ``variant``."""
-    rules = Rules.make(variant)
+    """Every position where a seat must act, in ``games`` random hands of ``variant`` (with
+    rule ``options``)."""
+    rules = Rules.make(variant, options)
     for _ in range(games):
         state, _ = new_game(rules, first_dealer=rng.randrange(rules.variant.players), rng=rng)
         while state.status == PLAYING:
@@ -66,3 +68,21 @@ def brute_force(state: GameState, closed: Callable[[GameState], int] | None = No
                 value = -value
         best = max(best, value)
     return best
+
+
+def card_by_brute_force(state: GameState, seat: int, c: int) -> int:
+    """Game points for ``seat``'s side of playing card ``c`` now (leading the King or Queen
+    of a held marriage melds it first), then both sides playing on by :func:`brute_force`."""
+    side = state.side_of(seat)
+    after = state.copy()
+    if not state.trick and state.melded_suit is None:
+        for meld in [a for a in legal_actions(after, seat)
+                     if a.kind == "meld" and a.suit == c // 6 and c % 6 in (2, 3)]:
+            apply(after, seat, meld)
+    if after.status == PLAYING:  # a meld may have ended the hand (automatic_66)
+        apply(after, seat, next(a for a in legal_actions(after, seat) if a.card == c))
+    if after.status != PLAYING:
+        return outcome(after, side)
+    to_act = after.to_act()
+    assert to_act is not None
+    return brute_force(after) * (1 if after.side_of(to_act) == side else -1)

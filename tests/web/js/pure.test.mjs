@@ -62,6 +62,21 @@ test("the log speaks of the reader as You and names the others", () => {
     "Bob declares 66 with 70 points.");
 });
 
+test("the log tells the rule options of other rule sets: automatic 66, later meld credit", () => {
+  const seats = [{ seat: 0, name: "Ann" }, { seat: 1, name: "Bob" }];
+  const meld = { type: "meld", seat: 1, suit: "H", points: 20, credited: false };
+  const view = { seat: 0, seats, rules: { meld_credit: "immediate" } };
+  const later = { seat: 0, seats, rules: { meld_credit: "next_trick" } };
+  assert.equal(eventText(view, meld), "Bob shows 20 in hearts (counts with the first trick).");
+  assert.equal(eventText(later, meld), "Bob shows 20 in hearts (counts with the next trick won).");
+  assert.equal(eventText(later, { type: "reached_66", seat: 0, points: 67 }),
+    "You reach 66 with 67 points: the hand is over.");
+  const settled = { type: "hand_settled", settlement: {
+    reason: "reached_66_against_closer", winners: [1], game_points: 3 } };
+  assert.equal(eventText(later, settled),
+    "Hand over: Bob wins 3 game points (reached 66 against the closer).");
+});
+
 test("in three- and four-hand the others are named by where they sit, as in the terminal", () => {
   const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
     name: "Computer (easy)" }));
