@@ -5,7 +5,9 @@ daemon thread (a greenlet under gevent), started on the first wait, pattern-subs
 ``sixtysix:notify:*`` (the game save script publishes every new version there) and
 ``sixtysix:table-notify:*`` (every table change), and wakes the waiters of that channel.
 Waiters are keyed by the channel's name (:func:`api.store.notify_channel`,
-:func:`api.tables.store.table_channel`).
+:func:`api.tables.store.table_channel`). A notice is the new version (``"7"``), or for a chat
+message, which leaves the version alone, the version and the message's event number
+(``"7:42"``): long-polls wait for versions only, streams for either.
 
 A long-poll (:meth:`VersionWaiter.wait`) also re-reads the version with a plain ``HGET`` every
 :data:`RECHECK` seconds, so a notice lost while the listener reconnects delays an answer by at
@@ -64,6 +66,7 @@ class VersionWaiter:
         self._conds: dict[str, threading.Condition] = {}
         self._watched: dict[str, int] = {}  # channel -> registered waiters
         self._seen: dict[str, int] = {}  # channel -> highest version announced while watched
+        self._seqs: dict[str, int] = {}  # channel -> highest chat event number announced
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -107,15 +110,23 @@ class VersionWaiter:
                     del self._watched[channel]
                     del self._conds[channel]
                     self._seen.pop(channel, None)
+                    self._seqs.pop(channel, None)
 
-    def announced(self, channel: str, after: int, timeout: float) -> int | None:
-        """The highest version announced on ``channel`` once it exceeds ``after``, or
-        ``None`` after ``timeout`` seconds; only inside :meth:`watching` of that channel."""
+    def announced(self, channel: str, after: int, timeout: float,
+                  seq_after: int | None = None) -> int | None:
+        """The highest version announced on ``channel`` once it exceeds ``after`` (or, with
+        ``seq_after``, once a chat message numbered above ``seq_after`` is announced: then
+        at least ``after``), or ``None`` after ``timeout`` seconds; only inside
+        :meth:`watching` of that channel."""
         cond = self._conds[channel]
+
+        def changed() -> bool:
+            return self._seen.get(channel, 0) > after or (
+                seq_after is not None and self._seqs.get(channel, 0) > seq_after)
+
         with cond:
-            if cond.wait_for(lambda: self._seen.get(channel, 0) > after,
-                             timeout=max(timeout, 0.0)):
-                return self._seen[channel]
+            if cond.wait_for(changed, timeout=max(timeout, 0.0)):
+                return max(self._seen.get(channel, 0), after)
         return None
 
     def close(self) -> None:
@@ -153,13 +164,15 @@ class VersionWaiter:
             while not self._stop.is_set():
                 message = pubsub.get_message(timeout=0.5)
                 if message is not None:
-                    self._announce(_text(message["channel"]), int(message["data"]))
+                    version, _, seq = _text(message["data"]).partition(":")
+                    self._announce(_text(message["channel"]), int(version), int(seq or 0))
                     yield
         finally:
             pubsub.close()
 
-    def _announce(self, channel: str, version: int) -> None:
+    def _announce(self, channel: str, version: int, seq: int = 0) -> None:
         with self._lock:
             if channel in self._watched:
                 self._seen[channel] = max(version, self._seen.get(channel, 0))
+                self._seqs[channel] = max(seq, self._seqs.get(channel, 0))
                 self._conds[channel].notify_all()

@@ -141,7 +141,8 @@ return {2, tonumber(done)}
 
 # KEYS: game, events, write record[, idem]; ARGV: the chat event's JSON without its opening
 # brace, most chat messages of a game, notify channel, write ttl[, idem ttl]. Appends the
-# event as number n + 1 and publishes the unchanged version; v and the state stay as they
+# event as number n + 1 and publishes 'v:seq' (the unchanged version, the message's number);
+# v and the state stay as they
 # are. Answers {1, seq}; {2, seq} if this write ran before; {4, seq} if the idempotency key
 # logged message seq before; {-1, 0} for no game; {-2, 0} if it was fenced off;
 # {-3, messages} if the game holds the most chat messages already.
@@ -167,7 +168,7 @@ local left = redis.call('PTTL', KEYS[1])
 if left > 0 then redis.call('PEXPIRE', KEYS[2], left) end
 redis.call('SET', KEYS[3], seq, 'EX', ARGV[4])
 if #KEYS > 3 then redis.call('SET', KEYS[4], seq, 'EX', ARGV[5]) end
-redis.call('PUBLISH', ARGV[3], v)
+redis.call('PUBLISH', ARGV[3], v .. ':' .. seq)
 return {1, seq}
 """
 
@@ -469,7 +470,8 @@ class GameStore:
     def chat(self, game_id: str, event: Event, max_messages: int,
              idempotent: tuple[str, int] | None = None) -> tuple[Logged, bool]:
         """Log ``event`` (a ``chat`` message) as the game's next event and publish the
-        unchanged version; the version and the state stay as they are. Returns the logged
+        unchanged version with the message's number (``"7:42"``: version 7, event 42), so
+        streams wake for it; the version and the state stay as they are. Returns the logged
         message and whether it was logged before.
 
         With ``idempotent`` (a record key, its ttl in seconds) a message is logged once per

@@ -7,6 +7,7 @@ A game stream sends, in this order:
   view, each as ``event: game_event``, ``id: <seq>``, ``data:`` the event as
   ``GET /v1/games/{id}/events`` gives it to the caller (``type`` says which it is);
 * after every save: its events (``game_event``, increasing ``id``), then ``event: view``;
+  after a chat message (which leaves the version alone) likewise, as soon as it is logged;
 * ``: heartbeat`` comments every ``SIXTYSIX_STREAM_HEARTBEAT`` seconds, and after one, if a
   seat's ``connected`` changed without a save, ``event: presence`` with the view's ``seats``.
 
@@ -66,6 +67,8 @@ class Source(Protocol):
     """What a stream follows: its first chunk, its changes, its heartbeats."""
 
     version: int
+    #: The last event number sent (a table's stream has no events: 0).
+    cursor: int
 
     def first(self) -> bytes: ...
 
@@ -96,7 +99,8 @@ def follow(waiter: VersionWaiter, channel: str, source: Source,
                         announced = current
                 if announced is None:
                     announced = waiter.announced(channel, source.version,
-                                                 next_beat - time.monotonic())
+                                                 next_beat - time.monotonic(),
+                                                 seq_after=source.cursor)
                     if announced is None:
                         continue
                 yield source.changed(announced)
@@ -212,6 +216,7 @@ class TableSource:
 
     render: Callable[[], tuple[int, dict[str, Any]]]
     version: int = 0
+    cursor: int = 0
 
     def first(self) -> bytes:
         return f"retry: {RETRY_MS}\n".encode() + self.changed(0)

@@ -18,8 +18,9 @@ import {
 const LOG_LINES = 80;
 const OVER = new Set(["match_over", "aborted"]);
 const TICK_MS = 250;
-// A chat message leaves the game's version as it is, so the stream brings it only with the
-// next move: the page reads the events after its last one this often meanwhile.
+// The stream brings each chat message as it is logged; a long-poll (the fallback when streams
+// fail) waits for a new version only, so without a stream the page reads the events after its
+// last one this often.
 const CHAT_POLL_MS = 2000;
 // How often the page reads the table's count of spectators (it changes without a notice).
 const WATCHERS_MS = 20000;
@@ -103,7 +104,9 @@ export class GameScreen {
   }
 
   async pollChat() {
-    if (this.busy || this.polling || this.stopped || !this.view) return;
+    if (this.liveMode === "stream" || this.busy || this.polling || this.stopped || !this.view) {
+      return;
+    }
     this.polling = true;
     try {
       await this.loadEvents();

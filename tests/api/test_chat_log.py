@@ -120,16 +120,18 @@ def test_messages_racing_an_action_lose_nothing(live_url: str, redis_client: red
     assert int(redis_client.hget(game_key(game_id), "n") or 0) == log["last_seq"]
 
 
-def test_a_message_publishes_the_unchanged_version(
+def test_a_message_publishes_the_unchanged_version_and_its_number(
         app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
     game_id, tokens = two_humans(client)
     pubsub = redis_client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
     pubsub.subscribe(notify_channel(game_id))
     assert pubsub.get_message(timeout=5) is None  # the subscription is confirmed
-    assert chat(client, game_id, tokens[0], "ping").status_code == 201
+    sent = chat(client, game_id, tokens[0], "ping")
+    assert sent.status_code == 201
     notice = pubsub.get_message(timeout=5)
     pubsub.close()
-    assert notice is not None and int(notice["data"]) == view(client, game_id)["version"]
+    assert notice is not None
+    assert notice["data"].decode() == f"{view(client, game_id)['version']}:{sent.json['seq']}"
 
 
 def test_the_store_logs_nothing_for_a_game_that_is_gone(app: Flask, client: FlaskClient,

@@ -317,3 +317,25 @@ def test_a_heartbeat_or_presence_window_of_no_time_is_refused_at_start(
 
     with pytest.raises(ValueError, match="positive"):
         create_app({"REDIS_URL": redis_server.url, setting: 0})
+
+
+def test_a_chat_message_reaches_the_streams_at_once_without_a_move(url: str) -> None:
+    """A chat message leaves the version alone; its notice still wakes every stream of the
+    game, which sends the message (with its ``seq`` as id) and the unchanged view."""
+    game_id, tokens = _game(url)
+    bob, spectator = _open(url, game_id, _bearer(tokens[1])), _open(url, game_id)
+    try:
+        for stream in (bob, spectator):
+            assert stream.next().event == "view"
+        sent = requests.post(f"{url}/v1/games/{game_id}/chat", json={"text": "good luck"},
+                             headers=_bearer(tokens[0]), timeout=5)
+        assert sent.status_code == 201, sent.text
+        for stream in (bob, spectator):
+            got = stream.until("view")
+            chats = [m for m in got if m.event == "game_event"]
+            assert [(m.data["type"], m.data["text"], m.id) for m in chats] == [
+                ("chat", "good luck", sent.json()["seq"])]
+            assert got[-1].data["version"] == 1
+    finally:
+        bob.close()
+        spectator.close()
