@@ -6,7 +6,6 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -289,11 +288,8 @@ def test_resume_needs_token_and_url(capsys: pytest.CaptureFixture[str]) -> None:
 # --------------------------------------------------------------------------- serve
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+#: The stderr lines of each started ``sixtysix serve`` (by pid) read up to its API line.
+_HEADS: dict[int, list[str]] = {}
 
 
 def _wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
@@ -314,13 +310,20 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., tuple[str, subprocess.Popen[
     started: list[subprocess.Popen[str]] = []
 
     def start(env: dict[str, str]) -> tuple[str, subprocess.Popen[str]]:
-        port = _free_port()
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1",
+            [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "1",
              "--data-dir", str(tmp_path / "var")],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         started.append(process)
-        url = f"http://127.0.0.1:{port}"
+        assert process.stderr is not None
+        head = _HEADS.setdefault(process.pid, [])
+        for line in process.stderr:  # the free port it bound, as its API line names it
+            head.append(line)
+            if (named := re.match(r"sixtysix: API on (http://\S+);", line)) is not None:
+                break
+        else:
+            raise AssertionError("sixtysix serve exited before naming its address")
+        url = named.group(1)
         _wait_until_up(url, process)
         return url, process
 
@@ -334,10 +337,11 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., tuple[str, subprocess.Popen[
 
 
 def _stop(process: subprocess.Popen[str]) -> str:
+    """SIGTERM, then all the process wrote to stderr (the lines read at its start too)."""
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
-    return err
+    return "".join(_HEADS.pop(process.pid, [])) + err
 
 
 def _env_without_redis() -> dict[str, str]:
