@@ -107,7 +107,7 @@ class Solver:
         self.bonus = bonus
         self.last_trick_wins = last_trick_wins
         self.pending_melds = pending_melds
-        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.tt: dict[tuple[int | None, ...], tuple[int, int, int]] = {}
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = MELD_VALUES[trump]
 
@@ -182,8 +182,8 @@ class Solver:
                         pts = [p0, p1]
                         pts[p] += self._meld_value[s]
                         return self.declare_value(p, pts, tk)
-        key = (h0 | h1 << 24 | p << 48 | tk << 49 | p0 << 51 | p1 << 60 | pend0 << 69
-               | pend1 << 78 | (melded if melded is not None else 4) << 87)
+        # A tuple of small ints hashes far faster than one int of 90 bits built by shifts.
+        key = (h0, h1, p, tk, p0, p1, pend0, pend1, melded)
         entry = self.tt.get(key)
         best_move = -1
         if entry is not None:
