@@ -45,6 +45,12 @@ _NEG_POINTS: Final = tuple(-p for p in POINTS)
 #: The cards of a mask within one suit, cheapest (lowest card) first.
 _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
                           for m in (p << (6 * s) for p in range(1, 64))}
+#: Move orders are cached per hand (and trump) for all solvers: most searches are small and
+#: the same hands recur from deal to deal. Phase-2 hands hold at most 6 of 24 cards, about
+#: 190,000 masks; the caches stop growing at this many entries (some tens of MB at most).
+_CACHE_LIMIT: Final = 1 << 18
+_LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
+_DISCARDS: dict[int, tuple[Card, ...]] = {}
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -322,14 +328,17 @@ class Solver:
         v0 = self.played_out_value(w, p0, p1, tk)
         return v0 if p == 0 else -v0
 
-    def _lead_order(self, hand: int) -> list[Card]:
+    def _lead_order(self, hand: int) -> tuple[Card, ...]:
         """Non-trump high cards first, then trumps, then low cards."""
-        trumps = hand & self._trump_mask
-        if trumps == hand:
-            return cards_of(hand)
-        side = cards_of(hand ^ trumps)
-        side.sort(key=_NEG_POINTS.__getitem__)
-        return side + cards_of(trumps) if trumps else side
+        key = hand | self.trump << 24
+        order = _LEAD_ORDERS.get(key)
+        if order is None:
+            trumps = hand & self._trump_mask
+            side = sorted(cards_of(hand ^ trumps), key=_NEG_POINTS.__getitem__)
+            order = (*side, *cards_of(trumps))
+            if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+                _LEAD_ORDERS[key] = order
+        return order
 
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
@@ -446,7 +455,12 @@ class Solver:
 
 def _discards(hand: int) -> tuple[Card, ...]:
     """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
-    return tuple(sorted(cards_of(hand), key=POINTS.__getitem__))
+    order = _DISCARDS.get(hand)
+    if order is None:
+        order = tuple(sorted(cards_of(hand), key=POINTS.__getitem__))
+        if len(_DISCARDS) < _CACHE_LIMIT:
+            _DISCARDS[hand] = order
+    return order
 
 
 def solve(state: GameState) -> int:
