@@ -217,7 +217,7 @@ class Solver:
                 beta = hi
             moves = self._lead_order(mine if melded is None else mine & MARRIAGES[melded])
             if moves[0] != best_move:
-                moves = [best_move, *(c for c in moves if c != best_move)]
+                moves = (best_move, *(c for c in moves if c != best_move))
         else:
             moves = self._lead_order(mine if melded is None else mine & MARRIAGES[melded])
         a0 = alpha
