@@ -244,6 +244,7 @@ class Solver:
                 else:
                     e1 += mv
             rest = mine & ~(1 << c)
+            last = not rest & (rest - 1)  # one card each after this trick
             # The follower's legal answers (RULES.md §2): all of one kind, winning or losing.
             follow = theirs & SUIT_MASKS[c // 6]
             if follow:
@@ -282,7 +283,16 @@ class Solver:
                     n0, n1 = rest, theirs & ~(1 << r)
                 else:
                     n0, n1 = theirs & ~(1 << r), rest
-                if w == p:
+                if last:
+                    # As lead() would: the trick's winner declares with 66, else the last
+                    # trick is forced.
+                    if (r0 if w == 0 else r1) >= DECLARE_TARGET:
+                        v = self.declare_value(w, (r0, r1), t)
+                    else:
+                        v = self._last_trick(w, n0, n1, r0, r1, t, g0, g1)
+                    if w != p:
+                        v = -v
+                elif w == p:
                     v = lead(p, n0, n1, r0, r1, t, g0, g1, alpha, b)
                 else:
                     v = -lead(f, n0, n1, r0, r1, t, g0, g1, -b, -alpha)
