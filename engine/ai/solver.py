@@ -205,6 +205,7 @@ class Solver:
         key = (h0, h1, p, tk, p0, p1, pend0, pend1, melded)
         tt = self.tt
         entry = tt.get(key)
+        best_move = -1
         if entry is not None:
             lo, hi, best_move = entry
             if lo >= beta or lo == hi:
@@ -215,11 +216,10 @@ class Solver:
                 alpha = lo
             if hi < beta:
                 beta = hi
-            moves = self._lead_order(mine if melded is None else mine & MARRIAGES[melded])
-            if moves[0] != best_move:
-                moves = (best_move, *(c for c in moves if c != best_move))
-        else:
-            moves = self._lead_order(mine if melded is None else mine & MARRIAGES[melded])
+        leads = mine if melded is None else mine & MARRIAGES[melded]
+        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or self._lead_order(leads)
+        if best_move >= 0 and moves[0] != best_move:
+            moves = (best_move, *(c for c in moves if c != best_move))
         a0 = alpha
         best = -_WIN
         bm = moves[0]
@@ -258,7 +258,7 @@ class Solver:
                     replies = _CHEAPEST_FIRST[legal]
                 else:
                     wins = False
-                    replies = _discards(theirs)
+                    replies = _DISCARDS.get(theirs) or _discards(theirs)
             w = f if wins else p
             base = POINTS[c]
             # The follower minimises the leader's value: ``b`` is his best so far.
