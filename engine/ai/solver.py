@@ -324,17 +324,7 @@ class Solver:
         c = led.bit_length() - 1
         r = reply.bit_length() - 1
         w = 1 - p if self._beaters[c] >> r & 1 else p
-        pts = POINTS[c] + POINTS[r]
-        if w == 0:
-            p0 += pts
-            if not tk & 1:
-                tk |= 1
-                p0 += pend0
-        else:
-            p1 += pts
-            if not tk & 2:
-                tk |= 2
-                p1 += pend1
+        p0, p1, tk, _, _ = credit_trick(w, POINTS[c] + POINTS[r], p0, p1, tk, pend0, pend1)
         v0 = self.played_out_value(w, p0, p1, tk)
         return v0 if p == 0 else -v0
 
@@ -366,20 +356,8 @@ class Solver:
         trick_pts_base = POINTS[led]
         for c in wins + loses:
             w = f if beaters >> c & 1 else other
-            pts = trick_pts_base + POINTS[c]
-            q0, q1, e0, e1, t = p0, p1, pend0, pend1, tk
-            if w == 0:
-                q0 += pts
-                if not t & 1:
-                    t |= 1
-                    q0 += e0
-                    e0 = 0
-            else:
-                q1 += pts
-                if not t & 2:
-                    t |= 2
-                    q1 += e1
-                    e1 = 0
+            q0, q1, t, e0, e1 = credit_trick(w, trick_pts_base + POINTS[c], p0, p1, tk, pend0,
+                                             pend1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
             if not (n0 | n1):
@@ -461,6 +439,22 @@ class Solver:
             return v0 if f == 0 else -v0
         v = self.lead(w, h0, h1, q[0], q[1], tk, e[0], e[1], -_WIN, _WIN)
         return v if w == f else -v
+
+
+def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
+                 ) -> tuple[int, int, int, int, int]:
+    """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
+    pending melds (``e0``, ``e1``) are credited with his first trick (bit ``w`` of ``tk``).
+    :meth:`Solver.lead` does the same in place (its hot loop)."""
+    if w == 0:
+        p0 += won
+        if not tk & 1:
+            return p0 + e0, p1, tk | 1, 0, e1
+    else:
+        p1 += won
+        if not tk & 2:
+            return p0, p1 + e1, tk | 2, e0, 0
+    return p0, p1, tk, e0, e1
 
 
 def _discards(hand: int) -> tuple[Card, ...]:

@@ -100,37 +100,6 @@ def test_melds_before_a_first_trick_forbidden() -> None:
             checked += 1
 
 
-def _memo_minimax(state: GameState, memo: dict[tuple[object, ...], int]) -> int:
-    """Game points for the side to move: every legal action through engine.apply (never a
-    false declaration), each position searched once (memoised), no pruning or move order."""
-    key = (tuple(state.hands), tuple(state.trick), state.leader, tuple(state.won_points),
-           tuple(state.won_tricks), tuple(state.melds), state.melded_suit, state.closed_by,
-           state.closed_snapshot, tuple(state.talon))
-    known = memo.get(key)
-    if known is not None:
-        return known
-    seat = state.to_act()
-    assert seat is not None
-    side = state.side_of(seat)
-    best = -4
-    for action in legal_actions(state, seat):
-        if action.kind == "declare" and state.credited_points(side) < 66:
-            continue
-        after = state.copy()
-        apply(after, seat, action)
-        if after.status != PLAYING:
-            value = outcome(after, side)
-        else:
-            to_act = after.to_act()
-            assert to_act is not None
-            value = _memo_minimax(after, memo)
-            if after.side_of(to_act) != side:
-                value = -value
-        best = max(best, value)
-    memo[key] = best
-    return best
-
-
 def _card_value(state: GameState, c: int, memo: dict[tuple[object, ...], int]) -> int:
     """Plain minimax value for the side to move of playing card ``c`` (a King or Queen led
     from a held marriage melds first, as the solver does)."""
@@ -147,7 +116,7 @@ def _card_value(state: GameState, c: int, memo: dict[tuple[object, ...], int]) -
         return outcome(after, side)
     to_act = after.to_act()
     assert to_act is not None
-    value = _memo_minimax(after, memo)
+    value = brute_force(after, memo=memo)
     return value if after.side_of(to_act) == side else -value
 
 
@@ -174,7 +143,7 @@ def test_solver_matches_plain_minimax_on_full_phase2_hands(variant: str) -> None
     for state in positions:
         memo: dict[tuple[object, ...], int] = {}
         value = solve(state)
-        assert value == _memo_minimax(state, memo), Position.from_state(state)
+        assert value == brute_force(state, memo=memo), Position.from_state(state)
         pos = Position.from_state(state)
         for c, v in Solver.for_position(pos).card_values(pos).items():
             assert v == _card_value(state, c, memo), (pos, c)
