@@ -4,6 +4,8 @@
   just exhausted after random phase-1 play), fresh transposition table each time: median, p99.
 * ``talon``: CPU time of the exact search (:mod:`engine.ai.talon`) of positions on lead with
   4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
+* ``deals``: deals ``strong`` samples per decision within its budget, on ``--n`` positions on
+  lead with 8 talon cards (random phase-1 play): mean.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
 * ``regret``: quality of the choices with ``--talon`` cards left (default 4), on ``--n``
@@ -15,9 +17,9 @@
   level's choice, in game points (mean, and how often the choice was worse). A level may be a
   variant, ``name:setting=value`` (e.g. ``strong:search_from=2``).
 
-``--against PATH`` runs ``solver``, ``talon`` and ``levels`` with another checkout's engine too,
-in the same run (alternating fresh interpreters, :mod:`engine.benchcmp`), and prints both and
-the speed-up.
+``--against PATH`` runs ``solver``, ``talon``, ``deals`` and ``levels`` with another checkout's
+engine too, in the same run (alternating fresh interpreters, :mod:`engine.benchcmp`), and
+prints both and the speed-up.
 
 Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 """
@@ -120,6 +122,8 @@ def measure(what: list[str], n: int, seed: int, hands: int, levels: list[str],
                 warm = min((timer(n, seed) for _ in range(passes - 1)), key=sum)
                 out |= {f"{name} warm median ms": _quantiles(warm)[0],
                         f"{name} warm total ms": sum(warm)}
+    if "deals" in what:
+        out["strong deals per move, 8 talon cards"] = statistics.mean(strong_deals(n, seed))
     if "levels" in what:
         for level, times in level_times("sixty-six", hands, seed, levels).items():
             med, p99 = _quantiles(times)
@@ -143,6 +147,17 @@ def play_hand(rules: Rules, deck: list[str], levels: dict[int, str], rng: random
         apply(state, seat, action)
     assert state.settlement is not None
     return state.settlement
+
+
+def strong_deals(n: int, seed: int) -> list[int]:
+    """Deals ``strong`` samples within its budget per decision, on ``n`` positions on lead
+    with 8 talon cards (random phase-1 play): what a faster search buys it."""
+    out: list[int] = []
+    for i, state in enumerate(first_phase2_positions(n, seed, talon=8)):
+        seat = state.to_act()
+        assert seat is not None
+        out.append(evaluate(view(state, seat), "strong", random.Random(seed + i)).samples)
+    return out
 
 
 def level_times(variant: str, hands: int, seed: int, levels: list[str]
@@ -219,7 +234,7 @@ def main() -> None:
     parser.add_argument("--talon", type=int, default=4, help="talon cards left (regret)")
     parser.add_argument("--oracle-samples", type=int, default=80, help="deals (regret)")
     parser.add_argument("--against", metavar="PATH",
-                        help="solver, talon, levels: also measure another checkout's engine "
+                        help="solver, talon, deals, levels: also measure another checkout's engine "
                         "in the same run and print the speed-up")
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating runs per side with --against")
@@ -233,12 +248,16 @@ def main() -> None:
         compare(__file__, "measure", {"what": args.what, "n": args.n, "seed": args.seed,
                                       "hands": args.hands, "levels": args.levels,
                                       "passes": args.passes},
-                args.against, args.rounds, {})
+                args.against, args.rounds, {"strong deals per move, 8 talon cards": True})
         return
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
     if "talon" in args.what:
         bench_talon(args.n, args.seed)
+    if "deals" in args.what:
+        deals = strong_deals(args.n, args.seed)
+        print(f"strong, on lead with 8 talon cards, {args.n} positions: mean "
+              f"{statistics.mean(deals):.1f} deals per decision, min {min(deals)}")
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
     if "regret" in args.what:
