@@ -103,6 +103,9 @@ class Level:
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
 #: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
+#: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
+#: 407 moves (``--hands 24 --seed 5``); the budget buys 1.9 times the deals at 8 talon cards
+#: (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``).
 #: The median of 8 hands (about 150 moves) ranged from 123 to 510 ms between runs. With 8
 #: talon cards its choices lost 0.036 game points on average against 600 deals of its own
 #: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
