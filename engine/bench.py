@@ -6,6 +6,10 @@ microseconds per action (each action: ``legal_actions`` for the seat to act, a r
 CPU time, so other processes on a shared machine disturb it less than wall-clock time; the
 same games are played ``--repeat`` times and the best and median runs are printed (on a
 shared machine the best run is the figure least disturbed by neighbours).
+
+``--against PATH`` measures the same games with another checkout's engine (e.g. ``main``'s) in
+the same run, alternating fresh interpreters, and prints both and the speed-up
+(:mod:`engine.benchcmp`).
 """
 
 from __future__ import annotations
@@ -44,13 +48,30 @@ def run(hands: int, seed: int) -> tuple[float, float, int]:
     return hands / elapsed, elapsed / actions * 1e6, actions
 
 
+def measure(hands: int, seed: int, repeat: int) -> dict[str, float]:
+    """The best of ``repeat`` runs of :func:`run`, as figures for :mod:`engine.benchcmp`."""
+    per_sec, us_per_action, _ = max(run(hands, seed) for _ in range(repeat))
+    return {"hands/s": per_sec, "µs/action": us_per_action}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5,
                         help="runs of the same games; the best and the median are printed")
+    parser.add_argument("--against", metavar="PATH",
+                        help="also measure another checkout's engine and print the speed-up")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating runs per side with --against")
     args = parser.parse_args()
+    if args.against:
+        from engine.benchcmp import compare  # only here: the bench itself runs on any engine
+
+        compare(__file__, "measure", {"hands": args.hands, "seed": args.seed,
+                                      "repeat": args.repeat}, args.against, args.rounds,
+                {"hands/s": True})
+        return
     runs = sorted((run(args.hands, args.seed) for _ in range(args.repeat)), reverse=True)
     best, median = runs[0], runs[len(runs) // 2]
     print(f"{args.hands} random hands of sixty-six, {best[2]} actions, {args.repeat} runs")

@@ -20,7 +20,7 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from engine.cards import Card, card_code, codes, parse_card
+from engine.cards import CARD_CODES, Card, card_code, codes, parse_card
 from engine.errors import InvalidDeck, InvalidOption
 from engine.events import Event
 from engine.rules import Rules, Settings, Variant
@@ -95,8 +95,10 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     i = 0
     for size in variant.packets:
         for seat in order:
+            hand = hands[seat]
             for c in deck[i : i + size]:
-                hands[seat] |= 1 << c
+                hand |= 1 << c
+            hands[seat] = hand
             i += size
     if variant.has_talon:
         trump_card = deck[i]
@@ -127,7 +129,7 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
                 "trump_card": card_code(trump_card),
                 "talon_size": len(talon),
             },
-            private={"deck": [card_code(c) for c in deck]},
+            private={"deck": [*map(CARD_CODES.__getitem__, deck)]},
         )
     ]
     for seat in order:

@@ -213,14 +213,18 @@ def apply(
     ``rng`` shuffles the next hand's deck on ``continue`` (default: the secure shuffle).
     Raises :class:`IllegalAction` (state unchanged) if the action is not legal now.
     """
+    kind = action.kind
+    if kind == PLAY:  # the hot path: legality of a card is one bit of playable()
+        c = action.card
+        assert c is not None
+        if not playable(state, seat) >> c & 1:
+            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+        state.moved |= 1 << seat
+        return _play(state, seat, c)
     if not is_legal(state, seat, action):
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-    kind = action.kind
     if kind not in (CONTINUE, TIMEOUT, FORFEIT):
         state.moved |= 1 << seat
-    if kind == PLAY:
-        assert action.card is not None
-        return _play(state, seat, action.card)
     if kind == MELD:
         assert action.suit is not None
         return _meld(state, seat, action.suit)
@@ -292,7 +296,7 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     state.trick = []
     state.leader = winner
     events.append(Event("trick_won", {
-        "seat": winner, "cards": [CARD_CODES[x] for x in cards], "points": points,
+        "seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)], "points": points,
         "reason": reason}))
     if state.melds and (state.won_tricks[side] == 1
                         or state.rules.meld_credit == "next_trick"):

@@ -185,10 +185,13 @@ class GameState:
         """The seat whose turn it is to play, or ``None`` outside play."""
         if self.status != PLAYING:
             return None
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             return self.leader
         active = self.active
-        return active[(active.index(self.leader) + len(self.trick)) % len(active)]
+        if len(active) == 2:
+            return active[1] if self.leader == active[0] else active[0]
+        return active[(active.index(self.leader) + len(trick)) % len(active)]
 
     @property
     def talon_open(self) -> bool:

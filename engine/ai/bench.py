@@ -4,6 +4,8 @@
   just exhausted after random phase-1 play), fresh transposition table each time: median, p99.
 * ``talon``: CPU time of the exact search (:mod:`engine.ai.talon`) of positions on lead with
   4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
+* ``deals``: deals ``strong`` samples per decision within its budget, on ``--n`` positions on
+  lead with 8 talon cards (random phase-1 play): mean.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
   median and p99 (CPU time, so that other load on the machine does not count).
 * ``regret``: quality of the choices with ``--talon`` cards left (default 4), on ``--n``
@@ -14,6 +16,10 @@
   deals costs. Each level's loss is the oracle's value of its best action minus that of the
   level's choice, in game points (mean, and how often the choice was worse). A level may be a
   variant, ``name:setting=value`` (e.g. ``strong:search_from=2``).
+
+``--against PATH`` runs ``solver``, ``talon``, ``deals`` and ``levels`` with another checkout's
+engine too, in the same run (alternating fresh interpreters, :mod:`engine.benchcmp`), and
+prints both and the speed-up.
 
 Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 """
@@ -64,26 +70,65 @@ def first_phase2_positions(n: int, seed: int, variant: str = "sixty-six",
     return out
 
 
-def bench_solver(n: int, seed: int) -> None:
+def solver_times(n: int, seed: int) -> list[float]:
+    """CPU ms of :func:`solve` on each of ``n`` first phase-2 positions (fresh table each)."""
     times: list[float] = []
     for state in first_phase2_positions(n, seed):
         start = time.thread_time()
         solve(state)
         times.append((time.thread_time() - start) * 1000)
+    return times
+
+
+def talon_times(n: int, seed: int) -> list[float]:
+    """CPU ms of the exact search of each of ``n`` positions on lead with 4 talon cards."""
+    times: list[float] = []
+    for state in first_phase2_positions(n, seed, talon=4):
+        start = time.thread_time()
+        TalonSolver(state.rules, state.trump).value(state)
+        times.append((time.thread_time() - start) * 1000)
+    return times
+
+
+def bench_solver(n: int, seed: int) -> None:
+    times = solver_times(n, seed)
     med, p99 = _quantiles(times)
     print(f"solver, first phase-2 position 6+6 cards, {n} positions: "
           f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
 
 
 def bench_talon(n: int, seed: int) -> None:
-    times: list[float] = []
-    for state in first_phase2_positions(n, seed, talon=4):
-        start = time.thread_time()
-        TalonSolver(state.rules, state.trump).value(state)
-        times.append((time.thread_time() - start) * 1000)
+    times = talon_times(n, seed)
     med, p99 = _quantiles(times)
     print(f"talon search, on lead with 4 talon cards, {n} positions: "
           f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
+
+
+def measure(what: list[str], n: int, seed: int, hands: int, levels: list[str],
+            passes: int = 1) -> dict[str, float]:
+    """Figures (ms) of the benches in ``what`` (``solver``, ``talon``, ``levels``), for
+    :mod:`engine.benchcmp`: median, p99 and total of each search over its first pass of the
+    positions and, with ``passes`` > 1, median and total of its best later pass ("warm": the
+    move-order caches kept for the process's life are filled, as in a long-running worker);
+    median and p99 per move of each level."""
+    out: dict[str, float] = {}
+    for name, timer in (("solver", solver_times), ("talon", talon_times)):
+        if name in what:
+            times = timer(n, seed)
+            med, p99 = _quantiles(times)
+            out |= {f"{name} median ms": med, f"{name} p99 ms": p99,
+                    f"{name} total ms": sum(times)}
+            if passes > 1:
+                warm = min((timer(n, seed) for _ in range(passes - 1)), key=sum)
+                out |= {f"{name} warm median ms": _quantiles(warm)[0],
+                        f"{name} warm total ms": sum(warm)}
+    if "deals" in what:
+        out["strong deals per move, 8 talon cards"] = statistics.mean(strong_deals(n, seed))
+    if "levels" in what:
+        for level, times in level_times("sixty-six", hands, seed, levels).items():
+            med, p99 = _quantiles(times)
+            out |= {f"{level} median ms": med, f"{level} p99 ms": p99}
+    return out
 
 
 def play_hand(rules: Rules, deck: list[str], levels: dict[int, str], rng: random.Random,
@@ -104,18 +149,38 @@ def play_hand(rules: Rules, deck: list[str], levels: dict[int, str], rng: random
     return state.settlement
 
 
-def bench_levels(variant: str, hands: int, seed: int, levels: list[str]) -> None:
+def strong_deals(n: int, seed: int) -> list[int]:
+    """Deals ``strong`` samples within its budget per decision, on ``n`` positions on lead
+    with 8 talon cards (random phase-1 play): what a faster search buys it."""
+    out: list[int] = []
+    for i, state in enumerate(first_phase2_positions(n, seed, talon=8)):
+        seat = state.to_act()
+        assert seat is not None
+        out.append(evaluate(view(state, seat), "strong", random.Random(seed + i)).samples)
+    return out
+
+
+def level_times(variant: str, hands: int, seed: int, levels: list[str]
+                ) -> dict[str, list[float]]:
+    """Per level: CPU ms of each move over ``hands`` hands it plays on every seat."""
     rng = random.Random(seed)
     rules = Rules.make(variant)
+    out: dict[str, list[float]] = {}
     for level in levels:
         times: dict[str, list[float]] = {}
         for _ in range(hands):
             deck = [CARD_CODES[c] for c in shuffled_deck(rules.variant, rng)]
             play_hand(rules, deck, dict.fromkeys(range(rules.variant.players), level), rng,
                       times)
-        med, p99 = _quantiles(times[level])
-        print(f"{variant} {level}: {len(times[level])} moves, median {med:.1f} ms, "
-              f"p99 {p99:.1f} ms, max {max(times[level]):.1f} ms")
+        out[level] = times[level]
+    return out
+
+
+def bench_levels(variant: str, hands: int, seed: int, levels: list[str]) -> None:
+    for level, times in level_times(variant, hands, seed, levels).items():
+        med, p99 = _quantiles(times)
+        print(f"{variant} {level}: {len(times)} moves, median {med:.1f} ms, "
+              f"p99 {p99:.1f} ms, max {max(times):.1f} ms")
 
 
 def decision_views(n: int, seed: int, talon: int) -> list[dict[str, Any]]:
@@ -168,11 +233,31 @@ def main() -> None:
     parser.add_argument("--levels", nargs="*", default=["easy", "normal", "strong"])
     parser.add_argument("--talon", type=int, default=4, help="talon cards left (regret)")
     parser.add_argument("--oracle-samples", type=int, default=80, help="deals (regret)")
+    parser.add_argument("--against", metavar="PATH",
+                        help="solver, talon, deals, levels: also measure another checkout's engine "
+                        "in the same run and print the speed-up")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating runs per side with --against")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="with --against: passes over the positions of solver and talon "
+                        "(more than 1: also the best later pass, caches warm)")
     args = parser.parse_args()
+    if args.against:
+        from engine.benchcmp import compare  # only here: the bench itself runs on any engine
+
+        compare(__file__, "measure", {"what": args.what, "n": args.n, "seed": args.seed,
+                                      "hands": args.hands, "levels": args.levels,
+                                      "passes": args.passes},
+                args.against, args.rounds, {"strong deals per move, 8 talon cards": True})
+        return
     if "solver" in args.what:
         bench_solver(args.n, args.seed)
     if "talon" in args.what:
         bench_talon(args.n, args.seed)
+    if "deals" in args.what:
+        deals = strong_deals(args.n, args.seed)
+        print(f"strong, on lead with 8 talon cards, {args.n} positions: mean "
+              f"{statistics.mean(deals):.1f} deals per decision, min {min(deals)}")
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
     if "regret" in args.what:

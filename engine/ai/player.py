@@ -19,11 +19,16 @@ strong:search_from=2`` (choices against the exact search over 80 deals) and an e
 of the same method, over 220 positions with 4 talon cards: a loss of 0.12 game points per
 choice on average instead of 0.16, though runs of 30-60 positions went either way. At 6 cards,
 where the search leaves time for a quarter of the deals, the choices lost more (0.17 against
-0.10, 40 positions). An action is worth the best average over the plans that start with it, in
-game points for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of
-equal value are ranked by the opponent's chances to go wrong: in each deal, the mean value over
-his next actions, each then played on exactly. Against a perfect player they are all the same;
-against a fallible one the first is better.
+0.10, 40 positions). With the searches made about twice as fast (issue 19), ``strong`` searches
+exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with 4 talon cards
+(``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``, ``--n
+40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
+0.074, and chose a worse action 14 times instead of 28 (the oracle is that search over 80
+deals). An action is worth the best average over the plans that start with it, in game points
+for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
+are ranked by the opponent's chances to go wrong: in each deal, the mean value over his next
+actions, each then played on exactly. Against a perfect player they are all the same; against a
+fallible one the first is better.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
@@ -110,6 +115,9 @@ class Level:
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
 #: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
+#: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
+#: 407 moves (``--hands 24 --seed 5``); the budget buys 1.9 times the deals at 8 talon cards
+#: (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``).
 #: The median of 8 hands (about 150 moves) ranged from 123 to 510 ms between runs. With 8
 #: talon cards its choices lost 0.036 game points on average against 600 deals of its own
 #: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
@@ -128,7 +136,7 @@ LEVEL_TABLE: Final = {
         Level("strong", "Many sampled deals, weighted by what the opponent's play revealed; "
               "solves the endgame (talon closed or exhausted) exactly in each, and the whole "
               "rest of the hand once the talon is short; closes when it pays.", 900, 1000, 6,
-              2, 4, 0.0, 0.0, infer_depth=3),
+              4, 4, 0.0, 0.0, infer_depth=3),
         Level("strong_v1", "strong as of issue 19, frozen to measure changes against: "
               "uniform sampled deals, no inference.", 900, 1000, 6, 2, 4, 0.0, 0.0),
     )

@@ -42,6 +42,7 @@ from engine.cards import (
     MELD_VALUES,
     POINTS,
     SUIT_MASKS,
+    TRUMP_MELD_POINTS,
     Card,
     cards_of,
 )
@@ -49,6 +50,18 @@ from engine.scoring import DECLARE_TARGET, table
 from engine.state import GameState
 
 _WIN: Final = 4
+#: Below this many credited points even a trump marriage cannot reach 66.
+_MELD_REACH: Final = DECLARE_TARGET - TRUMP_MELD_POINTS
+_NEG_POINTS: Final = tuple(-p for p in POINTS)
+#: The cards of a mask within one suit, cheapest (lowest card) first.
+_CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
+                          for m in (p << (6 * s) for p in range(1, 64))}
+#: Move orders are cached per hand (and trump) for all solvers: most searches are small and
+#: the same hands recur from deal to deal. Phase-2 hands hold at most 6 of 24 cards, about
+#: 190,000 masks; the caches stop growing at this many entries (some tens of MB at most).
+_CACHE_LIMIT: Final = 1 << 18
+_LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
+_DISCARDS: dict[int, tuple[Card, ...]] = {}
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -131,7 +144,7 @@ class Solver:
         self.automatic_66 = automatic_66
         self.next_trick_melds = next_trick_melds
         self.played_out_one = played_out_one
-        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.tt: dict[tuple[int | None, ...], tuple[int, int, int]] = {}
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = MELD_VALUES[trump]
 
@@ -195,11 +208,15 @@ class Solver:
 
     def lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
              pend1: int, alpha: int, beta: int, melded: int | None = None) -> int:
-        """Value for ``p`` on lead (negamax); declares at once when he can reach 66."""
+        """Value for ``p`` on lead (negamax); declares at once when he can reach 66.
+
+        The follower's answers are searched here too (as :meth:`follow` would, with the same
+        order and windows), one call per trick instead of two.
+        """
         mine = h0 if p == 0 else h1
         my_pts = p0 if p == 0 else p1
         has_trick = (tk >> p) & 1
-        if has_trick:
+        if has_trick and my_pts >= _MELD_REACH:
             if my_pts >= DECLARE_TARGET:
                 return self.declare_value(p, (p0, p1), tk)
             if melded is None and not self.next_trick_melds:
@@ -209,9 +226,12 @@ class Solver:
                         pts = [p0, p1]
                         pts[p] += self._meld_value[s]
                         return self.declare_value(p, pts, tk)
-        key = (h0 | h1 << 24 | p << 48 | tk << 49 | p0 << 51 | p1 << 60 | pend0 << 69
-               | pend1 << 78 | (melded if melded is not None else 4) << 87)
-        entry = self.tt.get(key)
+        if not mine & (mine - 1):
+            return self._last_trick(p, h0, h1, p0, p1, tk, pend0, pend1)
+        # A tuple of small ints hashes far faster than one int of 90 bits built by shifts.
+        key = (h0, h1, p, tk, p0, p1, pend0, pend1, melded)
+        tt = self.tt
+        entry = tt.get(key)
         best_move = -1
         if entry is not None:
             lo, hi, best_move = entry
@@ -219,14 +239,23 @@ class Solver:
                 return lo
             if hi <= alpha:
                 return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        leads = mine if melded is None else mine & MARRIAGES[melded]
+        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or self._lead_order(leads)
+        if best_move >= 0 and moves[0] != best_move:
+            moves = (best_move, *(c for c in moves if c != best_move))
         a0 = alpha
-        moves = self._lead_order(mine, melded, best_move)
         best = -_WIN
         bm = moves[0]
         # A meld already made (``melded``) is counted in the points; else leading K or Q melds.
         may_meld = melded is None and (has_trick or self.pending_melds)
+        f = 1 - p
+        theirs = h1 if p == 0 else h0
+        trump_mask = self._trump_mask
+        lead = self.lead
         for c in moves:
             q0, q1, e0, e1 = p0, p1, pend0, pend1
             m = MARRIAGE_OF[c]
@@ -241,36 +270,102 @@ class Solver:
                     e0 += mv
                 else:
                     e1 += mv
-            if p == 0:
-                v = -self.follow(1, c, h0 & ~(1 << c), h1, q0, q1, tk, e0, e1, -beta, -alpha)
+            rest = mine & ~(1 << c)
+            last = not rest & (rest - 1)  # one card each after this trick
+            # The follower's legal answers (RULES.md §2): all of one kind, winning or losing.
+            follow = theirs & SUIT_MASKS[c // 6]
+            if follow:
+                legal = follow & HIGHER_IN_SUIT[c]
+                wins = bool(legal)
+                replies = _CHEAPEST_FIRST[legal or follow]
             else:
-                v = -self.follow(0, c, h0, h1 & ~(1 << c), q0, q1, tk, e0, e1, -beta, -alpha)
-            if v > best:
-                best = v
+                legal = theirs & trump_mask
+                if legal:
+                    wins = True  # the led card is no trump: he holds none of its suit
+                    replies = _CHEAPEST_FIRST[legal]
+                else:
+                    wins = False
+                    replies = _DISCARDS.get(theirs) or _discards(theirs)
+            w = f if wins else p
+            base = POINTS[c]
+            # The follower minimises the leader's value: ``b`` is his best so far.
+            b = beta
+            worst = _WIN
+            for r in replies:
+                won = base + POINTS[r]
+                r0, r1, g0, g1, t = q0, q1, e0, e1, tk
+                if w == 0:
+                    r0 += won
+                    if g0 or not t & 1:
+                        t |= 1
+                        r0 += g0
+                        g0 = 0
+                else:
+                    r1 += won
+                    if g1 or not t & 2:
+                        t |= 2
+                        r1 += g1
+                        g1 = 0
+                if p == 0:
+                    n0, n1 = rest, theirs & ~(1 << r)
+                else:
+                    n0, n1 = theirs & ~(1 << r), rest
+                if last:
+                    # As lead() would: the trick's winner declares with 66, else the last
+                    # trick is forced.
+                    if (r0 if w == 0 else r1) >= DECLARE_TARGET:
+                        v = self.declare_value(w, (r0, r1), t)
+                    else:
+                        v = self._last_trick(w, n0, n1, r0, r1, t, g0, g1)
+                    if w != p:
+                        v = -v
+                elif w == p:
+                    v = lead(p, n0, n1, r0, r1, t, g0, g1, alpha, b)
+                else:
+                    v = -lead(f, n0, n1, r0, r1, t, g0, g1, -b, -alpha)
+                if v < worst:
+                    worst = v
+                    if v < b:
+                        b = v
+                        if b <= alpha:
+                            break
+            if worst > best:
+                best = worst
                 bm = c
-                if v > alpha:
-                    alpha = v
+                if worst > alpha:
+                    alpha = worst
                     if alpha >= beta:
                         break
         if best <= a0:
-            self.tt[key] = (-_WIN, best, bm)
+            tt[key] = (-_WIN, best, bm)
         elif best >= beta:
-            self.tt[key] = (best, _WIN, bm)
+            tt[key] = (best, _WIN, bm)
         else:
-            self.tt[key] = (best, best, bm)
+            tt[key] = (best, best, bm)
         return best
 
-    def _lead_order(self, hand: int, melded: int | None, first: int) -> list[Card]:
-        if melded is not None:
-            hand &= MARRIAGES[melded]
-        cards = cards_of(hand)
-        trump = self.trump
-        # Non-trump high cards first, then trumps, then low cards; the remembered best first.
-        cards.sort(key=lambda c: (c // 6 == trump, -POINTS[c]))
-        if first in cards:
-            cards.remove(first)
-            cards.insert(0, first)
-        return cards
+    def _last_trick(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
+                    pend1: int) -> int:
+        """Value for ``p`` on lead of the last trick (one card each, both forced)."""
+        led, reply = (h0, h1) if p == 0 else (h1, h0)
+        c = led.bit_length() - 1
+        r = reply.bit_length() - 1
+        w = 1 - p if self._beaters[c] >> r & 1 else p
+        p0, p1, tk, _, _ = credit_trick(w, POINTS[c] + POINTS[r], p0, p1, tk, pend0, pend1)
+        v0 = self.played_out_value(w, p0, p1, tk)
+        return v0 if p == 0 else -v0
+
+    def _lead_order(self, hand: int) -> tuple[Card, ...]:
+        """Non-trump high cards first, then trumps, then low cards."""
+        key = hand | self.trump << 24
+        order = _LEAD_ORDERS.get(key)
+        if order is None:
+            trumps = hand & self._trump_mask
+            side = sorted(cards_of(hand ^ trumps), key=_NEG_POINTS.__getitem__)
+            order = (*side, *cards_of(trumps))
+            if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+                _LEAD_ORDERS[key] = order
+        return order
 
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
@@ -288,21 +383,8 @@ class Solver:
         trick_pts_base = POINTS[led]
         for c in wins + loses:
             w = f if beaters >> c & 1 else other
-            pts = trick_pts_base + POINTS[c]
-            q0, q1, e0, e1, t = p0, p1, pend0, pend1, tk
-            # Pending melds are credited with the trick (by default only a first trick has any).
-            if w == 0:
-                q0 += pts
-                if e0 or not t & 1:
-                    t |= 1
-                    q0 += e0
-                    e0 = 0
-            else:
-                q1 += pts
-                if e1 or not t & 2:
-                    t |= 2
-                    q1 += e1
-                    e1 = 0
+            q0, q1, t, e0, e1 = credit_trick(w, trick_pts_base + POINTS[c], p0, p1, tk, pend0,
+                                             pend1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
             if not (n0 | n1):
@@ -388,6 +470,33 @@ class Solver:
             return v0 if f == 0 else -v0
         v = self.lead(w, h0, h1, q[0], q[1], tk, e[0], e[1], -_WIN, _WIN)
         return v if w == f else -v
+
+
+def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
+                 ) -> tuple[int, int, int, int, int]:
+    """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
+    pending melds (``e0``, ``e1``) are credited with the trick: by default only a first trick
+    (bit ``w`` of ``tk``) finds any, with ``meld_credit`` ``next_trick`` any trick may.
+    :meth:`Solver.lead` does the same in place (its hot loop)."""
+    if w == 0:
+        p0 += won
+        if e0 or not tk & 1:
+            return p0 + e0, p1, tk | 1, 0, e1
+    else:
+        p1 += won
+        if e1 or not tk & 2:
+            return p0, p1 + e1, tk | 2, e0, 0
+    return p0, p1, tk, e0, e1
+
+
+def _discards(hand: int) -> tuple[Card, ...]:
+    """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
+    order = _DISCARDS.get(hand)
+    if order is None:
+        order = tuple(sorted(cards_of(hand), key=POINTS.__getitem__))
+        if len(_DISCARDS) < _CACHE_LIMIT:
+            _DISCARDS[hand] = order
+    return order
 
 
 def solve(state: GameState) -> int:

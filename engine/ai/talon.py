@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.ai.solver import Solver
+from engine.ai.solver import Solver, credit_trick
 from engine.cards import (
     BEATERS,
     MARRIAGE_OF,
@@ -212,21 +212,7 @@ class TalonSolver:
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
             w = f if beaters >> c & 1 else 1 - f
-            pts = POINTS[led] + POINTS[c]
-            q0, q1, g0, g1, t = p0, p1, e0, e1, tk
-            # Pending melds are credited with the trick (by default only a first trick has any).
-            if w == 0:
-                q0 += pts
-                if g0 or not t & 1:
-                    t |= 1
-                    q0 += g0
-                    g0 = 0
-            else:
-                q1 += pts
-                if g1 or not t & 2:
-                    t |= 2
-                    q1 += g1
-                    g1 = 0
+            q0, q1, t, g0, g1 = credit_trick(w, POINTS[led] + POINTS[c], p0, p1, tk, e0, e1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
             drawn0, drawn1 = (top, second) if w == 0 else (second, top)

@@ -43,12 +43,22 @@ def first_state(variant: str, seed: int, accept: Callable[[GameState], bool]) ->
                 return state.copy()
 
 
-def brute_force(state: GameState, closed: Callable[[GameState], int] | None = None) -> int:
+def brute_force(state: GameState, closed: Callable[[GameState], int] | None = None,
+                memo: dict[tuple[object, ...], int] | None = None) -> int:
     """Game points for the side to move, searching every legal action through engine.apply
     (never a false declaration); with ``closed``, positions whose talon is closed or
-    exhausted are valued by it instead."""
+    exhausted are valued by it instead. With ``memo`` each position is searched once (its
+    value kept there), which makes whole phase-2 hands affordable."""
     if closed is not None and not state.talon_open:
         return closed(state)
+    key = None
+    if memo is not None:
+        key = (tuple(state.hands), tuple(state.trick), state.leader, tuple(state.won_points),
+               tuple(state.won_tricks), tuple(state.melds), state.melded_suit,
+               state.closed_by, state.closed_snapshot, tuple(state.talon))
+        known = memo.get(key)
+        if known is not None:
+            return known
     seat = state.to_act()
     assert seat is not None
     side = state.side_of(seat)
@@ -63,16 +73,20 @@ def brute_force(state: GameState, closed: Callable[[GameState], int] | None = No
         else:
             to_act = after.to_act()
             assert to_act is not None
-            value = brute_force(after, closed)
+            value = brute_force(after, closed, memo)
             if after.side_of(to_act) != side:
                 value = -value
         best = max(best, value)
+    if memo is not None and key is not None:
+        memo[key] = best
     return best
 
 
-def card_by_brute_force(state: GameState, seat: int, c: int) -> int:
+def card_by_brute_force(state: GameState, seat: int, c: int,
+                        memo: dict[tuple[object, ...], int] | None = None) -> int:
     """Game points for ``seat``'s side of playing card ``c`` now (leading the King or Queen
-    of a held marriage melds it first), then both sides playing on by :func:`brute_force`."""
+    of a held marriage melds it first), then both sides playing on by :func:`brute_force`
+    (with ``memo``, memoised there)."""
     side = state.side_of(seat)
     after = state.copy()
     if not state.trick and state.melded_suit is None:
@@ -85,4 +99,4 @@ def card_by_brute_force(state: GameState, seat: int, c: int) -> int:
         return outcome(after, side)
     to_act = after.to_act()
     assert to_act is not None
-    return brute_force(after) * (1 if after.side_of(to_act) == side else -1)
+    return brute_force(after, memo=memo) * (1 if after.side_of(to_act) == side else -1)

@@ -24,11 +24,14 @@ def _seat(state: GameState) -> int:
     return seat
 
 
-def test_strong_v1_is_strong_without_inference_and_not_public() -> None:
+def test_strong_v1_is_strong_without_inference_and_its_shorter_search_and_not_public() -> None:
+    """strong_v1 is strong as issue 19 found it: no inference, the exact search of the rest
+    of the hand from 2 talon cards (strong now searches from 4)."""
     v1, strong = LEVEL_TABLE["strong_v1"], LEVEL_TABLE["strong"]
     assert v1.infer_depth == 0 < strong.infer_depth
+    assert v1.search_talon == 2 < strong.search_talon == 4
     assert replace(v1, name="strong", description=strong.description,
-                   infer_depth=strong.infer_depth) == strong
+                   infer_depth=strong.infer_depth, search_talon=4) == strong
     assert "strong_v1" not in LEVELS and set(LEVELS) == {"random", "easy", "normal", "strong"}
     assert level_variant("strong_v1:budget_ms=50").budget_ms == 50
 

@@ -1,4 +1,5 @@
-"""The phase-2 solver equals exhaustive minimax through engine.apply on small positions."""
+"""The phase-2 solver equals exhaustive minimax through engine.apply (small positions, and
+whole phase-2 hands against a memoised minimax)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,36 @@ def test_melds_before_a_first_trick_forbidden() -> None:
             apply(state, seat, CLOSE_ACTION)
             assert solve(state) == brute_force(state)
             checked += 1
+
+
+@pytest.mark.parametrize("variant", ["sixty-six", "schnapsen", "three-hand"])
+def test_solver_matches_plain_minimax_on_full_phase2_hands(variant: str) -> None:
+    """Whole phase-2 hands (6+6 cards, 5+5 in Schnapsen: talon exhausted, or closed; a lead or
+    a reply due) against a plain memoised minimax through engine.apply: the value and each
+    card's value."""
+    rng = random.Random(29)
+    size = 5 if variant == "schnapsen" else 6
+    positions: list[GameState] = []
+    for state in random_action_states(variant, rng, 2000, close_chance=0.15):
+        seat = state.to_act()
+        assert seat is not None
+        if not state.talon_open and state.hands[seat].bit_count() >= size - 1:
+            positions.append(state.copy())
+            if len(positions) == 60:
+                break
+    assert len(positions) == 60
+    assert any(p.closed_by is not None for p in positions)
+    assert any(p.closed_by is None and p.hands[p.to_act() or 0].bit_count() == size
+               for p in positions)
+    values = set()
+    for state in positions:
+        memo: dict[tuple[object, ...], int] = {}
+        value = solve(state)
+        assert value == brute_force(state, memo=memo), Position.from_state(state)
+        pos = Position.from_state(state)
+        mover = state.to_act()
+        assert mover is not None
+        for c, v in Solver.for_position(pos).card_values(pos).items():
+            assert v == card_by_brute_force(state, mover, c, memo), (pos, c)
+        values.add(value)
+    assert len(values) >= 4

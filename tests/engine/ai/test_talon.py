@@ -14,7 +14,7 @@ import pytest
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
 from engine.actions import CLOSE, DECLARE
 from engine.ai import evaluate
-from engine.ai.player import LEVEL_TABLE, _play_on
+from engine.ai.player import LEVEL_TABLE, _play_on, level_variant
 from engine.ai.policy import heuristic_action
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
@@ -94,8 +94,9 @@ def test_strong_searches_short_talons_and_never_declares_falsely() -> None:
 
 def test_playouts_switch_to_the_search_once_the_talon_is_short() -> None:
     """From ``search_from`` talon cards a playout plays policy tricks until ``search_talon``
-    cards are left; the search values the rest of the hand exactly."""
-    lv = LEVEL_TABLE["strong"]
+    cards are left; the search values the rest of the hand exactly. (``strong`` itself
+    searches from the same talon size it decides at, so a variant shows the switch.)"""
+    lv = level_variant("strong:search_talon=2")
     assert lv.search_from > lv.search_talon
     rules = Rules.make("sixty-six")
     checked = differ = 0
