@@ -78,7 +78,8 @@ def play_to_end(client: FlaskClient, game_id: str, tokens: dict[int, str],
 
 
 def stored_values(client: redis.Redis) -> dict[str, str]:
-    """Every key in Redis with all it holds (fields, members, items, value) as one text."""
+    """Every key in Redis with all it holds (fields, members, items, value) as one text (bytes
+    that are not UTF-8 replaced: the secrets looked for are ASCII)."""
     out = {}
     for raw in client.scan_iter(count=1000):
         key = raw.decode()
@@ -95,5 +96,7 @@ def stored_values(client: redis.Redis) -> dict[str, str]:
             parts = list(client.smembers(key))
         elif kind == "zset":
             parts = [member for member, _ in client.zrange(key, 0, -1, withscores=True)]
-        out[key] = "\n".join(p.decode() if isinstance(p, bytes) else p for p in parts)
+        # binary values (the active-games HyperLogLog of api.metrics) as far as they are text
+        out[key] = "\n".join(p.decode(errors="replace") if isinstance(p, bytes) else p
+                             for p in parts)
     return out
