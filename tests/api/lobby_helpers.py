@@ -78,7 +78,8 @@ def play_to_end(client: FlaskClient, game_id: str, tokens: dict[int, str],
 
 
 def stored_values(client: redis.Redis) -> dict[str, str]:
-    """Every key in Redis with all it holds (fields, members, items, value) as one text."""
+    """Every key in Redis with all it holds (fields, members, items, value) as one text (bytes
+    that are not UTF-8 replaced: the secrets looked for are ASCII)."""
     out = {}
     for raw in client.scan_iter(count=1000):
         key = raw.decode()
@@ -95,7 +96,9 @@ def stored_values(client: redis.Redis) -> dict[str, str]:
             parts = list(client.smembers(key))
         elif kind == "zset":
             parts = [member for member, _ in client.zrange(key, 0, -1, withscores=True)]
-        # RQ's job hashes hold compressed binary data: it is scanned as escaped bytes
-        out[key] = "\n".join(p.decode(errors="backslashreplace") if isinstance(p, bytes)
+        # binary values (RQ's compressed job data, the active-games HyperLogLog of
+        # api.metrics) are scanned as escaped bytes
+        out[key] = "
+".join(p.decode(errors="backslashreplace") if isinstance(p, bytes)
                              else p for p in parts)
     return out
