@@ -13,7 +13,15 @@ from flask.testing import FlaskClient
 from api.ratings.seed import shipped
 from engine import find_variant
 from tests.api.helpers import act, assert_problem, bearer, create
-from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens, table
+from tests.api.lobby_helpers import (
+    eventually,
+    join,
+    new_player,
+    new_table,
+    play_to_end,
+    seat_tokens,
+    table,
+)
 from tests.api.rank_helpers import board, expected_points, load, me, profile, side_of
 
 CPU: dict[str, str] = {"kind": "computer", "level": "random"}
@@ -104,8 +112,12 @@ def test_an_unrated_table_never_counts(client: FlaskClient, variant: str) -> Non
     for player_id, token, _ in players:
         mine = me(client, token)
         assert mine["ratings"][variant] is None and mine["hands_won"][variant] == 0
-        games = client.get(f"/v1/players/{player_id}/games").json["games"]  # type: ignore
-        assert [(g["game_id"], g["rated"]) for g in games] == [(game_id, False)]
+
+        def in_history(player_id: str = player_id) -> None:
+            games = client.get(f"/v1/players/{player_id}/games").json["games"]  # type: ignore
+            assert [(g["game_id"], g["rated"]) for g in games] == [(game_id, False)]
+
+        eventually(in_history)
 
 
 def test_games_without_a_player_never_count(client: FlaskClient) -> None:

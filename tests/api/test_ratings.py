@@ -19,7 +19,15 @@ from api.ratings.seed import shipped
 from api.ratings.service import rate_match
 from api.ratings.store import RatingStore
 from api.redis_server import EmbeddedRedis
-from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens, table
+from tests.api.lobby_helpers import (
+    eventually,
+    join,
+    new_player,
+    new_table,
+    play_to_end,
+    seat_tokens,
+    table,
+)
 from tests.api.rank_helpers import me
 
 # The worked example of the openskill README (openskill.py 3.x on PyPI, openskill.js, the
@@ -117,8 +125,12 @@ def test_a_level_in_several_seats_is_not_rated_against_itself(client: FlaskClien
 def test_bot_accounts_have_their_own_table(client: FlaskClient) -> None:
     seats = [{"kind": "player"}, {"kind": "computer", "level": "easy"}]
     player_id, *_ = _rated_match(client, "schnapsen", seats, kind="bot")
-    bots = client.get("/v1/ratings?variant=schnapsen&kind=bot").json
-    assert bots is not None and [r["id"] for r in bots["ratings"]] == [player_id]
+
+    def bots_rated() -> None:
+        bots = client.get("/v1/ratings?variant=schnapsen&kind=bot").json
+        assert bots is not None and [r["id"] for r in bots["ratings"]] == [player_id]
+
+    eventually(bots_rated)
     assert client.get("/v1/ratings?variant=schnapsen").json["ratings"] == []  # type: ignore
 
 
