@@ -393,7 +393,11 @@ def served(workers: int | None, threads: int | None, extra_env: dict[str, str] |
             yield port, server.pid, _redis_pid(redis_server.url)
         finally:
             server.terminate()
-            server.wait(30)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:  # requests still waiting past its grace
+                server.kill()
+                server.wait()
             pool.stop()
 
 
@@ -626,9 +630,11 @@ async def _play_computers(port: int, seed: int, level: str, stats: LoadStats,
             _, _, view = await _json_call(http, "GET", f"/v1/games/{game_id}", auth)
             while not stop.is_set() and view["status"] == PLAYING:
                 if not view["legal_actions"]:  # the computer is still thinking
-                    _, _, view = await _json_call(
+                    _, _, polled = await _json_call(
                         http, "GET", f"/v1/games/{game_id}?after_version={view['version']}"
                         "&wait=10", auth)
+                    stats.count("computer moves", polled["version"] - view["version"])
+                    view = polled
                     continue
                 legal = [a for a in view["legal_actions"] if a["type"] != "declare"]
                 start = time.perf_counter()
@@ -639,6 +645,7 @@ async def _play_computers(port: int, seed: int, level: str, stats: LoadStats,
                     stats.count(f"action {status}")
                     break
                 stats.latencies.append(time.perf_counter() - start)
+                stats.count("actions")
                 stats.count("computer moves", answer["version"] - view["version"] - 1)
                 view = answer
             if view["status"] != PLAYING:
@@ -670,6 +677,7 @@ async def _analyse(port: int, position: dict[str, Any], stats: LoadStats,
             stats.count("analysed")
             continue
         stats.count(f"{status} {str(answer.get('type', '')).rsplit('/', 1)[-1]}")
+        http.close()  # the server would close it, idle, while we wait
         await asyncio.sleep(float(fields.get(b"retry-after", b"1")))
     http.close()
 
@@ -681,10 +689,13 @@ async def _long_poll(port: int, game_id: str, token: str, stats: LoadStats,
     http = HttpConnection(HOST, port)
     while not stop.is_set():
         try:
-            status, _, _ = await http.request(
+            status, fields, _ = await http.request(
                 "GET", f"/v1/games/{game_id}?after_version=1&wait=30",
                 f"Authorization: Bearer {token}\r\n")
             stats.count(f"answered {status}")
+            if status != 200:  # as a client should: not again at once
+                http.close()
+                await asyncio.sleep(float(fields.get(b"retry-after", b"1")))
         except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
             stats.count(type(exc).__name__)
             http.close()

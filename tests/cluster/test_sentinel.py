@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,3 +91,23 @@ def test_no_master_known_to_the_sentinels_is_a_503(sentinel_port: int) -> None:
     assert response.status_code == 503, response.text
     assert response.json()["type"] == "https://sixtysix.dev/problems/store-unavailable"
     assert "Retry-After" in response.headers
+
+
+def test_sentinel_pool_waits_for_a_busy_connection(sentinel_port: int,
+                                                   redis_server: EmbeddedRedis) -> None:
+    client = connect(f"redis+sentinel://{HOST}:{sentinel_port}/{MASTER}/0", 1,
+                     socket_timeout=2.0)
+    pool = client.connection_pool
+    try:
+        held = pool.get_connection()  # the only connection to the master, busy
+        answered: list[bool] = []
+        waiter = threading.Thread(target=lambda: answered.append(bool(client.ping())))
+        waiter.start()
+        waiter.join(0.3)
+        assert waiter.is_alive() and not answered  # waiting, not refused
+        pool.release(held)
+        waiter.join(5)
+        assert answered == [True]
+        assert pool.get_master_address() == (HOST, redis_server.port)
+    finally:
+        client.close()
