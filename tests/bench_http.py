@@ -819,13 +819,15 @@ def _pct_ms(ordered: list[float], q: float) -> float:
 
 def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
                   say: Callable[[str], None], tree: Path | None = None,
+                  loads: tuple[str, ...] = LOADS, env: dict[str, str] | None = None,
                   ) -> dict[str, dict[str, list[float]]]:
     """The computer-load phase: for each of :data:`LOADS` (``idle`` first, the baseline),
     set the load up, probe ``/healthz`` and a human seat's view for ``duration`` seconds
     (:func:`probe`), and say p50/p95/p99/max, failures, the load average, where the CPU went
     (cores: gunicorn, the worker processes, redis-server, the load generator, the rest of the
-    machine) and what the load did. Returns each load's sorted probe latencies per kind."""
-    env = {"SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000"}
+    machine) and what the load did. Returns each load's sorted probe latencies per kind.
+    ``loads``: a subset of :data:`LOADS`; ``env``: added to the server's environment."""
+    env = {"SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000", **(env or {})}
     out: dict[str, dict[str, list[float]]] = {}
     with served(None, None, env, tree) as (port, gunicorn_pid, redis_pid):
         base = f"http://{HOST}:{port}"
@@ -841,12 +843,14 @@ def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
         generator.start()
         say(f"{'served tree ' + str(tree) if tree else 'this tree'}: gunicorn on {HOST}:{port}, "
             f"{os.cpu_count()} cores; probes on new connections, {duration:g} s per load; "
-            f"computers: {level}; target p99 <= 50 ms")
+            f"computers: {level}; target p99 <= 50 ms"
+            + "".join(f"; {k}={v}" for k, v in env.items()
+                      if k != "SIXTYSIX_MAX_GAMES_PER_ADDRESS"))
         say(f"{'load':16} {'probe':7} {'n':>5} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>8} "
             f"{'fail':>4}  {'load1':>5}  {'cpu: web':>8} {'workers':>7} {'redis':>5} "
             f"{'loadgen':>7} {'others':>6}  the load")
         try:
-            for load in LOADS:
+            for load in loads:
                 size = sizes.get(load, 0)
                 ours.send((load, size))
                 if ours.recv() != "ready":
@@ -929,6 +933,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="long-polls waiting at once (default 500)")
     load.add_argument("--slowloris", type=int, default=40,
                       help="sockets holding a half-sent request (default 40)")
+    load.add_argument("--loads", nargs="+", choices=LOADS, default=list(LOADS),
+                      help="which loads, in order (default all; idle is the baseline)")
+    load.add_argument("--server-env", nargs="*", default=[], metavar="NAME=VALUE",
+                      help="more environment of the server and its workers, e.g. "
+                           "SIXTYSIX_WORKER_NICE=0")
     load.add_argument("--before-tree", type=Path, metavar="DIR",
                       help="first the same against the project's source tree in DIR (an "
                            "older revision: git archive REV | tar -x -C DIR)")
@@ -943,7 +952,8 @@ def run_args(args: argparse.Namespace) -> int:
         sizes = {"computers": args.clients, "analysis": args.analyses,
                  "long-polls": args.long_polls, "slowloris": args.slowloris}
         for tree in ((args.before_tree,) if args.before_tree else ()) + (None,):
-            computer_load(args.load_duration, sizes, args.level, args.seed, print, tree)
+            computer_load(args.load_duration, sizes, args.level, args.seed, print, tree,
+                          tuple(args.loads), dict(v.split("=", 1) for v in args.server_env))
         return 0
     results = run(args.connections, args.duration, args.workers, args.threads, args.seed,
                   print, args.pace)
