@@ -1,5 +1,5 @@
 """HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]
-[--pace 0.5]``.
+[--pace 0.5]`` (or ``--computer-load``, ``--streaming``: see below).
 
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
 gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
@@ -45,6 +45,21 @@ loop's, and where the CPU went, in cores: the server's processes (and their CPU 
 request), redis-server, the load generator, and every other process of the machine (a shared
 machine skews the figures: look there first). Targets on a 2-core machine: act ≥ 0.6 of the
 ceiling, act p99 ≤ 50 ms at 32 connections.
+
+Instead of those phases, two more (each with a server of its own):
+
+* ``--computer-load`` (:func:`computer_load`): ``GET /healthz`` and a human seat's
+  ``GET /v1/games/{id}`` probed on new connections, p50/p95/p99, first with no load (the
+  baseline of the same run), then while 16 clients play whole hands against ``strong``
+  computers (the worker processes ``sixtysix serve`` starts), while 16 clients ask
+  ``POST /v1/analysis`` again and again, with 500 open long-polls, and with 40 slowloris
+  sockets (half-sent requests). ``--before-tree DIR`` first does the same against another
+  source tree of the project, e.g. the revision before the worker tier
+  (``git archive 1b15f6d | tar -x -C DIR``: computers in the web request, gthread workers).
+  Target: p99 <= 50 ms under every load.
+* ``--streaming`` (:func:`streaming`): 2,000 idle event streams with heartbeats while the
+  same probes run, then the delay of each event to 200 streams of one busy game. Targets:
+  heartbeats flowing; 95% of the streams have an event within 50 ms of its save.
 
 Rate limits, when the app has them, are switched off through the environment
 (:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a limiter's 429.
@@ -896,6 +911,64 @@ def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
     return out
 
 
+# --------------------------------------------------------------------------- streaming
+
+
+def streaming(streams: int, fanout: int, actions: int, duration: float, heartbeat: float,
+              say: Callable[[str], None]) -> dict[str, float]:
+    """The streaming phase: ``streams`` idle event streams (seat streams of two-human games)
+    held open while ``/healthz`` and a seat's view are probed for ``duration`` seconds
+    (:func:`probe`), counting the heartbeats that arrive (every ``heartbeat`` seconds); then,
+    with them still open, ``fanout`` spectator streams of one more game and ``actions`` actions
+    in it: when each stream got each event. Uses :mod:`tests.bench_streams`' reader.
+    Returns the figures said."""
+    from tests import bench_streams as bs  # it imports this module: not at the top
+
+    limit = bs._raise_file_limit()
+    env = {"SIXTYSIX_STREAM_HEARTBEAT": str(heartbeat),
+           "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000"}
+    out: dict[str, float] = {}
+    with served(None, None, env) as (port, gunicorn_pid, _):
+        reader = bs.Reader()
+        try:
+            games = [bs._game(port) for _ in range((streams + 1) // 2)]
+            paths = [(f"/v1/games/{g}/stream", t) for g, tokens in games for t in tokens]
+            started = time.monotonic()
+            opened_streams = bs._open_all(reader, port, paths[:streams])
+            opened = sum(s.opened for s in opened_streams)
+            say(f"streaming: {opened} of {streams} idle streams open after "
+                f"{time.monotonic() - started:.1f} s (open-file limit {limit}); gunicorn's "
+                f"memory {bs._rss_mb(gunicorn_pid):.0f} MB; heartbeat {heartbeat:g} s")
+            beats = sum(s.heartbeats for s in opened_streams)
+            start = time.monotonic()
+            tallies = probe(port, f"/v1/games/{games[0][0]}", games[0][1][0], duration)
+            spent = time.monotonic() - start
+            per_stream = (sum(s.heartbeats for s in opened_streams) - beats) / max(opened, 1)
+            load1 = os.getloadavg()[0]
+            for kind, tally in tallies.items():
+                ordered = sorted(tally.latencies)
+                out[f"{kind} p99 ms"] = _pct_ms(ordered, .99)
+                say(f"  {kind:7} x{len(ordered)}: p50 {_pct_ms(ordered, .5):.1f} ms, p95 "
+                    f"{_pct_ms(ordered, .95):.1f} ms, p99 {_pct_ms(ordered, .99):.1f} ms, max "
+                    f"{1000 * max(ordered, default=float('nan')):.1f} ms, failed "
+                    f"{sum(tally.errors.values())}; load average {load1:.2f}")
+            out["heartbeats per stream"] = per_stream
+            say(f"  heartbeats per stream in those {spent:.0f} s: {per_stream:.1f} (expected "
+                f"{spent / heartbeat:.1f})")
+            if fanout:
+                fan = bs._fanout(reader, port, fanout, actions)
+                out.update({f"fanout {k}": float(v) for k, v in fan.items()})
+                say(f"  fan-out to {fan['streams']} streams of one game, {actions} actions: "
+                    f"from sending the action p50 {fan['p50_ms']:.1f} ms, p95 "
+                    f"{fan['p95_ms']:.1f} ms, max {fan['max_ms']:.1f} ms; 95% of streams had "
+                    f"it {fan['p95_after_answer_ms']:.1f} ms after the answer (median over "
+                    f"actions; target <= 50 ms); missed {fan['missed']}; load average "
+                    f"{os.getloadavg()[0]:.2f}")
+        finally:
+            reader.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench_http",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -918,6 +991,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--in-process", type=int, metavar="HANDS",
                         help="instead: CPU per request of the app alone (no HTTP server) "
                              "over HANDS whole hands")
+    stream = parser.add_argument_group("streaming (instead of the phases above)")
+    stream.add_argument("--streaming", action="store_true",
+                        help="idle event streams, probes and fan-out (see streaming)")
+    stream.add_argument("--streams", type=int, default=2000,
+                        help="idle streams held open (default 2000)")
+    stream.add_argument("--fanout", type=int, default=200,
+                        help="spectator streams of the busy game (default 200)")
+    stream.add_argument("--actions", type=int, default=20,
+                        help="actions played in the busy game (default 20)")
+    stream.add_argument("--heartbeat", type=float, default=5.0,
+                        help="SIXTYSIX_STREAM_HEARTBEAT of the run, seconds (default 5)")
     load = parser.add_argument_group("computer load (instead of the phases above)")
     load.add_argument("--computer-load", action="store_true",
                       help="probe /healthz and a seat's view with no load, then under each "
@@ -947,6 +1031,10 @@ def run_args(args: argparse.Namespace) -> int:
     """Run with parsed arguments; 0 if no request failed, else 1."""
     if args.in_process:
         in_process(args.in_process, args.seed, print)
+        return 0
+    if args.streaming:
+        streaming(args.streams, args.fanout, args.actions, args.load_duration, args.heartbeat,
+                  print)
         return 0
     if args.computer_load:
         sizes = {"computers": args.clients, "analysis": args.analyses,
