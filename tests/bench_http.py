@@ -442,17 +442,20 @@ def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path,
         time.sleep(0.1)
 
 
-def _wait_idle(pid: int, timeout: float = 60.0) -> None:
+def _wait_idle(pid: int, timeout: float = 60.0, strict: bool = True) -> bool:
     """Wait until the process tree of ``pid`` uses under a tenth of a core: every worker has
-    booted (answering /healthz needs only the first)."""
+    booted (answering /healthz needs only the first). Still busy after ``timeout`` seconds:
+    ``RuntimeError`` if ``strict``, else ``False``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         pids = _tree(pid)
         before = _cpu_seconds(pids)
         time.sleep(0.5)
         if _cpu_seconds(pids) - before < 0.05:
-            return
-    raise RuntimeError(f"gunicorn still busy after {timeout} s")
+            return True
+    if strict:
+        raise RuntimeError(f"gunicorn still busy after {timeout} s")
+    return False
 
 
 # --------------------------------------------------------------------------- report
@@ -589,6 +592,9 @@ def in_process(hands: int, seed: int, say: Callable[[str], None]) -> dict[str, f
 #: The loads of the computer-load phase, in order; ``idle`` is the baseline of the same run.
 LOADS: Final = ("idle", "computers", "analysis", "long-polls", "slowloris")
 PROBE_TIMEOUT: Final = 10.0
+#: Seconds a load may take to settle (gunicorn under a tenth of a core) before probing; a web
+#: tier that computes (the old model) never does.
+SETTLE_TIMEOUT: Final = 10.0
 JSON_HEADER: Final = "Content-Type: application/json\r\n"
 
 
@@ -837,7 +843,10 @@ def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
                   loads: tuple[str, ...] = LOADS, env: dict[str, str] | None = None,
                   ) -> dict[str, dict[str, list[float]]]:
     """The computer-load phase: for each of :data:`LOADS` (``idle`` first, the baseline),
-    set the load up, probe ``/healthz`` and a human seat's view for ``duration`` seconds
+    set the load up, wait until gunicorn has served its first burst (under a tenth of a core,
+    at most :data:`SETTLE_TIMEOUT`: the steady state, e.g. 500 long-polls waiting rather than
+    arriving), probe
+    ``/healthz`` and a human seat's view for ``duration`` seconds
     (:func:`probe`), and say p50/p95/p99/max, failures, the load average, where the CPU went
     (cores: gunicorn, the worker processes, redis-server, the load generator, the rest of the
     machine) and what the load did. Returns each load's sorted probe latencies per kind.
@@ -870,6 +879,9 @@ def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
                 ours.send((load, size))
                 if ours.recv() != "ready":
                     raise RuntimeError(f"the {load} load did not start")
+                settled = time.perf_counter()  # the load's first burst served: steady state
+                idle = _wait_idle(gunicorn_pid, SETTLE_TIMEOUT, strict=False)
+                settled = time.perf_counter() - settled
                 web, ours_tree = _tree(gunicorn_pid), _tree(os.getpid())
                 workers = [p for p in ours_tree if p not in web and p not in
                            (redis_pid, generator.pid, os.getpid())]
@@ -884,7 +896,9 @@ def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
                 ours.send("stop")
                 stats: LoadStats = ours.recv()
                 own = sorted(stats.latencies)
-                did = ", ".join(f"{k} {v}" for k, v in sorted(stats.counts.items()))
+                did = ", ".join([f"settled in {settled:.1f} s" if idle else
+                                 f"still busy after {settled:.0f} s"] + [
+                    f"{k} {v}" for k, v in sorted(stats.counts.items())])
                 if own:
                     did += (f"; its requests p50 {_pct_ms(own, .5):.0f} ms, "
                             f"p95 {_pct_ms(own, .95):.0f} ms")
