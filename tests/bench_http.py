@@ -945,14 +945,11 @@ def streaming(streams: int, fanout: int, actions: int, duration: float, heartbea
     with served(None, None, env) as (port, gunicorn_pid, _):
         reader = bs.Reader()
         try:
-            games = [bs._game(port) for _ in range((streams + 1) // 2)]
-            paths = [(f"/v1/games/{g}/stream", t) for g, tokens in games for t in tokens]
-            started = time.monotonic()
-            opened_streams = bs._open_all(reader, port, paths[:streams])
+            opened_streams, games, took = bs.open_idle(reader, port, streams)
             opened = sum(s.opened for s in opened_streams)
-            say(f"streaming: {opened} of {streams} idle streams open after "
-                f"{time.monotonic() - started:.1f} s (open-file limit {limit}); gunicorn's "
-                f"memory {bs._rss_mb(gunicorn_pid):.0f} MB; heartbeat {heartbeat:g} s")
+            say(f"streaming: {opened} of {streams} idle streams open after {took:.1f} s "
+                f"(open-file limit {limit}); gunicorn's memory "
+                f"{bs._rss_mb(gunicorn_pid):.0f} MB; heartbeat {heartbeat:g} s")
             beats = sum(s.heartbeats for s in opened_streams)
             start = time.monotonic()
             tallies = probe(port, f"/v1/games/{games[0][0]}", games[0][1][0], duration)

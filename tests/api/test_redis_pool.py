@@ -14,22 +14,13 @@ from flask import Flask
 from api.app import create_app
 from api.redis_connect import connect
 from api.redis_server import EmbeddedRedis
-from tests.api.helpers import two_humans
+from tests.api.helpers import assert_waits_for_the_busy_connection, two_humans
 
 
 def test_a_command_waits_for_the_pools_only_connection(redis_server: EmbeddedRedis) -> None:
     client = connect(redis_server.url, 1, socket_timeout=5.0)
-    pool = client.connection_pool
     try:
-        held = pool.get_connection()  # the pool's only connection, busy
-        answered: list[bool] = []
-        waiter = threading.Thread(target=lambda: answered.append(bool(client.ping())))
-        waiter.start()
-        waiter.join(0.3)
-        assert waiter.is_alive() and not answered  # waiting, not refused
-        pool.release(held)
-        waiter.join(5)
-        assert answered == [True]
+        assert_waits_for_the_busy_connection(client)
     finally:
         client.close()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from redis.sentinel import MasterNotFoundError
 from api.local import LocalServer
 from api.redis_connect import connect
 from api.redis_server import HOST, EmbeddedRedis, RedisServerError, _free_port, find_redis_server
+from tests.api.helpers import assert_waits_for_the_busy_connection
 
 MASTER = "sixtysix-test"
 STARTUP_TIMEOUT = 10.0  # seconds until the Sentinel names the master
@@ -97,17 +97,8 @@ def test_sentinel_pool_waits_for_a_busy_connection(sentinel_port: int,
                                                    redis_server: EmbeddedRedis) -> None:
     client = connect(f"redis+sentinel://{HOST}:{sentinel_port}/{MASTER}/0", 1,
                      socket_timeout=2.0)
-    pool = client.connection_pool
     try:
-        held = pool.get_connection()  # the only connection to the master, busy
-        answered: list[bool] = []
-        waiter = threading.Thread(target=lambda: answered.append(bool(client.ping())))
-        waiter.start()
-        waiter.join(0.3)
-        assert waiter.is_alive() and not answered  # waiting, not refused
-        pool.release(held)
-        waiter.join(5)
-        assert answered == [True]
-        assert pool.get_master_address() == (HOST, redis_server.port)
+        assert_waits_for_the_busy_connection(client)  # its one connection to the master
+        assert client.connection_pool.get_master_address() == (HOST, redis_server.port)
     finally:
         client.close()
