@@ -99,8 +99,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["SIXTYSIX_STREAM_HEARTBEAT"] <= 0:
         raise ValueError("SIXTYSIX_STREAM_HEARTBEAT must be a positive number of seconds")
     timeout = app.config["SIXTYSIX_REDIS_TIMEOUT"]
-    client = connect(app.config["REDIS_URL"], socket_timeout=timeout,
-                     socket_connect_timeout=timeout, health_check_interval=30)
+    if app.config["SIXTYSIX_REDIS_POOL"] < 1:
+        raise ValueError("SIXTYSIX_REDIS_POOL must be at least 1")
+    client = connect(app.config["REDIS_URL"], app.config["SIXTYSIX_REDIS_POOL"],
+                     socket_timeout=timeout, socket_connect_timeout=timeout,
+                     health_check_interval=30)
     app.extensions["sixtysix"] = Services(
         store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
                         app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout,

@@ -8,6 +8,9 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_IDEMPOTENCY_TTL``   seconds an ``Idempotency-Key`` is honoured  86400 (1 day)
 ``SIXTYSIX_MAX_WAIT``          longest long-poll ``wait`` in seconds       30
 ``SIXTYSIX_REDIS_TIMEOUT``     Redis socket and connect timeout, seconds   5
+``SIXTYSIX_REDIS_POOL``        Redis connections a web process opens at    100
+                               once; a request finding all busy waits for
+                               one (up to the timeout above)
 ``SIXTYSIX_RETRY_AFTER``       ``Retry-After`` seconds of a 503            5
 ``SIXTYSIX_MAX_BODY``          largest request body in bytes (else 413)    65536
 ``SIXTYSIX_RATE_ADDRESS``      ``/v1`` requests per client address         ``200/second``
@@ -56,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_MAX_GAMES_PER_ADDRESS": 200,
     "SIXTYSIX_MAX_WAIT": 30,
     "SIXTYSIX_REDIS_TIMEOUT": 5.0,
+    "SIXTYSIX_REDIS_POOL": 100,
     "SIXTYSIX_RETRY_AFTER": 5,
     "SIXTYSIX_MAX_BODY": 64 * 1024,
     "SIXTYSIX_RATE_ADDRESS": "200/second",

@@ -9,9 +9,15 @@ Waiters are keyed by the channel's name (:func:`api.store.notify_channel`,
 message, which leaves the version alone, the version and the message's event number
 (``"7:42"``): long-polls wait for versions only, streams for either.
 
-A long-poll (:meth:`VersionWaiter.wait`) also re-reads the version with a plain ``HGET`` every
-:data:`RECHECK` seconds, so a notice lost while the listener reconnects delays an answer by at
-most that much; between checks it holds no Redis connection at all. A stream registers once
+A long-poll (:meth:`VersionWaiter.wait`) also re-reads the version with a plain ``HGET``: at
+once whenever the listener is subscribed again (its subscription confirmed) or has lost Redis,
+every :data:`RECHECK` seconds while it is not subscribed, and otherwise only every
+:data:`LIVE_RECHECK` seconds or so (a random share of it, so that waits begun together do not
+recheck together), a last resort. So a notice lost while the listener reconnects delays an
+answer by at most about :data:`RECHECK`, and waiting long-polls cost next to nothing while it
+is up (a recheck a second each cost a core's fifth with 500 waiting on 2 cores, in bursts:
+``python -m tests.bench_http --computer-load``); between checks a wait holds no Redis
+connection at all. A stream registers once
 for its whole life (:meth:`VersionWaiter.watching`), so no notice between two of its waits is
 missed, and waits with :meth:`VersionWaiter.announced`, which reads nothing from Redis: the
 stream rechecks the version itself at each heartbeat.
@@ -29,6 +35,7 @@ reset by the next notice received.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -44,8 +51,11 @@ from api.tables.store import TABLE_NOTIFY_PATTERN
 #: What every notice channel starts with (the patterns without their ``*``).
 _CHANNEL_PREFIXES: Final = (NOTIFY_PATTERN.rstrip("*"), TABLE_NOTIFY_PATTERN.rstrip("*"))
 
-#: Seconds between direct version checks of a waiting long-poll.
+#: Seconds between direct version checks of a waiting long-poll while the listener is not
+#: subscribed (starting, or reconnecting after losing Redis).
 RECHECK: Final = 1.0
+#: Seconds between them at most while it is subscribed; each wait takes a random 50-100%.
+LIVE_RECHECK: Final = 10.0
 #: Seconds the listener waits before subscribing again after a failure: first, and at most.
 BACKOFF_MIN: Final = 0.1
 BACKOFF_MAX: Final = 5.0
@@ -58,9 +68,14 @@ def _text(value: bytes | str) -> str:
 
 
 class VersionWaiter:
-    def __init__(self, client: Client, recheck: float = RECHECK) -> None:
+    def __init__(self, client: Client, recheck: float = RECHECK,
+                 live_recheck: float = LIVE_RECHECK) -> None:
         self._redis = client
         self._recheck = recheck
+        self._live_recheck = live_recheck
+        #: the listener's subscription is confirmed; ``_generation`` counts its changes
+        self._live = False
+        self._generation = 0
         self._lock = threading.Lock()
         #: channel -> its condition (all on the one lock): a notice wakes its channel only
         self._conds: dict[str, threading.Condition] = {}
@@ -85,8 +100,16 @@ class VersionWaiter:
                 if version > after or remaining <= 0:
                     return version
                 with cond:
-                    cond.wait_for(lambda: self._seen.get(channel, 0) > after,
-                                  timeout=min(remaining, self._recheck))
+                    pause = (self._live_recheck * random.uniform(0.5, 1.0) if self._live
+                             else self._recheck)
+                    cond.wait_for(self._woken(channel, after, self._generation),
+                                  timeout=min(remaining, pause))
+
+    def _woken(self, channel: str, after: int, generation: int) -> Callable[[], bool]:
+        """Whether a wait must look again: a notice past ``after`` on ``channel``, or the
+        listener's state changed since ``generation``."""
+        return lambda: (self._seen.get(channel, 0) > after
+                        or self._generation != generation)
 
     @contextmanager
     def watching(self, channel: str) -> Iterator[None]:
@@ -157,18 +180,34 @@ class VersionWaiter:
             backoff = min(backoff * 2, BACKOFF_MAX)
 
     def _notices(self) -> Iterator[None]:
-        """Subscribe and announce every notice (yielding after each) until stopped."""
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        """Subscribe and announce every notice (yielding after each) until stopped; the
+        waiters are woken to recheck once both patterns are confirmed and when it ends."""
+        pubsub = self._redis.pubsub()  # type: ignore[no-untyped-call]
         try:
             pubsub.psubscribe(NOTIFY_PATTERN, TABLE_NOTIFY_PATTERN)
             while not self._stop.is_set():
                 message = pubsub.get_message(timeout=0.5)
-                if message is not None:
+                if message is None:
+                    continue
+                if message["type"] == "psubscribe":  # data: the patterns subscribed so far
+                    if int(message["data"]) == 2:
+                        self._set_live(True)
+                elif message["type"] == "pmessage":
                     version, _, seq = _text(message["data"]).partition(":")
                     self._announce(_text(message["channel"]), int(version), int(seq or 0))
                     yield
         finally:
+            self._set_live(False)
             pubsub.close()
+
+    def _set_live(self, live: bool) -> None:
+        """Note the listener's state and wake every waiter to recheck (a notice may have
+        been lost meanwhile) and to pick its next pause by the new state."""
+        with self._lock:
+            self._live = live
+            self._generation += 1
+            for cond in self._conds.values():
+                cond.notify_all()
 
     def _announce(self, channel: str, version: int, seq: int = 0) -> None:
         with self._lock:

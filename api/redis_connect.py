@@ -16,6 +16,13 @@ Accepted URLs (``user:password@`` optional everywhere; it authenticates against 
 Keyword ``options`` (``socket_timeout`` in seconds, ``decode_responses``, ...) go to every
 connection to a data node.
 
+``pool_size`` bounds the connections open at once (per data node of a cluster) with a
+*blocking* pool: a command that finds them all in use waits for one to be released (at most
+``socket_timeout`` seconds, then ``ConnectionError``) instead of failing at once. redis-py's
+own pool refuses the 101st concurrent command with ``MaxConnectionsError``: a gevent worker
+serving a burst of a few hundred requests at once (a crowd of long-polls coming back, players
+arriving together) answered a share of them 503.
+
 Error messages never show a password: a URL in one is written by :func:`redact`
 (``redis://user:***@host:6379/0``).
 """
@@ -29,7 +36,7 @@ from urllib.parse import parse_qs, unquote
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
-from redis.sentinel import Sentinel
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 #: What :func:`connect` returns; the store and the long-poll waiter accept either.
 Client: TypeAlias = redis.Redis | RedisCluster
@@ -142,25 +149,46 @@ def _db(text: str) -> int:
     return int(text)
 
 
-def connect(url: str, **options: Any) -> Client:
-    """Return a client for ``url`` (see the module docstring).
+class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """The current master's connections as a blocking pool (see the module docstring)."""
+
+
+#: Seconds a command waits for a free pooled connection when ``socket_timeout`` is not given.
+POOL_WAIT: Final = 5.0
+
+
+def connect(url: str, pool_size: int | None = None, **options: Any) -> Client:
+    """Return a client for ``url`` (see the module docstring); ``pool_size``: at most that
+    many connections at once (per node), waited for when all are busy; None: redis-py's pool.
 
     A single server or Sentinel client connects on first use; a cluster client connects at once
     to learn the slot map.
     """
     scheme = url.partition("://")[0].lower()
+    pool: dict[str, Any] = {} if pool_size is None else {
+        "max_connections": pool_size, "timeout": options.get("socket_timeout") or POOL_WAIT}
     if "+" not in scheme:
         try:
-            return redis.Redis.from_url(url, **options)
+            if not pool:
+                return redis.Redis.from_url(url, **options)
+            client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                url, **pool, **options))
         except ValueError as exc:
             raise RedisURLError(f"{exc} ({redact(url)!r})") from None
+        client.auto_close_connection_pool = True  # as from_url does: close() closes the pool
+        return client
     target = parse(url)
     options = {"username": target.username, "password": target.password, **options}
     if target.tls:
         options["ssl"] = True
     if target.master is None:
         nodes = [ClusterNode(host, port) for host, port in target.hosts]  # type: ignore[no-untyped-call]
+        if pool:  # the cluster passes max_connections on to each node's pool, not timeout
+            options.update(connection_pool_class=redis.BlockingConnectionPool,
+                           max_connections=pool_size)
         return RedisCluster(startup_nodes=nodes, **options)
+    if pool:
+        options.update(connection_pool_class=BlockingSentinelPool, **pool)
     return _sentinel_master(target, target.master, options)
 
 

@@ -1,5 +1,5 @@
 """HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]
-[--pace 0.5]``.
+[--pace 0.5]`` (or ``--computer-load``, ``--streaming``: see below).
 
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
 gunicorn with ``deploy/gunicorn.conf.py`` on a free loopback port, then drives it from a
@@ -55,6 +55,21 @@ request), redis-server, the load generator, and every other process of the machi
 machine skews the figures: look there first). Targets on a 2-core machine: act ≥ 0.6 of the
 ceiling, act p99 ≤ 50 ms at 32 connections.
 
+Instead of those phases, two more (each with a server of its own):
+
+* ``--computer-load`` (:func:`computer_load`): ``GET /healthz`` and a human seat's
+  ``GET /v1/games/{id}`` probed on new connections, p50/p95/p99, first with no load (the
+  baseline of the same run), then while 16 clients play whole hands against ``strong``
+  computers (the worker processes ``sixtysix serve`` starts), while 16 clients ask
+  ``POST /v1/analysis`` again and again, with 500 open long-polls, and with 40 slowloris
+  sockets (half-sent requests). ``--before-tree DIR`` first does the same against another
+  source tree of the project, e.g. the revision before the worker tier
+  (``git archive 1b15f6d | tar -x -C DIR``: computers in the web request, gthread workers).
+  Target: p99 <= 50 ms under every load.
+* ``--streaming`` (:func:`streaming`): 2,000 idle event streams with heartbeats while the
+  same probes run, then the delay of each event to 200 streams of one busy game. Targets:
+  heartbeats flowing; 95% of the streams have an event within 50 ms of its save.
+
 Rate limits, when the app has them, and the cap on games per address are switched off through
 the environment (:data:`UNLIMITED_ENV`): the benchmark measures the work of a request, not a
 limiter's 429 or the cap's 403.
@@ -87,6 +102,7 @@ import redis
 from api.app import create_app
 from api.limits import LIMIT_SETTINGS
 from api.redis_server import HOST, EmbeddedRedis
+from api.serve import default_workers
 from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
 from engine.actions import DECLARE_ACTION
@@ -402,17 +418,20 @@ class Stack:
 
 @contextmanager
 def served(workers: int | None, threads: int | None, extra_env: dict[str, str] | None = None,
-           ) -> Iterator[tuple[int, int, int]]:
+           tree: Path | None = None) -> Iterator[tuple[int, int, int]]:
     """Redis (AOF on), gunicorn as ``deploy/gunicorn.conf.py`` runs it and a worker process
     per core for the computers: (port, gunicorn pid, redis pid); ``extra_env`` is added to
-    gunicorn's environment."""
-    with served_stack(workers, threads, extra_env) as stack:
+    gunicorn's environment. ``tree``: serve another source tree of the project instead (its
+    own ``deploy/gunicorn.conf.py``, on ``PYTHONPATH``), with worker processes only if it has
+    a worker tier (``api/worker/``): an older revision, to measure before and after."""
+    with served_stack(workers, threads, extra_env, tree) as stack:
         yield stack.port, stack.gunicorn_pid, stack.redis_pid
 
 
 @contextmanager
 def served_stack(workers: int | None, threads: int | None,
-                 extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+                 extra_env: dict[str, str] | None = None,
+                 tree: Path | None = None) -> Iterator[Stack]:
     """:func:`served`, as a :class:`Stack`."""
     with tempfile.TemporaryDirectory(prefix="sixtysix-bench-") as tmp, \
             EmbeddedRedis(Path(tmp), appendonly=True) as redis_server:
@@ -424,8 +443,14 @@ def served_stack(workers: int | None, threads: int | None,
             env["WEB_CONCURRENCY"] = str(workers)
         if threads:
             env["SIXTYSIX_THREADS"] = str(threads)
-        server = _gunicorn(env, Path(tmp) / "gunicorn.log")
-        pool = WorkerPool(os.cpu_count() or 1, env, lambda line: print(line, file=sys.stderr),
+        conf = GUNICORN_CONF
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree.resolve())
+            conf = tree / "deploy" / "gunicorn.conf.py"
+        server = _gunicorn(env, Path(tmp) / "gunicorn.log", conf=conf, cwd=tree)
+        pool = WorkerPool(0 if tree is not None and not (tree / "api" / "worker").is_dir()
+                          else default_workers(), env,
+                          lambda line: print(line, file=sys.stderr),
                           scheduler=False).start()  # the computers' moves, as serve runs them
         try:
             _wait_healthy(f"http://{HOST}:{port}/healthz", server, Path(tmp) / "gunicorn.log")
@@ -434,16 +459,21 @@ def served_stack(workers: int | None, threads: int | None,
                         Path(tmp))
         finally:
             server.terminate()
-            server.wait(30)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:  # requests still waiting past its grace
+                server.kill()
+                server.wait()
             pool.stop()
 
 
-def _gunicorn(env: dict[str, str], log: Path, *app: str) -> subprocess.Popen[bytes]:
-    """gunicorn with ``deploy/gunicorn.conf.py`` (its app, or ``app``), output to ``log``."""
+def _gunicorn(env: dict[str, str], log: Path, *app: str, conf: Path = GUNICORN_CONF,
+              cwd: Path | None = None) -> subprocess.Popen[bytes]:
+    """gunicorn with ``conf`` (its app, or ``app``), in ``cwd``, output to ``log``."""
     with log.open("wb") as output:
         return subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF), *app], env=env,
-            stdout=output, stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "gunicorn", "--config", str(conf), *app], env=env,
+            stdout=output, stderr=subprocess.STDOUT, cwd=cwd)
 
 
 @contextmanager
@@ -524,17 +554,20 @@ def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path,
         time.sleep(0.1)
 
 
-def _wait_idle(pid: int, timeout: float = 60.0) -> None:
+def _wait_idle(pid: int, timeout: float = 60.0, strict: bool = True) -> bool:
     """Wait until the process tree of ``pid`` uses under a tenth of a core: every worker has
-    booted (answering /healthz needs only the first)."""
+    booted (answering /healthz needs only the first). Still busy after ``timeout`` seconds:
+    ``RuntimeError`` if ``strict``, else ``False``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         pids = _tree(pid)
         before = _cpu_seconds(pids)
         time.sleep(0.5)
         if _cpu_seconds(pids) - before < 0.05:
-            return
-    raise RuntimeError(f"gunicorn still busy after {timeout} s")
+            return True
+    if strict:
+        raise RuntimeError(f"gunicorn still busy after {timeout} s")
+    return False
 
 
 # --------------------------------------------------------------------------- report
@@ -693,6 +726,399 @@ def in_process(hands: int, seed: int, say: Callable[[str], None]) -> dict[str, f
     return cost
 
 
+# --------------------------------------------------------------------------- computer load
+
+#: The loads of the computer-load phase, in order; ``idle`` is the baseline of the same run.
+LOADS: Final = ("idle", "computers", "analysis", "long-polls", "slowloris")
+PROBE_TIMEOUT: Final = 10.0
+#: Seconds a load may take to settle (gunicorn under a tenth of a core) before probing; a web
+#: tier that computes (the old model) never does.
+SETTLE_TIMEOUT: Final = 10.0
+JSON_HEADER: Final = "Content-Type: application/json\r\n"
+
+
+@dataclass(slots=True)
+class LoadStats:
+    """What a load did: latencies (seconds) of its own requests and counted outcomes."""
+
+    latencies: list[float] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+
+async def _json_call(http: HttpConnection, method: str, path: str, headers: str = "",
+                     body: Any = None) -> tuple[int, dict[bytes, bytes], Any]:
+    data = b"" if body is None else json.dumps(body).encode()
+    status, fields, raw = await http.request(method, path, headers + JSON_HEADER, data)
+    return status, fields, json.loads(raw) if raw else None
+
+
+async def _two_humans(http: HttpConnection) -> tuple[str, list[str], dict[str, Any]]:
+    """A new two-human game: its id, the seats' tokens and the view of the seat to act."""
+    status, _, created = await _json_call(http, "POST", "/v1/games", body={
+        "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})
+    if status != 201:
+        raise RuntimeError(f"create answered {status}: {created}")
+    tokens = [seat["token"] for seat in created["seats"]]
+    for token in tokens:
+        _, _, view = await _json_call(http, "GET", f"/v1/games/{created['game_id']}",
+                                      f"Authorization: Bearer {token}\r\n")
+        if view["legal_actions"]:
+            return created["game_id"], tokens, view
+    raise RuntimeError("no seat of a new game may act")
+
+
+async def _play_computers(port: int, seed: int, level: str, stats: LoadStats,
+                          stop: asyncio.Event) -> None:
+    """One client playing whole hands against a ``level`` computer: random legal actions (a
+    declaration only when nothing else is legal), a new game when the hand is over. Each
+    action waits for the computer's reply (the default ``POST .../actions``)."""
+    http, rng = HttpConnection(HOST, port), random.Random(seed)
+    while not stop.is_set():
+        try:
+            status, _, created = await _json_call(http, "POST", "/v1/games", body={
+                "seats": [{"kind": "human", "name": "A"},
+                          {"kind": "computer", "level": level}]})
+            if status != 201:
+                stats.count(f"create {status}")
+                await asyncio.sleep(0.5)
+                continue
+            game_id = created["game_id"]
+            auth = f"Authorization: Bearer {created['seats'][0]['token']}\r\n"
+            _, _, view = await _json_call(http, "GET", f"/v1/games/{game_id}", auth)
+            while not stop.is_set() and view["status"] == PLAYING:
+                if not view["legal_actions"]:  # the computer is still thinking
+                    _, _, polled = await _json_call(
+                        http, "GET", f"/v1/games/{game_id}?after_version={view['version']}"
+                        "&wait=10", auth)
+                    stats.count("computer moves", polled["version"] - view["version"])
+                    view = polled
+                    continue
+                legal = [a for a in view["legal_actions"] if a["type"] != "declare"]
+                start = time.perf_counter()
+                status, _, answer = await _json_call(
+                    http, "POST", f"/v1/games/{game_id}/actions", auth,
+                    rng.choice(legal or view["legal_actions"]))
+                if status != 200:
+                    stats.count(f"action {status}")
+                    break
+                stats.latencies.append(time.perf_counter() - start)
+                stats.count("actions")
+                stats.count("computer moves", answer["version"] - view["version"] - 1)
+                view = answer
+            if view["status"] != PLAYING:
+                stats.count("hands")
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            stats.count(type(exc).__name__)
+            http.close()
+            await asyncio.sleep(0.5)
+    http.close()
+
+
+async def _analyse(port: int, position: dict[str, Any], stats: LoadStats,
+                   stop: asyncio.Event) -> None:
+    """One unauthenticated client asking ``POST /v1/analysis`` of ``position`` again and
+    again; a 503 is counted by its problem type and its ``Retry-After`` honoured."""
+    http = HttpConnection(HOST, port)
+    while not stop.is_set():
+        start = time.perf_counter()
+        try:
+            status, fields, answer = await _json_call(http, "POST", "/v1/analysis",
+                                                      body=position)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            stats.count(type(exc).__name__)
+            http.close()
+            await asyncio.sleep(0.5)
+            continue
+        if status == 200:
+            stats.latencies.append(time.perf_counter() - start)
+            stats.count("analysed")
+            continue
+        stats.count(f"{status} {str(answer.get('type', '')).rsplit('/', 1)[-1]}")
+        http.close()  # the server would close it, idle, while we wait
+        await asyncio.sleep(float(fields.get(b"retry-after", b"1")))
+    http.close()
+
+
+async def _long_poll(port: int, game_id: str, token: str, stats: LoadStats,
+                     stop: asyncio.Event) -> None:
+    """One long-poll (``?after_version=1&wait=30``) waiting on a game where nothing moves;
+    asked again when answered."""
+    http = HttpConnection(HOST, port)
+    while not stop.is_set():
+        try:
+            status, fields, _ = await http.request(
+                "GET", f"/v1/games/{game_id}?after_version=1&wait=30",
+                f"Authorization: Bearer {token}\r\n")
+            stats.count(f"answered {status}")
+            if status != 200:  # as a client should: not again at once
+                http.close()
+                await asyncio.sleep(float(fields.get(b"retry-after", b"1")))
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            stats.count(type(exc).__name__)
+            http.close()
+            await asyncio.sleep(0.5)
+    http.close()
+
+
+async def _slowloris(port: int, index: int, stats: LoadStats, stop: asyncio.Event) -> None:
+    """A half-sent request: the request line and one header, then another header line every
+    second, never the blank line; reconnects when the server closes it."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+        except OSError as exc:
+            stats.count(type(exc).__name__)
+            await asyncio.sleep(0.5)
+            continue
+        writer.write(f"GET /healthz HTTP/1.1\r\nHost: {HOST}\r\n".encode())
+        closed = asyncio.ensure_future(reader.read(1))
+        line = 0
+        while not stop.is_set() and not closed.done():
+            await asyncio.wait([closed], timeout=1.0)
+            line += 1
+            try:
+                writer.write(f"X-Slow-{index}-{line}: {'x' * 8}\r\n".encode())
+                await writer.drain()
+            except OSError:
+                break
+        if not stop.is_set():
+            stats.count("closed by the server")
+        closed.cancel()
+        writer.close()
+
+
+async def _start_load(port: int, load: str, size: int, seed: int, level: str,
+                      stats: LoadStats, stop: asyncio.Event) -> list[asyncio.Task[None]]:
+    """Set ``load`` up (``size`` clients, streams or sockets) and start its tasks."""
+    if load == "computers":
+        coros = [_play_computers(port, seed * 1000 + i, level, stats, stop) for i in range(size)]
+    elif load == "analysis":
+        http = HttpConnection(HOST, port)
+        _, _, position = await _two_humans(http)
+        http.close()
+        coros = [_analyse(port, position, stats, stop) for _ in range(size)]
+    elif load == "long-polls":
+        http = HttpConnection(HOST, port)
+        games = [await _two_humans(http) for _ in range((size + 1) // 2)]
+        http.close()
+        seats = [(game_id, token) for game_id, tokens, _ in games for token in tokens]
+        coros = [_long_poll(port, g, t, stats, stop) for g, t in seats[:size]]
+    elif load == "slowloris":
+        coros = [_slowloris(port, i, stats, stop) for i in range(size)]
+    else:
+        coros = []
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    await asyncio.sleep(1.0 if tasks else 0)  # every client has sent its first request
+    return tasks
+
+
+def load_generator(port: int, seed: int, level: str, out: Connection) -> None:
+    """The process of the loads: for each (load, size) it is sent, set it up, answer "ready",
+    run it until told "stop", then answer its :class:`LoadStats`; ends on None."""
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        while (order := await loop.run_in_executor(None, out.recv)) is not None:
+            load, size = order
+            stats, stop = LoadStats(), asyncio.Event()
+            tasks = await _start_load(port, load, size, seed, level, stats, stop)
+            out.send("ready")
+            await loop.run_in_executor(None, out.recv)  # "stop"
+            stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            out.send(stats)
+
+    asyncio.run(main())
+
+
+def _probe_once(port: int, path: str, token: str | None) -> float | None:
+    """One request on a new connection: its latency in seconds, None if it failed."""
+    import http.client
+
+    start = time.perf_counter()
+    conn = http.client.HTTPConnection(HOST, port, timeout=PROBE_TIMEOUT)
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"} if token else {})
+        response = conn.getresponse()
+        response.read()
+        return time.perf_counter() - start if response.status == 200 else None
+    except OSError:
+        return None
+    finally:
+        conn.close()
+
+
+def probe(port: int, view_path: str, token: str, duration: float, interval: float = 0.025,
+          ) -> dict[str, Tally]:
+    """``GET /healthz`` and ``GET view_path`` (a human seat's view) in turn, one every
+    ``interval`` seconds on a new connection each, for ``duration`` seconds."""
+    tallies = {"healthz": Tally(), "view": Tally()}
+    deadline = time.perf_counter() + duration
+    turn = 0
+    while time.perf_counter() < deadline:
+        kind = ("healthz", "view")[turn % 2]
+        latency = _probe_once(port, "/healthz" if kind == "healthz" else view_path,
+                              None if kind == "healthz" else token)
+        if latency is None:
+            tallies[kind].error("failed")
+        else:
+            tallies[kind].latencies.append(latency)
+        turn += 1
+        time.sleep(interval)
+    return tallies
+
+
+def _pct_ms(ordered: list[float], q: float) -> float:
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def computer_load(duration: float, sizes: dict[str, int], level: str, seed: int,
+                  say: Callable[[str], None], tree: Path | None = None,
+                  loads: tuple[str, ...] = LOADS, env: dict[str, str] | None = None,
+                  ) -> dict[str, dict[str, list[float]]]:
+    """The computer-load phase: for each of :data:`LOADS` (``idle`` first, the baseline),
+    set the load up, wait until gunicorn has served its first burst (under a tenth of a core,
+    at most :data:`SETTLE_TIMEOUT`: the steady state, e.g. 500 long-polls waiting rather than
+    arriving), probe
+    ``/healthz`` and a human seat's view for ``duration`` seconds
+    (:func:`probe`), and say p50/p95/p99/max, failures, the load average, where the CPU went
+    (cores: gunicorn, the worker processes, redis-server, the load generator, the rest of the
+    machine) and what the load did. Returns each load's sorted probe latencies per kind.
+    ``loads``: a subset of :data:`LOADS`; ``env``: added to the server's environment."""
+    env = {"SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000", **(env or {})}
+    out: dict[str, dict[str, list[float]]] = {}
+    with served(None, None, env, tree) as (port, gunicorn_pid, redis_pid):
+        base = f"http://{HOST}:{port}"
+        request = urllib.request.Request(f"{base}/v1/games", method="POST", data=json.dumps(
+            {"seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT) as response:
+            watched = json.loads(response.read())
+        view_path, token = f"/v1/games/{watched['game_id']}", watched["seats"][0]["token"]
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe()
+        generator = ctx.Process(target=load_generator, args=(port, seed, level, theirs))
+        generator.start()
+        say(f"{'served tree ' + str(tree) if tree else 'this tree'}: gunicorn on {HOST}:{port}, "
+            f"{os.cpu_count()} cores; probes on new connections, {duration:g} s per load; "
+            f"computers: {level}; target p99 <= 50 ms"
+            + "".join(f"; {k}={v}" for k, v in env.items()
+                      if k != "SIXTYSIX_MAX_GAMES_PER_ADDRESS"))
+        say(f"{'load':16} {'probe':7} {'n':>5} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>8} "
+            f"{'fail':>4}  {'load1':>5}  {'cpu: web':>8} {'workers':>7} {'redis':>5} "
+            f"{'loadgen':>7} {'others':>6}  the load")
+        try:
+            for load in loads:
+                size = sizes.get(load, 0)
+                ours.send((load, size))
+                if ours.recv() != "ready":
+                    raise RuntimeError(f"the {load} load did not start")
+                settled = time.perf_counter()  # the load's first burst served: steady state
+                idle = _wait_idle(gunicorn_pid, SETTLE_TIMEOUT, strict=False)
+                settled = time.perf_counter() - settled
+                web, ours_tree = _tree(gunicorn_pid), _tree(os.getpid())
+                workers = [p for p in ours_tree if p not in web and p not in
+                           (redis_pid, generator.pid, os.getpid())]
+                groups = [web, workers, [redis_pid], [generator.pid or 0]]
+                before = [_cpu_seconds(g) for g in groups] + [_machine_busy()]
+                start = time.perf_counter()
+                tallies = probe(port, view_path, token, duration)
+                wall = time.perf_counter() - start
+                used = [(_cpu_seconds(g) - b) / wall for g, b in zip(groups, before, strict=False)]
+                others = (_machine_busy() - before[-1]) / wall - sum(used)
+                load1 = os.getloadavg()[0]
+                ours.send("stop")
+                stats: LoadStats = ours.recv()
+                own = sorted(stats.latencies)
+                did = ", ".join([f"settled in {settled:.1f} s" if idle else
+                                 f"still busy after {settled:.0f} s"] + [
+                    f"{k} {v}" for k, v in sorted(stats.counts.items())])
+                if own:
+                    did += (f"; its requests p50 {_pct_ms(own, .5):.0f} ms, "
+                            f"p95 {_pct_ms(own, .95):.0f} ms")
+                label = f"{load} {size}" if size else load
+                out[label] = {}
+                for i, (kind, tally) in enumerate(tallies.items()):
+                    ordered = sorted(tally.latencies)
+                    out[label][kind] = ordered
+                    cpu = (f"{used[0]:8.2f} {used[1]:7.2f} {used[2]:5.2f} {used[3]:7.2f} "
+                           f"{others:6.2f}  {did}" if i == 0 else "")
+                    say(f"{label:16} {kind:7} {len(ordered):5d} {_pct_ms(ordered, .5):7.1f} "
+                        f"{_pct_ms(ordered, .95):7.1f} {_pct_ms(ordered, .99):7.1f} "
+                        f"{1000 * max(ordered, default=float('nan')):8.1f} "
+                        f"{sum(tally.errors.values()):4d}  {load1:5.2f}  {cpu}")
+        finally:
+            ours.send(None)
+            generator.join(30)
+            if generator.is_alive():
+                generator.kill()
+    missed = [f"{load} {kind}" for load, kinds in out.items() for kind, lat in kinds.items()
+              if not lat or _pct_ms(lat, .99) > 50]
+    say("p99 <= 50 ms: " + ("met by every probe" if not missed
+                            else "missed by " + ", ".join(missed)))
+    return out
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def streaming(streams: int, fanout: int, actions: int, duration: float, heartbeat: float,
+              say: Callable[[str], None]) -> dict[str, float]:
+    """The streaming phase: ``streams`` idle event streams (seat streams of two-human games)
+    held open while ``/healthz`` and a seat's view are probed for ``duration`` seconds
+    (:func:`probe`), counting the heartbeats that arrive (every ``heartbeat`` seconds); then,
+    with them still open, ``fanout`` spectator streams of one more game and ``actions`` actions
+    in it: when each stream got each event. Uses :mod:`tests.bench_streams`' reader.
+    Returns the figures said."""
+    from tests import bench_streams as bs  # it imports this module: not at the top
+
+    limit = bs._raise_file_limit()
+    env = {"SIXTYSIX_STREAM_HEARTBEAT": str(heartbeat),
+           "SIXTYSIX_MAX_GAMES_PER_ADDRESS": "1000000"}
+    out: dict[str, float] = {}
+    with served(None, None, env) as (port, gunicorn_pid, _):
+        reader = bs.Reader()
+        try:
+            opened_streams, games, took = bs.open_idle(reader, port, streams)
+            opened = sum(s.opened for s in opened_streams)
+            say(f"streaming: {opened} of {streams} idle streams open after {took:.1f} s "
+                f"(open-file limit {limit}); gunicorn's memory "
+                f"{bs._rss_mb(gunicorn_pid):.0f} MB; heartbeat {heartbeat:g} s")
+            beats = sum(s.heartbeats for s in opened_streams)
+            start = time.monotonic()
+            tallies = probe(port, f"/v1/games/{games[0][0]}", games[0][1][0], duration)
+            spent = time.monotonic() - start
+            per_stream = (sum(s.heartbeats for s in opened_streams) - beats) / max(opened, 1)
+            load1 = os.getloadavg()[0]
+            for kind, tally in tallies.items():
+                ordered = sorted(tally.latencies)
+                out[f"{kind} p99 ms"] = _pct_ms(ordered, .99)
+                say(f"  {kind:7} x{len(ordered)}: p50 {_pct_ms(ordered, .5):.1f} ms, p95 "
+                    f"{_pct_ms(ordered, .95):.1f} ms, p99 {_pct_ms(ordered, .99):.1f} ms, max "
+                    f"{1000 * max(ordered, default=float('nan')):.1f} ms, failed "
+                    f"{sum(tally.errors.values())}; load average {load1:.2f}")
+            out["heartbeats per stream"] = per_stream
+            say(f"  heartbeats per stream in those {spent:.0f} s: {per_stream:.1f} (expected "
+                f"{spent / heartbeat:.1f})")
+            if fanout:
+                fan = bs._fanout(reader, port, fanout, actions)
+                out.update({f"fanout {k}": float(v) for k, v in fan.items()})
+                say(f"  fan-out to {fan['streams']} streams of one game, {actions} actions: "
+                    f"from sending the action p50 {fan['p50_ms']:.1f} ms, p95 "
+                    f"{fan['p95_ms']:.1f} ms, max {fan['max_ms']:.1f} ms; 95% of streams had "
+                    f"it {fan['p95_after_answer_ms']:.1f} ms after the answer (median over "
+                    f"actions; target <= 50 ms); missed {fan['missed']}; load average "
+                    f"{os.getloadavg()[0]:.2f}")
+        finally:
+            reader.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench_http",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -717,12 +1143,57 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--in-process", type=int, metavar="HANDS",
                         help="instead: CPU per request of the app alone (no HTTP server) "
                              "over HANDS whole hands")
+    stream = parser.add_argument_group("streaming (instead of the phases above)")
+    stream.add_argument("--streaming", action="store_true",
+                        help="idle event streams, probes and fan-out (see streaming)")
+    stream.add_argument("--streams", type=int, default=2000,
+                        help="idle streams held open (default 2000)")
+    stream.add_argument("--fanout", type=int, default=200,
+                        help="spectator streams of the busy game (default 200)")
+    stream.add_argument("--actions", type=int, default=20,
+                        help="actions played in the busy game (default 20)")
+    stream.add_argument("--heartbeat", type=float, default=5.0,
+                        help="SIXTYSIX_STREAM_HEARTBEAT of the run, seconds (default 5)")
+    load = parser.add_argument_group("computer load (instead of the phases above)")
+    load.add_argument("--computer-load", action="store_true",
+                      help="probe /healthz and a seat's view with no load, then under each "
+                           "load below (see computer_load)")
+    load.add_argument("--load-duration", type=float, default=20.0,
+                      help="seconds of probing per load (default 20)")
+    load.add_argument("--clients", type=int, default=16,
+                      help="clients playing whole hands against computers (default 16)")
+    load.add_argument("--level", default="strong", help="their computers' level (strong)")
+    load.add_argument("--analyses", type=int, default=16,
+                      help="clients asking POST /v1/analysis again and again (default 16)")
+    load.add_argument("--long-polls", type=int, default=500,
+                      help="long-polls waiting at once (default 500)")
+    load.add_argument("--slowloris", type=int, default=40,
+                      help="sockets holding a half-sent request (default 40)")
+    load.add_argument("--loads", nargs="+", choices=LOADS, default=list(LOADS),
+                      help="which loads, in order (default all; idle is the baseline)")
+    load.add_argument("--server-env", nargs="*", default=[], metavar="NAME=VALUE",
+                      help="more environment of the server and its workers, e.g. "
+                           "SIXTYSIX_WORKER_NICE=0")
+    load.add_argument("--before-tree", type=Path, metavar="DIR",
+                      help="first the same against the project's source tree in DIR (an "
+                           "older revision: git archive REV | tar -x -C DIR)")
 
 
 def run_args(args: argparse.Namespace) -> int:
     """Run with parsed arguments; 0 if no request failed, else 1."""
     if args.in_process:
         in_process(args.in_process, args.seed, print)
+        return 0
+    if args.streaming:
+        streaming(args.streams, args.fanout, args.actions, args.load_duration, args.heartbeat,
+                  print)
+        return 0
+    if args.computer_load:
+        sizes = {"computers": args.clients, "analysis": args.analyses,
+                 "long-polls": args.long_polls, "slowloris": args.slowloris}
+        for tree in ((args.before_tree,) if args.before_tree else ()) + (None,):
+            computer_load(args.load_duration, sizes, args.level, args.seed, print, tree,
+                          tuple(args.loads), dict(v.split("=", 1) for v in args.server_env))
         return 0
     only = tuple(p.strip() for p in args.phases.split(",") if p.strip())
     if unknown := set(only) - set(PHASES):

@@ -181,6 +181,17 @@ def _open_all(reader: Reader, port: int, paths: list[tuple[str, str | None]]) ->
     return out
 
 
+def open_idle(reader: Reader, port: int, count: int
+              ) -> tuple[list[Stream], list[tuple[str, list[str]]], float]:
+    """``count`` idle seat streams of new two-human games (two each): the streams, the games
+    (id, seat tokens) and the seconds opening them took."""
+    games = [_game(port) for _ in range((count + 1) // 2)]
+    paths = [(f"/v1/games/{g}/stream", t) for g, tokens in games for t in tokens][:count]
+    started = time.monotonic()
+    streams = _open_all(reader, port, paths)
+    return streams, games, time.monotonic() - started
+
+
 def _probe(port: int, count: int) -> tuple[list[float], int]:
     latencies, failed = [], 0
     for _ in range(count):
@@ -254,14 +265,10 @@ def run(worker_class: str, counts: list[int], fanout: int, actions: int, probes:
         for count in counts:
             reader = Reader()
             try:
-                games = [_game(port) for _ in range(count // 2)]
-                paths = [(f"/v1/games/{g}/stream", t) for g, tokens in games for t in tokens]
-                started = time.monotonic()
-                streams = _open_all(reader, port, paths)
+                streams, _, took = open_idle(reader, port, count)
                 opened = sum(s.opened for s in streams)
-                print(f"\n{count} idle streams: {opened} open after "
-                      f"{time.monotonic() - started:.1f} s; gunicorn's memory "
-                      f"{_rss_mb(server):.0f} MB")
+                print(f"\n{count} idle streams: {opened} open after {took:.1f} s; gunicorn's "
+                      f"memory {_rss_mb(server):.0f} MB")
                 beats_before = sum(s.heartbeats for s in streams)
                 probe_start = time.monotonic()
                 latencies, failed = _probe(port, probes)

@@ -24,10 +24,13 @@ SESSION_WORKERS = 2
 
 
 def worker_env(redis_url: str, queue_url: str | None = None) -> dict[str, str]:
-    """The environment of a worker process on ``redis_url`` importing this checkout."""
+    """The environment of a worker process on ``redis_url`` importing this checkout; not
+    niced (``SIXTYSIX_WORKER_NICE=0``): on a machine busy with other work a niced worker
+    starts and moves too slowly for the tests' waits (tests/api/test_worker_priority.py
+    checks the nice value itself)."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     return {**os.environ, "REDIS_URL": redis_url, "QUEUE_URL": queue_url or redis_url,
-            "PYTHONPATH": path, "SIXTYSIX_LOG_LEVEL": "warning"}
+            "PYTHONPATH": path, "SIXTYSIX_LOG_LEVEL": "warning", "SIXTYSIX_WORKER_NICE": "0"}
 
 
 @pytest.fixture(scope="session")

@@ -46,6 +46,7 @@ from api.service import request_computers
 from api.store import GameNotFound, GameStore
 from api.supervise import DeathWindow
 from api.worker import jobs
+from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
 
 log = logging.getLogger(__name__)
@@ -226,6 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     if args == ["--scheduler"]:
         _schedule(ctx)
         return
+    lower_priority(os.environ)  # the web tier's requests run first (api.worker.priority)
     stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -63,3 +64,18 @@ def assert_problem(response: TestResponse, status: int, slug: str) -> dict[str, 
     assert body["status"] == status
     assert body["title"] and body["detail"]
     return body
+
+
+def assert_waits_for_the_busy_connection(client: Any) -> None:
+    """``client`` (a Redis client whose pool holds one connection): a command sent while that
+    connection is in use waits for it, and is answered once it is released."""
+    pool = client.connection_pool
+    held = pool.get_connection()  # the pool's only connection, busy
+    answered: list[bool] = []
+    waiter = threading.Thread(target=lambda: answered.append(bool(client.ping())))
+    waiter.start()
+    waiter.join(0.3)
+    assert waiter.is_alive() and not answered  # waiting, not refused
+    pool.release(held)
+    waiter.join(5)
+    assert answered == [True]

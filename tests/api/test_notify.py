@@ -65,3 +65,46 @@ def test_a_wait_on_something_that_is_no_channel_is_refused(redis_client: redis.R
         assert waiter.wait(notify_channel("someGameId"), 0, 0.1, lambda: 0) == 0
     finally:
         waiter.close()
+
+
+def test_a_wait_rechecks_rarely_while_the_listener_is_subscribed(
+        redis_client: redis.Redis) -> None:
+    """Reads: the first, one when the subscription is confirmed, one at the timeout; not
+    one per ``recheck`` (0.2 s here: ten in the 2 s) as while the listener is away."""
+    waiter = VersionWaiter(redis_client, recheck=0.2)
+    reads: list[float] = []
+
+    def current() -> int:
+        reads.append(time.monotonic())
+        return 1
+
+    try:
+        assert waiter.wait(notify_channel("g-rare"), 1, 2.0, current) == 1
+    finally:
+        waiter.close()
+    assert 2 <= len(reads) <= 3, reads
+
+
+def test_a_notice_lost_while_the_listener_is_away_is_found_when_it_is_lost(
+        redis_client: redis.Redis) -> None:
+    """The listener losing Redis wakes every wait to recheck at once (no periodic recheck
+    within the minute here), so a save whose notice it missed is answered."""
+    waiter = VersionWaiter(redis_client, recheck=60.0, live_recheck=60.0)
+    redis_client.set("probe", 1)
+    answered: list[int] = []
+    waiting = threading.Thread(target=lambda: answered.append(waiter.wait(
+        notify_channel("g-lost"), 1, 60.0, lambda: int(redis_client.get("probe") or 0))))
+    waiting.start()
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while not waiter._live:  # the listener's subscription is confirmed
+            assert time.monotonic() < deadline, "the listener did not subscribe"
+            time.sleep(0.01)
+        redis_client.set("probe", 2)  # saved, but its notice never published
+        redis_client.client_kill_filter(_type="pubsub")
+        waiting.join(DEADLINE)
+        assert answered == [2]
+    finally:
+        redis_client.set("probe", 2)
+        waiter.close()
+        waiting.join()

@@ -15,6 +15,7 @@ from redis.sentinel import MasterNotFoundError
 from api.local import LocalServer
 from api.redis_connect import connect
 from api.redis_server import HOST, EmbeddedRedis, RedisServerError, _free_port, find_redis_server
+from tests.api.helpers import assert_waits_for_the_busy_connection
 
 MASTER = "sixtysix-test"
 STARTUP_TIMEOUT = 10.0  # seconds until the Sentinel names the master
@@ -90,3 +91,14 @@ def test_no_master_known_to_the_sentinels_is_a_503(sentinel_port: int) -> None:
     assert response.status_code == 503, response.text
     assert response.json()["type"] == "https://sixtysix.dev/problems/store-unavailable"
     assert "Retry-After" in response.headers
+
+
+def test_sentinel_pool_waits_for_a_busy_connection(sentinel_port: int,
+                                                   redis_server: EmbeddedRedis) -> None:
+    client = connect(f"redis+sentinel://{HOST}:{sentinel_port}/{MASTER}/0", 1,
+                     socket_timeout=2.0)
+    try:
+        assert_waits_for_the_busy_connection(client)  # its one connection to the master
+        assert client.connection_pool.get_master_address() == (HOST, redis_server.port)
+    finally:
+        client.close()
