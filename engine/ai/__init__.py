@@ -11,7 +11,7 @@ Public interface, used by the hint and analysis endpoints and the arena::
 ``view`` is a seat's view (:func:`engine.view`) or a pasted one of the same shape; levels are
 ``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them), or a variant
 of one with changed settings for measurements (``"strong:close_hedge=2"``,
-:func:`level_variant`); ``strong_v1`` is ``strong`` as it was before inference, frozen to
+:func:`level_variant`); ``strong_v1`` is ``strong`` as of issue 19, frozen to
 measure changes against (``sixtysix arena`` and the benches take it; :data:`LEVELS` and the
 API do not offer it). Modules:
 :mod:`~engine.ai.knowledge` (what the seat knows), :mod:`~engine.ai.sampling` (uniform deals

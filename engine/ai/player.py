@@ -106,7 +106,12 @@ class Level:
     close_hedge: float = CLOSE_HEDGE
     #: Inference (:mod:`engine.ai.inference`): the opponent's last this many phase-1 plays
     #: weight the sampled deals (0: uniform deals), with the model's sureness ``infer_beta``
-    #: and this many uniform candidates per deal.
+    #: and this many uniform candidates per deal. Off in every level: it did not win
+    #: measurably (sequential arenas with ``budget_ms=100`` against ``strong_v1`` at the same
+    #: budget: depth 3, 47.1% of game points [37.3%, 57.0%] over 186 hands; depth 1, 50.2%
+    #: [42.2%, 58.3%] over 254 (docs/strength.md); ``normal:infer_depth=3`` against
+    #: ``normal``: 51.5% [42.5%, 60.6%] over 204 hands). Kept as a setting to measure better
+    #: models against.
     infer_depth: int = 0
     infer_beta: float = 0.5
     infer_candidates: int = 6
@@ -133,12 +138,12 @@ LEVEL_TABLE: Final = {
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
               "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0,
               0.0, 0.0),
-        Level("strong", "Many sampled deals, weighted by what the opponent's play revealed; "
-              "solves the endgame (talon closed or exhausted) exactly in each, and the whole "
-              "rest of the hand once the talon is short; closes when it pays.", 900, 1000, 6,
-              4, 4, 0.0, 0.0, infer_depth=3),
-        Level("strong_v1", "strong as of issue 19, frozen to measure changes against: "
-              "uniform sampled deals, no inference.", 900, 1000, 6, 2, 4, 0.0, 0.0),
+        Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
+              "exactly in each, and the whole rest of the hand once the talon is short; "
+              "closes when it pays.", 900, 1000, 6, 4, 4, 0.0, 0.0),
+        Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
+              "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
+              "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),
     )
 }
 #: Frozen versions of a level, kept for measurements (``sixtysix arena``, the benches) and

@@ -24,16 +24,14 @@ def _seat(state: GameState) -> int:
     return seat
 
 
-def test_strong_v1_is_strong_without_inference_and_its_shorter_search_and_not_public() -> None:
-    """strong_v1 is strong as issue 19 found it: no inference, the exact search of the rest
-    of the hand from 2 talon cards (strong now searches from 4)."""
-    v1, strong = LEVEL_TABLE["strong_v1"], LEVEL_TABLE["strong"]
-    assert v1.infer_depth == 0 < strong.infer_depth
-    assert v1.search_talon == 2 < strong.search_talon == 4
-    assert replace(v1, name="strong", description=strong.description,
-                   infer_depth=strong.infer_depth, search_talon=4) == strong
+def test_strong_v1_keeps_the_frozen_settings_and_is_not_public() -> None:
+    v1 = LEVEL_TABLE["strong_v1"]
+    assert (v1.budget_ms, v1.max_samples, v1.solve_from, v1.search_talon, v1.search_from,
+            v1.feel, v1.forget, v1.close_hedge, v1.infer_depth) == (
+        900, 1000, 6, 2, 4, 0.0, 0.0, 2.0, 0)
     assert "strong_v1" not in LEVELS and set(LEVELS) == {"random", "easy", "normal", "strong"}
     assert level_variant("strong_v1:budget_ms=50").budget_ms == 50
+    assert level_variant("strong:infer_depth=3").infer_depth == 3
 
 
 def _phase1_knowledge() -> Knowledge:
