@@ -196,6 +196,7 @@ SEAT_TOKEN_FIELD: Final = "seat_token:"
 #: Most seats of a game (four-hand).
 MAX_SEATS: Final = 4
 _SEAT_FIELDS: Final = [f"{SEAT_TOKEN_FIELD}{i}" for i in range(MAX_SEATS)]
+_SEAT_FIELD_KEYS: Final = [f.encode() for f in _SEAT_FIELDS]  # as HGETALL answers them
 
 
 class StoreError(Exception):
@@ -414,7 +415,7 @@ class GameStore:
             game_id=game_id,
             version=int(raw[b"v"]),
             state=_state(raw[b"state"]),
-            meta=_with_minted(meta, [raw.get(f.encode()) for f in _SEAT_FIELDS]),
+            meta=_with_minted(meta, [raw.get(f) for f in _SEAT_FIELD_KEYS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in loads(raw[b"recent"])],
             connected=self.presence.connected(seen, len(meta["seats"])),
