@@ -1,10 +1,9 @@
 """Request ids and structured logs: one JSON line per request, and JSON for the app's own logs.
 
 Request id: a client's ``X-Request-Id`` if it is 1–128 characters of ``A-Z a-z 0-9 . _ : -``
-(nginx's ``$request_id`` is), else a fresh one, 32 lower-case hex digits: 16 random ones drawn
-once per process (again in a forked child) and a 16-digit counter, so ids never repeat across
-processes in practice and cost no random draw per request (they identify, they are no
-secret); answered in ``X-Request-Id`` and in every problem document (``request_id``).
+(nginx's ``$request_id`` is), else a fresh one from :func:`api.unique.new_id` (a
+per-process random prefix and a counter: no random draw per request; ids identify, they are
+no secret); answered in ``X-Request-Id`` and in every problem document (``request_id``).
 
 Logs go to standard error, one JSON object per line, through the ``api`` logger (Flask's own
 logger included): ``ts`` (UTC, ISO 8601), ``level``, ``logger``, ``msg``, ``request_id`` when in
@@ -21,10 +20,8 @@ building a log record (about a tenth of an action's CPU went to the request line
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
-import os
 import re
 import sys
 import time
@@ -34,6 +31,8 @@ from typing import Any, Final, TypeAlias, cast
 
 from flask import Flask, Request, Response, g, has_request_context, request
 from flask.logging import default_handler
+
+from api.unique import new_id
 
 REQUEST_ID_HEADER: Final = "X-Request-Id"
 REQUEST_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}")
@@ -46,23 +45,6 @@ log = logging.getLogger(REQUEST_LOGGER)
 _encode: Final = json.JSONEncoder(default=str).encode
 
 
-class _Ids:
-    """Fresh request ids of this process: a random prefix and a counter (see the module
-    docstring); a forked child draws its own prefix."""
-
-    def __init__(self) -> None:
-        self.reset()
-        os.register_at_fork(after_in_child=self.reset)
-
-    def reset(self) -> None:
-        self.prefix = os.urandom(8).hex()
-        self.counter = itertools.count()
-
-    def next(self) -> str:
-        return f"{self.prefix}{next(self.counter) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
-
-
-_ids: Final = _Ids()
 
 
 def request_id() -> str:
@@ -70,7 +52,7 @@ def request_id() -> str:
     found: str | None = g.get("request_id")
     if found is None:
         given = request.headers.get(REQUEST_ID_HEADER)
-        found = given if given is not None and REQUEST_ID.fullmatch(given) else _ids.next()
+        found = given if given is not None and REQUEST_ID.fullmatch(given) else new_id()
         g.request_id = found
     return found
 

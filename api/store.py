@@ -15,9 +15,9 @@ and a table's start writes the table and its new game in one script, see
   the engine's events and the seats' ``chat`` messages (:mod:`api.chat`) in one sequence.
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
   ``seq`` of the chat message a key logged.
-* ``sixtysix:write:{id}:<write id>`` — the outcome of one save: the version it wrote (of a
-  chat message: its ``seq``; kept :data:`WRITE_TTL` seconds), or ``fenced`` (kept as long as
-  a game) once it may never apply.
+* ``sixtysix:write:{id}:<write id>`` (:func:`api.unique.new_id`) — the outcome of one
+  save: the version it wrote (of a chat message: its ``seq``; kept :data:`WRITE_TTL`
+  seconds), or ``fenced`` (kept as long as a game) once it may never apply.
 * ``sixtysix:presence:{id}`` — hash: per seat the Unix time it was last seen (see
   :mod:`api.presence`); read with the game in one round trip.
 * ``sixtysix:ticket:{id}:<sha256 of ticket>`` — a stream ticket: the seat it admits, for
@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,6 +68,7 @@ import redis
 from api.fastjson import dumps, dumps_text, loads
 from api.presence import Presence
 from api.redis_connect import Client
+from api.unique import new_id
 from engine import Event, GameState, InvalidState
 from engine.serialize import from_stored, to_stored
 
@@ -196,6 +196,7 @@ SEAT_TOKEN_FIELD: Final = "seat_token:"
 #: Most seats of a game (four-hand).
 MAX_SEATS: Final = 4
 _SEAT_FIELDS: Final = [f"{SEAT_TOKEN_FIELD}{i}" for i in range(MAX_SEATS)]
+_SEAT_FIELD_KEYS: Final = [f.encode() for f in _SEAT_FIELDS]  # as HGETALL answers them
 
 
 class StoreError(Exception):
@@ -414,7 +415,7 @@ class GameStore:
             game_id=game_id,
             version=int(raw[b"v"]),
             state=_state(raw[b"state"]),
-            meta=_with_minted(meta, [raw.get(f.encode()) for f in _SEAT_FIELDS]),
+            meta=_with_minted(meta, [raw.get(f) for f in _SEAT_FIELD_KEYS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in loads(raw[b"recent"])],
             connected=self.presence.connected(seen, len(meta["seats"])),
@@ -480,7 +481,7 @@ class GameStore:
         :class:`GameNotFound` if there is no game (nothing logged either way). A lost answer
         is settled as a save's is (see the module docstring).
         """
-        written = write_key(game_id, secrets.token_urlsafe(12))
+        written = write_key(game_id, new_id())
         keys = [game_key(game_id), events_key(game_id), written]
         args: list[str | int] = [json.dumps(event.to_dict(), separators=(",", ":"))[1:],
                                  max_messages, notify_channel(game_id), WRITE_TTL]
@@ -559,7 +560,7 @@ class GameStore:
             elif owner["until"] < now + self.ttl:
                 owner["until"] = self._held_until(now)
                 write_meta = renew = True
-        written = write_key(game.game_id, secrets.token_urlsafe(12))
+        written = write_key(game.game_id, new_id())
         base = game.event_count
         while True:
             saved, keys, args = self._save_request(game, events, base, written, write_meta,

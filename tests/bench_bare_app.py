@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from typing import Final
 
 import redis
@@ -29,6 +28,7 @@ from flask import Flask, Response, request
 
 from api.redis_connect import connect
 from api.store import SAVE_SCRIPT, WRITE_TTL, events_key, game_key, notify_channel, write_key
+from api.unique import new_id
 
 #: Hash of the template: ``body`` (the real action's answer) and ``line:<i>`` (its events).
 TEMPLATE_KEY: Final = "sixtysix:bench:bare-template"
@@ -80,7 +80,7 @@ def create_app() -> Flask:
         raw = client.hgetall(key)
         version, count = int(raw[b"v"]), int(raw[b"n"])
         status, _ = save(
-            keys=[key, events_key(game_id), write_key(game_id, secrets.token_urlsafe(12))],
+            keys=[key, events_key(game_id), write_key(game_id, new_id())],
             args=[version, version + 1, TTL, raw[b"state"], "", raw[b"recent"],
                   count + len(lines), notify_channel(game_id), "", 0, WRITE_TTL, count, *lines])
         if status != 1:

@@ -3,6 +3,7 @@ the schema would: the same loaded body, and every body it does not take goes the
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ from flask.testing import FlaskClient
 from marshmallow import ValidationError
 
 from api.schemas import ActionSchema
-from tests.api.helpers import act, assert_problem, two_humans, view
+from tests.api.helpers import act, assert_problem, bearer, two_humans, view
 
 BODIES: list[Any] = [
     {"type": "play", "card": "QH"}, {"type": "meld", "suit": "H"}, {"type": "continue"},
@@ -58,3 +59,20 @@ def test_bodies_off_the_shortcut_are_refused_as_before(client: FlaskClient, body
     game_id, tokens = two_humans(client)
     problem = assert_problem(act(client, game_id, tokens[0], body), 422, "validation-error")
     assert member in str(problem)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-16-be"])
+def test_a_body_not_in_utf8_is_refused_and_not_applied(client: FlaskClient,
+                                                       encoding: str) -> None:
+    """The shortcut decodes strict UTF-8, as the full way does: a legal action written in
+    another encoding (which ``json.loads`` of bytes would guess) is a 400, nothing saved."""
+    game_id, tokens = two_humans(client, first_dealer=0)
+    seat = next(s for s in (0, 1) if view(client, game_id, tokens[s])["legal_actions"])
+    before = view(client, game_id, tokens[seat])
+    legal = before["legal_actions"][0]
+    raw = json.dumps(legal).encode(encoding)
+    assert json.loads(raw) == legal  # the standard library's guess would take it
+    answer = client.post(f"/v1/games/{game_id}/actions", data=raw,
+                         content_type="application/json", headers=bearer(tokens[seat]))
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert view(client, game_id, tokens[seat])["version"] == before["version"]
