@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from typing import Any, Final
 
-from engine.cards import CARD_CODES, Card, card_code, codes, parse_card
+from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
 from engine.errors import InvalidDeck, InvalidOption
-from engine.events import Event
-from engine.rules import Rules, Settings, Variant
+from engine.events import Event, LazyEvent
+from engine.rules import VARIANTS, Rules, Settings, Variant
 from engine.state import PLAYING, GameState
 
 _SECURE = secrets.SystemRandom()
@@ -87,25 +88,55 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
+def _plan(variant: Variant) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    """``variant``'s deal: (index in the deal order, first, last + 1) of each packet's cards
+    in the deck, and the deck index of the trump card (-1: the deck's last, four-hand)."""
+    packets = []
+    i = 0
+    for size in variant.packets:
+        for k in range(len(deal_order(variant, 0))):
+            packets.append((k, i, i + size))
+            i += size
+    return tuple(packets), i if variant.has_talon else -1
+
+
+_PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
+_BITS: Final = tuple(1 << c for c in range(24))
+
+
+def _hand_dealt(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
+                talon_size: int, deck: tuple[Card, ...],
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    return {
+        "hand_no": hand_no,
+        "dealer": dealer,
+        "forehand": order[0],
+        "active": list(order),
+        "trump_suit": "CSHD"[trump_card // 6],
+        "trump_card": CARD_CODES[trump_card],
+        "talon_size": talon_size,
+    }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
+
+
+def _cards_dealt(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
+    return {"seat": seat}, {"cards": codes(hand)}
+
+
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
     variant = state.rules.variant
     order = deal_order(variant, state.dealer)
     hands = [0] * variant.players
-    i = 0
-    for size in variant.packets:
-        for seat in order:
-            hand = hands[seat]
-            for c in deck[i : i + size]:
-                hand |= 1 << c
-            hands[seat] = hand
-            i += size
-    if variant.has_talon:
-        trump_card = deck[i]
-        talon = [trump_card, *reversed(deck[i + 1 :])]
-    else:
-        trump_card = deck[-1]
-        talon = []
+    packets, at = _PLANS[variant.name]
+    bit = _BITS.__getitem__
+    for k, first, stop in packets:
+        # The cards of a deck are distinct, so their bits' sum is their union.
+        hands[order[k]] |= sum(map(bit, deck[first:stop]))
+    trump_card = deck[at]
+    talon: list[Card] = []
+    if at >= 0:  # the trump card under the talon, the deck's next card on top
+        talon.append(trump_card)
+        talon += deck[:at:-1]
     state.clear_hand()
     state.active = order
     state.hands = hands
@@ -117,24 +148,10 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     state.status = PLAYING
     state.acks = 0
     state.hand_no += 1
-    events = [
-        Event(
-            "hand_dealt",
-            {
-                "hand_no": state.hand_no,
-                "dealer": state.dealer,
-                "forehand": order[0],
-                "active": list(order),
-                "trump_suit": "CSHD"[state.trump],
-                "trump_card": card_code(trump_card),
-                "talon_size": len(talon),
-            },
-            private={"deck": [*map(CARD_CODES.__getitem__, deck)]},
-        )
-    ]
+    events: list[Event] = [LazyEvent("hand_dealt", _hand_dealt, (
+        state.hand_no, state.dealer, order, trump_card, len(talon), tuple(deck)))]
     for seat in order:
-        events.append(Event("cards_dealt", {"seat": seat}, owner=seat,
-                            private={"cards": codes(hands[seat])}))
+        events.append(LazyEvent("cards_dealt", _cards_dealt, (seat, hands[seat]), seat))
     return events
 
 

@@ -10,16 +10,29 @@ Event types:
 ``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``reached_66``
 (``automatic_66``: a side reached 66 and the hand ends), ``hand_settled``, ``match_won``,
 ``set_won``, ``continue``, ``resigned``, ``aborted``.
+
+The engine's hot path makes events with :class:`LazyEvent`: the type and owner at once, the
+``data`` and ``private`` dicts from immutable arguments on first access (then kept, so a
+caller may change them as with any event). A random-play benchmark or a search that never
+reads its events does not pay for building them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+#: Builds an event's ``(data, private)`` from its arguments.
+Builder = Callable[..., tuple[dict[str, Any], dict[str, Any] | None]]
 
 
 class Event:
-    __slots__ = ("data", "owner", "private", "type")
+    __slots__ = ("_args", "_build", "_data", "_private", "owner", "type")
+
+    _build: Builder | None
+    _args: tuple[Any, ...]
+    _data: dict[str, Any]
+    _private: dict[str, Any] | None
 
     def __init__(
         self,
@@ -29,23 +42,46 @@ class Event:
         private: dict[str, Any] | None = None,
     ) -> None:
         self.type = type
-        self.data = data
+        self._data = data
         self.owner = owner
-        self.private = private
+        self._private = private
+        self._build = None
+
+    def _materialise(self) -> None:
+        build = self._build
+        assert build is not None
+        self._data, self._private = build(*self._args)
+        self._build = None
+        del self._args
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The public part (seen by every seat and spectators)."""
+        if self._build is not None:
+            self._materialise()
+        return self._data
+
+    @property
+    def private(self) -> dict[str, Any] | None:
+        """The part seen only by ``owner`` (``None``: no private part)."""
+        if self._build is not None:
+            self._materialise()
+        return self._private
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` sees it (``None``: a spectator)."""
         out: dict[str, Any] = {"type": self.type, **self.data}
-        if self.private is not None and seat is not None and seat == self.owner:
-            out.update(self.private)
+        private = self._private
+        if private is not None and seat is not None and seat == self.owner:
+            out.update(private)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """Full form for storage (private part included)."""
         out: dict[str, Any] = {"type": self.type, "data": self.data}
-        if self.private is not None:
+        if self._private is not None:
             out["owner"] = self.owner
-            out["private"] = self.private
+            out["private"] = self._private
         return out
 
     @classmethod
@@ -56,3 +92,17 @@ class Event:
         return (
             f"Event({self.type!r}, {self.data!r}, owner={self.owner!r}, private={self.private!r})"
         )
+
+
+class LazyEvent(Event):
+    """An event whose ``data`` and ``private`` are ``build(*args)``, made on first access;
+    ``args`` must not change afterwards (ints, strings, tuples)."""
+
+    __slots__ = ()
+
+    def __init__(self, type: str, build: Builder, args: tuple[Any, ...],
+                 owner: int | None = None) -> None:
+        self.type = type
+        self._build = build
+        self._args = args
+        self.owner = owner

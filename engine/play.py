@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from engine.actions import (
     ABORT,
@@ -70,13 +70,14 @@ from engine.cards import (
     SUIT_CODES,
     SUIT_MASKS,
     SUIT_NAMES,
+    Card,
     card,
     cards_of,
     meld_value,
 )
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
-from engine.events import Event
+from engine.events import Event, LazyEvent
 from engine.scoring import DECLARE_TARGET, settle
 from engine.state import (
     ABORTED,
@@ -253,7 +254,7 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     state.melded_suit = None
     trick = state.trick
     trick.append(c)
-    events = [Event("card_played", {"seat": seat, "card": CARD_CODES[c]})]
+    events: list[Event] = [LazyEvent("card_played", _card_played, (seat, c))]
     active = state.active
     if len(trick) < len(active):
         return events
@@ -295,9 +296,7 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     state.tricks.append((leader, cards, winner))
     state.trick = []
     state.leader = winner
-    events.append(Event("trick_won", {
-        "seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)], "points": points,
-        "reason": reason}))
+    events.append(LazyEvent("trick_won", _trick_won, (winner, cards, points, reason)))
     if state.melds and (state.won_tricks[side] == 1
                         or state.rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
@@ -310,19 +309,32 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
         for drawer in (winner, loser):
             drawn = talon.pop()
             state.hands[drawer] |= 1 << drawn
-            public = state.public >> drawn & 1
-            events.append(Event(
-                "card_drawn",
-                {"seat": drawer, "card": CARD_CODES[drawn] if public else None,
-                 "talon_size": len(talon)},
-                owner=drawer, private={"card": CARD_CODES[drawn]},
-            ))
+            events.append(LazyEvent("card_drawn", _card_drawn, (
+                drawer, drawn, state.public >> drawn & 1, len(talon)), drawer))
         if not talon:
             events.append(Event("talon_exhausted", {}))
     elif not state.hands[winner] and not reached:
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
     return _reached_66(state, winner, events) if reached else events
+
+
+def _card_played(seat: int, c: Card) -> tuple[dict[str, Any], None]:
+    return {"seat": seat, "card": CARD_CODES[c]}, None
+
+
+def _trick_won(winner: int, cards: tuple[Card, ...], points: int, reason: str,
+               ) -> tuple[dict[str, Any], None]:
+    return {"seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)], "points": points,
+            "reason": reason}, None
+
+
+def _card_drawn(drawer: int, drawn: Card, public: int, talon_size: int,
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A drawn card is public only if it was seen before (the exchanged trump card)."""
+    code = CARD_CODES[drawn]
+    return {"seat": drawer, "card": code if public else None, "talon_size": talon_size}, \
+        {"card": code}
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
