@@ -78,7 +78,7 @@ from engine.cards import (
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
 from engine.events import Event, LazyEvent
-from engine.scoring import DECLARE_TARGET, settle
+from engine.scoring import DECLARE_TARGET, decide, settlement
 from engine.state import (
     ABORTED,
     HAND_OVER,
@@ -87,6 +87,7 @@ from engine.state import (
     RESIGNED,
     TIMED_OUT,
     GameState,
+    PendingSettlement,
 )
 
 #: Play actions for each 6-bit pattern of each suit.
@@ -136,18 +137,27 @@ def playable(state: GameState, seat: int) -> int:
     return hand
 
 
+#: Bits of the Kings whose Queen is in the same mask too: ``hand & hand >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (6 * s + KING) for s in range(4))
+assert QUEEN == KING + 1
+#: The meld actions of each such set of King bits.
+_MELDS_OF: Final = {
+    both: tuple(_MELDS[s] for s in range(4) if both >> (6 * s + KING) & 1)
+    for both in (sum(1 << (6 * s + KING) for s in range(4) if k >> s & 1) for k in range(16))
+}
+
+
 def _lead_options(state: GameState, seat: int) -> list[Action]:
     """Meld, exchange, close and declare open to ``seat``, the player on lead, now."""
     out: list[Action] = []
-    side = state.side_of(seat)
-    won = state.won_tricks[side]
+    won = state.won_tricks[seat % 2 if len(state.hands) == 4 else seat]
+    rules = state.rules
     if state.melded_suit is None:
-        rules = state.rules
         hand = state.hands[seat]
         if won or rules.meld_before_first_trick == "pending":
-            for s in (0, 1, 2, 3):
-                if hand & MARRIAGES[s] == MARRIAGES[s]:
-                    out.append(_MELDS[s])
+            both = hand & hand >> 1 & _KINGS
+            if both:
+                out += _MELDS_OF[both]
         if state.closed_by is None:
             size = len(state.talon)
             rank = rules.variant.exchange_rank
@@ -160,7 +170,7 @@ def _lead_options(state: GameState, seat: int) -> list[Action]:
                 out.append(EXCHANGE_ACTION)
             if rules.closing and size >= rules.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won and not state.rules.automatic_66:
+    if won and not rules.automatic_66:
         out.append(DECLARE_ACTION)
     return out
 
@@ -171,9 +181,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if state.status == HAND_OVER and not state.acks >> seat & 1:
             return [CONTINUE_ACTION]
         return []
-    out = plays(playable(state, seat))
-    if not state.trick and seat == state.leader:
-        out += _lead_options(state, seat)
+    if state.trick or seat != state.leader:
+        return plays(playable(state, seat))
+    suit = state.melded_suit
+    hand = state.hands[seat]
+    out = plays(hand if suit is None else hand & MARRIAGES[suit])
+    out += _lead_options(state, seat)
     return out
 
 
@@ -250,7 +263,8 @@ def apply(
 
 
 def _play(state: GameState, seat: int, c: int) -> list[Event]:
-    state.hands[seat] &= ~(1 << c)
+    hands = state.hands
+    hands[seat] ^= 1 << c  # ``c`` is in the hand: playable() said so
     state.melded_suit = None
     trick = state.trick
     trick.append(c)
@@ -260,18 +274,18 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
         return events
     # The trick is complete.
     leader = state.leader
-    trump = state.trump
     if len(trick) == 2:
         first = trick[0]
         if c // 6 == first // 6:
             winner = seat if c % 6 < first % 6 else leader
             reason = "higher_card"
-        elif c // 6 == trump:
+        elif c // 6 == state.trump:
             winner, reason = seat, "trump"
         else:
             winner, reason = leader, "off_suit"
         points = POINTS[first] + POINTS[c]
         taken = (1 << first) | (1 << c)
+        cards: tuple[Card, ...] = (first, c)
     else:
         win_i = state.trick_winner_index()
         winner = active[(active.index(leader) + win_i) % len(active)]
@@ -288,35 +302,44 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
         for x in trick:
             points += POINTS[x]
             taken |= 1 << x
-    side = state.side_of(winner)
+        cards = tuple(trick)
+    side = winner % 2 if len(hands) == 4 else winner
     state.won_points[side] += points
-    state.won_tricks[side] += 1
+    won_tricks = state.won_tricks
+    won_tricks[side] += 1
     state.taken[side] |= taken
-    cards = tuple(trick)
     state.tricks.append((leader, cards, winner))
     state.trick = []
     state.leader = winner
     events.append(LazyEvent("trick_won", _trick_won, (winner, cards, points, reason)))
-    if state.melds and (state.won_tricks[side] == 1
-                        or state.rules.meld_credit == "next_trick"):
+    rules = state.rules
+    if state.melds and (won_tricks[side] == 1 or rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
     # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
-    reached = state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
+    reached = rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
     talon = state.talon
     if talon and state.closed_by is None:
-        # Only two seats play a hand with a talon.
+        # Only two seats play a hand with a talon: the winner draws first.
+        public = state.public
+        drawn = talon.pop()
+        hands[winner] |= 1 << drawn
+        events.append(LazyEvent("card_drawn", _card_drawn, (
+            winner, drawn, public >> drawn & 1, len(talon)), winner))
         loser = active[1] if winner == active[0] else active[0]
-        for drawer in (winner, loser):
-            drawn = talon.pop()
-            state.hands[drawer] |= 1 << drawn
-            events.append(LazyEvent("card_drawn", _card_drawn, (
-                drawer, drawn, state.public >> drawn & 1, len(talon)), drawer))
+        drawn = talon.pop()
+        hands[loser] |= 1 << drawn
+        events.append(LazyEvent("card_drawn", _card_drawn, (
+            loser, drawn, public >> drawn & 1, len(talon)), loser))
         if not talon:
             events.append(Event("talon_exhausted", {}))
-    elif not state.hands[winner] and not reached:
+    elif not hands[winner] and not reached:
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
     return _reached_66(state, winner, events) if reached else events
+
+
+def _hand_settled(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
+    return {"settlement": pending.get()}, None
 
 
 def _card_played(seat: int, c: Card) -> tuple[dict[str, Any], None]:
@@ -400,16 +423,17 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
     The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
     (three-hand, where every other player gets one) goes to the winner of the deciding match.
     """
-    settlement = settle(state, declarer, timed_out)
-    state.settlement = settlement
+    facts, head, bonus, total = decide(state, declarer, timed_out)
+    pending = PendingSettlement(settlement, (facts, head, bonus, total))
+    state.settle_later(pending)
     state.status = HAND_OVER
     state.acks = 0
-    events.append(Event("hand_settled", {"settlement": settlement}))
-    winner = settlement["winner_side"]
+    events.append(LazyEvent("hand_settled", _hand_settled, (pending,)))
+    winner = head["winner_side"]
     if winner is None:
         return events
     rules = state.rules
-    state.score[winner] += settlement["game_points"]
+    state.score[winner] += head["game_points"]
     if state.score[winner] < rules.match_points:
         return events
     given = {}
@@ -425,7 +449,7 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
         "winners": list(state.seats_of(winner)), "score": list(state.score),
         "bummerl_given": {str(k): v for k, v in given.items()}, "bummerl": list(state.bummerl),
     }
-    settlement["match"] = match
+    pending.get()["match"] = match
     events.append(Event("match_won", match))
     if max(state.bummerl) >= rules.set_bummerl:
         sides = range(len(state.bummerl))

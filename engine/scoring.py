@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.cards import codes, meld_value
-from engine.state import GameState
+from engine.cards import Mask, codes, meld_value
+from engine.state import GameState, Meld
 
 DECLARE_TARGET = 66
 #: ``automatic_66``: the reason of a declaration's settlement when the hand ended by itself.
@@ -40,6 +40,13 @@ def table(tricks: int, points: int) -> tuple[int, str]:
     return 1, f"the loser has {points} points (33 or more)"
 
 
+#: What a settlement's working is made of, taken from the state when the hand ended:
+#: (players, trump, active seats, hands, melds, trick points, tricks, taken cards) per seat or
+#: side, as tuples (the state's lists change with the next hand).
+Facts = tuple[int, int, tuple[int, ...], tuple[Mask, ...], tuple[Meld, ...], tuple[int, ...],
+              tuple[int, ...], tuple[Mask, ...]]
+
+
 def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
            ) -> dict[str, Any]:
     """The settlement of the current hand, ended by ``declarer``'s "66!", by ``timed_out``'s
@@ -51,6 +58,21 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
     ``missing_points`` (false declaration), ``at_close``, per side its working and, for a
     timeout only, ``timed_out`` (the seat).
     """
+    return settlement(*decide(state, declarer, timed_out))
+
+
+def facts(state: GameState) -> Facts:
+    """The parts of ``state`` a settlement's working shows."""
+    return (state.rules.variant.players, state.trump, state.active, tuple(state.hands),
+            tuple(state.melds), tuple(state.won_points), tuple(state.won_tricks),
+            tuple(state.taken))
+
+
+def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
+           ) -> tuple[Facts, dict[str, Any], tuple[int, int], tuple[int, int]]:
+    """The outcome of :func:`settle` without its working: ``(facts, head, bonus, total)``,
+    ``head`` holding the settlement's keys up to ``at_close`` (and ``timed_out``), ``bonus``
+    and ``total`` the two sides' last-trick bonus and points, forehand's side first."""
     rules = state.rules
     side_a, side_b = state.hand_sides
     closer = state.closed_by
@@ -128,7 +150,7 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
         assert winner is not None
         reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
-    out = {
+    head: dict[str, Any] = {
         "reason": reason,
         "explanation": why,
         "winner_side": winner,
@@ -140,12 +162,44 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
         "missing_points": missing,
         "at_close": None if snapshot is None or closer_side is None else {
             "side": other(closer_side), "points": snapshot[0], "tricks": snapshot[1]},
-        "sides": [_side_working(state, s, bonus[s], total[s]) for s in (side_a, side_b)],
-        "hands_left": {str(seat): codes(state.hands[seat]) for seat in state.active},
     }
     if timed_out is not None:
-        out["timed_out"] = timed_out
+        head["timed_out"] = timed_out
+    return (facts(state), head, (bonus[side_a], bonus[side_b]),
+            (total[side_a], total[side_b]))
+
+
+def settlement(facts: Facts, head: dict[str, Any], bonus: tuple[int, int],
+               total: tuple[int, int]) -> dict[str, Any]:
+    """The settlement of :func:`decide`'s outcome: ``head`` (copied), each side's working,
+    the cards left in hand, and ``timed_out`` last."""
+    players, trump, active, hands, melds, won_points, won_tricks, taken = facts
+    out = {k: v for k, v in head.items() if k != "timed_out"}
+    pairs = players == 4
+    sides = [seat % 2 if pairs else seat for seat in active[:2]]
+    out["sides"] = [{
+        "side": side,
+        "seats": [side, side + 2] if pairs else [side],
+        "trick_points": won_points[side],
+        "tricks": won_tricks[side],
+        "melds": _melds(melds, side, pairs, trump, True),
+        "forfeited_melds": _melds(melds, side, pairs, trump, False),
+        "last_trick_bonus": bonus[i],
+        "total": total[i],
+        "cards": codes(taken[side]),
+    } for i, side in enumerate(sides)]
+    out["hands_left"] = {str(seat): codes(hands[seat]) for seat in active}
+    if "timed_out" in head:
+        out["timed_out"] = head["timed_out"]
     return out
+
+
+def _melds(melds: tuple[Meld, ...], side: int, pairs: bool, trump: int, credited: bool,
+           ) -> list[dict[str, Any]]:
+    """The melds of ``side`` that are (or, ``credited`` false, are not) credited."""
+    return [{"seat": seat, "suit": "CSHD"[suit], "points": meld_value(suit, trump)}
+            for seat, suit, cred in melds
+            if cred == credited and (seat % 2 if pairs else seat) == side]
 
 
 def _lost_by(state: GameState, loser: int, winner: int, total: dict[int, int],
@@ -169,25 +223,3 @@ def _failed_closing(opponent_tricks_at_close: int) -> tuple[int, str]:
     if opponent_tricks_at_close == 0:
         return 3, "the closing failed and the opponent had no trick when the talon was closed"
     return 2, "the closing failed"
-
-
-def _side_working(state: GameState, side: int, bonus: int, total: int) -> dict[str, Any]:
-    trump = state.trump
-    credited: list[dict[str, Any]] = []
-    forfeited: list[dict[str, Any]] = []
-    for seat, suit, cred in state.melds:
-        if state.side_of(seat) != side:
-            continue
-        entry = {"seat": seat, "suit": "CSHD"[suit], "points": meld_value(suit, trump)}
-        (credited if cred else forfeited).append(entry)
-    return {
-        "side": side,
-        "seats": list(state.seats_of(side)),
-        "trick_points": state.won_points[side],
-        "tricks": state.won_tricks[side],
-        "melds": credited,
-        "forfeited_melds": forfeited,
-        "last_trick_bonus": bonus,
-        "total": total,
-        "cards": codes(state.taken[side]),
-    }
