@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
@@ -88,16 +89,18 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
-def _plan(variant: Variant) -> tuple[tuple[tuple[int, int, int], ...], int]:
-    """``variant``'s deal: (index in the deal order, first, last + 1) of each packet's cards
-    in the deck, and the deck index of the trump card (-1: the deck's last, four-hand)."""
-    packets = []
+def _plan(variant: Variant) -> tuple[tuple[tuple[int, itemgetter[Card]], ...], int]:
+    """``variant``'s deal: for each index in the deal order, a getter of its cards' places in
+    the deck; and the deck index of the trump card (-1: the deck's last, four-hand)."""
+    seats = len(deal_order(variant, 0))
+    places: list[list[int]] = [[] for _ in range(seats)]
     i = 0
     for size in variant.packets:
-        for k in range(len(deal_order(variant, 0))):
-            packets.append((k, i, i + size))
+        for k in range(seats):
+            places[k] += range(i, i + size)
             i += size
-    return tuple(packets), i if variant.has_talon else -1
+    return (tuple((k, itemgetter(*places[k])) for k in range(seats)),
+            i if variant.has_talon else -1)
 
 
 _PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
@@ -129,9 +132,9 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     hands = [0] * variant.players
     packets, at = _PLANS[variant.name]
     bit = _BITS.__getitem__
-    for k, first, stop in packets:
+    for k, cards_of in packets:
         # The cards of a deck are distinct, so their bits' sum is their union.
-        hands[order[k]] |= sum(map(bit, deck[first:stop]))
+        hands[order[k]] = sum(map(bit, cards_of(deck)))
     trump_card = deck[at]
     talon: list[Card] = []
     if at >= 0:  # the trump card under the talon, the deck's next card on top

@@ -90,18 +90,20 @@ from engine.state import (
     PendingSettlement,
 )
 
-#: Play actions for each 6-bit pattern of each suit.
+#: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
+#: two (hearts, diamonds).
 _PLAYS: Final = tuple(
-    tuple(tuple(Action.play(c) for c in cards_of(pattern << (6 * s))) for pattern in range(64))
-    for s in range(4)
+    tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
+          for pattern in range(4096))
+    for half in (0, 1)
 )
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 
 def plays(mask: int) -> list[Action]:
     """Play actions for the cards of ``mask``."""
-    c, s, h, d = _PLAYS
-    return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
+    low, high = _PLAYS
+    return [*low[mask & 4095], *high[mask >> 12]]
 
 
 # --------------------------------------------------------------------------- legality

@@ -81,7 +81,8 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
     bonus = {side_a: 0, side_b: 0}
     if declarer is None and timed_out is None and closer is None and last_by is not None:
         bonus[state.side_of(last_by)] = rules.bonus
-    total = {s: state.credited_points(s) + bonus[s] for s in (side_a, side_b)}
+    total = {side_a: state.credited_points(side_a) + bonus[side_a],
+             side_b: state.credited_points(side_b) + bonus[side_b]}
     tricks = state.won_tricks
     snapshot = state.closed_snapshot  # (points, tricks) of the closer's opponent at closing
 

@@ -236,6 +236,8 @@ class GameState:
         return self.closed_by is None and bool(self.talon)
 
     def meld_points(self, side: int, credited: bool = True) -> int:
+        if not self.melds:
+            return 0
         trump = self.trump
         return sum(
             meld_value(suit, trump)
