@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any, Final
 
@@ -89,7 +89,11 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
-def _plan(variant: Variant) -> tuple[tuple[tuple[int, itemgetter[Card]], ...], int]:
+#: Takes a seat's cards from a deck (their places fixed by the variant's packets).
+Taker = Callable[[Sequence[Card]], tuple[Card, ...]]
+
+
+def _plan(variant: Variant) -> tuple[tuple[tuple[int, Taker], ...], int]:
     """``variant``'s deal: for each index in the deal order, a getter of its cards' places in
     the deck; and the deck index of the trump card (-1: the deck's last, four-hand)."""
     seats = len(deal_order(variant, 0))
@@ -99,8 +103,11 @@ def _plan(variant: Variant) -> tuple[tuple[tuple[int, itemgetter[Card]], ...], i
         for k in range(seats):
             places[k] += range(i, i + size)
             i += size
-    return (tuple((k, itemgetter(*places[k])) for k in range(seats)),
-            i if variant.has_talon else -1)
+    takers: list[tuple[int, Taker]] = []
+    for k in range(seats):
+        taker: Taker = itemgetter(*places[k])
+        takers.append((k, taker))
+    return tuple(takers), i if variant.has_talon else -1
 
 
 _PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
