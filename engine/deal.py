@@ -114,22 +114,37 @@ _PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
 _BITS: Final = tuple(1 << c for c in range(24))
 
 
-def _hand_dealt(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
-                talon_size: int, deck: tuple[Card, ...],
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
-    return {
-        "hand_no": hand_no,
-        "dealer": dealer,
-        "forehand": order[0],
-        "active": list(order),
-        "trump_suit": "CSHD"[trump_card // 6],
-        "trump_card": CARD_CODES[trump_card],
-        "talon_size": talon_size,
-    }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
+class _HandDealt(LazyEvent):
+    """``args``: hand number, dealer, deal order, trump card, talon size, deck."""
+
+    __slots__ = ()
+    type = "hand_dealt"
+    owner = None
+
+    @staticmethod
+    def build(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
+              talon_size: int, deck: tuple[Card, ...],
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {
+            "hand_no": hand_no,
+            "dealer": dealer,
+            "forehand": order[0],
+            "active": list(order),
+            "trump_suit": "CSHD"[trump_card // 6],
+            "trump_card": CARD_CODES[trump_card],
+            "talon_size": talon_size,
+        }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
 
 
-def _cards_dealt(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
-    return {"seat": seat}, {"cards": codes(hand)}
+class _CardsDealt(LazyEvent):
+    """``args``: the seat (the owner) and its hand."""
+
+    __slots__ = ()
+    type = "cards_dealt"
+
+    @staticmethod
+    def build(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {"seat": seat}, {"cards": codes(hand)}
 
 
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
@@ -158,10 +173,14 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     state.status = PLAYING
     state.acks = 0
     state.hand_no += 1
-    events: list[Event] = [LazyEvent("hand_dealt", _hand_dealt, (
-        state.hand_no, state.dealer, order, trump_card, len(talon), tuple(deck)))]
+    dealt = _HandDealt()
+    dealt.args = (state.hand_no, state.dealer, order, trump_card, len(talon), tuple(deck))
+    events: list[Event] = [dealt]
     for seat in order:
-        events.append(LazyEvent("cards_dealt", _cards_dealt, (seat, hands[seat]), seat))
+        cards = _CardsDealt()
+        cards.args = (seat, hands[seat])
+        cards.owner = seat
+        events.append(cards)
     return events
 
 

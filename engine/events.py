@@ -11,26 +11,26 @@ Event types:
 (``automatic_66``: a side reached 66 and the hand ends), ``hand_settled``, ``match_won``,
 ``set_won``, ``continue``, ``resigned``, ``aborted``.
 
-The engine's hot path makes events with :class:`LazyEvent`: the type and owner at once, the
-``data`` and ``private`` dicts from immutable arguments on first access (then kept, so a
-caller may change them as with any event). A random-play benchmark or a search that never
-reads its events does not pay for building them.
+The engine's hot path makes :class:`LazyEvent` subclasses, one per event type: an instance
+holds only ``args``, and ``data`` and ``private`` are ``build(*args)``, made on first access
+(then kept, so a caller may change them as with any event). A random-play benchmark or a
+search that never reads its events does not pay for building them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 #: Builds an event's ``(data, private)`` from its arguments.
 Builder = Callable[..., tuple[dict[str, Any], dict[str, Any] | None]]
 
 
 class Event:
-    __slots__ = ("_args", "_build", "_data", "_private", "owner", "type")
+    __slots__ = ("_data", "_private", "args", "owner", "type")
 
-    _build: Builder | None
-    _args: tuple[Any, ...]
+    type: str
+    owner: int | None
     _data: dict[str, Any]
     _private: dict[str, Any] | None
 
@@ -45,28 +45,27 @@ class Event:
         self._data = data
         self.owner = owner
         self._private = private
-        self._build = None
 
     def _materialise(self) -> None:
-        build = self._build
-        assert build is not None
-        self._data, self._private = build(*self._args)
-        self._build = None
-        del self._args
+        raise AssertionError(f"{self.type} event without data")
 
     @property
     def data(self) -> dict[str, Any]:
         """The public part (seen by every seat and spectators)."""
-        if self._build is not None:
+        try:
+            return self._data
+        except AttributeError:
             self._materialise()
-        return self._data
+            return self._data
 
     @property
     def private(self) -> dict[str, Any] | None:
         """The part seen only by ``owner`` (``None``: no private part)."""
-        if self._build is not None:
+        try:
+            return self._private
+        except AttributeError:
             self._materialise()
-        return self._private
+            return self._private
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` sees it (``None``: a spectator)."""
@@ -95,14 +94,15 @@ class Event:
 
 
 class LazyEvent(Event):
-    """An event whose ``data`` and ``private`` are ``build(*args)``, made on first access;
-    ``args`` must not change afterwards (ints, strings, tuples)."""
+    """An event made as ``e = Sub(); e.args = (...)`` (and ``e.owner = seat`` if ``Sub`` has
+    no class ``owner``), ``Sub`` naming ``type`` and ``build``; its ``data`` and ``private``
+    are ``build(*args)``, made on first access. ``args`` must not change (ints, strings,
+    tuples). Construction runs no Python code: the hot path's events cost an allocation."""
 
     __slots__ = ()
+    __init__ = object.__init__
+    build: ClassVar[Builder]
+    args: tuple[Any, ...]
 
-    def __init__(self, type: str, build: Builder, args: tuple[Any, ...],
-                 owner: int | None = None) -> None:
-        self.type = type
-        self._build = build
-        self._args = args
-        self.owner = owner
+    def _materialise(self) -> None:
+        self._data, self._private = self.build(*self.args)

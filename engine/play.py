@@ -270,7 +270,9 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     state.melded_suit = None
     trick = state.trick
     trick.append(c)
-    events: list[Event] = [LazyEvent("card_played", _card_played, (seat, c))]
+    played = _CardPlayed()
+    played.args = (seat, c)
+    events: list[Event] = [played]
     active = state.active
     if len(trick) < len(active):
         return events
@@ -313,7 +315,9 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     state.tricks.append((leader, cards, winner))
     state.trick = []
     state.leader = winner
-    events.append(LazyEvent("trick_won", _trick_won, (winner, cards, points, reason)))
+    won = _TrickWon()
+    won.args = (winner, cards, points, reason)
+    events.append(won)
     rules = state.rules
     if state.melds and (won_tricks[side] == 1 or rules.meld_credit == "next_trick"):
         _credit_pending(state, side, events)
@@ -323,15 +327,13 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     if talon and state.closed_by is None:
         # Only two seats play a hand with a talon: the winner draws first.
         public = state.public
-        drawn = talon.pop()
-        hands[winner] |= 1 << drawn
-        events.append(LazyEvent("card_drawn", _card_drawn, (
-            winner, drawn, public >> drawn & 1, len(talon)), winner))
-        loser = active[1] if winner == active[0] else active[0]
-        drawn = talon.pop()
-        hands[loser] |= 1 << drawn
-        events.append(LazyEvent("card_drawn", _card_drawn, (
-            loser, drawn, public >> drawn & 1, len(talon)), loser))
+        for drawer in (winner, active[1] if winner == active[0] else active[0]):
+            drawn = talon.pop()
+            hands[drawer] |= 1 << drawn
+            event = _CardDrawn()
+            event.args = (drawer, drawn, public >> drawn & 1, len(talon))
+            event.owner = drawer
+            events.append(event)
         if not talon:
             events.append(Event("talon_exhausted", {}))
     elif not hands[winner] and not reached:
@@ -340,26 +342,57 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     return _reached_66(state, winner, events) if reached else events
 
 
-def _hand_settled(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
-    return {"settlement": pending.get()}, None
+class _HandSettled(LazyEvent):
+    """``args``: the pending settlement (the state's, the same dict once made)."""
+
+    __slots__ = ()
+    type = "hand_settled"
+    owner = None
+
+    @staticmethod
+    def build(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
+        return {"settlement": pending.get()}, None
 
 
-def _card_played(seat: int, c: Card) -> tuple[dict[str, Any], None]:
-    return {"seat": seat, "card": CARD_CODES[c]}, None
+class _CardPlayed(LazyEvent):
+    """``args``: seat, card."""
+
+    __slots__ = ()
+    type = "card_played"
+    owner = None
+
+    @staticmethod
+    def build(seat: int, c: Card) -> tuple[dict[str, Any], None]:
+        return {"seat": seat, "card": CARD_CODES[c]}, None
 
 
-def _trick_won(winner: int, cards: tuple[Card, ...], points: int, reason: str,
-               ) -> tuple[dict[str, Any], None]:
-    return {"seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)], "points": points,
-            "reason": reason}, None
+class _TrickWon(LazyEvent):
+    """``args``: winner seat, cards in play order, points, reason."""
+
+    __slots__ = ()
+    type = "trick_won"
+    owner = None
+
+    @staticmethod
+    def build(winner: int, cards: tuple[Card, ...], points: int, reason: str,
+              ) -> tuple[dict[str, Any], None]:
+        return {"seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)],
+                "points": points, "reason": reason}, None
 
 
-def _card_drawn(drawer: int, drawn: Card, public: int, talon_size: int,
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A drawn card is public only if it was seen before (the exchanged trump card)."""
-    code = CARD_CODES[drawn]
-    return {"seat": drawer, "card": code if public else None, "talon_size": talon_size}, \
-        {"card": code}
+class _CardDrawn(LazyEvent):
+    """``args``: drawer (the owner), card, whether it was public, talon size after. A drawn
+    card is shown to all only if it was seen before (the exchanged trump card)."""
+
+    __slots__ = ()
+    type = "card_drawn"
+
+    @staticmethod
+    def build(drawer: int, drawn: Card, public: int, talon_size: int,
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        code = CARD_CODES[drawn]
+        return {"seat": drawer, "card": code if public else None,
+                "talon_size": talon_size}, {"card": code}
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
@@ -430,7 +463,9 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
     state.settle_later(pending)
     state.status = HAND_OVER
     state.acks = 0
-    events.append(LazyEvent("hand_settled", _hand_settled, (pending,)))
+    settled = _HandSettled()
+    settled.args = (pending,)
+    events.append(settled)
     winner = head["winner_side"]
     if winner is None:
         return events
