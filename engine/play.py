@@ -120,7 +120,11 @@ def playable(state: GameState, seat: int) -> int:
             return 0
         suit = state.melded_suit
         return hand if suit is None else hand & MARRIAGES[suit]
-    if seat != state.to_act():
+    active = state.active
+    if len(active) == 2:  # the trick holds the leader's card: the other active seat is to act
+        if seat == state.leader or seat not in active:
+            return 0
+    elif seat != state.to_act():
         return 0
     if state.closed_by is None and state.talon:
         return hand
@@ -149,9 +153,9 @@ _MELDS_OF: Final = {
 }
 
 
-def _lead_options(state: GameState, seat: int) -> list[Action]:
-    """Meld, exchange, close and declare open to ``seat``, the player on lead, now."""
-    out: list[Action] = []
+def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action]:
+    """``out`` with the meld, exchange, close and declare actions open to ``seat``, the player
+    on lead, now, appended."""
     won = state.won_tricks[seat % 2 if len(state.hands) == 4 else seat]
     rules = state.rules
     if state.melded_suit is None:
@@ -187,9 +191,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return plays(playable(state, seat))
     suit = state.melded_suit
     hand = state.hands[seat]
-    out = plays(hand if suit is None else hand & MARRIAGES[suit])
-    out += _lead_options(state, seat)
-    return out
+    return _lead_options(state, seat, plays(hand if suit is None else hand & MARRIAGES[suit]))
 
 
 def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -> bool:
@@ -214,7 +216,7 @@ def is_legal(state: GameState, seat: int, action: Action) -> bool:
     if action.kind == ABORT:
         return may_abort(state, seat)
     if state.status == PLAYING and not state.trick and seat == state.leader:
-        return action in _lead_options(state, seat)
+        return action in _lead_options(state, seat, [])
     return action.kind == CONTINUE and action in legal_actions(state, seat)
 
 
@@ -458,19 +460,18 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
     The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
     (three-hand, where every other player gets one) goes to the winner of the deciding match.
     """
-    facts, head, bonus, total = decide(state, declarer, timed_out)
-    pending = PendingSettlement(settlement, (facts, head, bonus, total))
+    winner, points, working = decide(state, declarer, timed_out)
+    pending = PendingSettlement(settlement, working)
     state.settle_later(pending)
     state.status = HAND_OVER
     state.acks = 0
     settled = _HandSettled()
     settled.args = (pending,)
     events.append(settled)
-    winner = head["winner_side"]
     if winner is None:
         return events
     rules = state.rules
-    state.score[winner] += head["game_points"]
+    state.score[winner] += points
     if state.score[winner] < rules.match_points:
         return events
     given = {}

@@ -58,7 +58,7 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
     ``missing_points`` (false declaration), ``at_close``, per side its working and, for a
     timeout only, ``timed_out`` (the seat).
     """
-    return settlement(*decide(state, declarer, timed_out))
+    return settlement(*decide(state, declarer, timed_out)[2])
 
 
 def facts(state: GameState) -> Facts:
@@ -69,14 +69,13 @@ def facts(state: GameState) -> Facts:
 
 
 def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
-           ) -> tuple[Facts, dict[str, Any], tuple[int, int], tuple[int, int]]:
-    """The outcome of :func:`settle` without its working: ``(facts, head, bonus, total)``,
-    ``head`` holding the settlement's keys up to ``at_close`` (and ``timed_out``), ``bonus``
-    and ``total`` the two sides' last-trick bonus and points, forehand's side first."""
+           ) -> tuple[int | None, int, tuple[Any, ...]]:
+    """The outcome of :func:`settle`: the winning side (``None``: a tie), its game points, and
+    the arguments of :func:`settlement` for the settlement itself."""
     rules = state.rules
     side_a, side_b = state.hand_sides
     closer = state.closed_by
-    closer_side = state.side_of(closer) if closer is not None else None
+    closer_side = None if closer is None else state.side_of(closer)
     last_by = state.tricks[-1][2] if state.tricks else None
     bonus = {side_a: 0, side_b: 0}
     if declarer is None and timed_out is None and closer is None and last_by is not None:
@@ -151,32 +150,36 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         assert winner is not None
         reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
-    head: dict[str, Any] = {
+    at_close = None if snapshot is None or closer_side is None else (other(closer_side),
+                                                                    snapshot)
+    return winner, points, (
+        facts(state), reason, why, winner, points, declarer, closer,
+        last_by if declarer is None and timed_out is None else None, missing, at_close,
+        (bonus[side_a], bonus[side_b]), (total[side_a], total[side_b]), timed_out)
+
+
+def settlement(facts: Facts, reason: str, why: str, winner: int | None, points: int,
+               declarer: int | None, closer: int | None, last_by: int | None,
+               missing: int | None, at_close: tuple[int, tuple[int, int]] | None,
+               bonus: tuple[int, int], total: tuple[int, int], timed_out: int | None,
+               ) -> dict[str, Any]:
+    """The settlement dict of :func:`decide`'s outcome (``at_close``: the closer's opponent's
+    side and its (points, tricks) at closing; ``bonus``, ``total``: forehand's side first)."""
+    players, trump, active, hands, melds, won_points, won_tricks, taken = facts
+    pairs = players == 4
+    out: dict[str, Any] = {
         "reason": reason,
         "explanation": why,
         "winner_side": winner,
-        "winners": list(state.seats_of(winner)) if winner is not None else [],
+        "winners": [] if winner is None else [winner, winner + 2] if pairs else [winner],
         "game_points": points,
         "declared_by": declarer,
         "closed_by": closer,
-        "last_trick_by": last_by if declarer is None and timed_out is None else None,
+        "last_trick_by": last_by,
         "missing_points": missing,
-        "at_close": None if snapshot is None or closer_side is None else {
-            "side": other(closer_side), "points": snapshot[0], "tricks": snapshot[1]},
+        "at_close": None if at_close is None else {
+            "side": at_close[0], "points": at_close[1][0], "tricks": at_close[1][1]},
     }
-    if timed_out is not None:
-        head["timed_out"] = timed_out
-    return (facts(state), head, (bonus[side_a], bonus[side_b]),
-            (total[side_a], total[side_b]))
-
-
-def settlement(facts: Facts, head: dict[str, Any], bonus: tuple[int, int],
-               total: tuple[int, int]) -> dict[str, Any]:
-    """The settlement of :func:`decide`'s outcome: ``head`` (copied), each side's working,
-    the cards left in hand, and ``timed_out`` last."""
-    players, trump, active, hands, melds, won_points, won_tricks, taken = facts
-    out = {k: v for k, v in head.items() if k != "timed_out"}
-    pairs = players == 4
     sides = [seat % 2 if pairs else seat for seat in active[:2]]
     out["sides"] = [{
         "side": side,
@@ -190,8 +193,8 @@ def settlement(facts: Facts, head: dict[str, Any], bonus: tuple[int, int],
         "cards": codes(taken[side]),
     } for i, side in enumerate(sides)]
     out["hands_left"] = {str(seat): codes(hands[seat]) for seat in active}
-    if "timed_out" in head:
-        out["timed_out"] = head["timed_out"]
+    if timed_out is not None:
+        out["timed_out"] = timed_out
     return out
 
 
