@@ -71,6 +71,8 @@ from engine.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     Card,
+    Mask,
+    Suit,
     card,
     cards_of,
     meld_value,
@@ -266,6 +268,22 @@ def apply(
     return _continue(state, seat, rng)
 
 
+def _duel(trump: Suit, first: Card, second: Card) -> tuple[bool, str, int, Mask]:
+    """A two-card trick: whether ``second`` wins it, why, its points and its cards."""
+    if second // 6 == first // 6:
+        wins, reason = second % 6 < first % 6, "higher_card"
+    elif second // 6 == trump:
+        wins, reason = True, "trump"
+    else:
+        wins, reason = False, "off_suit"
+    return wins, reason, POINTS[first] + POINTS[second], (1 << first) | (1 << second)
+
+
+#: ``_DUELS[trump][first][second]``: :func:`_duel`, for every pair of cards.
+_DUELS: Final = tuple(tuple(tuple(_duel(t, a, b) for b in range(24)) for a in range(24))
+                      for t in range(4))
+
+
 def _play(state: GameState, seat: int, c: int) -> list[Event]:
     hands = state.hands
     hands[seat] ^= 1 << c  # ``c`` is in the hand: playable() said so
@@ -282,15 +300,8 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     leader = state.leader
     if len(trick) == 2:
         first = trick[0]
-        if c // 6 == first // 6:
-            winner = seat if c % 6 < first % 6 else leader
-            reason = "higher_card"
-        elif c // 6 == state.trump:
-            winner, reason = seat, "trump"
-        else:
-            winner, reason = leader, "off_suit"
-        points = POINTS[first] + POINTS[c]
-        taken = (1 << first) | (1 << c)
+        second_wins, reason, points, taken = _DUELS[state.trump][first][c]
+        winner = seat if second_wins else leader
         cards: tuple[Card, ...] = (first, c)
     else:
         win_i = state.trick_winner_index()
@@ -329,13 +340,18 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
     if talon and state.closed_by is None:
         # Only two seats play a hand with a talon: the winner draws first.
         public = state.public
-        for drawer in (winner, active[1] if winner == active[0] else active[0]):
-            drawn = talon.pop()
-            hands[drawer] |= 1 << drawn
-            event = _CardDrawn()
-            event.args = (drawer, drawn, public >> drawn & 1, len(talon))
-            event.owner = drawer
-            events.append(event)
+        drawn = talon.pop()
+        hands[winner] |= 1 << drawn
+        first_draw = _CardDrawn()
+        first_draw.args = (winner, drawn, public >> drawn & 1, len(talon))
+        first_draw.owner = winner
+        loser = active[1] if winner == active[0] else active[0]
+        drawn = talon.pop()
+        hands[loser] |= 1 << drawn
+        second_draw = _CardDrawn()
+        second_draw.args = (loser, drawn, public >> drawn & 1, len(talon))
+        second_draw.owner = loser
+        events += first_draw, second_draw
         if not talon:
             events.append(Event("talon_exhausted", {}))
     elif not hands[winner] and not reached:

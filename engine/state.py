@@ -247,7 +247,8 @@ class GameState:
 
     def credited_points(self, side: int) -> int:
         """Trick points plus credited melds: what a declaration and the table count."""
-        return self.won_points[side] + self.meld_points(side)
+        points = self.won_points[side]
+        return points + self.meld_points(side) if self.melds else points
 
     def trick_winner_index(self) -> int:
         """Index in the current trick of the card winning it so far."""
