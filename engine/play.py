@@ -225,49 +225,6 @@ def is_legal(state: GameState, seat: int, action: Action) -> bool:
 # --------------------------------------------------------------------------- apply
 
 
-def apply(
-    state: GameState, seat: int, action: Action, rng: random.Random | None = None
-) -> list[Event]:
-    """Apply ``seat``'s ``action`` in place and return the events.
-
-    ``rng`` shuffles the next hand's deck on ``continue`` (default: the secure shuffle).
-    Raises :class:`IllegalAction` (state unchanged) if the action is not legal now.
-    """
-    kind = action.kind
-    if kind == PLAY:  # the hot path: legality of a card is one bit of playable()
-        c = action.card
-        assert c is not None
-        if not playable(state, seat) >> c & 1:
-            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-        state.moved |= 1 << seat
-        return _play(state, seat, c)
-    if not is_legal(state, seat, action):
-        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-    if kind not in (CONTINUE, TIMEOUT, FORFEIT):
-        state.moved |= 1 << seat
-    if kind == MELD:
-        assert action.suit is not None
-        return _meld(state, seat, action.suit)
-    if kind == EXCHANGE:
-        return _exchange(state, seat)
-    if kind == CLOSE:
-        return _close(state, seat)
-    if kind == RESIGN:
-        return _resign(state, seat, RESIGNED)
-    if kind == FORFEIT:
-        return _resign(state, seat, TIMED_OUT)
-    if kind == TIMEOUT:
-        return _finish_hand(state, [Event("timeout", {"seat": seat})], None, timed_out=seat)
-    if kind == ABORT:
-        state.status = ABORTED
-        state.ended = (ABORTED, seat)
-        return [Event("aborted", {"seat": seat})]
-    if kind == DECLARE:
-        return _finish_hand(state, [Event("declare", {
-            "seat": seat, "points": state.credited_points(state.side_of(seat))})], seat)
-    return _continue(state, seat, rng)
-
-
 def _duel(trump: Suit, first: Card, second: Card) -> tuple[bool, str, int, Mask]:
     """A two-card trick: whether ``second`` wins it, why, its points and its cards."""
     if second // 6 == first // 6:
@@ -284,9 +241,23 @@ _DUELS: Final = tuple(tuple(tuple(_duel(t, a, b) for b in range(24)) for a in ra
                       for t in range(4))
 
 
-def _play(state: GameState, seat: int, c: int) -> list[Event]:
+def apply(
+    state: GameState, seat: int, action: Action, rng: random.Random | None = None
+) -> list[Event]:
+    """Apply ``seat``'s ``action`` in place and return the events.
+
+    ``rng`` shuffles the next hand's deck on ``continue`` (default: the secure shuffle).
+    Raises :class:`IllegalAction` (state unchanged) if the action is not legal now.
+    """
+    c = action.card
+    if c is None:
+        return _act(state, seat, action, rng)
+    # The hot path, inline: playing card ``c``, whose legality is one bit of playable().
+    if not playable(state, seat) >> c & 1:
+        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+    state.moved |= 1 << seat
     hands = state.hands
-    hands[seat] ^= 1 << c  # ``c`` is in the hand: playable() said so
+    hands[seat] ^= 1 << c  # ``c`` is in the hand
     state.melded_suit = None
     trick = state.trick
     trick.append(c)
@@ -358,6 +329,37 @@ def _play(state: GameState, seat: int, c: int) -> list[Event]:
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
     return _reached_66(state, winner, events) if reached else events
+
+
+def _act(state: GameState, seat: int, action: Action, rng: random.Random | None,
+         ) -> list[Event]:
+    """:func:`apply` of any action but a card's."""
+    kind = action.kind
+    if not is_legal(state, seat, action):
+        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+    if kind not in (CONTINUE, TIMEOUT, FORFEIT):
+        state.moved |= 1 << seat
+    if kind == MELD:
+        assert action.suit is not None
+        return _meld(state, seat, action.suit)
+    if kind == EXCHANGE:
+        return _exchange(state, seat)
+    if kind == CLOSE:
+        return _close(state, seat)
+    if kind == RESIGN:
+        return _resign(state, seat, RESIGNED)
+    if kind == FORFEIT:
+        return _resign(state, seat, TIMED_OUT)
+    if kind == TIMEOUT:
+        return _finish_hand(state, [Event("timeout", {"seat": seat})], None, timed_out=seat)
+    if kind == ABORT:
+        state.status = ABORTED
+        state.ended = (ABORTED, seat)
+        return [Event("aborted", {"seat": seat})]
+    if kind == DECLARE:
+        return _finish_hand(state, [Event("declare", {
+            "seat": seat, "points": state.credited_points(state.side_of(seat))})], seat)
+    return _continue(state, seat, rng)
 
 
 class _HandSettled(LazyEvent):
