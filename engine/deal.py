@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any, Final
 
-from engine.cards import CARD_CODES, Card, card_code, codes, parse_card
+from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
 from engine.errors import InvalidDeck, InvalidOption
-from engine.events import Event
-from engine.rules import Rules, Settings, Variant
+from engine.events import Event, LazyEvent
+from engine.rules import VARIANTS, Rules, Settings, Variant
 from engine.state import PLAYING, GameState
 
 _SECURE = secrets.SystemRandom()
@@ -87,25 +89,79 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
+#: Takes a seat's cards from a deck (their places fixed by the variant's packets).
+Taker = Callable[[Sequence[Card]], tuple[Card, ...]]
+
+
+def _plan(variant: Variant) -> tuple[tuple[tuple[int, Taker], ...], int]:
+    """``variant``'s deal: for each index in the deal order, a getter of its cards' places in
+    the deck; and the deck index of the trump card (-1: the deck's last, four-hand)."""
+    seats = len(deal_order(variant, 0))
+    places: list[list[int]] = [[] for _ in range(seats)]
+    i = 0
+    for size in variant.packets:
+        for k in range(seats):
+            places[k] += range(i, i + size)
+            i += size
+    takers: list[tuple[int, Taker]] = []
+    for k in range(seats):
+        taker: Taker = itemgetter(*places[k])
+        takers.append((k, taker))
+    return tuple(takers), i if variant.has_talon else -1
+
+
+_PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
+_BITS: Final = tuple(1 << c for c in range(24))
+
+
+class _HandDealt(LazyEvent):
+    """``args``: hand number, dealer, deal order, trump card, talon size, deck."""
+
+    __slots__ = ()
+    type = "hand_dealt"
+    owner = None
+
+    @staticmethod
+    def build(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
+              talon_size: int, deck: tuple[Card, ...],
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {
+            "hand_no": hand_no,
+            "dealer": dealer,
+            "forehand": order[0],
+            "active": list(order),
+            "trump_suit": "CSHD"[trump_card // 6],
+            "trump_card": CARD_CODES[trump_card],
+            "talon_size": talon_size,
+        }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
+
+
+class _CardsDealt(LazyEvent):
+    """``args``: the seat (the owner) and its hand."""
+
+    __slots__ = ()
+    type = "cards_dealt"
+
+    @staticmethod
+    def build(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {"seat": seat}, {"cards": codes(hand)}
+
+
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
     variant = state.rules.variant
     order = deal_order(variant, state.dealer)
     hands = [0] * variant.players
-    i = 0
-    for size in variant.packets:
-        for seat in order:
-            hand = hands[seat]
-            for c in deck[i : i + size]:
-                hand |= 1 << c
-            hands[seat] = hand
-            i += size
-    if variant.has_talon:
-        trump_card = deck[i]
-        talon = [trump_card, *reversed(deck[i + 1 :])]
-    else:
-        trump_card = deck[-1]
-        talon = []
+    packets, at = _PLANS[variant.name]
+    bit = _BITS.__getitem__
+    for k, cards_of in packets:
+        # The cards of a deck are distinct, so their bits' sum is their union.
+        hands[order[k]] = sum(map(bit, cards_of(deck)))
+    trump_card = deck[at]
+    talon: list[Card] = []
+    if at >= 0:  # the trump card under the talon, the deck's next card on top
+        talon.append(trump_card)
+        talon += deck[:at:-1]
     state.clear_hand()
     state.active = order
     state.hands = hands
@@ -117,24 +173,14 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     state.status = PLAYING
     state.acks = 0
     state.hand_no += 1
-    events = [
-        Event(
-            "hand_dealt",
-            {
-                "hand_no": state.hand_no,
-                "dealer": state.dealer,
-                "forehand": order[0],
-                "active": list(order),
-                "trump_suit": "CSHD"[state.trump],
-                "trump_card": card_code(trump_card),
-                "talon_size": len(talon),
-            },
-            private={"deck": [*map(CARD_CODES.__getitem__, deck)]},
-        )
-    ]
+    dealt = _HandDealt()
+    dealt.args = (state.hand_no, state.dealer, order, trump_card, len(talon), tuple(deck))
+    events: list[Event] = [dealt]
     for seat in order:
-        events.append(Event("cards_dealt", {"seat": seat}, owner=seat,
-                            private={"cards": codes(hands[seat])}))
+        cards = _CardsDealt()
+        cards.args = (seat, hands[seat])
+        cards.owner = seat
+        events.append(cards)
     return events
 
 

@@ -10,16 +10,29 @@ Event types:
 ``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``reached_66``
 (``automatic_66``: a side reached 66 and the hand ends), ``hand_settled``, ``match_won``,
 ``set_won``, ``continue``, ``resigned``, ``aborted``.
+
+The engine's hot path makes :class:`LazyEvent` subclasses, one per event type: an instance
+holds only ``args``, and ``data`` and ``private`` are ``build(*args)``, made on first access
+(then kept, so a caller may change them as with any event). A random-play benchmark or a
+search that never reads its events does not pay for building them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+#: Builds an event's ``(data, private)`` from its arguments.
+Builder = Callable[..., tuple[dict[str, Any], dict[str, Any] | None]]
 
 
 class Event:
-    __slots__ = ("data", "owner", "private", "type")
+    __slots__ = ("_data", "_private", "args", "owner", "type")
+
+    type: str
+    owner: int | None
+    _data: dict[str, Any]
+    _private: dict[str, Any] | None
 
     def __init__(
         self,
@@ -29,23 +42,45 @@ class Event:
         private: dict[str, Any] | None = None,
     ) -> None:
         self.type = type
-        self.data = data
+        self._data = data
         self.owner = owner
-        self.private = private
+        self._private = private
+
+    def _materialise(self) -> None:
+        raise AssertionError(f"{self.type} event without data")
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The public part (seen by every seat and spectators)."""
+        try:
+            return self._data
+        except AttributeError:
+            self._materialise()
+            return self._data
+
+    @property
+    def private(self) -> dict[str, Any] | None:
+        """The part seen only by ``owner`` (``None``: no private part)."""
+        try:
+            return self._private
+        except AttributeError:
+            self._materialise()
+            return self._private
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` sees it (``None``: a spectator)."""
         out: dict[str, Any] = {"type": self.type, **self.data}
-        if self.private is not None and seat is not None and seat == self.owner:
-            out.update(self.private)
+        private = self._private
+        if private is not None and seat is not None and seat == self.owner:
+            out.update(private)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """Full form for storage (private part included)."""
         out: dict[str, Any] = {"type": self.type, "data": self.data}
-        if self.private is not None:
+        if self._private is not None:
             out["owner"] = self.owner
-            out["private"] = self.private
+            out["private"] = self._private
         return out
 
     @classmethod
@@ -56,3 +91,18 @@ class Event:
         return (
             f"Event({self.type!r}, {self.data!r}, owner={self.owner!r}, private={self.private!r})"
         )
+
+
+class LazyEvent(Event):
+    """An event made as ``e = Sub(); e.args = (...)`` (and ``e.owner = seat`` if ``Sub`` has
+    no class ``owner``), ``Sub`` naming ``type`` and ``build``; its ``data`` and ``private``
+    are ``build(*args)``, made on first access. ``args`` must not change (ints, strings,
+    tuples). Construction runs no Python code: the hot path's events cost an allocation."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+    build: ClassVar[Builder]
+    args: tuple[Any, ...]
+
+    def _materialise(self) -> None:
+        self._data, self._private = self.build(*self.args)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from engine.actions import (
     ABORT,
@@ -70,14 +70,17 @@ from engine.cards import (
     SUIT_CODES,
     SUIT_MASKS,
     SUIT_NAMES,
+    Card,
+    Mask,
+    Suit,
     card,
     cards_of,
     meld_value,
 )
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
-from engine.events import Event
-from engine.scoring import DECLARE_TARGET, settle
+from engine.events import Event, LazyEvent
+from engine.scoring import DECLARE_TARGET, decide, settlement
 from engine.state import (
     ABORTED,
     HAND_OVER,
@@ -86,20 +89,23 @@ from engine.state import (
     RESIGNED,
     TIMED_OUT,
     GameState,
+    PendingSettlement,
 )
 
-#: Play actions for each 6-bit pattern of each suit.
+#: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
+#: two (hearts, diamonds).
 _PLAYS: Final = tuple(
-    tuple(tuple(Action.play(c) for c in cards_of(pattern << (6 * s))) for pattern in range(64))
-    for s in range(4)
+    tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
+          for pattern in range(4096))
+    for half in (0, 1)
 )
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 
 def plays(mask: int) -> list[Action]:
     """Play actions for the cards of ``mask``."""
-    c, s, h, d = _PLAYS
-    return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
+    low, high = _PLAYS
+    return [*low[mask & 4095], *high[mask >> 12]]
 
 
 # --------------------------------------------------------------------------- legality
@@ -116,7 +122,11 @@ def playable(state: GameState, seat: int) -> int:
             return 0
         suit = state.melded_suit
         return hand if suit is None else hand & MARRIAGES[suit]
-    if seat != state.to_act():
+    active = state.active
+    if len(active) == 2:  # the trick holds the leader's card: the other active seat is to act
+        if seat == state.leader or seat not in active:
+            return 0
+    elif seat != state.to_act():
         return 0
     if state.closed_by is None and state.talon:
         return hand
@@ -135,18 +145,27 @@ def playable(state: GameState, seat: int) -> int:
     return hand
 
 
-def _lead_options(state: GameState, seat: int) -> list[Action]:
-    """Meld, exchange, close and declare open to ``seat``, the player on lead, now."""
-    out: list[Action] = []
-    side = state.side_of(seat)
-    won = state.won_tricks[side]
+#: Bits of the Kings whose Queen is in the same mask too: ``hand & hand >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (6 * s + KING) for s in range(4))
+assert QUEEN == KING + 1
+#: The meld actions of each such set of King bits.
+_MELDS_OF: Final = {
+    both: tuple(_MELDS[s] for s in range(4) if both >> (6 * s + KING) & 1)
+    for both in (sum(1 << (6 * s + KING) for s in range(4) if k >> s & 1) for k in range(16))
+}
+
+
+def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action]:
+    """``out`` with the meld, exchange, close and declare actions open to ``seat``, the player
+    on lead, now, appended."""
+    won = state.won_tricks[seat % 2 if len(state.hands) == 4 else seat]
+    rules = state.rules
     if state.melded_suit is None:
-        rules = state.rules
         hand = state.hands[seat]
         if won or rules.meld_before_first_trick == "pending":
-            for s in (0, 1, 2, 3):
-                if hand & MARRIAGES[s] == MARRIAGES[s]:
-                    out.append(_MELDS[s])
+            both = hand & hand >> 1 & _KINGS
+            if both:
+                out += _MELDS_OF[both]
         if state.closed_by is None:
             size = len(state.talon)
             rank = rules.variant.exchange_rank
@@ -159,7 +178,7 @@ def _lead_options(state: GameState, seat: int) -> list[Action]:
                 out.append(EXCHANGE_ACTION)
             if rules.closing and size >= rules.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won and not state.rules.automatic_66:
+    if won and not rules.automatic_66:
         out.append(DECLARE_ACTION)
     return out
 
@@ -170,10 +189,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if state.status == HAND_OVER and not state.acks >> seat & 1:
             return [CONTINUE_ACTION]
         return []
-    out = plays(playable(state, seat))
-    if not state.trick and seat == state.leader:
-        out += _lead_options(state, seat)
-    return out
+    if state.trick or seat != state.leader:
+        return plays(playable(state, seat))
+    suit = state.melded_suit
+    hand = state.hands[seat]
+    return _lead_options(state, seat, plays(hand if suit is None else hand & MARRIAGES[suit]))
 
 
 def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -> bool:
@@ -198,11 +218,27 @@ def is_legal(state: GameState, seat: int, action: Action) -> bool:
     if action.kind == ABORT:
         return may_abort(state, seat)
     if state.status == PLAYING and not state.trick and seat == state.leader:
-        return action in _lead_options(state, seat)
+        return action in _lead_options(state, seat, [])
     return action.kind == CONTINUE and action in legal_actions(state, seat)
 
 
 # --------------------------------------------------------------------------- apply
+
+
+def _duel(trump: Suit, first: Card, second: Card) -> tuple[bool, str, int, Mask]:
+    """A two-card trick: whether ``second`` wins it, why, its points and its cards."""
+    if second // 6 == first // 6:
+        wins, reason = second % 6 < first % 6, "higher_card"
+    elif second // 6 == trump:
+        wins, reason = True, "trump"
+    else:
+        wins, reason = False, "off_suit"
+    return wins, reason, POINTS[first] + POINTS[second], (1 << first) | (1 << second)
+
+
+#: ``_DUELS[trump][first][second]``: :func:`_duel`, for every pair of cards.
+_DUELS: Final = tuple(tuple(tuple(_duel(t, a, b) for b in range(24)) for a in range(24))
+                      for t in range(4))
 
 
 def apply(
@@ -213,14 +249,92 @@ def apply(
     ``rng`` shuffles the next hand's deck on ``continue`` (default: the secure shuffle).
     Raises :class:`IllegalAction` (state unchanged) if the action is not legal now.
     """
+    c = action.card
+    if c is None:
+        return _act(state, seat, action, rng)
+    # The hot path, inline: playing card ``c``, whose legality is one bit of playable().
+    if not playable(state, seat) >> c & 1:
+        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+    state.moved |= 1 << seat
+    hands = state.hands
+    hands[seat] ^= 1 << c  # ``c`` is in the hand
+    state.melded_suit = None
+    trick = state.trick
+    trick.append(c)
+    played = _CardPlayed()
+    played.args = (seat, c)
+    events: list[Event] = [played]
+    active = state.active
+    if len(trick) < len(active):
+        return events
+    # The trick is complete.
+    leader = state.leader
+    if len(trick) == 2:
+        first = trick[0]
+        second_wins, reason, points, taken = _DUELS[state.trump][first][c]
+        winner = seat if second_wins else leader
+        cards: tuple[Card, ...] = (first, c)
+    else:
+        win_i = state.trick_winner_index()
+        winner = active[(active.index(leader) + win_i) % len(active)]
+        win_card = trick[win_i]
+        led_suit = trick[0] // 6
+        if win_card // 6 != led_suit:
+            reason = "trump"
+        elif any(x // 6 == led_suit for x in trick if x != win_card):
+            reason = "higher_card"
+        else:
+            reason = "off_suit"
+        points = 0
+        taken = 0
+        for x in trick:
+            points += POINTS[x]
+            taken |= 1 << x
+        cards = tuple(trick)
+    side = winner % 2 if len(hands) == 4 else winner
+    state.won_points[side] += points
+    won_tricks = state.won_tricks
+    won_tricks[side] += 1
+    state.taken[side] |= taken
+    state.tricks.append((leader, cards, winner))
+    state.trick = []
+    state.leader = winner
+    won = _TrickWon()
+    won.args = (winner, cards, points, reason)
+    events.append(won)
+    rules = state.rules
+    if state.melds and (won_tricks[side] == 1 or rules.meld_credit == "next_trick"):
+        _credit_pending(state, side, events)
+    # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
+    reached = rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
+    talon = state.talon
+    if talon and state.closed_by is None:
+        # Only two seats play a hand with a talon: the winner draws first.
+        public = state.public
+        drawn = talon.pop()
+        hands[winner] |= 1 << drawn
+        first_draw = _CardDrawn()
+        first_draw.args = (winner, drawn, public >> drawn & 1, len(talon))
+        first_draw.owner = winner
+        loser = active[1] if winner == active[0] else active[0]
+        drawn = talon.pop()
+        hands[loser] |= 1 << drawn
+        second_draw = _CardDrawn()
+        second_draw.args = (loser, drawn, public >> drawn & 1, len(talon))
+        second_draw.owner = loser
+        events += first_draw, second_draw
+        if not talon:
+            events.append(Event("talon_exhausted", {}))
+    elif not hands[winner] and not reached:
+        # Every active hand holds the same number of cards after a trick.
+        return _finish_hand(state, events, None)
+    return _reached_66(state, winner, events) if reached else events
+
+
+def _act(state: GameState, seat: int, action: Action, rng: random.Random | None,
+         ) -> list[Event]:
+    """:func:`apply` of any action but a card's."""
     kind = action.kind
-    if kind == PLAY:  # the hot path: legality of a card is one bit of playable()
-        c = action.card
-        assert c is not None
-        if not playable(state, seat) >> c & 1:
-            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-        state.moved |= 1 << seat
-        return _play(state, seat, c)
     if not is_legal(state, seat, action):
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     if kind not in (CONTINUE, TIMEOUT, FORFEIT):
@@ -248,81 +362,57 @@ def apply(
     return _continue(state, seat, rng)
 
 
-def _play(state: GameState, seat: int, c: int) -> list[Event]:
-    state.hands[seat] &= ~(1 << c)
-    state.melded_suit = None
-    trick = state.trick
-    trick.append(c)
-    events = [Event("card_played", {"seat": seat, "card": CARD_CODES[c]})]
-    active = state.active
-    if len(trick) < len(active):
-        return events
-    # The trick is complete.
-    leader = state.leader
-    trump = state.trump
-    if len(trick) == 2:
-        first = trick[0]
-        if c // 6 == first // 6:
-            winner = seat if c % 6 < first % 6 else leader
-            reason = "higher_card"
-        elif c // 6 == trump:
-            winner, reason = seat, "trump"
-        else:
-            winner, reason = leader, "off_suit"
-        points = POINTS[first] + POINTS[c]
-        taken = (1 << first) | (1 << c)
-    else:
-        win_i = state.trick_winner_index()
-        winner = active[(active.index(leader) + win_i) % len(active)]
-        win_card = trick[win_i]
-        led_suit = trick[0] // 6
-        if win_card // 6 != led_suit:
-            reason = "trump"
-        elif any(x // 6 == led_suit for x in trick if x != win_card):
-            reason = "higher_card"
-        else:
-            reason = "off_suit"
-        points = 0
-        taken = 0
-        for x in trick:
-            points += POINTS[x]
-            taken |= 1 << x
-    side = state.side_of(winner)
-    state.won_points[side] += points
-    state.won_tricks[side] += 1
-    state.taken[side] |= taken
-    cards = tuple(trick)
-    state.tricks.append((leader, cards, winner))
-    state.trick = []
-    state.leader = winner
-    events.append(Event("trick_won", {
-        "seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)], "points": points,
-        "reason": reason}))
-    if state.melds and (state.won_tricks[side] == 1
-                        or state.rules.meld_credit == "next_trick"):
-        _credit_pending(state, side, events)
-    # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
-    reached = state.rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
-    talon = state.talon
-    if talon and state.closed_by is None:
-        # Only two seats play a hand with a talon.
-        loser = active[1] if winner == active[0] else active[0]
-        for drawer in (winner, loser):
-            drawn = talon.pop()
-            state.hands[drawer] |= 1 << drawn
-            public = state.public >> drawn & 1
-            events.append(Event(
-                "card_drawn",
-                {"seat": drawer, "card": CARD_CODES[drawn] if public else None,
-                 "talon_size": len(talon)},
-                owner=drawer, private={"card": CARD_CODES[drawn]},
-            ))
-        if not talon:
-            events.append(Event("talon_exhausted", {}))
-    elif not state.hands[winner] and not reached:
-        # Every active hand holds the same number of cards after a trick.
-        return _finish_hand(state, events, None)
-    return _reached_66(state, winner, events) if reached else events
+class _HandSettled(LazyEvent):
+    """``args``: the pending settlement (the state's, the same dict once made)."""
+
+    __slots__ = ()
+    type = "hand_settled"
+    owner = None
+
+    @staticmethod
+    def build(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
+        return {"settlement": pending.get()}, None
+
+
+class _CardPlayed(LazyEvent):
+    """``args``: seat, card."""
+
+    __slots__ = ()
+    type = "card_played"
+    owner = None
+
+    @staticmethod
+    def build(seat: int, c: Card) -> tuple[dict[str, Any], None]:
+        return {"seat": seat, "card": CARD_CODES[c]}, None
+
+
+class _TrickWon(LazyEvent):
+    """``args``: winner seat, cards in play order, points, reason."""
+
+    __slots__ = ()
+    type = "trick_won"
+    owner = None
+
+    @staticmethod
+    def build(winner: int, cards: tuple[Card, ...], points: int, reason: str,
+              ) -> tuple[dict[str, Any], None]:
+        return {"seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)],
+                "points": points, "reason": reason}, None
+
+
+class _CardDrawn(LazyEvent):
+    """``args``: drawer (the owner), card, whether it was public, talon size after. A drawn
+    card is shown to all only if it was seen before (the exchanged trump card)."""
+
+    __slots__ = ()
+    type = "card_drawn"
+
+    @staticmethod
+    def build(drawer: int, drawn: Card, public: int, talon_size: int,
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        code = CARD_CODES[drawn]
+        return {"seat": drawer, "card": code if public else None,
+                "talon_size": talon_size}, {"card": code}
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
@@ -388,16 +478,18 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
     The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
     (three-hand, where every other player gets one) goes to the winner of the deciding match.
     """
-    settlement = settle(state, declarer, timed_out)
-    state.settlement = settlement
+    winner, points, working = decide(state, declarer, timed_out)
+    pending = PendingSettlement(settlement, working)
+    state.settle_later(pending)
     state.status = HAND_OVER
     state.acks = 0
-    events.append(Event("hand_settled", {"settlement": settlement}))
-    winner = settlement["winner_side"]
+    settled = _HandSettled()
+    settled.args = (pending,)
+    events.append(settled)
     if winner is None:
         return events
     rules = state.rules
-    state.score[winner] += settlement["game_points"]
+    state.score[winner] += points
     if state.score[winner] < rules.match_points:
         return events
     given = {}
@@ -413,7 +505,7 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
         "winners": list(state.seats_of(winner)), "score": list(state.score),
         "bummerl_given": {str(k): v for k, v in given.items()}, "bummerl": list(state.bummerl),
     }
-    settlement["match"] = match
+    pending.get()["match"] = match
     events.append(Event("match_won", match))
     if max(state.bummerl) >= rules.set_bummerl:
         sides = range(len(state.bummerl))

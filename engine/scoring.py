@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.cards import codes, meld_value
-from engine.state import GameState
+from engine.cards import Mask, codes, meld_value
+from engine.state import GameState, Meld
 
 DECLARE_TARGET = 66
 #: ``automatic_66``: the reason of a declaration's settlement when the hand ended by itself.
@@ -40,6 +40,13 @@ def table(tricks: int, points: int) -> tuple[int, str]:
     return 1, f"the loser has {points} points (33 or more)"
 
 
+#: What a settlement's working is made of, taken from the state when the hand ended:
+#: (players, trump, active seats, hands, melds, trick points, tricks, taken cards) per seat or
+#: side, as tuples (the state's lists change with the next hand).
+Facts = tuple[int, int, tuple[int, ...], tuple[Mask, ...], tuple[Meld, ...], tuple[int, ...],
+              tuple[int, ...], tuple[Mask, ...]]
+
+
 def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
            ) -> dict[str, Any]:
     """The settlement of the current hand, ended by ``declarer``'s "66!", by ``timed_out``'s
@@ -51,15 +58,30 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
     ``missing_points`` (false declaration), ``at_close``, per side its working and, for a
     timeout only, ``timed_out`` (the seat).
     """
+    return settlement(*decide(state, declarer, timed_out)[2])
+
+
+def facts(state: GameState) -> Facts:
+    """The parts of ``state`` a settlement's working shows."""
+    return (state.rules.variant.players, state.trump, state.active, tuple(state.hands),
+            tuple(state.melds), tuple(state.won_points), tuple(state.won_tricks),
+            tuple(state.taken))
+
+
+def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
+           ) -> tuple[int | None, int, tuple[Any, ...]]:
+    """The outcome of :func:`settle`: the winning side (``None``: a tie), its game points, and
+    the arguments of :func:`settlement` for the settlement itself."""
     rules = state.rules
     side_a, side_b = state.hand_sides
     closer = state.closed_by
-    closer_side = state.side_of(closer) if closer is not None else None
+    closer_side = None if closer is None else state.side_of(closer)
     last_by = state.tricks[-1][2] if state.tricks else None
     bonus = {side_a: 0, side_b: 0}
     if declarer is None and timed_out is None and closer is None and last_by is not None:
         bonus[state.side_of(last_by)] = rules.bonus
-    total = {s: state.credited_points(s) + bonus[s] for s in (side_a, side_b)}
+    total = {side_a: state.credited_points(side_a) + bonus[side_a],
+             side_b: state.credited_points(side_b) + bonus[side_b]}
     tricks = state.won_tricks
     snapshot = state.closed_snapshot  # (points, tricks) of the closer's opponent at closing
 
@@ -128,24 +150,60 @@ def settle(state: GameState, declarer: int | None, timed_out: int | None = None,
         assert winner is not None
         reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
-    out = {
+    at_close = None if snapshot is None or closer_side is None else (other(closer_side),
+                                                                    snapshot)
+    return winner, points, (
+        facts(state), reason, why, winner, points, declarer, closer,
+        last_by if declarer is None and timed_out is None else None, missing, at_close,
+        (bonus[side_a], bonus[side_b]), (total[side_a], total[side_b]), timed_out)
+
+
+def settlement(facts: Facts, reason: str, why: str, winner: int | None, points: int,
+               declarer: int | None, closer: int | None, last_by: int | None,
+               missing: int | None, at_close: tuple[int, tuple[int, int]] | None,
+               bonus: tuple[int, int], total: tuple[int, int], timed_out: int | None,
+               ) -> dict[str, Any]:
+    """The settlement dict of :func:`decide`'s outcome (``at_close``: the closer's opponent's
+    side and its (points, tricks) at closing; ``bonus``, ``total``: forehand's side first)."""
+    players, trump, active, hands, melds, won_points, won_tricks, taken = facts
+    pairs = players == 4
+    out: dict[str, Any] = {
         "reason": reason,
         "explanation": why,
         "winner_side": winner,
-        "winners": list(state.seats_of(winner)) if winner is not None else [],
+        "winners": [] if winner is None else [winner, winner + 2] if pairs else [winner],
         "game_points": points,
         "declared_by": declarer,
         "closed_by": closer,
-        "last_trick_by": last_by if declarer is None and timed_out is None else None,
+        "last_trick_by": last_by,
         "missing_points": missing,
-        "at_close": None if snapshot is None or closer_side is None else {
-            "side": other(closer_side), "points": snapshot[0], "tricks": snapshot[1]},
-        "sides": [_side_working(state, s, bonus[s], total[s]) for s in (side_a, side_b)],
-        "hands_left": {str(seat): codes(state.hands[seat]) for seat in state.active},
+        "at_close": None if at_close is None else {
+            "side": at_close[0], "points": at_close[1][0], "tricks": at_close[1][1]},
     }
+    sides = [seat % 2 if pairs else seat for seat in active[:2]]
+    out["sides"] = [{
+        "side": side,
+        "seats": [side, side + 2] if pairs else [side],
+        "trick_points": won_points[side],
+        "tricks": won_tricks[side],
+        "melds": _melds(melds, side, pairs, trump, True),
+        "forfeited_melds": _melds(melds, side, pairs, trump, False),
+        "last_trick_bonus": bonus[i],
+        "total": total[i],
+        "cards": codes(taken[side]),
+    } for i, side in enumerate(sides)]
+    out["hands_left"] = {str(seat): codes(hands[seat]) for seat in active}
     if timed_out is not None:
         out["timed_out"] = timed_out
     return out
+
+
+def _melds(melds: tuple[Meld, ...], side: int, pairs: bool, trump: int, credited: bool,
+           ) -> list[dict[str, Any]]:
+    """The melds of ``side`` that are (or, ``credited`` false, are not) credited."""
+    return [{"seat": seat, "suit": "CSHD"[suit], "points": meld_value(suit, trump)}
+            for seat, suit, cred in melds
+            if cred == credited and (seat % 2 if pairs else seat) == side]
 
 
 def _lost_by(state: GameState, loser: int, winner: int, total: dict[int, int],
@@ -169,25 +227,3 @@ def _failed_closing(opponent_tricks_at_close: int) -> tuple[int, str]:
     if opponent_tricks_at_close == 0:
         return 3, "the closing failed and the opponent had no trick when the talon was closed"
     return 2, "the closing failed"
-
-
-def _side_working(state: GameState, side: int, bonus: int, total: int) -> dict[str, Any]:
-    trump = state.trump
-    credited: list[dict[str, Any]] = []
-    forfeited: list[dict[str, Any]] = []
-    for seat, suit, cred in state.melds:
-        if state.side_of(seat) != side:
-            continue
-        entry = {"seat": seat, "suit": "CSHD"[suit], "points": meld_value(suit, trump)}
-        (credited if cred else forfeited).append(entry)
-    return {
-        "side": side,
-        "seats": list(state.seats_of(side)),
-        "trick_points": state.won_points[side],
-        "tricks": state.won_tricks[side],
-        "melds": credited,
-        "forfeited_melds": forfeited,
-        "last_trick_bonus": bonus,
-        "total": total,
-        "cards": codes(state.taken[side]),
-    }

@@ -10,6 +10,7 @@ at index 0 and the top card last, so drawing is ``talon.pop()``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import BEATERS, POINTS, Card, Mask, Suit, meld_value, points_of
@@ -33,10 +34,29 @@ Meld = tuple[int, Suit, bool]
 Trick = tuple[int, tuple[Card, ...], int]
 
 
+class PendingSettlement:
+    """A settlement made on first use by ``build(*args)`` (then kept): a hand's end does not
+    pay for the working it shows unless someone reads it; ``args`` must not change."""
+
+    __slots__ = ("_args", "_build", "_value")
+
+    def __init__(self, build: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> None:
+        self._build = build
+        self._args = args
+        self._value: dict[str, Any] | None = None
+
+    def get(self) -> dict[str, Any]:
+        value = self._value
+        if value is None:
+            value = self._value = self._build(*self._args)
+        return value
+
+
 class GameState:
     """Everything about a game, hidden cards included; filter with :func:`engine.views.view`."""
 
     __slots__ = (
+        "_settlement",
         "acks",
         "active",
         "bummerl",
@@ -60,7 +80,6 @@ class GameState:
         "score",
         "set_winner",
         "settings",
-        "settlement",
         "status",
         "taken",
         "talon",
@@ -110,7 +129,7 @@ class GameState:
     melds: list[Meld]
     melded_suit: Suit | None
     public: Mask
-    settlement: dict[str, Any] | None
+    _settlement: dict[str, Any] | PendingSettlement | None
 
     def __init__(self, rules: Rules, settings: Settings) -> None:
         self.rules = rules
@@ -151,7 +170,25 @@ class GameState:
         self.taken = [0] * sides
         self.melds = []
         self.melded_suit = None
-        self.settlement = None
+        self._settlement = None
+
+    @property
+    def settlement(self) -> dict[str, Any] | None:
+        """The settlement of the hand just ended (``None`` while it is played)."""
+        pending = self._settlement
+        if pending.__class__ is PendingSettlement:
+            assert isinstance(pending, PendingSettlement)
+            self._settlement = pending = pending.get()
+        assert not isinstance(pending, PendingSettlement)
+        return pending
+
+    @settlement.setter
+    def settlement(self, value: dict[str, Any] | None) -> None:
+        self._settlement = value
+
+    def settle_later(self, pending: PendingSettlement) -> None:
+        """Set the settlement to be ``pending``'s, made when first read."""
+        self._settlement = pending
 
     # --- derived facts (cheap; used by legal_actions and views) ---
 
@@ -199,6 +236,8 @@ class GameState:
         return self.closed_by is None and bool(self.talon)
 
     def meld_points(self, side: int, credited: bool = True) -> int:
+        if not self.melds:
+            return 0
         trump = self.trump
         return sum(
             meld_value(suit, trump)
@@ -208,7 +247,8 @@ class GameState:
 
     def credited_points(self, side: int) -> int:
         """Trick points plus credited melds: what a declaration and the table count."""
-        return self.won_points[side] + self.meld_points(side)
+        points = self.won_points[side]
+        return points + self.meld_points(side) if self.melds else points
 
     def trick_winner_index(self) -> int:
         """Index in the current trick of the card winning it so far."""
@@ -251,7 +291,7 @@ class GameState:
         new.score = self.score.copy()
         new.set_winner = self.set_winner
         new.settings = self.settings
-        new.settlement = self.settlement
+        new._settlement = self._settlement
         new.status = self.status
         new.taken = self.taken.copy()
         new.talon = self.talon.copy()
