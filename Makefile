@@ -13,7 +13,7 @@ lint:
 	$(PYTHON) -m mypy
 
 openapi:
-	$(PYTHON) -m api.openapi_check --write
+	$(PYTHON) -m api.http.openapi_check --write
 
 bench:
 	$(PYTHON) -m engine.bench

@@ -5,9 +5,9 @@ Extensions are set up here, in one place: Redis (one pool per process), the game
 lobby's player and table stores, the long-poll waiter, the workers' task queue (``QUEUE_URL``,
 default ``REDIS_URL``), request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
-:data:`api.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
-served from the package, :mod:`api.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
-The web client is served at ``/play`` (:mod:`api.webclient`).
+:data:`api.http.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
+served from the package, :mod:`api.http.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
+The web client is served at ``/play`` (:mod:`api.http.webclient`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from typing import Any, Final
 
 from flask import Flask
 
-from api import (
+from api import config as api_config
+from api.games.store import GameStore
+from api.http import (
     body,
     docs,
     errors,
@@ -31,14 +33,12 @@ from api import (
     security,
     webclient,
 )
-from api import config as api_config
-from api.http import Services
-from api.notify import VersionWaiter
+from api.http.resources import BLUEPRINTS
+from api.http.resources.lobby_support import Lobby
+from api.http.support import Services
+from api.live.notify import VersionWaiter
 from api.players.store import PlayerStore
-from api.redis_connect import connect
-from api.resources import BLUEPRINTS
-from api.resources.lobby_support import Lobby
-from api.store import GameStore
+from api.runtime.redis_connect import connect
 from api.tables.store import TableStore
 from api.worker.queue import QueueConfigError, TaskQueue
 

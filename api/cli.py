@@ -25,14 +25,14 @@ from typing import TypeAlias
 from api import arena
 from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
-from api.local import LocalServer
 from api.play import play_against_computer, resume
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
 from api.ratings.seed_make import make_variant, write_variant
 from api.ratings.store import RatingStore
-from api.redis_connect import RedisURLError, connect
-from api.serve import (
+from api.runtime.local import LocalServer
+from api.runtime.redis_connect import RedisURLError, connect
+from api.runtime.serve import (
     DEFAULT_HOST,
     DEFAULT_PORT,
     DEFAULT_REDIS_MAXMEMORY,

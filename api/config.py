@@ -44,7 +44,7 @@ Variable                       Meaning                                     Defau
 expired, match not over) created from one client address; one more is a 403 problem.
 
 Rate limits are in ``limits`` notation (``10/second``, ``100 per 5 minutes``); ``off`` disables
-one; :mod:`api.limits` says why the defaults are what they are.
+one; :mod:`api.http.limits` says why the defaults are what they are.
 """
 
 from __future__ import annotations

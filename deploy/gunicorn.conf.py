@@ -41,8 +41,8 @@ workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
 # bounds them by workers x threads (a waiting request holds a thread) and stays available.
 # gevent never preempts: a request computing for long (a computer's search in the web tier)
 # stalls every other request of its worker meanwhile; searches belong to the worker tier.
-_WORKER_CLASSES = {"gevent": "api.gunicorn_gevent.ProblemGeventWorker",
-                   "gthread": "api.gunicorn_worker.ProblemWorker"}
+_WORKER_CLASSES = {"gevent": "api.runtime.gunicorn_gevent.ProblemGeventWorker",
+                   "gthread": "api.runtime.gunicorn_worker.ProblemWorker"}
 _kind = os.environ.get("SIXTYSIX_WORKER_CLASS", "").strip() or "gevent"
 if _kind not in _WORKER_CLASSES:
     raise SystemExit(f"SIXTYSIX_WORKER_CLASS must be gevent or gthread; got {_kind!r}")

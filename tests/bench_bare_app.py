@@ -7,7 +7,7 @@ A Flask app with redis-py and nothing else, served by gunicorn with
 from a real game (the action of a hand whose answer has the median size,
 :func:`tests.bench_http.bare_records`): one ``HGETALL`` of the game's hash
 ``sixtysix:game:{bare-<n>}`` (the same fields and sizes as the real one), the game store's own
-compare-and-set save script (:data:`api.store.SAVE_SCRIPT`: version check, state, recent
+compare-and-set save script (:data:`api.games.store.SAVE_SCRIPT`: version check, state, recent
 events, event log, write record, TTLs, publish) writing the state it read back as the next
 version with the real action's events, and a response of the real action's answer (the same
 bytes, so the same size) with its ``ETag``. No JSON is parsed or built, no log line written.
@@ -26,8 +26,8 @@ from typing import Final
 import redis
 from flask import Flask, Response, request
 
-from api.redis_connect import connect
-from api.store import SAVE_SCRIPT, WRITE_TTL, events_key, game_key, notify_channel, write_key
+from api.games.store import SAVE_SCRIPT, WRITE_TTL, events_key, game_key, notify_channel, write_key
+from api.runtime.redis_connect import connect
 from api.unique import new_id
 
 #: Hash of the template: ``body`` (the real action's answer) and ``line:<i>`` (its events).

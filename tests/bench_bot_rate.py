@@ -9,7 +9,7 @@ so the figures are the bot's own pace, not a limiter's.
 Printed: per match the requests, actions and seconds (min, median, max), the request rate
 while a match runs, the most requests and actions in any 1 s window of one match (one seat
 token), and over the whole back-to-back run the most requests and games created in any 1 s
-and 10 s window (one client address). :mod:`api.limits` chose its defaults from these figures.
+and 10 s window (one client address). :mod:`api.http.limits` chose its defaults from these figures.
 """
 
 from __future__ import annotations

@@ -100,9 +100,9 @@ from typing import Any, Final
 import redis
 
 from api.app import create_app
-from api.limits import LIMIT_SETTINGS
-from api.redis_server import HOST, EmbeddedRedis
-from api.serve import default_workers
+from api.http.limits import LIMIT_SETTINGS
+from api.runtime.redis_server import HOST, EmbeddedRedis
+from api.runtime.serve import default_workers
 from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, Settings, apply, legal_actions, new_game
 from engine.actions import DECLARE_ACTION
@@ -507,7 +507,7 @@ def bare_records(stack: Stack, connections: int, seed: int) -> int:
     action whose answer has the median size is the template (its game hash as it was after
     that action, its answer, its events); each of ``connections`` records
     ``sixtysix:game:{bare-<n>}`` is a copy of that hash. Returns the answer's size in bytes."""
-    from api.store import game_key
+    from api.games.store import game_key
     from tests.bench_bare_app import store_records
 
     deck, plan = plan_hand(random.Random(seed))

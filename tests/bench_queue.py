@@ -23,7 +23,7 @@ from pathlib import Path
 
 import redis
 
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from api.redis_server import HOST
+from api.runtime.redis_server import HOST
 from tests.bench_http import _tree, served
 
 OPEN_TIMEOUT: Final = 10.0

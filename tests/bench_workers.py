@@ -1,7 +1,7 @@
 """Computer moves per second with 1 and 2 worker processes: ``python -m tests.bench_workers``.
 
 Starts a real ``redis-server``; for each worker count it starts the pool (no scheduler),
-creates ``--games`` games (through :mod:`api.service`, as the web tier does) in which a
+creates ``--games`` games (through :mod:`api.games.service`, as the web tier does) in which a
 ``--level`` computer leads the first trick, enqueues all their move jobs at once and times
 until every job has found a human to act (the queue's awaiting set is empty). Moves are
 counted from the saves (each computer move is one). The driver does nothing while the
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import redis
 
-from api.redis_server import EmbeddedRedis
-from api.service import create_game, request_computers
-from api.store import GameStore
+from api.games.service import create_game, request_computers
+from api.games.store import GameStore
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import AWAITING, TaskQueue
 from api.worker.run import WorkerPool
 from tests.bench_http import _cpu_seconds, _machine_busy

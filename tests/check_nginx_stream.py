@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from api.redis_server import HOST
+from api.runtime.redis_server import HOST
 from tests.bench_http import _free_port, served
 
 NGINX_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"

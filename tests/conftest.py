@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.run import POLL_INTERVAL, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[1]

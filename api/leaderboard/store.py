@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final, cast
 
-from api.redis_connect import Client
-from api.store import PREFIX, text
+from api.games.store import PREFIX, text
+from api.runtime.redis_connect import Client
 
 TAG: Final = "{leaderboard}"
 #: Seconds a month's board lives after its last write (about four months).

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from api.games.store import PREFIX, text
 from api.players.store import game_member
-from api.redis_connect import Client
-from api.store import PREFIX, text
+from api.runtime.redis_connect import Client
 
 #: Matches kept per player (the oldest are dropped beyond).
 KEEP: Final = 1000

@@ -18,9 +18,9 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from api.errors import FieldError, Problem, ProblemType
+from api.games.tokens import digest, new_token
+from api.http.errors import FieldError, Problem, ProblemType
 from api.players.store import NameTaken, Player, PlayerStore
-from api.tokens import digest, new_token
 from engine import VARIANTS
 
 NAME_MIN: Final = 3

@@ -24,8 +24,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Final
 
-from api.redis_connect import Client
-from api.store import PREFIX, text
+from api.games.store import PREFIX, text
+from api.runtime.redis_connect import Client
 
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
 INVERT: Final = 10**13

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from api.arena import ArenaError, ArenaResult
-from api.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS
 from api.ratings.model import Rating
 from api.ratings.service import rate_match
 from api.ratings.store import RatingStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from api.store import PREFIX
+from api.games.store import PREFIX
 
 TAG: Final = "{ratings}"
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from api.ratings.keys import listing_key, marker_key, ratings_key
 from api.ratings.model import Rating
-from api.redis_connect import Client
+from api.runtime.redis_connect import Client
 
 SEED_PATH: Final = Path(__file__).with_name("seed.json")
 COMPUTER: Final = "computer"

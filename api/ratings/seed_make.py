@@ -21,8 +21,8 @@ from api import arena
 from api.ratings.arena import arena_source, rate_arena
 from api.ratings.seed import COMPUTER, parse
 from api.ratings.store import RatingStore
-from api.redis_connect import connect
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_connect import connect
+from api.runtime.redis_server import EmbeddedRedis
 
 #: The pairs of a variant's runs, in order: each rates a level against the one below it.
 SCHEDULE: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"))

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
+from api.games.store import text
 from api.ratings import seed
 from api.ratings.keys import listing_key, marker_key, ratings_key
 from api.ratings.model import Rating
-from api.redis_connect import Client
-from api.store import text
+from api.runtime.redis_connect import Client
 
 KINDS: Final = ("human", "bot", "computer")
 

@@ -9,7 +9,7 @@ adds it to his finished list only once (:meth:`api.players.store.PlayerStore.rec
 an aborted game is listed as finished but counts for nobody), and the table moves to
 ``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
 ``playing`` with that game current; a rematch may follow either way. The game is also offered to
-:func:`api.standings.record_standings` (leaderboard, ratings, history; idempotent too).
+:func:`api.games.standings.record_standings` (leaderboard, ratings, history; idempotent too).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any, Final
 
 import redis
 
+from api.games.standings import record_standings
+from api.games.store import Game
 from api.players.store import PlayerStore
-from api.standings import record_standings
-from api.store import Game
 from api.tables.store import Table, TableConflict, TableStore
 from engine import MATCH_OVER, GameState
 

@@ -4,9 +4,9 @@ A table's game is created without seat tokens for its player seats (until a play
 his, his seat has none: no token authenticates as it). The first time a seated player asks
 for the table (``GET /v1/tables/{id}``, or the answer of the join, create or rematch that
 started the game) a new 256-bit token is minted for his seat and the game's hash gets, in
-one script and only if the seat has none yet (:meth:`api.store.GameStore.claim_seat_token`),
+one script and only if the seat has none yet (:meth:`api.games.store.GameStore.claim_seat_token`),
 its SHA-256 digest (the only form authentication needs) and a copy sealed under
-:func:`api.tokens.sealing_key` of his player token, with the game id and seat as context.
+:func:`api.games.tokens.sealing_key` of his player token, with the game id and seat as context.
 Later fetches, from any device holding the same player token, unseal that copy; a second
 first fetch racing the first gets the first one's token. The server can unseal a seat token
 only while a request presents the player token: Redis never holds one readable.
@@ -17,8 +17,8 @@ from __future__ import annotations
 import hmac
 import logging
 
-from api.store import GameStore
-from api.tokens import digest, new_token, seal, sealing_key, unseal
+from api.games.store import GameStore
+from api.games.tokens import digest, new_token, seal, sealing_key, unseal
 
 log = logging.getLogger(__name__)
 

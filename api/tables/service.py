@@ -1,9 +1,9 @@
 """Tables, the lobby: create, list, join, leave, view, start, rematch.
 
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
-:class:`api.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
+:class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
-matches count for the leaderboard and ratings (:mod:`api.standings`). Its status is ``open``
+matches count for the leaderboard and ratings (:mod:`api.games.standings`). Its status is ``open``
 (seats free), ``playing``, ``finished`` (the match is over, its ``result`` ``points``,
 ``resigned`` or ``aborted``; a rematch starts the next) or ``closed`` (every player left before
 the start). A private table has an invite code (128-bit); without it the table does not exist
@@ -30,15 +30,15 @@ from typing import Any, Final
 
 import redis
 
-from api.errors import FieldError, Problem, ProblemType
+from api.games.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
+from api.games.store import Game, GameNotFound, GameStore, Logged
+from api.games.tokens import digest
+from api.http.errors import FieldError, Problem, ProblemType
 from api.players.service import iso
 from api.players.store import Player, PlayerStore
-from api.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
-from api.store import Game, GameNotFound, GameStore, Logged
 from api.tables.results import record_match
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableStore
-from api.tokens import digest
 from engine import Rules, legal_actions
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """Tables in Redis: one hash per table, its games in its slot, the lobby's sorted sets.
 
 Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` and keys
-tagged ``{table_id}.<n>``, see :func:`api.store.tagged`, so they share the table's slot):
+tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the table's slot):
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
   seats with player ids, status, games, rematch requests, the last game's result).
@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+from api.games.store import PREFIX, Game, Logged, events_key, game_key, notify_channel, text
 from api.players.store import INVERT
-from api.redis_connect import Client
-from api.store import PREFIX, Game, Logged, events_key, game_key, notify_channel, text
+from api.runtime.redis_connect import Client
 from engine import to_json
 
 #: Seconds a spectator's look counts as watching.

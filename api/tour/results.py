@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.store import Game
+from api.games.store import Game
 from api.tour.store import TourStore
 
 

@@ -15,12 +15,12 @@ import secrets
 import time
 from typing import Any, Final
 
-from api.errors import Problem, ProblemType
+from api.games.service import prepare_game
+from api.games.store import Game, GameNotFound, GameStore, owner_key
+from api.games.tokens import seal, sealing_key, unseal
+from api.http.errors import Problem, ProblemType
+from api.http.schemas import TableSettingsSchema
 from api.players.store import Player
-from api.schemas import TableSettingsSchema
-from api.service import prepare_game
-from api.store import Game, GameNotFound, GameStore, owner_key
-from api.tokens import seal, sealing_key, unseal
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant

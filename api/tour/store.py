@@ -2,7 +2,7 @@
 
 ``sixtysix:tour:{player_id}`` — fields ``stamp:<station>`` (Unix seconds of the first win),
 ``game:<station>`` (the station's latest game id) and ``token:<station>`` (its seat token
-sealed under :func:`api.tokens.sealing_key` of the player token, so that the player resumes
+sealed under :func:`api.games.tokens.sealing_key` of the player token, so that the player resumes
 the game with his player token alone while Redis never holds the seat token readable).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from api.redis_connect import Client
-from api.store import PREFIX, text
+from api.games.store import PREFIX, text
+from api.runtime.redis_connect import Client
 
 STAMP: Final = "stamp:"
 

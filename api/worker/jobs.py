@@ -6,13 +6,13 @@ job (:mod:`api.worker.run`); a job finds it with :func:`context`.
 :func:`play_computers` names the game and the version it was made for. A worker that finds
 the game at another version drops the job (a duplicate, a redelivery, or a job outrun by
 another worker), so no move is ever applied twice: every move is saved by
-:func:`api.service.act` with the version check, one save per computer move, and a save that
+:func:`api.games.service.act` with the version check, one save per computer move, and a save that
 lost the race changes nothing. While it thinks, the worker holds the game's lease; killed
 mid-move it loses nothing but the move it was choosing, which the next request touching the
 game, or a waiting action request, enqueues again once the lease has run out
-(:func:`api.service.request_computers`).
+(:func:`api.games.service.request_computers`).
 
-:func:`clock_expired` is the clock's delayed job (:mod:`api.clock`): it too names the game and
+:func:`clock_expired` is the clock's delayed job (:mod:`api.live.clock`): it too names the game and
 the version it was scheduled at and does nothing if the game moved on (a player acted in
 time, a request applied the timeout first, or a duplicate ran already).
 """
@@ -25,11 +25,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from api import clock
-from api.advice import advise
-from api.errors import FieldError
-from api.service import expire, play_computer, request_computers
-from api.store import Game, GameNotFound, GameStore, VersionConflict
+from api.games.advice import advise
+from api.games.service import expire, play_computer, request_computers
+from api.games.store import Game, GameNotFound, GameStore, VersionConflict
+from api.http.errors import FieldError
+from api.live import clock
 from api.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ def play_computers(game_id: str, version: int) -> str:
 
 def clock_expired(game_id: str, version: int) -> str:
     """Apply the clock of ``game_id`` at ``version`` now that its deadline has come
-    (:func:`api.service.expire`, a computer choosing the move if so set), then schedule the
+    (:func:`api.games.service.expire`, a computer choosing the move if so set), then schedule the
     next deadline and enqueue the computers if one is to move. :data:`STALE` if the game is
     at another version or nothing is due, :data:`GONE` without the game."""
     ctx = context()
@@ -143,7 +143,7 @@ def _next(ctx: WorkerContext, saved: Game) -> None:
 
 def advice(position: dict[str, Any], level: str, budget_ms: float | None,
            samples: int | None, reveal_declare: bool) -> dict[str, Any]:
-    """:func:`api.advice.advise` of ``position``: ``{"result": ...}``, or ``{"field",
+    """:func:`api.games.advice.advise` of ``position``: ``{"result": ...}``, or ``{"field",
     "message"}`` of the 422 the web tier answers for a position that cannot be analysed."""
     try:
         return {"result": advise(position, level, budget_ms, samples, reveal_declare)}

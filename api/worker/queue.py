@@ -25,7 +25,7 @@ so ``QUEUE_URL`` names a single server when the games live on a cluster):
   game and version (job id :func:`move_job_id`); unbounded: every game waiting for a computer
   has at most one job per version and a duplicate is dropped by the version check.
 * the clock's delayed jobs (:func:`api.worker.jobs.clock_expired`, job id
-  :func:`api.clock.clock_job_id`) are put on ``sixtysix-moves`` by RQ's scheduler when due.
+  :func:`api.live.clock.clock_job_id`) are put on ``sixtysix-moves`` by RQ's scheduler when due.
 * ``sixtysix-advice`` — hints and analyses; at most ``advice_limit`` jobs wait in it: one more
   is refused with :class:`QueueFull` (the API answers 503 with ``Retry-After``).
 
@@ -50,8 +50,8 @@ from rq.job import Job, JobStatus
 from rq.results import Result
 from rq.serializers import JSONSerializer
 
-from api.clock import SWEPT, clock_job_id, clock_job_ids
-from api.redis_connect import connect
+from api.live.clock import SWEPT, clock_job_id, clock_job_ids
+from api.runtime.redis_connect import connect
 
 MOVES: Final = "sixtysix-moves"
 ADVICE: Final = "sixtysix-advice"
@@ -137,7 +137,7 @@ class TaskQueue:
 
     @classmethod
     def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
-        """The queue on ``url`` (any URL of :mod:`api.redis_connect` but a cluster)."""
+        """The queue on ``url`` (any URL of :mod:`api.runtime.redis_connect` but a cluster)."""
         if url.partition("://")[0].lower().endswith("+cluster"):
             raise QueueConfigError("QUEUE_URL (default REDIS_URL) names a Redis Cluster; the "
                                    "task queue needs one server or a Sentinel primary: set "

@@ -39,12 +39,12 @@ from rq.queue import Queue
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
-from api import clock
 from api.config import DEFAULTS
-from api.redis_connect import connect, redact
-from api.service import request_computers
-from api.store import GameNotFound, GameStore
-from api.supervise import DeathWindow
+from api.games.service import request_computers
+from api.games.store import GameNotFound, GameStore
+from api.live import clock
+from api.runtime.redis_connect import connect, redact
+from api.runtime.supervise import DeathWindow
 from api.worker import jobs
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue

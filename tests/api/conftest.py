@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from api.config import DEFAULTS
-from api.limits import LIMIT_SETTINGS
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.http.limits import LIMIT_SETTINGS
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.run import WorkerPool
 
 #: The rate limits as shipped, whatever the environment of the test run says.

@@ -117,7 +117,7 @@ def stored_values(client: redis.Redis) -> dict[str, str]:
         elif kind == "zset":
             parts = [member for member, _ in client.zrange(key, 0, -1, withscores=True)]
         # binary values (RQ's compressed job data, the active-games HyperLogLog of
-        # api.metrics) are scanned as escaped bytes
+        # api.http.metrics) are scanned as escaped bytes
         out[key] = "\n".join(p.decode(errors="backslashreplace") if isinstance(p, bytes)
                              else p for p in parts)
     return out

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.store import Game, GameStore
+from api.games.store import Game, GameStore
 from tests.api.helpers import bearer
 
 

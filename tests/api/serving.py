@@ -13,7 +13,7 @@ from pathlib import Path
 
 import requests
 
-from api.redis_server import HOST
+from api.runtime.redis_server import HOST
 
 START_ATTEMPTS = 300  # 0.1 s apart: a bound on start-up, not a performance figure
 

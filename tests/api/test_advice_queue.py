@@ -13,9 +13,9 @@ import pytest
 import redis
 import requests
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
-from api.resources.analysis import POSITION_EXAMPLE
+from api.http.resources.analysis import POSITION_EXAMPLE
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerThreads
 

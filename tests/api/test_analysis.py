@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.resources.analysis import POSITION_EXAMPLE
+from api.http.resources.analysis import POSITION_EXAMPLE
 from engine.cards import CARD_CODES
 from engine.rules import VARIANTS
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans, view

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.chat import MAX_CHARS, TEXT_PATTERN, normalised, refusal
-from api.examples import ERRORS, GAME_ID
-from api.redis_server import EmbeddedRedis
-from api.store import game_key
+from api.games.store import game_key
+from api.http.examples import ERRORS, GAME_ID
+from api.live.chat import MAX_CHARS, TEXT_PATTERN, normalised, refusal
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.conftest import SHIPPED_LIMITS
 from tests.api.helpers import act, assert_problem, bearer, two_humans, view
 

@@ -11,9 +11,9 @@ import requests
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.chat import chat_event
-from api.service import act
-from api.store import GameNotFound, GameStore, events_key, game_key, notify_channel
+from api.games.service import act
+from api.games.store import GameNotFound, GameStore, events_key, game_key, notify_channel
+from api.live.chat import chat_event
 from engine import Action
 from engine.replay import replay
 from tests.api.helpers import HEARTS_DECK, assert_problem, bearer, two_humans, view

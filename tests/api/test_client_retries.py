@@ -15,8 +15,8 @@ import redis
 import requests
 
 from api.client import ApiError, SixtySixClient
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 
 OFF = {"SIXTYSIX_RATE_ADDRESS": "off", "SIXTYSIX_RATE_CREATE": "off",
        "SIXTYSIX_RATE_ACTIONS": "off"}

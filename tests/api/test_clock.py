@@ -15,8 +15,8 @@ import redis
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from api.clock import clock_job_id
-from api.store import Game, GameStore
+from api.games.store import Game, GameStore
+from api.live.clock import clock_job_id
 from api.worker.queue import SERIALIZER, TaskQueue
 from engine.replay import replay
 from tests.api.helpers import DECK, act, assert_problem, bearer, create, view

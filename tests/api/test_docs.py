@@ -14,7 +14,7 @@ import redis
 import requests
 
 from api.app import create_app
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 
 TIMEOUT = 30
 #: What each page must load, by the kind of reference: the spec and the front end's script.

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.redis_server import HOST, EmbeddedRedis
+from api.runtime.redis_server import HOST, EmbeddedRedis
 from tests.api.serving import sixtysix_serve
 
 MAX_BODY = 4096

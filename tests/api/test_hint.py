@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.resources.hint import mark_hinted
-from api.store import VersionConflict
+from api.games.store import VersionConflict
+from api.http.resources.hint import mark_hinted
 from tests.api.helpers import DECK, act, assert_problem, bearer, two_humans, view
 
 #: Small enough to keep the tests quick.

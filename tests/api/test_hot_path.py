@@ -13,9 +13,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import observability
-from api.observability import Answered, timestamp
-from api.store import GameStore
+from api.games.store import GameStore
+from api.http import observability
+from api.http.observability import Answered, timestamp
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
 from tests.api.helpers import act, bearer, two_humans

@@ -9,9 +9,9 @@ import redis
 import requests
 from flask.testing import FlaskClient
 
-from api.body import MAX_DEPTH, too_deep
-from api.resources.analysis import POSITION_EXAMPLE
-from api.store import MAX_SEQ
+from api.games.store import MAX_SEQ
+from api.http.body import MAX_DEPTH, too_deep
+from api.http.resources.analysis import POSITION_EXAMPLE
 from tests.api.helpers import assert_problem, bearer, two_humans
 
 #: About a thousand levels in 2 KB: the depth at which the stdlib decoder recursed to death.

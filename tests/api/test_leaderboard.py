@@ -217,7 +217,7 @@ def test_a_bad_query_is_a_422(client: FlaskClient, query: dict[str, str]) -> Non
 
 def test_pages_follow_the_cursor(client: FlaskClient) -> None:
     from api.leaderboard.store import LeaderboardStore
-    from api.redis_connect import Client
+    from api.runtime.redis_connect import Client
     redis: Client = client.application.extensions["sixtysix"].store.redis
     store = LeaderboardStore(redis, 60)
     ids = [new_player(client, f"Pager {i}")[0] for i in range(5)]

@@ -16,9 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.limits import storage
-from api.redis_connect import connect
-from api.redis_server import EmbeddedRedis
+from api.http.limits import storage
+from api.runtime.redis_connect import connect
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, assert_problem, bearer, two_humans
 
 

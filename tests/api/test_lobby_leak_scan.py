@@ -17,8 +17,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.games.tokens import digest
 from api.tables.store import table_key
-from api.tokens import digest
 from tests.api.helpers import bearer
 from tests.api.lobby_helpers import stored_values
 from tests.api.test_leak_scan import Scan, _hidden

@@ -9,7 +9,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import assert_problem, bearer
 
 

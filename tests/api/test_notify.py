@@ -9,8 +9,8 @@ import time
 import pytest
 import redis
 
-from api.notify import VersionWaiter
-from api.store import notify_channel
+from api.games.store import notify_channel
+from api.live.notify import VersionWaiter
 
 DEADLINE = 20.0  # seconds; far less than the wait's own timeout below
 
@@ -27,7 +27,7 @@ class _Records(logging.Handler):
 def test_a_malformed_notice_is_logged_and_the_listener_goes_on(
         redis_client: redis.Redis) -> None:
     records = _Records()
-    logger = logging.getLogger("api.notify")
+    logger = logging.getLogger("api.live.notify")
     logger.addHandler(records)
     # no recheck within the wait: only the listener can answer it before its timeout
     waiter = VersionWaiter(redis_client, recheck=60.0)

@@ -16,16 +16,16 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.client import SixtySixClient
-from api.local import LocalServer
-from api.metrics import Metrics
-from api.observability import (
+from api.http.metrics import Metrics
+from api.http.observability import (
     REQUEST_LOGGER,
     Answered,
     JsonFormatter,
     request_line,
     request_text,
 )
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans
 
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from api.openapi_check import SPEC_PATH, generated, main
+from api.http.openapi_check import SPEC_PATH, generated, main
 
 
 def test_committed_spec_is_up_to_date() -> None:
     assert SPEC_PATH.read_text(encoding="utf-8") == generated(), (
-        "openapi/openapi.json is stale: run `python -m api.openapi_check --write`")
+        "openapi/openapi.json is stale: run `python -m api.http.openapi_check --write`")
 
 
 def test_check_reports_drift_with_a_diff(tmp_path: Path,

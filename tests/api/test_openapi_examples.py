@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api import examples
-from api.advice import REQUIRED
 from api.app import create_app
-from api.examples import ERRORS, GAME_ID, SEEDED_CREATE
-from api.examples_lobby import LOBBY_ERRORS
-from api.openapi_docs import CREATED_LINKS, RESPONSES
-from api.store import VersionConflict
+from api.games.advice import REQUIRED
+from api.games.store import VersionConflict
+from api.http import examples
+from api.http.examples import ERRORS, GAME_ID, SEEDED_CREATE
+from api.http.examples_lobby import LOBBY_ERRORS
+from api.http.openapi_docs import CREATED_LINKS, RESPONSES
 from tests.api.helpers import bearer
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from api.examples_lobby import LOBBY_ERRORS, PLAYER_ID, TABLE_ID
-from api.openapi_docs import LINKS, LOBBY_PREFIXES, RESPONSES
+from api.http.examples_lobby import LOBBY_ERRORS, PLAYER_ID, TABLE_ID
+from api.http.openapi_docs import LINKS, LOBBY_PREFIXES, RESPONSES
 from tests.api.helpers import bearer
 
 

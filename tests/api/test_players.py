@@ -10,11 +10,11 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.games.store import GameStore
+from api.games.tokens import digest
 from api.players.store import PlayerStore, player_key
-from api.store import GameStore
 from api.tables.results import record_match
 from api.tables.store import TableStore
-from api.tokens import digest
 from tests.api.helpers import assert_problem, bearer, two_humans
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
 

@@ -1,4 +1,4 @@
-"""The action body's shortcut (:class:`api.resources.blueprint.QuickBodyParser`) answers what
+"""The action body's shortcut (:class:`api.http.resources.blueprint.QuickBodyParser`) answers what
 the schema would: the same loaded body, and every body it does not take goes the full way."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 from marshmallow import ValidationError
 
-from api.schemas import ActionSchema
+from api.http.schemas import ActionSchema
 from tests.api.helpers import act, assert_problem, bearer, two_humans, view
 
 BODIES: list[Any] = [

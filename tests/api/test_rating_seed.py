@@ -18,14 +18,14 @@ from flask.testing import FlaskClient
 
 from api.arena import ArenaResult, BotStats
 from api.cli import main
-from api.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS
+from api.http.resources.ratings import EXAMPLE as RATINGS_EXAMPLE
 from api.ratings.arena import arena_matches, rate_arena
 from api.ratings.model import Rating
 from api.ratings.seed import SEED_PATH, SeedError, VariantSeed, apply, parse, shipped
 from api.ratings.seed_make import SCHEDULE
 from api.ratings.store import RatingStore
-from api.redis_server import EmbeddedRedis
-from api.resources.ratings import EXAMPLE as RATINGS_EXAMPLE
+from api.runtime.redis_server import EmbeddedRedis
 from engine import VARIANTS
 from tests.conftest import worker_env
 

@@ -18,7 +18,7 @@ from api.ratings.model import Rating, display, new_model, rate
 from api.ratings.seed import shipped
 from api.ratings.service import rate_match
 from api.ratings.store import RatingStore
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.lobby_helpers import (
     eventually,
     join,

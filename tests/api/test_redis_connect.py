@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import redis
 
-from api.redis_connect import RedisURLError, Target, connect, parse, redact
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_connect import RedisURLError, Target, connect, parse, redact
+from api.runtime.redis_server import EmbeddedRedis
 
 
 def test_sentinel_url_with_several_sentinels_master_and_db() -> None:

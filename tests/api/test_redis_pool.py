@@ -12,8 +12,8 @@ import redis
 from flask import Flask
 
 from api.app import create_app
-from api.redis_connect import connect
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_connect import connect
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import assert_waits_for_the_busy_connection, two_humans
 
 

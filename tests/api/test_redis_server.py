@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.redis_server import EmbeddedRedis, RedisServerError, find_redis_server
+from api.runtime.redis_server import EmbeddedRedis, RedisServerError, find_redis_server
 
 
 def test_find_redis_server_returns_an_executable() -> None:

@@ -11,7 +11,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.resources.analysis import POSITION_EXAMPLE
+from api.http.resources.analysis import POSITION_EXAMPLE
 from engine.replay import replay
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans, view
 from tests.api.lobby_helpers import new_player, new_table, table

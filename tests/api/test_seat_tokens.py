@@ -10,9 +10,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.store import GameStore, game_key
+from api.games.store import GameStore, game_key
+from api.games.tokens import digest, seal, sealing_key, unseal
 from api.tables.store import table_key
-from api.tokens import digest, seal, sealing_key, unseal
 from tests.api.helpers import bearer
 from tests.api.lobby_helpers import (
     join,

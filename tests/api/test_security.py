@@ -12,8 +12,8 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.redis_server import EmbeddedRedis
-from api.security import API_CSP, origins
+from api.http.security import API_CSP, origins
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, bearer, two_humans
 
 STATIC = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",

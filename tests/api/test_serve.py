@@ -23,8 +23,8 @@ import redis
 import requests
 
 from api.client import SixtySixClient
-from api.redis_server import EmbeddedRedis
-from api.serve import DEATH_WINDOW, DEFAULT_PORT, MAX_DEATHS, RedisSupervisor
+from api.runtime.redis_server import EmbeddedRedis
+from api.runtime.serve import DEATH_WINDOW, DEFAULT_PORT, MAX_DEATHS, RedisSupervisor
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Attempts, 0.1 s apart, to see a change (a bound, not a performance limit: once, on a 2-core

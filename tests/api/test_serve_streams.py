@@ -13,7 +13,7 @@ import pytest
 import redis
 import requests
 
-from api.redis_server import HOST, EmbeddedRedis
+from api.runtime.redis_server import HOST, EmbeddedRedis
 from tests.api.serving import sixtysix_serve
 
 WAITING = 12  # more than workers x threads (1 x 2)

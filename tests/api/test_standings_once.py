@@ -11,9 +11,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.games.standings import record_standings
+from api.games.store import Game
 from api.ratings.seed import apply, shipped
-from api.standings import record_standings
-from api.store import Game
 from tests.api.helpers import act, bearer
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
 from tests.api.rank_helpers import board, load

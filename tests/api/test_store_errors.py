@@ -10,9 +10,9 @@ import redis
 import requests
 from flask.testing import FlaskClient
 
-from api.errors import redis_error_code
-from api.local import LocalServer
-from api.redis_server import HOST, EmbeddedRedis
+from api.http.errors import redis_error_code
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import HOST, EmbeddedRedis
 from tests.api.helpers import act, assert_problem, bearer, two_humans, view
 
 PROBLEMS = "https://sixtysix.dev/problems/"

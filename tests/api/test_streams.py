@@ -1,5 +1,5 @@
 """Server-Sent Events over real sockets: the app served by werkzeug in a thread on the session's
-Redis (:class:`api.local.LocalServer`), read with ``requests`` as a client would."""
+Redis (:class:`api.runtime.local.LocalServer`), read with ``requests`` as a client would."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 import redis
 import requests
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import HEARTS_DECK
 from tests.api.sse import DEADLINE, Message, Sse
 

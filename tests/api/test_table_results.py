@@ -8,7 +8,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from api.store import GameStore
+from api.games.store import GameStore
 from engine import Action, apply
 from tests.api.helpers import bearer
 from tests.api.lobby_helpers import join, new_player, new_table, table

@@ -8,7 +8,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from api.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS
 from api.tour.stations import STATIONS
 from api.tour.store import TourStore, tour_key
 from tests.api.helpers import act, assert_problem, bearer, view

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.redis_server import EmbeddedRedis
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.priority import DEFAULT_NICE, PriorityError, worker_nice
 from api.worker.run import WorkerPool
 from tests.conftest import worker_env

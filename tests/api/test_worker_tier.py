@@ -11,8 +11,8 @@ import requests
 from rq.job import Job, JobStatus
 
 from api.client import SixtySixClient
-from api.service import prepare_game
-from api.store import GameStore
+from api.games.service import prepare_game
+from api.games.store import GameStore
 from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id
 from engine.replay import replay
 from tests.api.helpers import DECK

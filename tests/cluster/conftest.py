@@ -17,8 +17,8 @@ import pytest
 import redis
 
 from api.client import SixtySixClient
-from api.local import LocalServer
-from api.redis_server import HOST, EmbeddedRedis, RedisServerError
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import HOST, EmbeddedRedis, RedisServerError
 
 SLOTS = 16384
 MASTERS = 3

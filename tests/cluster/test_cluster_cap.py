@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import requests
 
-from api.local import LocalServer
-from api.redis_connect import connect
-from api.store import owner_key
+from api.games.store import owner_key
+from api.runtime.local import LocalServer
+from api.runtime.redis_connect import connect
 from tests.cluster.conftest import LocalCluster
 
 pytestmark = pytest.mark.cluster

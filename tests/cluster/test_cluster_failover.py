@@ -10,8 +10,8 @@ import pytest
 import redis
 import requests
 
-from api.local import LocalServer
-from api.redis_server import HOST, EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import HOST, EmbeddedRedis
 from tests.cluster.conftest import SLOTS, _start_node
 
 STARTUP_TIMEOUT = 10.0

@@ -1,8 +1,8 @@
 """Two app instances on one Redis Cluster: whole games played across both, and racing actions.
 
 Each instance is ``create_app`` with the ``redis+cluster://`` URL, served over a real socket by
-werkzeug in a thread (:class:`api.local.LocalServer`). Requests alternate between the instances,
-so every step loads a game that the other instance saved.
+werkzeug in a thread (:class:`api.runtime.local.LocalServer`). Requests alternate between the
+instances, so every step loads a game that the other instance saved.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import redis
 from redis.cluster import RedisCluster
 
 from api.client import ApiError, SixtySixClient, View
-from api.redis_connect import connect
-from api.store import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
+from api.games.store import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
+from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 
 pytestmark = pytest.mark.cluster

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from api.local import LocalServer
+from api.runtime.local import LocalServer
 from tests.cluster.conftest import LocalCluster
 
 pytestmark = pytest.mark.cluster

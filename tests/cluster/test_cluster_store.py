@@ -8,7 +8,7 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from api.redis_connect import connect
+from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 
 pytestmark = pytest.mark.cluster

@@ -12,9 +12,9 @@ import pytest
 import requests
 from redis.cluster import RedisCluster
 
-from api.local import LocalServer
-from api.redis_connect import connect
-from api.store import game_key
+from api.games.store import game_key
+from api.runtime.local import LocalServer
+from api.runtime.redis_connect import connect
 from tests.api.sse import Sse
 from tests.cluster.conftest import MASTERS, LocalCluster
 

@@ -19,10 +19,10 @@ import redis
 from rq.registry import FinishedJobRegistry
 
 from api.client import SixtySixClient
-from api.local import LocalServer
-from api.redis_connect import connect
-from api.redis_server import EmbeddedRedis
-from api.store import GameStore, game_key
+from api.games.store import GameStore, game_key
+from api.runtime.local import LocalServer
+from api.runtime.redis_connect import connect
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import MOVES, SERIALIZER, move_job_id
 from api.worker.run import WorkerPool
 from engine import Event

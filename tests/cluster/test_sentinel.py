@@ -12,9 +12,15 @@ import redis
 import requests
 from redis.sentinel import MasterNotFoundError
 
-from api.local import LocalServer
-from api.redis_connect import connect
-from api.redis_server import HOST, EmbeddedRedis, RedisServerError, _free_port, find_redis_server
+from api.runtime.local import LocalServer
+from api.runtime.redis_connect import connect
+from api.runtime.redis_server import (
+    HOST,
+    EmbeddedRedis,
+    RedisServerError,
+    _free_port,
+    find_redis_server,
+)
 from tests.api.helpers import assert_waits_for_the_busy_connection
 
 MASTER = "sixtysix-test"

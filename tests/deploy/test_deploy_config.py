@@ -14,7 +14,7 @@ import yaml
 from api.app import create_app
 from api.cli import build_parser, worker_command
 from api.config import DEFAULTS
-from api.serve import DEFAULT_REDIS_MAXMEMORY
+from api.runtime.serve import DEFAULT_REDIS_MAXMEMORY
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *DEPLOY.glob("k8s/*.yaml")])

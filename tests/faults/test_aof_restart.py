@@ -17,8 +17,8 @@ from pathlib import Path
 import redis
 import requests
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.integrity import kill9, stored_version
 from tests.faults.play import UNLIMITED, StoreUnavailable, TwoHumans
 

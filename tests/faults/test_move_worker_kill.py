@@ -17,9 +17,9 @@ import redis
 import requests
 
 from api.client import SixtySixClient
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
-from api.store import GameStore
+from api.games.store import GameStore
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import lease_key
 from api.worker.run import WorkerPool
 from engine.replay import replay

@@ -10,9 +10,9 @@ import pytest
 import redis
 import requests
 
-from api.limits import KEY_PREFIX
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.http.limits import KEY_PREFIX
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.integrity import kill9
 from tests.faults.play import TIMEOUT, TwoHumans
 

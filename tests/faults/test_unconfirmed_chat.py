@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import redis
 
-from api.chat import chat_event
-from api.redis_server import EmbeddedRedis
-from api.store import events_key
+from api.games.store import events_key
+from api.live.chat import chat_event
+from api.runtime.redis_server import EmbeddedRedis
 from engine import Rules, new_game
 from tests.faults.test_unconfirmed_save import _busy, _pause_writes, _store, own_redis
 

@@ -16,9 +16,9 @@ import pytest
 import redis
 
 from api.client import SixtySixClient
-from api.local import LocalServer
 from api.play import play_match
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.integrity import stored_version
 from tests.faults.play import UNLIMITED
 

@@ -19,9 +19,9 @@ import redis
 import requests
 
 from api.client import SixtySixClient
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
-from api.store import FENCED, GameStore, OutcomeUnknown, game_key, write_key
+from api.games.store import FENCED, GameStore, OutcomeUnknown, game_key, write_key
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from engine import Rules, new_game
 from tests.faults.integrity import stored_version
 from tests.faults.play import TIMEOUT, UNLIMITED, TwoHumans

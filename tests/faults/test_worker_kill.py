@@ -18,8 +18,8 @@ import pytest
 import redis
 import requests
 
-from api.redis_server import HOST, EmbeddedRedis
-from api.serve import GUNICORN_CONF
+from api.runtime.redis_server import HOST, EmbeddedRedis
+from api.runtime.serve import GUNICORN_CONF
 from tests.faults.integrity import stored_version
 from tests.faults.play import TwoHumans
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import requests
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.play import TIMEOUT, UNLIMITED
 
 STEPS = 140

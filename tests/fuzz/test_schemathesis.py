@@ -26,8 +26,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.play import UNLIMITED
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -24,8 +24,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.play import UNLIMITED
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -17,7 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from api.local import LocalServer
+from api.runtime.local import LocalServer
 from tests.web.conftest import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS
 from tests.web.pages import choose_name, open_play, state, step, wait_for
 

@@ -14,8 +14,8 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from api.local import LocalServer
-from api.redis_server import EmbeddedRedis
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
 from tests.web.conftest import Browser
 from tests.web.pages import open_play, state, wait_for
 from tests.web.proxy import Relay

@@ -1,0 +1,334 @@
+"""Games as the HTTP API sees them: creating, acting, the computers' moves, per-seat views.
+
+One service function, two entrypoints: :func:`act` applies a seat's action and saves it with
+the version check, for a human's request in the web tier and for a computer's choice in a
+worker (:func:`play_computer`, run only by :mod:`api.worker.jobs`; the web tier never runs a
+search). After each action the trivial automatic steps follow in the same save: with
+``auto_continue``, finished hands are acknowledged for human seats. A saved game may then wait
+for a computer (:func:`computer_to_move`): the caller enqueues its move job
+(:func:`request_computers`), and a worker plays it, saves, and goes on until a human must act.
+
+At a table with a clock (:mod:`api.live.clock`) every save also sets the next deadline in the
+game's meta; :func:`expire` applies a deadline that has passed (the clock's job at the
+deadline and every request touching the game after it call it), and :func:`pause` holds a
+settlement open longer.
+
+``resign`` is accepted from a human seat at any time until the game is over (computers never
+resign: they choose among ``legal_actions``, which never lists it). ``abort`` is accepted from
+a human seat while another *human* seat has not yet made its first move of the game (any
+action but ``continue``); so it needs two human seats, and once every other human has moved
+only ``resign`` is left. :func:`abort_refusal` says why an abort is refused.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from api.games.computers import COMPUTER_LEVELS
+from api.games.standings import record_standings
+from api.games.store import Game, GameStore, IdempotentWrite, owner_key
+from api.games.tokens import digest, new_token
+from api.http.errors import FieldError
+from api.http.metrics import computer_thinking
+from api.live import clock
+from api.tables.results import after_save
+from engine import (
+    Action,
+    Event,
+    GameState,
+    IllegalAction,
+    InvalidAction,
+    InvalidCard,
+    InvalidDeck,
+    InvalidOption,
+    Rules,
+    Settings,
+    apply,
+    find_variant,
+    legal_actions,
+    may_abort,
+    new_game,
+    view,
+)
+from engine.actions import ABORT, ABORT_ACTION, CONTINUE_ACTION, MELD, PLAY
+from engine.play import illegal_reason
+
+#: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
+#: anything else in a URL is an unknown game.
+GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
+#: Rule options that the create request also takes at top level.
+TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
+
+
+def _seats(specs: list[dict[str, Any]] | None, players: int) -> list[dict[str, Any]]:
+    if specs is None:
+        specs = [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
+    if len(specs) != players:
+        raise FieldError("seats", f"this variant seats {players} players; got {len(specs)}")
+    if not any(s["kind"] == "human" for s in specs):
+        raise FieldError("seats", "at least one seat must be human")
+    seats = []
+    for i, spec in enumerate(specs):
+        if spec["kind"] == "human":
+            if "level" in spec:
+                raise FieldError(f"seats.{i}.level", "only computer seats have a level")
+            seats.append({"kind": "human", "name": spec.get("name", f"Player {i + 1}"),
+                          "level": None})
+            continue
+        level = spec.get("level", "random")
+        if level not in COMPUTER_LEVELS:
+            raise FieldError(f"seats.{i}.level", f"unknown level {level!r}",
+                             list(COMPUTER_LEVELS))
+        seats.append({"kind": "computer", "name": spec.get("name", f"Computer ({level})"),
+                      "level": level})
+    return seats
+
+
+def _rules(body: Mapping[str, Any]) -> Rules:
+    options = dict(body["rules"])
+    for name in TOP_LEVEL_OPTIONS:
+        if name in body:
+            if name in options and options[name] != body[name]:
+                raise FieldError(name, f"differs from rules.{name}")
+            options[name] = body[name]
+    try:
+        return Rules.make(body["variant"], options)
+    except InvalidOption as exc:
+        field = exc.option if exc.option in ("variant", *TOP_LEVEL_OPTIONS) and (
+            exc.option in body) else f"rules.{exc.option}"
+        raise FieldError(field, str(exc), exc.allowed) from None
+
+
+@dataclass(slots=True)
+class NewGame:
+    """A dealt game, not saved yet (its computers' opening moves are a worker's job)."""
+
+    state: GameState
+    meta: dict[str, Any]
+    events: list[Event]
+    tokens: list[str | None]
+
+
+def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[str, Any]]]:
+    """The rules, engine settings and seats of a create request; a bad one is a 422 on it."""
+    rules = _rules(body)
+    table = body["settings"]
+    settings = Settings.make({k: table[k] for k in ("point_counter", "hint_66")})
+    players = find_variant(body["variant"]).players
+    clock.check_settings(table, players)
+    return rules, settings, _seats(body.get("seats"), players)
+
+
+def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
+                 *, seat_tokens: bool = True) -> NewGame:
+    """Validate a create request and deal (nothing saved; no computer moves here).
+
+    ``extra_meta`` is kept in the game's meta beside the seats (a table's game keeps its
+    ``table`` there). Each human seat gets a new token (``None`` for computer seats); without
+    ``seat_tokens`` none does (a table's game: each player's is minted when he first fetches
+    it, see :mod:`api.tables.seat_tokens`).
+    """
+    rules, settings, seats = check_options(body)
+    deck = body.get("deck")
+    try:
+        state, events = new_game(rules, settings, first_dealer=body.get("first_dealer"),
+                                 decks=None if deck is None else [deck])
+    except InvalidOption as exc:
+        raise FieldError(exc.option, str(exc), exc.allowed) from None
+    except (InvalidDeck, InvalidCard) as exc:
+        raise FieldError("deck", str(exc)) from None
+    tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
+    meta = {
+        "seats": [{**s, "token_sha256": digest(t) if t else None}
+                  for s, t in zip(seats, tokens, strict=True)],
+        "auto_continue": body["settings"]["auto_continue"],
+        "clock": clock.check_settings(body["settings"], rules.variant.players),
+        "rated": deck is None,
+        "created_at": int(time.time()),
+        **(extra_meta or {}),
+    }
+    events += trivial_moves(state, meta)
+    clock.stamp(state, meta, time.time())
+    return NewGame(state, meta, events, tokens)
+
+
+def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
+                ) -> tuple[Game, list[str | None]]:
+    """Validate a create request, deal and save (then :func:`request_computers`).
+
+    ``owner`` is the client address the game counts against (see :class:`GameStore`).
+    Returns the saved game and each seat's token (``None`` for computer seats).
+    """
+    new = prepare_game(body, None if owner is None else {"owner": {"key": owner_key(owner)}})
+    return store.create(secrets.token_urlsafe(12), new.state, new.meta, new.events), new.tokens
+
+
+#: The action type that holds a settlement open longer (:func:`pause`; not an engine action).
+PAUSE: Final = "pause"
+
+
+def parse_action(body: Mapping[str, Any]) -> Action:
+    """The action of a request body; an unparsable card or suit is a 422 on that field."""
+    try:
+        return Action.from_dict(dict(body))
+    except InvalidAction as exc:
+        field = {PLAY: "card", MELD: "suit"}.get(body.get("type", ""), "type")
+        raise FieldError(field, str(exc)) from None
+
+
+def act(store: GameStore, game: Game, seat: int, action: Action,
+        idempotent: IdempotentWrite | None = None, *, timed_out: bool = False) -> Game:
+    """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, and
+    save once.
+
+    The same for a human's request, a computer's move (:func:`play_computer`) and the
+    clock's action for a seat whose time ran out (``timed_out``: :func:`expire`). Raises
+    :class:`~engine.IllegalAction` (nothing saved) or :class:`~api.games.store.VersionConflict`
+    (someone saved first; nothing saved).
+    """
+    if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
+        raise IllegalAction(refusal, legal_actions(game.state, seat))
+    events = apply(game.state, seat, action)
+    if timed_out:
+        clock.mark_expired(game.meta, seat, events)
+    events += trivial_moves(game.state, game.meta)
+    clocked = game.meta.get("clock") is not None
+    if clocked:
+        clock.stamp(game.state, game.meta, time.time(), seat, timed_out)
+    saved = store.save(game, events, write_meta=clocked, idempotent=idempotent)
+    after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
+    record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
+    return saved
+
+
+def expire(store: GameStore, game: Game, *, search: bool) -> Game | None:
+    """Apply what the game's clock does now that it has run out (see :mod:`api.live.clock`), one
+    save per action; the last saved game, or ``None`` when nothing is due. The delayed job
+    calls it at the deadline (``search``: a computer may choose the move), and every request
+    touching the game after it (no search: :class:`~api.live.clock.NeedsWorker` for a computer's
+    move). Raises :class:`~api.games.store.VersionConflict` if someone saved first."""
+    saved = None
+    while clock.due(game.meta, time.time()):
+        chosen = clock.timeout_action(game.state, game.meta, search=search)
+        if chosen is None:
+            break
+        game = saved = act(store, game, *chosen, timed_out=True)
+    return saved
+
+
+def pause(store: GameStore, game: Game, seat: int,
+          idempotent: IdempotentWrite | None = None) -> Game:
+    """``seat``'s ``pause`` of the settlement (:func:`api.live.clock.pause`), saved; raises
+    :class:`~engine.IllegalAction` or :class:`~api.games.store.VersionConflict` (nothing saved)."""
+    events = clock.pause(game.state, game.meta, seat)
+    return store.save(game, events, write_meta=True, idempotent=idempotent)
+
+
+def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
+    """With ``auto_continue``, acknowledge finished hands for human seats (no search)."""
+    events: list[Event] = []
+    if not meta["auto_continue"]:
+        return events
+    while True:
+        humans = [seat for seat in human_seats(meta)
+                  if legal_actions(state, seat) == [CONTINUE_ACTION]]
+        if not humans:
+            return events
+        events += apply(state, humans[0], CONTINUE_ACTION)
+
+
+def computer_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
+    """The first computer seat that has an action to take, or ``None`` (a human must act,
+    or the game is over)."""
+    for seat, info in enumerate(meta["seats"]):
+        if info["kind"] == "computer" and legal_actions(state, seat):
+            return seat
+    return None
+
+
+def play_computer(store: GameStore, game: Game) -> Game | None:
+    """Choose the next computer seat's action from its view (the search: a worker's CPU work)
+    and :func:`act` it; ``None`` if no computer is to move. Raises as :func:`act` does."""
+    seat = computer_to_move(game.state, game.meta)
+    if seat is None:
+        return None
+    level = game.meta["seats"][seat]["level"]
+    with computer_thinking(level):
+        choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
+    return act(store, game, seat, choice)
+
+
+class MoveQueue(Protocol):
+    """What :func:`request_computers` needs of the task queue (:mod:`api.worker.queue`)."""
+
+    def enqueue_move(self, game_id: str, version: int) -> None: ...
+
+    def move_in_hand(self, game_id: str, version: int) -> bool: ...
+
+
+def request_computers(queue: MoveQueue, game: Game, *, check: bool = False) -> bool:
+    """Enqueue the move job of ``game`` if a computer is to move; whether one is.
+
+    With ``check`` (a request that merely touches the game) nothing is enqueued while a
+    worker holds the game or its job for this version still waits: so a job lost with a
+    killed worker is enqueued again by the next request, and no other request adds one.
+    """
+    if computer_to_move(game.state, game.meta) is None:
+        return False
+    if not check or not queue.move_in_hand(game.game_id, game.version):
+        queue.enqueue_move(game.game_id, game.version)
+    return True
+
+
+def human_seats(meta: Mapping[str, Any]) -> list[int]:
+    return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
+
+
+def abort_refusal(game: Game, seat: int) -> str | None:
+    """Why human ``seat`` may not abort the game now, or ``None`` if it may."""
+    humans = human_seats(game.meta)
+    if may_abort(game.state, seat, humans):
+        return None
+    if len(humans) < 2 and not game.state.over:
+        return "only a game between two or more human players can be aborted; resign instead"
+    return illegal_reason(game.state, seat, ABORT_ACTION)
+
+
+def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Seats as everyone may see them: never a token or its digest."""
+    return [{"seat": i, "kind": s["kind"], "name": s["name"], "level": s["level"]}
+            for i, s in enumerate(meta["seats"])]
+
+
+def view_seats(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The public seats with ``connected``: seen within the presence window when loaded (a
+    computer always; the caller's own seat too, since it asks now)."""
+    seats = public_seats(game.meta)
+    connected = game.connected or [False] * len(seats)
+    for item, seen in zip(seats, connected, strict=True):
+        item["connected"] = seen or item["kind"] == "computer" or item["seat"] == seat
+    return seats
+
+
+def game_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
+    out = view(game.state, seat)
+    out["settings"]["auto_continue"] = game.meta["auto_continue"]
+    if (timing := game.meta.get("clock")) is not None:
+        out["settings"].update({k: timing[k] for k in clock.SETTINGS})
+    out["can_abort"] = seat is not None and abort_refusal(game, seat) is None
+    return {
+        "game_id": game.game_id,
+        "version": game.version,
+        "rated": game.meta["rated"],
+        "seats": view_seats(game, seat),
+        "hinted_hands": game.meta.get("hinted_hands", []),
+        **out,
+        "clock": clock.clock_view(game.state, game.meta, seat, time.time()),
+        "events": [e.for_seat(seat) for e in game.recent],
+    }

@@ -1,0 +1,161 @@
+"""After a game's save: its leaderboard points, ratings, tour stamp and players' history.
+
+:func:`record_standings` is called by the game service after every save of a game (the web
+request's and a worker's alike, :func:`api.games.service.act`), when a table's finished match is
+recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
+started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
+game is created.
+Games without a player (``POST /v1/games``) are skipped at once. A save's own events are
+offered while the game runs; once it is over (or aborted) the game's whole log is, so that
+hands settled when the game was created, or whose save's hook failed, are counted then.
+Every step is idempotent (a marker per game and hand or match, written atomically with the
+increments), so offering an event twice, from two requests or a retry, counts it once.
+
+Only rated games count for the leaderboard and ratings: ``meta["rated"]`` (false for an
+explicit deck, or a table created with ``rated: false``). A failure is logged, not raised: the
+game is saved and its answer must say so.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+
+from api.games.store import Game, GameStore
+from api.leaderboard.scoring import Award, awards
+from api.leaderboard.store import Increment, LeaderboardStore, month_of
+from api.players.history import HistoryStore
+from api.players.service import iso
+from api.players.store import PlayerStore
+from api.ratings.service import RatingBusy, entity_of_seat, rank_sides, rate_match
+from api.ratings.store import RatingStore
+from api.runtime.redis_connect import Client
+from api.tour.results import stamp_if_won
+from api.tour.store import TourStore
+from engine import ABORTED, RESIGNED, GameState
+from engine.state import TIMED_OUT
+
+log = logging.getLogger(__name__)
+
+
+def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
+    """The player id of each seat (``None``: a computer or anonymous seat) of a table or tour
+    game; ``None`` for any other game."""
+    info = meta.get("table") or meta.get("tour")
+    if info is None:
+        return None
+    players: list[str | None] = info["players"]
+    return players
+
+
+def record_standings(client: Client, game_ttl: int, game: Game) -> None:
+    """Count what ``game``'s latest save settled (see the module docstring)."""
+    players = seat_players(game.meta)
+    if players is None or not any(players):
+        return
+    try:
+        _record(GameStore(client, game_ttl), game, players)
+    except (redis.RedisError, RatingBusy) as exc:
+        log.warning("game %s saved but its standings not yet recorded: %s", game.game_id,
+                    type(exc).__name__)
+
+
+def _record(store: GameStore, game: Game, players: list[str | None]) -> None:
+    state = game.state
+    if state.over:
+        events = [e.event for e in store.all_events(game)]
+        before = 0
+    else:
+        events = [e.event for e in game.recent]
+        before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
+    client = store.redis
+    found = awards(state, game.meta, events, before, players) if game.meta.get("rated") else []
+    if not found and not state.over:
+        return
+    kinds = player_kinds(PlayerStore(client), players)
+    if state.over:  # first the cheap steps, which need no retries
+        if game.meta.get("tour") is not None:
+            stamp_if_won(TourStore(client), game)
+        write_history(HistoryStore(client), game, players, kinds)
+    count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
+    rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
+
+
+def player_kinds(players: PlayerStore, ids: Sequence[str | None]) -> dict[str, str]:
+    """Each seated player's kind (``human`` or ``bot``)."""
+    out = {}
+    for player_id in ids:
+        if player_id is not None:
+            player = players.load(player_id)
+            out[player_id] = player.kind if player is not None else "human"
+    return out
+
+
+def count_awards(board: LeaderboardStore, game: Game, found: Sequence[Award],
+                 players: Sequence[str | None], kinds: dict[str, str]) -> None:
+    variant = game.state.rules.variant.name
+    month = month_of(time.time())
+    for award in found:
+        increments = []
+        for seat, player_id in enumerate(players):
+            if player_id is None:
+                continue
+            points, won = award.points.get(seat, 0), award.hands_won.get(seat, 0)
+            if points or won:
+                increments.append(Increment(player_id, kinds[player_id], points, won))
+        board.apply(game.game_id, award.marker, variant, month, increments)
+
+
+def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence[Award],
+                players: Sequence[str | None], kinds: dict[str, str]) -> None:
+    """Rate every match that ended in ``found`` (the awards with places)."""
+    state = game.state
+    sides = state.rules.variant.sides
+    teams = [[entity_of_seat(game.meta["seats"][seat], players[seat], kinds)
+              for seat in state.seats_of(side)] for side in range(sides)]
+    for award in found:
+        if award.places:
+            rate_match(ratings, state.rules.variant.name, game.game_id, award.marker,
+                       game_ttl + 86400, teams, rank_sides(award.places, sides))
+
+
+def result_of(state: GameState, seat: int) -> str:
+    """``won``, ``lost`` or ``aborted``: a seat's result in a finished game."""
+    if state.status == ABORTED:
+        return "aborted"
+    return "won" if state.set_winner == state.side_of(seat) else "lost"
+
+
+def write_history(history: HistoryStore, game: Game, players: Sequence[str | None],
+                  kinds: dict[str, str]) -> None:
+    """List the finished game in each of its players' histories."""
+    state = game.state
+    meta = game.meta
+    reason = state.ended[0] if state.ended is not None else "points"
+    finished_ms = int(time.time() * 1000)
+    seats = [{"seat": i, "name": s["name"], "kind": s["kind"], "level": s["level"],
+              "player_id": players[i],
+              "player_kind": None if players[i] is None else kinds.get(players[i] or "")}
+             for i, s in enumerate(meta["seats"])]
+    info = meta.get("table") or {}
+    tour = meta.get("tour") or {}
+    for seat, player_id in enumerate(players):
+        if player_id is None:
+            continue
+        history.add(player_id, finished_ms, game.game_id, {
+            "game_id": game.game_id, "variant": state.rules.variant.name,
+            "finished_at": iso(finished_ms / 1000), "seat": seat,
+            "result": result_of(state, seat),
+            "reason": {RESIGNED: "resigned", ABORTED: "aborted", TIMED_OUT: "timeout"}.get(
+                reason, "points"),
+            "points": [state.score[state.side_of(s)] for s in range(state.players)],
+            "matches_won": [state.matches_won[state.side_of(s)] for s in range(state.players)],
+            "rated": bool(meta.get("rated")), "private": bool(info.get("private")),
+            "table_id": info.get("table_id"),
+            "tour_station": tour.get("station"), "seats": seats,
+            "record": f"/v1/games/{game.game_id}/record"})
+

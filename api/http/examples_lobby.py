@@ -1,0 +1,69 @@
+"""Error examples of the lobby, tour, leaderboard, ratings and players operations, copied from
+real answers (tests/api/test_openapi_examples.py replays each one and compares).
+
+Ann (player :data:`PLAYER_ID`) has created table :data:`TABLE_ID` (two seats, one open) and
+has no tour stamp; only the ids and the request id differ from run to run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from api.http.examples import problem
+from api.tour.stations import STATIONS
+
+PLAYER_ID: Final = "pA3x9Qk2LmZ0"
+TABLE_ID: Final = "tB7q2WcXk9Lp"
+_TABLE: Final = f"/v1/tables/{TABLE_ID}"
+_PLAYER_UNAUTHORIZED: Final = "Missing or unknown player token"
+_INVALID: Final = "Invalid request field"
+_CONFLICT: Final = "Not possible at this table now"
+
+
+def _validation(path: str, field: str, message: str, **extra: Any) -> dict[str, Any]:
+    return problem("validation-error", _INVALID, 422, f"{field}: {message}", path,
+                   errors={field: [message]}, **extra)
+
+
+def _table_conflict(action: str, reason: str) -> dict[str, Any]:
+    return problem("table-conflict", _CONFLICT, 409, reason, f"{_TABLE}/{action}", reason=reason)
+
+
+#: Each error answer, by a name (the keys are unique across :data:`api.http.examples.ERRORS`).
+LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
+    "missing_player_token": problem(
+        "unauthorized", _PLAYER_UNAUTHORIZED, 401,
+        "this request needs Authorization: Bearer <player token>", "/v1/players/me"),
+    "unknown_player_token": problem(
+        "unauthorized", _PLAYER_UNAUTHORIZED, 401,
+        "the token belongs to no player (a seat token is not a player token)", "/v1/tour"),
+    "player_not_found": problem(
+        "player-not-found", "No such player", 404, f"no player {PLAYER_ID!r}",
+        f"/v1/players/{PLAYER_ID}", player_id=PLAYER_ID),
+    "name_taken": problem(
+        "name-taken", "Name taken", 409,
+        "the name 'ann' is taken (names are unique without regard to case)", "/v1/players"),
+    "invalid_name": _validation("/v1/players", "name", "a name has 3 to 20 characters"),
+    "table_not_found": problem(
+        "table-not-found", "No such table", 404,
+        f"no table {TABLE_ID!r} (unknown, expired, or private and no invite code given)",
+        _TABLE, table_id=TABLE_ID),
+    "already_seated": _table_conflict("join", "you already have a seat at this table"),
+    "no_seat": _table_conflict("leave", "you have no seat at this table"),
+    "no_rematch_yet": _table_conflict("rematch",
+                                      "the table is open: a rematch follows a finished match"),
+    "unknown_level": _validation("/v1/tables", "seats.1.level", "unknown level 'genius'",
+                                 allowed=["random", "easy", "normal", "strong"]),
+    "no_such_seat": _validation(f"{_TABLE}/join", "seat", "this table has seats 0..1"),
+    "station_not_found": problem(
+        "station-not-found", "No such tour station", 404,
+        "no tour station 'route-67'; the stations are "
+        + ", ".join(s.slug for s in STATIONS), "/v1/tour/route-67/start", station="route-67"),
+    "station_not_open": problem(
+        "station-not-open", "The station is not open yet", 409,
+        "St. Louis opens when Chicago is stamped: win the match there first",
+        "/v1/tour/st-louis/start", station="st-louis"),
+    "invalid_kind": _validation("/v1/ratings", "kind", "Must be one of: human, bot, computer."),
+    "invalid_period": _validation("/v1/leaderboard", "period", "Must be one of: all, month."),
+    "invalid_status": _validation("/v1/tables", "status", "Must be one of: open, playing."),
+}

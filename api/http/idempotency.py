@@ -1,0 +1,90 @@
+"""``Idempotency-Key``: the same key with the same request replays the first response.
+
+A record holds a fingerprint of the request (method, path, the caller's token digest, body),
+the status, body and headers of the response, under the SHA-256 of the key (never the key).
+The same key with another fingerprint is a 422; a creation still running under the key is a
+409. Records live ``SIXTYSIX_IDEMPOTENCY_TTL`` seconds.
+
+An action's key is scoped by its seat token (in the fingerprint): another caller's replay is
+a 422 and never shows the first caller's view. A create has no caller yet, so its replay hands
+the seat tokens to whoever presents the key: the key of a create is a secret like a token.
+It must be :data:`CREATE_KEY` (at least 22 characters of ``A-Z a-z 0-9 _ -``, 128 bits and
+more when random, or a UUID), so that it cannot be guessed; the tokens in its record are
+sealed with the key. Once players have tokens of their own, the player's token digest takes
+the caller's place in a create's fingerprint, as the seat token does for actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any, Final
+
+from flask import Response, request
+
+from api.http.errors import BAD_REQUEST, IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS, Problem
+from api.http.support import json_response
+
+HEADER: Final = "Idempotency-Key"
+MAX_KEY: Final = 255
+#: An Idempotency-Key a create accepts (a UUID matches as well).
+MIN_CREATE_KEY: Final = 22
+CREATE_KEY: Final = re.compile(rf"[A-Za-z0-9_-]{{{MIN_CREATE_KEY},{MAX_KEY}}}")
+CREATE_KEY_RULE: Final = (
+    f"{HEADER} of a create must be {MIN_CREATE_KEY} to {MAX_KEY} characters of A-Z a-z 0-9 _ - "
+    "(e.g. a UUID, or 16 random bytes in base64url): its replay returns the seat tokens, so it "
+    "is a secret like them")
+
+
+def key() -> str | None:
+    """The request's ``Idempotency-Key`` (1–255 characters) or ``None``."""
+    value = request.headers.get(HEADER)
+    if value is None:
+        return None
+    if not 0 < len(value) <= MAX_KEY:
+        raise Problem(BAD_REQUEST, f"{HEADER} must have 1 to {MAX_KEY} characters")
+    return value
+
+
+def create_key() -> str | None:
+    """The request's ``Idempotency-Key`` for a create, or ``None``; a 400 naming the header
+    unless it is :data:`CREATE_KEY`."""
+    value = key()
+    if value is not None and not CREATE_KEY.fullmatch(value):
+        raise Problem(BAD_REQUEST, CREATE_KEY_RULE, errors={HEADER: [CREATE_KEY_RULE]})
+    return value
+
+
+def fingerprint(token_digest: str | None, body: Any) -> str:
+    text = json.dumps([request.method, request.path, token_digest, body], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def record(fp: str, status: int, body: Any, headers: dict[str, str]) -> dict[str, Any]:
+    return {"fingerprint": fp, "status": status, "body": body, "headers": headers}
+
+
+def pending(fp: str) -> dict[str, Any]:
+    return {"fingerprint": fp, "pending": True}
+
+
+def reused() -> Problem:
+    """The 422 of a key sent again with another request."""
+    return Problem(IDEMPOTENCY_KEY_REUSED,
+                   f"this {HEADER} was used for a different request; use a new key")
+
+
+def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
+    """The stored record if it is this request's; else the problem to answer."""
+    if stored["fingerprint"] != fp:
+        raise reused()
+    if stored.get("pending"):
+        raise Problem(REQUEST_IN_PROGRESS, f"the first request with this {HEADER} is still "
+                      "running; retry shortly", headers={"Retry-After": "1"})
+    return stored
+
+
+def replay(stored: dict[str, Any]) -> Response:
+    return json_response(stored["body"], stored["status"],
+                         {**stored["headers"], "Idempotent-Replayed": "true"})

@@ -1,0 +1,170 @@
+"""``POST /v1/games`` (create) and ``GET /v1/games/{game_id}`` (a seat's view, long-poll)."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any, Final
+
+import redis
+from flask import Response, current_app
+from flask.views import MethodView
+
+from api.games.replies import clocked, enqueue_computers, replied, require_queue
+from api.games.service import create_game, game_view, public_seats
+from api.games.store import Game, GameStore, OutcomeUnknown, idem_key, notify_channel
+from api.games.tokens import seal, unseal
+from api.http import examples, idempotency
+from api.http.errors import REQUEST_IN_PROGRESS, Problem
+from api.http.limits import client_address
+from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
+from api.http.resources.lobby_support import spectate
+from api.http.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
+from api.http.support import (
+    authenticate,
+    bearer_token,
+    checked_game_id,
+    etag,
+    json_response,
+    not_modified,
+    services,
+)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Create a game; read it as a seat or as a spectator")
+
+#: Seconds a creation under an Idempotency-Key may run before the key is free again.
+PENDING_TTL: Final = 60
+#: Idempotency scope of creations (a hash tag of its own; creations have no game yet).
+CREATE_SCOPE: Final = "create"
+
+CREATE_EXAMPLE: Final = {
+    "variant": "sixty-six",
+    "rules": {"close_min_talon": 3},
+    "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random"}],
+    "match_points": 7,
+    "settings": {"point_counter": True, "hint_66": False, "auto_continue": False},
+}
+
+
+def _created(game: Game, tokens: list[str | None]) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "version": game.version,
+        "variant": game.state.rules.variant.name,
+        "rated": game.meta["rated"],
+        "seats": [{**s, "token": t} for s, t in zip(public_seats(game.meta), tokens, strict=True)],
+    }
+
+
+def _headers(game: Game) -> dict[str, str]:
+    return {"Location": f"/v1/games/{game.game_id}", "ETag": etag(game.version)}
+
+
+def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
+    """Create under an Idempotency-Key: a pending marker first, then the sealed response."""
+    record_key = idem_key(CREATE_SCOPE, key)
+    fp = idempotency.fingerprint(None, body)
+    ttl = current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"]
+    if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
+        try:
+            game, tokens = create_game(store, body, client_address())
+            game, applied = replied(game)
+        except OutcomeUnknown:
+            raise  # the game may exist: the marker stays until it expires
+        except BaseException:
+            with suppress(redis.RedisError):  # the marker expires anyway; keep the real error
+                store.delete_record(record_key)
+            raise
+        out = _created(game, tokens)
+        sealed = {**out, "seats": [
+            {**s, "token": seal(s["token"], key, f"{game.game_id}:{s['seat']}")
+             if s["token"] else None} for s in out["seats"]]}
+        store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)), ttl,
+                         only_new=False)
+        return json_response(out, 201, {**_headers(game), **applied})
+    stored = store.get_record(record_key)
+    if stored is None:  # the marker expired between the two calls
+        raise Problem(REQUEST_IN_PROGRESS, "retry shortly", headers={"Retry-After": "1"})
+    stored = idempotency.check(stored, fp)
+    body_out = stored["body"]
+    stored["body"] = {**body_out, "seats": [
+        {**s, "token": unseal(s["token"], key, f"{body_out['game_id']}:{s['seat']}")
+         if s["token"] else None} for s in body_out["seats"]]}
+    return idempotency.replay(stored)
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(CreateGameSchema(), example=CREATE_EXAMPLE, required=False,
+                   description="Optional: an empty body (or {}) creates a default game")
+    @blp.response(201, CreatedGameSchema, example=examples.CREATED,
+                  headers={"ETag": "ETag", "Location": "Location",
+                           "Preference-Applied": "Preference-Applied"})
+    @blp.alt_response(403, response="TooManyGames")
+    @blp.alt_response(409, response="CreateInProgress")
+    def post(self, body: dict[str, Any]) -> Response:
+        """Create a game and deal its first hand.
+
+        Answers each human seat's bearer token, shown only here (keep it: it is stored as a
+        hash only). If a computer seat is to move first, the answer comes after its opening
+        moves (played by the worker tier; ``version`` and ``ETag`` are then the game's after
+        them), waiting as an action does: ``Prefer: respond-async`` answers at once,
+        ``Prefer: wait=N`` waits at most N seconds (``Preference-Applied`` says so). With an
+        ``Idempotency-Key`` header, repeating the same request gives the same answer, seat
+        tokens included; the same key with another body is a 422. Anyone holding the key gets
+        the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
+        (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
+        created with a ``deck`` is unrated.
+        """
+        svc = services()
+        # without seats the variant's default: one human, the others computers
+        require_queue(svc, body.get("seats") or [{"kind": "computer"}],
+                      body["settings"].get("think_time_s") is not None)
+        key = idempotency.create_key()
+        if key is not None:
+            return _create_once(svc.store, body, key)
+        game, tokens = create_game(svc.store, body, client_address())
+        game, applied = replied(game)
+        return json_response(_created(game, tokens), 201, {**_headers(game), **applied})
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @blp.doc(security=OPTIONAL_SEAT_TOKEN)
+    @blp.arguments(ViewQuerySchema(), location="query")
+    @blp.response(200, GameViewSchema, example=examples.VIEW, headers={"ETag": "ETag"})
+    @blp.alt_response(304, description="If-None-Match names the current version",
+                      headers={"ETag": "ETag"})
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """The game as a seat (``Authorization: Bearer``) or a spectator (no token) sees it.
+
+        A spectator of a private table's game needs its invite code (``?invite_code=`` or
+        ``X-Invite-Code``; a seat token is no spectator pass): without it the game is a 404.
+
+        ``ETag`` is the version; ``If-None-Match`` with it answers 304. Long-poll: with
+        ``after_version=V&wait=S`` the answer comes as soon as the version exceeds V, or after
+        S seconds (at most 30) with the unchanged game. A game waiting for a computer whose
+        move no worker holds or has queued (its worker died) gets the move enqueued again.
+        A clock whose deadline has passed is applied first (see ``clock`` in the view).
+        """
+        svc = services()
+        game_id = checked_game_id(game_id)
+        token = bearer_token(required=False)
+        game = svc.store.load(game_id)
+        seat = authenticate(game_id, game.meta, token) if token is not None else None
+        if seat is None:
+            spectate(game_id, game.meta, query.get("invite_code"))
+        game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
+        enqueue_computers(svc, game, check=True)  # a move lost with its worker: enqueued again
+        after = query.get("after_version")
+        if after is not None and game.version <= after and query["wait"] > 0:
+            wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])
+            if svc.waiter.wait(notify_channel(game_id), after, wait,
+                               lambda: svc.store.version(game_id)) > game.version:
+                game = svc.store.load(game_id)
+        headers = {"ETag": etag(game.version), "Vary": "Authorization"}
+        if not_modified(game.version):
+            return Response(status=304, headers=headers)
+        return json_response(game_view(game, seat), 200, headers)

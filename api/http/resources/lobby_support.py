@@ -1,0 +1,93 @@
+"""What the players and tables resources share: their stores, the player token, invite codes.
+
+A player token travels as ``Authorization: Bearer <player token>`` (OpenAPI scheme
+``playerToken``); an invite code as ``?invite_code=`` or the ``X-Invite-Code`` header.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from flask import current_app, request
+
+from api.games.store import GameNotFound
+from api.games.tokens import digest
+from api.http.errors import UNAUTHORIZED, Problem, ProblemType
+from api.http.support import bearer_token
+from api.players.service import player_of_token
+from api.players.store import Player, PlayerStore
+from api.tables.store import TableStore
+
+INVITE_HEADER: Final = "X-Invite-Code"
+PLAYER_UNAUTHORIZED: Final = ProblemType(UNAUTHORIZED.slug, 401, "Missing or unknown player token")
+#: OpenAPI security of endpoints that need a player token, and of those where it is optional.
+PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
+OPTIONAL_PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}, {}]
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """The stores of the lobby, built once by the app factory."""
+
+    players: PlayerStore
+    tables: TableStore
+
+
+def lobby() -> Lobby:
+    found: Lobby = current_app.extensions["sixtysix_lobby"]
+    return found
+
+
+def current_player(*, required: bool) -> Player | None:
+    """The player of the bearer token; 401 if it is no player's (a seat token never is)."""
+    token = bearer_token(required=False)
+    if token is None:
+        if required:
+            raise _unauthorized("this request needs Authorization: Bearer <player token>")
+        return None
+    player = player_of_token(lobby().players, token)
+    if player is None:
+        raise _unauthorized("the token belongs to no player (a seat token is not a player "
+                            "token)")
+    return player
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(PLAYER_UNAUTHORIZED, detail,
+                   headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
+
+
+def required_player() -> Player:
+    player = current_player(required=True)
+    assert player is not None
+    return player
+
+
+def admit(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+    """Let a caller without a seat token see a game as a spectator (its view, its events, its
+    record once over): a private table's game needs its invite code; a wrong or missing one
+    is a 404, as for an unknown game. Other games are open to anyone."""
+    info = meta.get("table")
+    if info is None or not info["private"]:
+        return
+    code = invite_code(query_value)
+    if code is None or not hmac.compare_digest(digest(code), info["invite_sha256"]):
+        raise GameNotFound(game_id)
+
+
+def spectate(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+    """:func:`admit` a spectator (no token) to a game, and count him as watching its table."""
+    admit(game_id, meta, query_value)
+    info = meta.get("table")
+    if info is None:
+        return
+    watcher = digest(request.remote_addr or "unknown")[:32]
+    lobby().tables.watched(info["table_id"], watcher)
+
+
+def invite_code(query_value: str | None = None) -> str | None:
+    """The invite code of the request: the query's, else the ``X-Invite-Code`` header's."""
+    return query_value or request.headers.get(INVITE_HEADER) or None

@@ -1,0 +1,51 @@
+"""``GET /v1/ratings``: ratings per variant of players, bot accounts and computer levels."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from flask import Response
+from flask.views import MethodView
+
+from api.http.resources.blueprint import Blueprint
+from api.http.resources.lobby_support import lobby
+from api.http.schemas_rank import RatingsPageSchema, RatingsQuerySchema
+from api.http.support import json_response
+from api.ratings.service import listing
+from api.ratings.store import RatingStore
+
+blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
+                description="Ratings (OpenSkill Plackett-Luce) per variant")
+
+#: A fresh server's answer to ``?variant=schnapsen&kind=computer&limit=2`` (the shipped seed;
+#: tests/api/test_rating_seed.py compares).
+EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
+    {"place": 1, "kind": "computer", "id": "normal", "name": "Computer (normal)",
+     "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,
+     "provisional": False},
+    {"place": 2, "kind": "computer", "id": "strong", "name": "Computer (strong)",
+     "display": 1974, "mu": 40.808, "sigma": 6.061, "ordinal": 22.625, "matches": 9,
+     "provisional": True}], "next_cursor": "2"}
+
+
+@blp.route("")
+class Ratings(MethodView):
+    @blp.arguments(RatingsQuerySchema(), location="query")
+    @blp.response(200, RatingsPageSchema, example=EXAMPLE)
+    def get(self, query: dict[str, Any]) -> Response:
+        """A variant's ratings (``variant``, default sixty-six) of ``kind`` ``human``
+        (default), ``bot`` or ``computer`` (the levels, rated from their matches against
+        players and from ``sixtysix arena --rate``), best first by ``ordinal``.
+
+        All kinds are on one scale: ``display`` is ``1500 + 30 × (mu − 25)`` (about Elo's
+        scale: 400 more is 10:1 odds); ``provisional`` while few matches are rated. Page on
+        with ``cursor=next_cursor``.
+        """
+        variant, kind = query["variant"], query["kind"]
+        store = RatingStore(lobby().players.redis)
+        offset = int(query.get("cursor", 0))
+        rows = listing(store, variant, kind, offset, query["limit"], lobby().players.names)
+        return json_response({"variant": variant, "kind": kind, "ratings": rows,
+                              "next_cursor": str(offset + query["limit"])
+                              if len(rows) == query["limit"] else None})
+

@@ -1,0 +1,34 @@
+"""``GET /v1/rules``: variants, rule options, table settings and computer levels."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from flask.views import MethodView
+
+from api.games.computers import COMPUTER_LEVELS
+from api.http.resources.blueprint import Blueprint
+from api.http.schemas import RulesSchema
+from api.live.clock import clock_settings
+from engine import describe
+
+blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
+                description="What can be played: variants, options, settings, computer levels")
+
+
+@blp.route("")
+class RulesResource(MethodView):
+    @blp.response(200, RulesSchema)
+    def get(self) -> dict[str, Any]:
+        """Variants, rule options with defaults and allowed values, settings, levels."""
+        described = describe()
+        settings = [*cast(list[dict[str, Any]], described["settings"]), {
+            "name": "auto_continue", "type": "boolean", "default": False,
+            "description": "Acknowledge finished hands for human seats too: the next hand is "
+                           "dealt at once."}, *clock_settings()]
+        return {
+            **described,
+            "settings": settings,
+            "computer_levels": [{"name": lv.name, "description": lv.description}
+                                for lv in COMPUTER_LEVELS.values()],
+        }

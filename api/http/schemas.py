@@ -1,0 +1,380 @@
+"""Marshmallow schemas of the HTTP API (snake_case), with examples for the documentation.
+
+Request schemas validate input (a failure is a 422 problem naming the field). Numbers in a
+JSON body must be JSON numbers: an integer field takes only integers (not ``0.5``, ``1.0``,
+``"1"`` or ``true``), a number field no strings or booleans. Every number of a query string
+has a minimum and a maximum (stated in the OpenAPI document). Response schemas document the
+answers; the views are built by :mod:`api.games.service` and sent as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+from api.games.store import MAX_PAGE, MAX_SEQ
+from engine.actions import KINDS
+
+MAX_WAIT: Final = 30
+#: Most seats of any variant (four-hand): seat numbers are 0..MAX_SEAT.
+MAX_SEAT: Final = 3
+MAX_EVENTS: Final = MAX_PAGE
+DEFAULT_EVENTS: Final = 100
+SEAT_KINDS: Final = ("human", "computer")
+_CARD: Final = {"description": "Card code: rank A T K Q J 9 then suit C S H D", "example": "QH"}
+_SUIT: Final = {"description": "Suit code: C S H D", "example": "H"}
+INVITE: Final = {"description": "Spectators of a private table's game: its invite code "
+                                 "(or the X-Invite-Code header)"}
+
+
+def invite_code_query() -> fields.String:
+    """The ``invite_code`` query parameter of a spectator of a private table's game."""
+    return fields.String(validate=validate.Length(1, 100), metadata=INVITE)
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def body_integer(**kwargs: Any) -> fields.Integer:
+    """An integer member of a JSON body: only JSON integers (booleans are not integers)."""
+    return fields.Integer(strict=True, **kwargs)
+
+
+class BodyNumber(fields.Float):
+    """A number member of a JSON body: a JSON number, not a string or a boolean."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class SeatSpecSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS),
+                         metadata={"example": "human"})
+    name = fields.String(validate=validate.Length(1, 40), metadata={
+        "description": "Shown to every seat; default 'Player N' or 'Computer (level)'",
+        "example": "Ann"})
+    level = fields.String(metadata={
+        "description": "Computer level (see GET /v1/rules); default random", "example": "random"})
+
+
+def _strict_bool(description: str) -> fields.Boolean:
+    """A boolean that accepts only JSON true and false."""
+    return fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                          metadata={"description": description})
+
+
+class TableSettingsSchema(Schema):
+    point_counter = _strict_bool("Show each side's current points in views")
+    hint_66 = _strict_bool("Flag in the view when the seat holds 66 credited points")
+    auto_continue = _strict_bool("Acknowledge finished hands for human seats too: the next "
+                                 "hand is dealt at once (the settlement stays in the events)")
+    think_time_s = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={
+        "description": "Clock: seconds a human seat has for each move, 10 to 120; null: no "
+                       "clock. After a hand the settlement stays open until every human "
+                       "continues or for 10 s of reading time plus this (a pause: 60 s more)",
+        "example": 30})
+    on_timeout = fields.String(load_default="computer", validate=validate.OneOf(
+        ("computer", "forfeit")), metadata={
+        "description": "When a move's time runs out: computer (a computer of timeout_level "
+                       "makes that one move for the seat) or forfeit (the hand is lost as by "
+                       "a false declaration, settlement reason timeout). The third expiry in "
+                       "a row without a move of the seat's own forfeits the match "
+                       "(result_reason timeout)"})
+    timeout_level = fields.String(load_default="normal", metadata={
+        "description": "Computer level that moves for a seat out of time (GET /v1/rules)"})
+
+
+class CreateGameSchema(Schema):
+    variant = fields.String(load_default="sixty-six", metadata={
+        "description": "sixty-six (2 seats), schnapsen (2), three-hand (3) or four-hand (4); "
+                       "another name is a 422", "example": "sixty-six"})
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
+        "description": "Rule options by name (GET /v1/rules lists them)",
+        "example": {"close_min_talon": 3}})
+    seats = fields.List(fields.Nested(SeatSpecSchema), metadata={
+        "description": "One per player, seat 0 first: exactly 2 for sixty-six and "
+                       "schnapsen, 3 for three-hand, 4 for four-hand (partners 0+2 against "
+                       "1+3); another count is a 422. Default: seat 0 human, the others "
+                       "computer (random). At least one seat must be human."})
+    match_points = body_integer(metadata={
+        "description": "Game points that win a match (the rule option of that name)",
+        "example": 7})
+    set_bummerl = body_integer(metadata={
+        "description": "Bummerl that win a set (the rule option of that name)", "example": 1})
+    settings = fields.Nested(TableSettingsSchema,
+                             load_default=lambda: TableSettingsSchema().load({}))
+    deck = fields.List(fields.String(), metadata={
+        "description": "Explicit deal order of the first hand (all 24, Schnapsen 20 card "
+                       "codes, dealt first card first); the game is then unrated"})
+    first_dealer = body_integer(validate=validate.Range(min=0, max=MAX_SEAT), metadata={
+        "description": "Seat that deals first, 0 to seats − 1; default: cut for the deal",
+        "example": 1})
+
+
+#: The action types a request may post (the engine's and ``pause``).
+ACTION_TYPES: Final = (*KINDS, "pause")
+_QUICK_TYPES: Final = frozenset(ACTION_TYPES)
+_ACTION_MEMBERS: Final = frozenset(("type", "card", "suit"))
+
+
+class ActionSchema(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES),
+                         metadata={"example": "play", "description": "pause: hold a "
+                                   "settlement open longer at a table with a clock"})
+    card = fields.String(metadata={**_CARD, "description": "For play: " + _CARD["description"]})
+    suit = fields.String(metadata={**_SUIT, "description": "For meld: " + _SUIT["description"]})
+
+    @staticmethod
+    def quick_load(data: Any) -> dict[str, Any] | None:
+        """What ``load`` returns for a body it takes as it is (only these members, all
+        strings, a known type), without marshmallow; ``None`` for any other body (load it)."""
+        if (type(data) is dict and data.keys() <= _ACTION_MEMBERS
+                and all(type(v) is str for v in data.values())
+                and data.get("type") in _QUICK_TYPES):
+            return dict(data)
+        return None
+
+
+class ViewQuerySchema(Schema):
+    after_version = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+        "description": "Long-poll: answer once the version exceeds this"})
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
+                        metadata={"description": f"Long-poll: longest wait in seconds "
+                                                 f"(at most {MAX_WAIT})"})
+    invite_code = invite_code_query()
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+        "description": "Answer events with seq greater than this"})
+    limit = fields.Integer(load_default=DEFAULT_EVENTS,
+                           validate=validate.Range(min=1, max=MAX_EVENTS),
+                           metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
+    invite_code = invite_code_query()
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+        "description": "Resume after this event seq (Last-Event-ID, when sent, wins)"})
+    ticket = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "A stream ticket from POST /v1/games/{game_id}/stream-ticket (for "
+                       "clients that cannot send Authorization, such as EventSource)"})
+    invite_code = invite_code_query()
+
+
+# --------------------------------------------------------------------------- responses
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(metadata={"example": 0})
+    kind = fields.String(validate=validate.OneOf(SEAT_KINDS), metadata={"example": "human"})
+    name = fields.String(metadata={"example": "Ann"})
+    level = fields.String(allow_none=True, metadata={"description": "Computer seats only"})
+
+
+class CreatedSeatSchema(SeatSchema):
+    token = fields.String(allow_none=True, metadata={
+        "description": "Bearer token of a human seat, shown only in this response"})
+
+
+class ViewSeatSchema(SeatSchema):
+    connected = fields.Boolean(metadata={"description": (
+        "Whether the seat was seen within the last 30 s (SIXTYSIX_PRESENCE_WINDOW): a stream "
+        "of it open, or a request with its token; always true for a computer seat and for "
+        "the caller's own seat")})
+
+
+class TicketSchema(Schema):
+    ticket = fields.String(metadata={"description": "Pass as ?ticket= to the stream, once"})
+    expires_in = fields.Integer(metadata={"description": "Seconds the ticket is valid"})
+
+
+class CreatedGameSchema(Schema):
+    game_id = fields.String(metadata={"example": "q3V9k2xR0aLmT7wZ"})
+    version = fields.Integer(metadata={"example": 1})
+    variant = fields.String(metadata={"example": "sixty-six"})
+    rated = fields.Boolean(metadata={"description": "False when the deck was given"})
+    seats = fields.List(fields.Nested(CreatedSeatSchema))
+
+
+class ActionOutSchema(Schema):
+    type = fields.String(metadata={"example": "play"})
+    card = fields.String(metadata=_CARD)
+    suit = fields.String(metadata=_SUIT)
+
+
+class TrickCardSchema(Schema):
+    seat = fields.Integer()
+    card = fields.String(metadata=_CARD)
+
+
+class TrickSchema(Schema):
+    leader = fields.Integer()
+    cards = fields.List(fields.Nested(TrickCardSchema))
+    winner = fields.Integer()
+
+
+class MatchSchema(Schema):
+    match_no = fields.Integer()
+    target = fields.Integer(metadata={"description": "Game points that win the match"})
+    points = fields.List(fields.Integer(), metadata={"description": "Game points per seat"})
+    needed = fields.List(fields.Integer())
+    bummerl = fields.List(fields.Integer())
+    matches_won = fields.List(fields.Integer())
+    set_bummerl = fields.Integer()
+    winner = fields.Integer(allow_none=True, metadata={"description": "Side that won the match"})
+    set_winner = fields.Integer(allow_none=True)
+    result_reason = fields.String(allow_none=True, validate=validate.OneOf(
+        ("points", "resigned", "aborted")), metadata={
+        "description": "How the game ended: null while it runs; points (a side reached the "
+                       "target), resigned (the other side won) or aborted (no result)"})
+    resigned_by = fields.Integer(allow_none=True, metadata={"description": "Seat that resigned"})
+    aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
+    timed_out_by = fields.Integer(allow_none=True, metadata={
+        "description": "Seat whose clock forfeited the match (result_reason timeout)"})
+
+
+class EventSchema(Schema):
+    seq = fields.Integer(metadata={"description": "Position in the game's event log, from 1"})
+    type = fields.String(metadata={"example": "card_played", "description": (
+        "dealer_chosen, hand_dealt, cards_dealt, card_played, trick_won, card_drawn, meld, "
+        "meld_credited, exchange, close, talon_exhausted, declare, hand_settled, match_won, "
+        "set_won, continue, resigned or aborted; or chat (a seat's message: seat, name, "
+        "text, at; see POST /v1/games/{game_id}/chat); further members depend on the type")})
+
+    class Meta:
+        unknown = INCLUDE  # documents the type-specific members as additional properties
+
+
+class ClockSchema(Schema):
+    think_time_s = fields.Integer()
+    on_timeout = fields.String(validate=validate.OneOf(("computer", "forfeit")))
+    timeout_level = fields.String()
+    deadline = fields.String(allow_none=True, metadata={
+        "description": "When the time of the human to act (or of the humans still reading a "
+                       "settlement) runs out, UTC ISO 8601; null when no human is to act",
+        "example": "2026-12-01T10:00:30.000Z"})
+    remaining_ms = fields.Integer(allow_none=True, metadata={
+        "description": "Milliseconds left until deadline at the answer; null with it"})
+    for_ = fields.String(data_key="for", allow_none=True, validate=validate.OneOf(
+        ("move", "settlement")), metadata={"description": "What the deadline is for"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "The seat to move"})
+    expiries = fields.List(fields.Integer(), metadata={
+        "description": "Per seat, its expiries in a row without a move of its own (3 "
+                       "forfeit the match)"})
+    can_pause = fields.Boolean(metadata={
+        "description": "This seat may post {\"type\": \"pause\"} now"})
+
+
+class GameViewSchema(Schema):
+    game_id = fields.String()
+    version = fields.Integer(metadata={"description": "Also the ETag"})
+    rated = fields.Boolean()
+    seats = fields.List(fields.Nested(ViewSeatSchema))
+    hinted_hands = fields.List(fields.Dict(), metadata={
+        "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "
+                       "(it does not count for the leaderboard)"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
+    variant = fields.String()
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw())
+    settings = fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "point_counter, hint_66, auto_continue, think_time_s (null: no clock) "
+                       "and with a clock on_timeout, timeout_level"})
+    status = fields.String(validate=validate.OneOf(("playing", "hand_over", "match_over",
+                                                    "aborted")))
+    hand_no = fields.Integer()
+    dealer = fields.Integer()
+    forehand = fields.Integer()
+    sitting_out = fields.Integer(allow_none=True)
+    to_act = fields.Integer(allow_none=True)
+    hand = fields.List(fields.String(), allow_none=True, metadata={
+        "description": "The seat's cards; null for a spectator"})
+    hand_sizes = fields.List(fields.Integer())
+    trump_suit = fields.String(metadata=_SUIT)
+    trump_card = fields.String(allow_none=True, metadata={
+        "description": "The face-up trump card under the talon; null when closed or gone"})
+    turned_card = fields.String()
+    talon_size = fields.Integer()
+    closed_by = fields.Integer(allow_none=True)
+    closed_after_tricks = fields.Integer(allow_none=True)
+    phase = fields.Integer()
+    leader = fields.Integer()
+    trick = fields.List(fields.Nested(TrickCardSchema))
+    last_trick = fields.Nested(TrickSchema, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema))
+    tricks_won = fields.List(fields.Dict())
+    known_cards = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                              metadata={"description": "Other seats' cards shown face up, by seat"})
+    melds = fields.List(fields.Dict())
+    points = fields.List(fields.Dict(), metadata={"description": "With the point counter on"})
+    can_declare_66 = fields.Boolean(metadata={"description": "With hint_66 on"})
+    legal_actions = fields.List(fields.Nested(ActionOutSchema), metadata={
+        "description": "The moves the seat may make now; resign and abort are never listed"})
+    can_resign = fields.Boolean(metadata={
+        "description": "The seat may post {\"type\": \"resign\"} now: always, from a human "
+                       "seat, until the game is over"})
+    can_abort = fields.Boolean(metadata={
+        "description": "The seat may post {\"type\": \"abort\"} now: while another human "
+                       "seat has not made its first move"})
+    match = fields.Nested(MatchSchema)
+    settlement = fields.Dict(allow_none=True, metadata={
+        "description": "The finished hand's settlement with its working; null during a hand"})
+    clock = fields.Nested(ClockSchema, allow_none=True, metadata={
+        "description": "The game's clock; null at a table without think_time_s"})
+    events = fields.List(fields.Nested(EventSchema), metadata={
+        "description": "This seat's events of the last change (see /events for all)"})
+
+
+class EventPageSchema(Schema):
+    events = fields.List(fields.Nested(EventSchema))
+    next_after = fields.Integer(metadata={"description": "Pass as after for the next page"})
+    last_seq = fields.Integer(metadata={"description": "seq of the newest event of the game"})
+
+
+class LevelSchema(Schema):
+    name = fields.String(metadata={"example": "random"})
+    description = fields.String()
+
+
+class RulesSchema(Schema):
+    variants = fields.List(fields.Dict())
+    options = fields.List(fields.Dict())
+    settings = fields.List(fields.Dict())
+    computer_levels = fields.List(fields.Nested(LevelSchema))
+
+
+class HealthSchema(Schema):
+    status = fields.String(metadata={"example": "ok"})
+
+
+class ProblemSchema(Schema):
+    type = fields.String(metadata={
+        "description": "https://sixtysix.dev/problems/<slug>: stable, one per kind of error",
+        "example": "https://sixtysix.dev/problems/bad-request"})
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    instance = fields.String()
+    request_id = fields.String(metadata={"description": "As in the X-Request-Id header"})
+    limit = fields.String(metadata={"description": "429: the rate limit that was hit",
+                                    "example": "10 per 1 second per token"})
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                         metadata={"description": "400/422: field → messages"})
+    reason = fields.String(metadata={"description": "409 illegal-action: why"})
+    legal_actions = fields.List(fields.Nested(ActionOutSchema), metadata={
+        "description": "409 illegal-action: what is allowed now"})
+    current_version = fields.Integer(metadata={"description": "409/412: the game's version"})
+    allowed = fields.List(fields.Raw(), metadata={
+        "description": "422: the values the field accepts"})
+    game_id = fields.String(metadata={"description": "404: the game that was not found"})
+    max_messages = fields.Integer(metadata={
+        "description": "409 chat-full: the most chat messages a game holds"})
+    max_games = fields.Integer(metadata={
+        "description": "403 too-many-games: the most active games an address may have"})
+    player_id = fields.String(metadata={"description": "404: the player that was not found"})
+    table_id = fields.String(metadata={"description": "404: the table that was not found"})
+    station = fields.String(metadata={
+        "description": "404/409: the tour station that was not found or is not open"})

@@ -1,0 +1,117 @@
+"""Schemas of the computer's advice: ``POST /v1/games/{id}/hint`` and ``POST /v1/analysis``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from api.games.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
+from api.http.schemas import ActionOutSchema, BodyNumber, body_integer
+from engine.ai import LEVELS
+from engine.ai.player import CLOSE_HEDGE
+
+_BUDGET: dict[str, object] = {
+    "description": f"Time budget of the computer in ms (at most {MAX_BUDGET_MS}); default: the "
+                   "level's own per-move budget", "example": 300}
+
+
+class HintQuerySchema(Schema):
+    budget_ms = fields.Float(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
+
+
+def _member(json_type: str, description: str) -> fields.Raw:
+    """A member of the pasted view, documented with its JSON type, required unless the body
+    gives ``record_text`` (:class:`AnalysisRequestSchema`); its value is checked by
+    :func:`api.games.advice.check_position` (a 422 naming it)."""
+    return fields.Raw(allow_none=True, metadata={"type": json_type, "description": description})
+
+
+class AnalysisRequestSchema(Schema):
+    """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
+
+    The members below are required (those of :data:`api.games.advice.REQUIRED`) unless the body
+    gives ``record_text`` and ``seat`` instead (the OpenAPI document says so with ``anyOf``);
+    a spectator's view (``seat`` null) has no hand to analyse.
+    """
+
+    class Meta:
+        unknown = INCLUDE
+
+    seat = _member("integer", "The seat whose view this is (0-based; sixty-six and schnapsen "
+                              "2 seats, three-hand 3, four-hand 4)")
+    variant = _member("string", "sixty-six, schnapsen, three-hand or four-hand")
+    rules = _member("object", "The rule options, as in the view")
+    status = _member("string", "Must be playing")
+    dealer = _member("integer", "The dealer's seat")
+    to_act = _member("integer", "Must be this seat (it is its turn)")
+    hand = _member("array", "The seat's cards (card codes such as QH)")
+    hand_sizes = _member("array", "Number of cards in each seat's hand")
+    trump_suit = _member("string", "C, S, H or D")
+    turned_card = _member("string", "The card turned up for trumps")
+    talon_size = _member("integer", "Cards left in the talon")
+    closed_by = _member("integer", "The seat that closed the talon, or null")
+    closed_after_tricks = _member("integer",
+                                  "Tricks taken when the talon was closed, or null")
+    leader = _member("integer", "The seat that leads the current trick")
+    trick = _member("array", "Cards of the current trick, {seat, card} each")
+    tricks = _member("array", "The finished tricks of the hand, as in the view")
+    melds = _member("array", "The melds shown, as in the view")
+
+    budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
+    samples = body_integer(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
+        "description": f"Most sampled deals of the unseen cards (at most {MAX_SAMPLES}); the "
+                       "time budget may stop earlier", "example": 200})
+    level = fields.String(load_default="strong", validate=validate.OneOf(tuple(LEVELS)),
+                          metadata={"description": "Computer level that analyses",
+                                    "example": "strong"})
+    record_text = fields.String(metadata={
+        "description": "Instead of a view: the text form of a record up to the position "
+                       "(with its deck), replayed to give the view of `seat`",
+        "example": "variant=sixty-six\ndealer=1 deck=KH QH AS AH TH KS TS 9C JC QS 9D JD "
+                   "9H AC TC KC QC JS 9S AD TD KD QD JH | 0:meld:H 0:play:QH 1:play:TH"})
+
+
+    @validates_schema
+    def _a_view_or_a_record(self, data: dict[str, Any], **_: Any) -> None:
+        if "record_text" in data:  # its seat is checked with the record (a 422 naming it)
+            return
+        missing = {name: ["Missing data for required field."] for name in REQUIRED
+                   if name not in data}
+        if missing:
+            raise ValidationError(missing)
+
+
+class RankedActionSchema(Schema):
+    action = fields.Nested(ActionOutSchema)
+    text = fields.String(metadata={"example": "play:QH"})
+    expected_game_points = fields.Float(metadata={
+        "description": "Average game points for the seat's side (negative: losing)",
+        "example": 1.42})
+
+
+class AnalysisSchema(Schema):
+    level = fields.String(metadata={"example": "strong"})
+    best = fields.Nested(ActionOutSchema, metadata={"description": "The recommended action"})
+    actions = fields.List(fields.Nested(RankedActionSchema), metadata={
+        "description": ("Every legal action, best first: by expected game points, except "
+                        "that a closing is ranked as if each sampled deal where it loses "
+                        f"cost {CLOSE_HEDGE:g} game points more (the search sees every card "
+                        "of a deal, a real closer does not). A failed closing itself costs "
+                        "the closer 2 game points, 3 if the opponent had no trick when the "
+                        "talon was closed")})
+    samples = fields.Integer(metadata={"description": "Sampled deals used (0: only one "
+                                                      "legal action)", "example": 180})
+    reason = fields.String(metadata={"example": "play:QH is worth +1.42 game points on "
+                                                "average over 180 sampled deals"})
+    would_declare_66 = fields.Boolean(metadata={
+        "description": "The seat holds 66 credited points on lead and should declare; in a "
+                       "hint only at tables with hint_66 on"})
+
+
+class HintSchema(AnalysisSchema):
+    game_id = fields.String()
+    version = fields.Integer(metadata={"description": "The game's version after marking the "
+                                                      "hand as hinted (also the ETag)"})
+    seat = fields.Integer()
+    hand_no = fields.Integer(metadata={"description": "The hand now marked as hinted"})

@@ -1,0 +1,98 @@
+"""Request and response helpers shared by the resources: services, tokens, ETags, JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response, current_app, request
+
+from api.fastjson import dumps
+from api.games.service import GAME_ID
+from api.games.store import GameNotFound, GameStore
+from api.games.tokens import find_seat
+from api.http.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.live.notify import VersionWaiter
+from api.worker.queue import TaskQueue
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the app factory builds once and the resources share; ``queue`` is ``None`` when
+    no task queue can be had (a Redis Cluster without ``QUEUE_URL``; see :mod:`api.app`)."""
+
+    store: GameStore
+    waiter: VersionWaiter
+    queue: TaskQueue | None = None
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["sixtysix"]
+    return found
+
+
+def checked_game_id(game_id: str) -> str:
+    """``game_id`` if it can name a game; anything else is an unknown game (404)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def bearer_token(required: bool) -> str | None:
+    """The ``Authorization: Bearer`` token; 401 if absent and ``required`` or malformed."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        if required:
+            raise _unauthorized("this request needs Authorization: Bearer <seat token>")
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("use Authorization: Bearer <seat token>")
+    return token.strip()
+
+
+def required_token() -> str:
+    """The ``Authorization: Bearer`` token; 401 if absent or malformed."""
+    token = bearer_token(required=True)
+    assert token is not None
+    return token
+
+
+def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+    """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
+    presence, see :mod:`api.live.presence`)."""
+    seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
+    if seat is None:
+        raise _unauthorized("the token belongs to no seat of this game")
+    services().store.presence.seen(game_id, seat)
+    return seat
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(UNAUTHORIZED, detail, headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def check_if_match(version: int) -> None:
+    """A stale ``If-Match`` is a 412 problem."""
+    if request.if_match and not request.if_match.contains(str(version)) and (
+            not request.if_match.star_tag):
+        raise Problem(STALE_VERSION, f"If-Match names another version; the game is at "
+                      f"version {version}: reload and retry", headers={"ETag": etag(version)},
+                      current_version=version)
+
+
+def not_modified(version: int) -> bool:
+    """Whether ``If-None-Match`` names this version (or ``*``)."""
+    return bool(request.if_none_match) and (
+        request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
+
+
+def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
+                  ) -> Response:
+    """``body`` as compact JSON (:func:`api.fastjson.dumps`)."""
+    return Response(dumps(body), status=status, headers=headers, mimetype="application/json")

@@ -1,0 +1,1 @@
+"""Live play: change notices (pub/sub), event streams, chat, presence and clocks."""

@@ -1,0 +1,233 @@
+"""Server-Sent Events: a game's (or a table's) changes as one ``text/event-stream``.
+
+A game stream sends, in this order:
+
+* ``event: view`` — the caller's full view (as ``GET /v1/games/{id}``), first;
+* on a resume (``Last-Event-ID: N`` or ``?after=N``), the events with ``seq > N`` up to that
+  view, each as ``event: game_event``, ``id: <seq>``, ``data:`` the event as
+  ``GET /v1/games/{id}/events`` gives it to the caller (``type`` says which it is);
+* after every save: its events (``game_event``, increasing ``id``), then ``event: view``;
+  after a chat message (which leaves the version alone) likewise, as soon as it is logged;
+* ``: heartbeat`` comments every ``SIXTYSIX_STREAM_HEARTBEAT`` seconds, and after one, if a
+  seat's ``connected`` changed without a save, ``event: presence`` with the view's ``seats``.
+
+Only ``game_event`` carries an ``id``, so a client's last event id is always the ``seq`` of the
+last event it got: resuming with it gives every later event once (the log only grows; each
+chunk's events and view are read at one version). A table stream sends ``event: table`` (the
+table as ``GET /v1/tables/{id}`` shows it to the caller, ``id:`` its version) first and after
+every change, with the same heartbeats.
+
+Waiting costs no Redis round trip: every stream of a process is woken by the process's one
+notice listener (:class:`api.live.notify.VersionWaiter`); a stream reads the version itself only
+at a heartbeat (a notice lost while the listener reconnected is found then). The streams of
+one process that follow the same game and seat from the same event share one load and one
+rendering of each change (:class:`Shared`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Protocol
+
+import redis
+
+from api.games.service import game_view, view_seats
+from api.games.store import Game, GameNotFound, GameStore
+from api.live.notify import VersionWaiter
+
+MIMETYPE: Final = "text/event-stream"
+#: Milliseconds a client waits before reconnecting (the ``retry`` field of the first event).
+RETRY_MS: Final = 2000
+HEARTBEAT: Final = b": heartbeat\n\n"
+#: Headers of every stream: never stored, never buffered by a proxy (nginx honours this).
+HEADERS: Final = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+
+log = logging.getLogger(__name__)
+
+_encode: Final = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def sse(event: str, data: Any, event_id: int | None = None) -> bytes:
+    """One event: its name, optional id and one ``data`` line of compact JSON."""
+    head = f"event: {event}\n" if event_id is None else f"event: {event}\nid: {event_id}\n"
+    return f"{head}data: {_encode(data)}\n\n".encode()
+
+
+class StreamEnded(Exception):
+    """What a stream follows is gone (expired): the stream ends."""
+
+
+class Source(Protocol):
+    """What a stream follows: its first chunk, its changes, its heartbeats."""
+
+    version: int
+    #: The last event number sent (a table's stream has no events: 0).
+    cursor: int
+
+    def first(self) -> bytes: ...
+
+    def changed(self, announced: int) -> bytes:
+        """The chunk of the change(s) up to at least version ``announced``."""
+        ...
+
+    def beat(self) -> tuple[bytes, int]:
+        """What to send after a heartbeat comment, and the current version."""
+        ...
+
+
+def follow(waiter: VersionWaiter, channel: str, source: Source,
+           heartbeat: float) -> Iterator[bytes]:
+    """The chunks of a stream of ``source``, woken by notices on ``channel``, until the client
+    goes away (the server closes this generator) or the source is gone."""
+    try:
+        with waiter.watching(channel):
+            yield source.first()
+            next_beat = time.monotonic() + heartbeat
+            while True:
+                announced = None
+                if time.monotonic() >= next_beat:
+                    extra, current = source.beat()
+                    yield HEARTBEAT + extra
+                    next_beat = time.monotonic() + heartbeat
+                    if current > source.version:
+                        announced = current
+                if announced is None:
+                    announced = waiter.announced(channel, source.version,
+                                                 next_beat - time.monotonic(),
+                                                 seq_after=source.cursor)
+                    if announced is None:
+                        continue
+                yield source.changed(announced)
+    except (StreamEnded, GameNotFound):  # expired meanwhile: the client's reconnect is a 404
+        return
+    except redis.RedisError as exc:  # the client reconnects and resumes from its last id
+        log.warning("stream of %s ended: Redis failed (%s)", channel, type(exc).__name__)
+
+
+class Shared:
+    """Values computed once per key however many threads want one at the same time; the last
+    :data:`size` are kept (a change is rendered once for every stream that waits for it)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._done: OrderedDict[Hashable, Any] = OrderedDict()
+        self._pending: dict[Hashable, threading.Event] = {}
+
+    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        while True:
+            with self._lock:
+                if key in self._done:
+                    return self._done[key]
+                running = self._pending.get(key)
+                if running is None:
+                    running = self._pending[key] = threading.Event()
+                    break
+            running.wait()  # computed by another; if it failed, try it here
+        try:
+            value = compute()
+            with self._lock:
+                self._done[key] = value
+                while len(self._done) > self._size:
+                    self._done.popitem(last=False)
+            return value
+        finally:
+            with self._lock:
+                del self._pending[key]
+            running.set()
+
+
+#: The renderings of this process's game streams.
+SHARED: Final = Shared()
+
+
+@dataclass(slots=True)
+class GameSource:
+    """A game as ``seat`` (``None``: a spectator) follows it, from event ``after`` on
+    (``None``: from the loaded game's last event)."""
+
+    store: GameStore
+    game: Game
+    seat: int | None
+    after: int | None
+    version: int = 0
+    cursor: int = 0
+    connected: list[bool] = field(default_factory=list)
+
+    def first(self) -> bytes:
+        game = self.game
+        if self.store.version(game.game_id) > game.version:  # saved before we listened
+            game = self.store.load(game.game_id)
+        self._seen(force=True)
+        after = game.event_count if self.after is None else min(self.after, game.event_count)
+        return f"retry: {RETRY_MS}\n".encode() + sse("view", self._view(game)) + b"".join(
+            sse("game_event", e.for_seat(self.seat), e.seq)
+            for e in self.store.events_since(game, after))
+
+    def changed(self, announced: int) -> bytes:
+        chunk: bytes
+        chunk, self.version, self.cursor, self.connected = SHARED.get(
+            (self.game.game_id, self.seat, self.cursor, announced), self._render)
+        return chunk
+
+    def beat(self) -> tuple[bytes, int]:
+        self._seen()
+        try:
+            version, connected = self.store.version_and_presence(
+                self.game.game_id, len(self.game.meta["seats"]))
+        except GameNotFound:
+            raise StreamEnded from None
+        if connected == self.connected or version > self.version:
+            return b"", version
+        self.connected = connected
+        seats = view_seats(replace(self.game, connected=connected), self.seat)
+        return sse("presence", {"seats": seats}), version
+
+    def _render(self) -> tuple[bytes, int, int, list[bool]]:
+        try:
+            game = self.store.load(self.game.game_id)
+        except GameNotFound:
+            raise StreamEnded from None
+        events = b"".join(sse("game_event", e.for_seat(self.seat), e.seq)
+                          for e in self.store.events_since(game, self.cursor))
+        view = game_view(game, self.seat)
+        return events + sse("view", view), game.version, game.event_count, game.connected or []
+
+    def _view(self, game: Game) -> dict[str, Any]:
+        self.game, self.version, self.cursor = game, game.version, game.event_count
+        self.connected = game.connected or []
+        return game_view(game, self.seat)
+
+    def _seen(self, force: bool = False) -> None:
+        if self.seat is not None:
+            self.store.presence.seen(self.game.game_id, self.seat, force=force)
+
+
+@dataclass(slots=True)
+class TableSource:
+    """A table as its caller may see it: ``render(version)`` answers the table's current
+    version and its view (:class:`StreamEnded` once the table is gone)."""
+
+    render: Callable[[], tuple[int, dict[str, Any]]]
+    version: int = 0
+    cursor: int = 0
+
+    def first(self) -> bytes:
+        return f"retry: {RETRY_MS}\n".encode() + self.changed(0)
+
+    def changed(self, announced: int) -> bytes:
+        self.version, table = self.render()
+        return sse("table", table, self.version)
+
+    def beat(self) -> tuple[bytes, int]:
+        version, table = self.render()
+        if version > self.version:
+            self.version = version
+            return sse("table", table, version), version
+        return b"", version

@@ -1,0 +1,244 @@
+"""``sixtysix serve``: gunicorn (``deploy/gunicorn.conf.py``), the worker processes of the
+computers (:class:`api.worker.run.WorkerPool`, default one per core, on ``QUEUE_URL`` or the
+same Redis) and, without ``REDIS_URL``, an embedded ``redis-server``; all supervised.
+
+Before anything starts, the listening socket is bound here and handed to gunicorn by file
+descriptor (``fd://``), so no other process can take the port in between: a port in use is
+one line naming ``--port`` and exit status 1; ``--port 0`` binds a free port, which the
+``API on`` line names. The embedded Redis keeps its append-only file in the data directory and is
+capped at ``maxmemory`` with ``noeviction`` (a full store refuses writes; games are never
+evicted). When it dies it is restarted on the same port and data directory (it reloads its
+append-only file; ``/readyz`` answers 503 meanwhile); after :data:`MAX_DEATHS` deaths within
+:data:`DEATH_WINDOW` seconds the whole server is stopped with exit status 1. A dead worker
+process is restarted likewise (the pool gives up, and the server stops, after
+:data:`api.worker.run.MAX_DEATHS` deaths within a minute).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from api.runtime.redis_server import EmbeddedRedis, RedisServerError
+from api.runtime.supervise import DeathWindow
+from api.worker.run import WorkerPool
+
+GUNICORN_CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8066
+#: The embedded Redis' memory cap (Redis notation) unless SIXTYSIX_REDIS_MAXMEMORY says other.
+DEFAULT_REDIS_MAXMEMORY = "256mb"
+#: This many deaths of the embedded Redis within DEATH_WINDOW seconds stop the server.
+MAX_DEATHS = 3
+DEATH_WINDOW = 60.0
+#: Seconds between two looks at gunicorn and Redis.
+POLL_INTERVAL = 0.2
+#: Connections waiting to be accepted (gunicorn's default backlog).
+BACKLOG = 2048
+
+Say = Callable[[str], None]
+
+
+class ServeError(Exception):
+    """``sixtysix serve`` cannot start: the message is the one line to show."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What ``sixtysix serve`` was asked for; ``None`` takes the environment's or default."""
+
+    host: str | None
+    port: int | None
+    workers: int | None
+    data_dir: Path
+    redis_maxmemory: str
+    #: worker processes of the computers (``None``: one per core; 0: none, they run elsewhere)
+    computer_workers: int | None = None
+
+
+def say_stderr(line: str) -> None:
+    print(f"sixtysix: {line}", file=sys.stderr, flush=True)
+
+
+def split_bind(bind: str) -> tuple[str, int] | None:
+    """``host:port`` (``[::1]:8066`` for IPv6) as a pair; ``None`` for a ``unix:`` socket."""
+    if bind.startswith("unix:"):
+        return None
+    host, sep, port = bind.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ServeError(f"SIXTYSIX_BIND {bind!r} is not host:port")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket of ``host:port`` (``port`` 0: a free port the system picks),
+    bound here and handed to gunicorn (``fd://``), so that no other process can take the
+    port between a check and gunicorn's bind; :class:`ServeError` with one line if it cannot
+    be bound (a port in use names ``--port``)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port {port} is not a port (0 to 65535; 0: a free one); "
+                         "choose another with --port")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot resolve host {host!r}: {exc.strerror}; "
+                         "choose another with --host") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} on {host} is in use; "
+                             "choose another with --port") from None
+        raise ServeError(f"cannot listen on port {port} of {host}: {exc.strerror}; "
+                         "choose another with --port or --host") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def where(host: str, port: int) -> str:
+    """The line saying where the API, its docs and the web client are, and how to stop it."""
+    wildcard = host in ("0.0.0.0", "::")
+    shown = ("127.0.0.1" if host == "0.0.0.0" else "::1") if wildcard else host
+    base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+    extra = " (listening on all interfaces)" if wildcard else ""
+    return (f"API on {base}{extra}; docs on {base}/docs and {base}/redoc; "
+            f"play in the browser on {base}/play; press Ctrl-C to stop")
+
+
+class RedisSupervisor:
+    """Restarts a dead embedded Redis; gives up after :data:`MAX_DEATHS` in the window."""
+
+    def __init__(self, redis: EmbeddedRedis, say: Say, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.redis = redis
+        self.say = say
+        self.deaths = DeathWindow(DEATH_WINDOW, clock)
+
+    def check(self) -> bool:
+        """Restart Redis if it has died; ``False`` when it died too often (or cannot start)."""
+        if self.redis.running:
+            return True
+        status = self.redis.returncode
+        if (deaths := self.deaths.died()) >= MAX_DEATHS:
+            self.say(f"embedded redis-server died {deaths} times within "
+                     f"{DEATH_WINDOW:g} s (last exit status {status}); stopping the server")
+            return False
+        self.say(f"embedded redis-server exited with status {status}; restarting it on "
+                 f"port {self.redis.port} from its append-only file")
+        try:
+            self.redis.restart()
+        except RedisServerError as exc:
+            self.say(f"embedded redis-server did not restart: {exc}; stopping the server")
+            return False
+        self.say(f"embedded redis-server is back at {self.redis.url}")
+        return True
+
+
+def serve(options: ServeOptions, say: Say = say_stderr) -> int:
+    """Run gunicorn until it exits or this process gets SIGINT/SIGTERM; its exit status, or 1
+    when the address is unusable or the embedded Redis cannot be kept running.
+    """
+    env = dict(os.environ)
+    if options.host or options.port is not None:
+        port = DEFAULT_PORT if options.port is None else options.port
+        env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{port}"
+    if options.workers:
+        env["WEB_CONCURRENCY"] = str(options.workers)
+    pass_fds: tuple[int, ...] = ()
+    try:
+        address = split_bind(env.get("SIXTYSIX_BIND", f"{DEFAULT_HOST}:{DEFAULT_PORT}"))
+        with ExitStack() as stack:
+            if address is not None:  # bound first: nothing starts on a port in use
+                sock = stack.enter_context(listen(*address))
+                address = (address[0], sock.getsockname()[1])  # port 0: the one picked
+                env["SIXTYSIX_BIND"] = f"fd://{sock.fileno()}"
+                pass_fds = (sock.fileno(),)
+            supervisor = None
+            if not env.get("REDIS_URL"):
+                redis = EmbeddedRedis(options.data_dir.resolve(), appendonly=True,
+                                      maxmemory=options.redis_maxmemory)
+                stack.enter_context(redis)
+                env["REDIS_URL"] = redis.url
+                say(f"embedded redis-server at {redis.url}, data in {options.data_dir}, "
+                    f"maxmemory {options.redis_maxmemory} (noeviction)")
+                supervisor = RedisSupervisor(redis, say)
+            if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
+                metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
+                stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)
+                env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+            count = default_workers() if options.computer_workers is None else (
+                options.computer_workers)
+            pool = stack.enter_context(WorkerPool(count, env, say)) if count else None
+            if pool is not None:
+                say(f"{count} worker process{'es' if count > 1 else ''} for the computers")
+            say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
+                "press Ctrl-C to stop")
+            return run_gunicorn(env, supervisor, pool, pass_fds)
+    except (ServeError, RedisServerError) as exc:
+        say(str(exc))
+        return 1
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def default_workers() -> int:
+    """Worker processes by default: ``SIXTYSIX_WORKERS``, else one per core."""
+    raw = os.environ.get("SIXTYSIX_WORKERS", "").strip()
+    if raw:
+        if not raw.isdigit():
+            raise ServeError(f"SIXTYSIX_WORKERS must be a whole number; got {raw!r}")
+        return int(raw)
+    return os.cpu_count() or 1
+
+
+def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
+                 pool: WorkerPool | None = None, pass_fds: tuple[int, ...] = ()) -> int:
+    """Run gunicorn as a child (``pass_fds``: its listening socket, named in
+    ``SIXTYSIX_BIND`` as ``fd://N``), passing SIGINT and SIGTERM on to it (and to the worker
+    processes), and wait for it while the supervisor keeps Redis up and the pool its
+    workers; stop gunicorn (status 1) when either gives up.
+    """
+    cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
+    child = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
+    stopping = False
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+        child.send_signal(signum)
+        if pool is not None:
+            pool.signal(signum)
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while True:
+            try:
+                return child.wait(POLL_INTERVAL)
+            except subprocess.TimeoutExpired:
+                pass
+            if stopping:
+                continue
+            if (supervisor is not None and not supervisor.check()) or (
+                    pool is not None and not pool.check()):
+                child.terminate()
+                child.wait()
+                return 1
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
