@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from engine import Rules
+
 GAME_ID: Final = "q3V9k2xR0aLmT7wZ"
 TOKEN: Final = "iKE_fe2tAqCEDfQFHujd0_mfF0RHdTkNw4gZa3oU2v4"
 REQUEST_ID: Final = "4c1f6078d1b74eeebd1006b443acea6e"
@@ -38,16 +40,14 @@ _HAND: Final = ["JC", "9C", "AS", "TS", "KH", "QH"]
 _LEGAL: Final = [*({"type": "play", "card": c} for c in _HAND), {"type": "meld", "suit": "H"},
                  {"type": "close"}]
 
+#: The rules of a default two-hand game, every option, as the API shows them.
+RULES: Final[dict[str, Any]] = Rules.from_dict({"variant": "sixty-six"}).as_dict()
+
 VIEW: Final[dict[str, Any]] = {
     "game_id": GAME_ID, "version": 1, "rated": False,
     "seats": [{**s, "connected": True} for s in _SEATS], "hinted_hands": [],
     "seat": 0, "variant": "sixty-six",
-    "rules": {"variant": "sixty-six", "exchange_min_talon": 2, "exchange_requires_trick": False,
-              "close_min_talon": 3, "meld_before_first_trick": "pending",
-              "false_declaration": "fixed", "last_trick_bonus": 10, "match_points": 7,
-              "schneider_bummerl": True, "set_bummerl": 1,
-              "closing": True, "automatic_66": False, "meld_credit": "immediate",
-              "played_out_points": "table"},
+    "rules": RULES,
     "settings": {"point_counter": False, "hint_66": False, "auto_continue": False},
     "status": "playing", "hand_no": 1, "dealer": 1, "forehand": 0, "sitting_out": None,
     "to_act": 0, "hand": _HAND, "hand_sizes": [6, 6], "trump_suit": "H", "trump_card": "9H",

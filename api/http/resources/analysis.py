@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from api.games.advice import check_position, position_of_record
 from api.games.remote_advice import advise_on_worker
+from api.http.examples import RULES
 from api.http.resources.blueprint import Blueprint
 from api.http.schemas_ai import AnalysisRequestSchema, AnalysisSchema
 
@@ -17,12 +18,7 @@ blp = Blueprint("analysis", __name__, url_prefix="/v1/analysis",
 #: A seat's view as GET /v1/games/{id} answers it (forehand to lead the first trick).
 POSITION_EXAMPLE: Final = {
     "seat": 0, "variant": "sixty-six",
-    "rules": {"variant": "sixty-six", "exchange_min_talon": 2, "exchange_requires_trick": False,
-              "close_min_talon": 3, "meld_before_first_trick": "pending",
-              "false_declaration": "fixed", "last_trick_bonus": 10, "match_points": 7,
-              "schneider_bummerl": True, "set_bummerl": 1,
-              "closing": True, "automatic_66": False, "meld_credit": "immediate",
-              "played_out_points": "table"},
+    "rules": RULES,
     "status": "playing", "hand_no": 1, "dealer": 1, "forehand": 0, "to_act": 0,
     "hand": ["AC", "TC", "KC", "KS", "QS", "9H"], "hand_sizes": [6, 6], "trump_suit": "H",
     "trump_card": "AH", "turned_card": "AH", "talon_size": 12, "closed_by": None,

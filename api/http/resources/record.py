@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api.games.records import game_record, may_read_record, record_text
 from api.games.replies import clocked
 from api.http.errors import UNAUTHORIZED, Problem
+from api.http.examples import RULES
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import admit
 from api.http.schemas_record import RecordQuerySchema, RecordSchema
@@ -33,13 +34,7 @@ RECORD_EXAMPLE: Final = {
     "seats": [{"seat": 0, "kind": "human", "name": "Ann", "level": None},
               {"seat": 1, "kind": "computer", "name": "Computer (random)", "level": "random"}],
     "format": "sixtysix-record", "format_version": 1, "variant": "sixty-six",
-    "rules": {"variant": "sixty-six", "exchange_min_talon": 2,
-              "exchange_requires_trick": False, "close_min_talon": 3,
-              "meld_before_first_trick": "pending", "false_declaration": "fixed",
-              "last_trick_bonus": 10, "match_points": 7, "schneider_bummerl": True,
-              "set_bummerl": 1,
-              "closing": True, "automatic_66": False, "meld_credit": "immediate",
-              "played_out_points": "table"},
+    "rules": RULES,
     "complete": True,
     "hands": [{"hand_no": 1, "dealer": 1, "deck": _DECK, "actions": [
         {"seat": 0, "type": "meld", "suit": "H"}, {"seat": 0, "type": "play", "card": "QH"},
