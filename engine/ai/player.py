@@ -21,8 +21,8 @@ choice on average instead of 0.16, though runs of 30-60 positions went either wa
 where the search leaves time for a quarter of the deals, the choices lost more (0.17 against
 0.10, 40 positions). With the searches made about twice as fast (issue 19), ``strong`` searches
 exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with 4 talon cards
-(``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``, ``--n
-40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
+(``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``,
+``--n 40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
 0.074, and chose a worse action 14 times instead of 28 (the oracle is that search over 80
 deals). An action is worth the best average over the plans that start with it, in game points
 for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
