@@ -393,8 +393,11 @@ def listing(tables: TableStore, status: str, variant: str | None, cursor: str | 
 
 def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player: Player,
              status: str, cursor: str | None, limit: int,
+             clocked: Callable[[Game], Game],
              ) -> tuple[list[dict[str, Any]], str | None]:
-    """A page of the player's games (``active`` or ``finished``), newest first."""
+    """A page of the player's games (``active`` or ``finished``), newest first; each game
+    passes through ``clocked`` first, which applies a deadline that has passed (as every
+    request touching a game does), so the listed turn is the one a view would show."""
     members = players.games(player.player_id, status, cursor, limit)
     out = []
     for member in members:
@@ -404,6 +407,7 @@ def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player:
         except GameNotFound:  # expired
             players.forget_game(player.player_id, status, member)
             continue
+        game = clocked(game)
         if status == "active" and game.state.over:
             record_match(tables, players, game)  # a result not yet recorded
         out.append(game_item(game, player))

@@ -343,8 +343,8 @@ def test_hint_chat_ticket_and_stream_after_the_deadline_apply_it(
     assert settled.state.settlement["reason"] == "timeout"
 
 
-@pytest.mark.parametrize("what", ["view", "stream"])
-def test_a_table_view_or_stream_after_the_deadline_applies_it(
+@pytest.mark.parametrize("what", ["view", "stream", "my-games"])
+def test_a_table_view_stream_or_my_games_after_the_deadline_applies_it(
         client: FlaskClient, store: GameStore, redis_client: redis.Redis, what: str) -> None:
     _, ann = new_player(client, "Ann")
     made = new_table(client, ann, seats=[{"kind": "player"},
@@ -356,6 +356,10 @@ def test_a_table_view_or_stream_after_the_deadline_applies_it(
     game = _lose_clock_job(store, redis_client, game_id)
     if what == "view":
         assert table(client, made["table_id"], ann)["status"] == "playing"
+    elif what == "my-games":  # the listing shows the turn after the timeout, not before
+        listed = client.get("/v1/players/me/games", headers=bearer(ann)).get_json()["games"]
+        assert [item["game_id"] for item in listed] == [game_id]
+        assert listed[0]["version"] > game.version
     else:
         response = client.get(f"/v1/tables/{made['table_id']}/stream", headers=bearer(ann),
                               buffered=False)

@@ -7,6 +7,7 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
+from api.games.replies import clocked
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -111,8 +112,10 @@ class MyGames(MethodView):
         """
         player = required_player()
         stores = lobby()
-        page, cursor = my_games(services().store, stores.players, stores.tables, player,
-                                query["status"], query.get("cursor"), query["limit"])
+        svc = services()
+        page, cursor = my_games(svc.store, stores.players, stores.tables, player,
+                                query["status"], query.get("cursor"), query["limit"],
+                                lambda game: clocked(svc, game, 0))
         return json_response({"games": page, "next_cursor": cursor})
 
 
