@@ -51,11 +51,8 @@ class Record(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
     @blp.arguments(RecordQuerySchema(), location="query")
     @blp.response(200, RecordSchema, example=RECORD_EXAMPLE)
-    @blp.alt_response(401, response="DEFAULT_ERROR", description=(
-        "The game is in play and no seat token was sent, or the token is unknown"))
-    @blp.alt_response(404, response="DEFAULT_ERROR", description=(
-        "Unknown game, or a private table's game and no seat token or invite code"))
-    @blp.alt_response(422, response="DEFAULT_ERROR", description="format is not json or text")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="GameNotFound")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """The whole game as data: every hand's deck and dealer, every action in order with
         its seat, each settlement and the result.
