@@ -3,32 +3,15 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 from flask.testing import FlaskClient
 
 from tests.api.helpers import bearer
 
-T = TypeVar("T")
 #: Seconds a test waits for what a worker records just after its save (standings, history).
 SETTLE: float = 15.0
-
-
-def eventually(check: Callable[[], T], timeout: float = SETTLE) -> T:
-    """``check()``'s value once it passes (no AssertionError); its last failure after
-    ``timeout`` seconds. A worker's save is seen (the view says ``match_over``) a moment
-    before its standings hook has run."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return check()
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def new_player(client: FlaskClient, name: str, kind: str = "human") -> tuple[str, str]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import redis
@@ -21,10 +21,8 @@ from api.worker.queue import SERIALIZER, TaskQueue
 from engine.replay import replay
 from tests.api.helpers import DECK, act, assert_problem, bearer, create, view
 from tests.api.lobby_helpers import new_player, new_table, table
+from tests.waiting import PATIENCE, until
 
-T = TypeVar("T")
-#: Seconds the tests wait at most for a clock job (far above a 1 s think time).
-PATIENCE = 30.0
 VS_COMPUTER = [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random"}]
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -45,17 +43,6 @@ def store(redis_client: redis.Redis) -> GameStore:
 @pytest.fixture
 def queue(redis_client: redis.Redis) -> Iterator[TaskQueue]:
     yield TaskQueue(redis_client)
-
-
-def _until(probe: Callable[[], T | None], what: str, patience: float = PATIENCE) -> T:
-    """The first true answer of ``probe``, polled without any request to the API."""
-    end = time.monotonic() + patience
-    while time.monotonic() < end:
-        found = probe()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"no {what} within {patience} s")
 
 
 def _game(client: FlaskClient, seats: list[dict[str, Any]], **settings: Any,
@@ -136,10 +123,10 @@ def test_with_no_request_a_computer_moves_for_the_absent_seat(
     def moved() -> list[dict[str, Any]]:
         return [e for e in _events(store, game_id) if e.get("timeout")]
 
-    timed = _until(moved, "timeout move")
+    timed = until(moved, "timeout move")
     assert timed[0]["type"] in ("card_played", "meld", "close", "exchange")
     assert timed[0]["seat"] == 0
-    game = _until(lambda: (g := store.load(game_id)).meta["clock"]["seat"] == 0 and g,
+    game = until(lambda: (g := store.load(game_id)).meta["clock"]["seat"] == 0 and g,
                   "computer's reply")  # the computer answered: Ann to act, timed again
     assert game.meta["clock"]["expiries"][0] >= 1
 
@@ -147,7 +134,7 @@ def test_with_no_request_a_computer_moves_for_the_absent_seat(
 def test_with_no_request_the_forfeit_loses_the_hand_and_the_settlement_moves_on(
         client: FlaskClient, store: GameStore) -> None:
     game_id, _ = _game(client, VS_COMPUTER, on_timeout="forfeit")
-    settled = _until(lambda: [e for e in _events(store, game_id)
+    settled = until(lambda: [e for e in _events(store, game_id)
                               if e["type"] == "hand_settled"], "settlement")
     settlement = settled[0]["settlement"]
     assert settlement["reason"] == "timeout" and settlement["timed_out"] == 0
@@ -155,7 +142,7 @@ def test_with_no_request_the_forfeit_loses_the_hand_and_the_settlement_moves_on(
     kinds = [(e["type"], e.get("timeout")) for e in _events(store, game_id)]
     assert ("timeout", True) in kinds
     # the reading time ran out too: Ann was continued for, and the next hand dealt
-    _until(lambda: store.load(game_id).state.hand_no == 2, "next hand")
+    until(lambda: store.load(game_id).state.hand_no == 2, "next hand")
     assert ("continue", True) in [(e["type"], e.get("timeout"))
                                   for e in _events(store, game_id)]
 
@@ -209,7 +196,7 @@ def test_stale_and_duplicate_clock_jobs_are_no_ops(client: FlaskClient, store: G
 def test_three_expiries_in_a_row_forfeit_the_match_and_the_record_replays(
         client: FlaskClient, store: GameStore) -> None:
     game_id, (ann,) = _game(client, VS_COMPUTER, timeout_level="random")
-    _until(lambda: store.load(game_id).state.over, "forfeited match", patience=60)
+    until(lambda: store.load(game_id).state.over, "forfeited match", patience=60)
     seen = view(client, game_id, ann)
     assert seen["status"] == "match_over"
     assert seen["match"]["result_reason"] == "timeout"
@@ -228,8 +215,8 @@ def test_three_expiries_in_a_row_forfeit_the_match_and_the_record_replays(
 def test_a_move_of_the_seat_ends_its_run_of_expiries(client: FlaskClient,
                                                      store: GameStore) -> None:
     game_id, (ann,) = _game(client, VS_COMPUTER, timeout_level="random", think_time_s=3)
-    _until(lambda: store.load(game_id).meta["clock"]["expiries"][0] == 1, "first expiry")
-    game = _until(lambda: (g := store.load(game_id)).meta["clock"]["seat"] == 0 and (
+    until(lambda: store.load(game_id).meta["clock"]["expiries"][0] == 1, "first expiry")
+    game = until(lambda: (g := store.load(game_id)).meta["clock"]["seat"] == 0 and (
         g.meta["clock"]["expiries"][0] == 1) and g, "Ann to act after it")
     seen = view(client, game_id, ann)
     if seen["version"] != game.version or not seen["legal_actions"]:
@@ -243,7 +230,7 @@ def test_pause_holds_the_settlement_longer_once_per_hand(client: FlaskClient,
     game_id, (ann, bob) = _game(client, TWO_HUMANS, on_timeout="forfeit", think_time_s=5)
     lead = view(client, game_id, ann)["legal_actions"][0]
     assert act(client, game_id, ann, lead).status_code == 200  # Bob runs out of time
-    _until(lambda: store.load(game_id).state.status == "hand_over", "Bob's forfeit")
+    until(lambda: store.load(game_id).state.status == "hand_over", "Bob's forfeit")
     held = store.load(game_id).meta["clock"]
     assert held["kind"] == "settlement"
     seen = view(client, game_id, ann)
@@ -260,7 +247,7 @@ def test_pause_holds_the_settlement_longer_once_per_hand(client: FlaskClient,
     assert store.load(game_id).meta["clock"]["deadline"] == after["deadline"]
     assert store.load(game_id).state.status == "hand_over"
     assert_problem(act(client, game_id, bob, {"type": "pause"}), 409, "illegal-action")
-    _until(lambda: store.load(game_id).state.hand_no == 2, "next hand", patience=PATIENCE)
+    until(lambda: store.load(game_id).state.hand_no == 2, "next hand")
     continued = [e for e in _events(store, game_id) if e["type"] == "continue"]
     assert [(e["seat"], e.get("timeout")) for e in continued] == [(1, None), (0, True)]
 
@@ -281,7 +268,7 @@ def test_a_table_with_a_clock_starts_its_game_with_one(client: FlaskClient,
     assert made["settings"]["think_time_s"] == 20
     seen = view(client, made["game_id"], made["you"]["token"])
     if not seen["legal_actions"]:  # the computer leads: Ann's clock starts after its move
-        seen = _until(lambda: (v := view(client, made["game_id"], made["you"]["token"]))[
+        seen = until(lambda: (v := view(client, made["game_id"], made["you"]["token"]))[
             "legal_actions"] and v, "Ann to act")
     assert seen["clock"]["on_timeout"] == "forfeit" and seen["clock"]["seat"] == 0
     assert 0 < seen["clock"]["remaining_ms"] <= 20_000
@@ -352,7 +339,7 @@ def test_a_table_view_stream_or_my_games_after_the_deadline_applies_it(
                      settings={"think_time_s": 1, "on_timeout": "forfeit"})
     game_id = made["game_id"]
     # Ann to act (after the computer's lead, if it leads) and her clock job lost
-    _until(lambda: store.load(game_id).meta["clock"]["seat"] == 0, "Ann to act")
+    until(lambda: store.load(game_id).meta["clock"]["seat"] == 0, "Ann to act")
     game = _lose_clock_job(store, redis_client, game_id)
     if what == "view":
         assert table(client, made["table_id"], ann)["status"] == "playing"
@@ -375,7 +362,7 @@ def test_a_table_view_stream_or_my_games_after_the_deadline_applies_it(
 def test_a_lost_clock_job_is_found_by_the_workers_sweep_with_no_request(
         client: FlaskClient, store: GameStore, redis_client: redis.Redis) -> None:
     game_id, _, game = _overdue(client, store, redis_client, timeout_level="random")
-    moved = _until(lambda: [e for e in _events(store, game_id) if e.get("timeout")],
+    moved = until(lambda: [e for e in _events(store, game_id) if e.get("timeout")],
                    "the swept clock's move")
     assert moved[0]["seat"] == 0
     assert Job.fetch(clock_job_id(game_id, game.version) + "-swept",

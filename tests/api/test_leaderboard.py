@@ -14,7 +14,7 @@ from api.ratings.seed import shipped
 from engine import find_variant
 from tests.api.helpers import act, assert_problem, bearer, create
 from tests.api.lobby_helpers import (
-    eventually,
+    SETTLE,
     join,
     new_player,
     new_table,
@@ -23,6 +23,7 @@ from tests.api.lobby_helpers import (
     table,
 )
 from tests.api.rank_helpers import board, expected_points, load, me, profile, side_of
+from tests.waiting import eventually
 
 CPU: dict[str, str] = {"kind": "computer", "level": "random"}
 OPEN: dict[str, str] = {"kind": "open"}
@@ -117,7 +118,7 @@ def test_an_unrated_table_never_counts(client: FlaskClient, variant: str) -> Non
             games = client.get(f"/v1/players/{player_id}/games").json["games"]  # type: ignore
             assert [(g["game_id"], g["rated"]) for g in games] == [(game_id, False)]
 
-        eventually(in_history)
+        eventually(in_history, SETTLE)
 
 
 def test_games_without_a_player_never_count(client: FlaskClient) -> None:

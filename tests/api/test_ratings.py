@@ -20,7 +20,7 @@ from api.ratings.service import rate_match
 from api.ratings.store import RatingStore
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.lobby_helpers import (
-    eventually,
+    SETTLE,
     join,
     new_player,
     new_table,
@@ -29,6 +29,7 @@ from tests.api.lobby_helpers import (
     table,
 )
 from tests.api.rank_helpers import me
+from tests.waiting import eventually
 
 # The worked example of the openskill README (openskill.py 3.x on PyPI, openskill.js, the
 # Elixir port: the same figures): a1 and a2 as a team beat b1 and b2. Those figures predate
@@ -130,7 +131,7 @@ def test_bot_accounts_have_their_own_table(client: FlaskClient) -> None:
         bots = client.get("/v1/ratings?variant=schnapsen&kind=bot").json
         assert bots is not None and [r["id"] for r in bots["ratings"]] == [player_id]
 
-    eventually(bots_rated)
+    eventually(bots_rated, SETTLE)
     assert client.get("/v1/ratings?variant=schnapsen").json["ratings"] == []  # type: ignore
 
 

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,11 +24,12 @@ import requests
 from api.client import SixtySixClient
 from api.runtime.redis_server import EmbeddedRedis
 from api.runtime.serve import DEATH_WINDOW, DEFAULT_PORT, MAX_DEATHS, RedisSupervisor
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Attempts, 0.1 s apart, to see a change (a bound, not a performance limit: once, on a 2-core
-#: machine loaded by other test runs, a restart was not seen within 30 s).
-ATTEMPTS = 900
+#: Seconds to wait at most to see a change (a bound, not a performance limit: once, on a
+#: 2-core machine loaded by other test runs, a restart was not seen within 30 s).
+PATIENCE = 90.0
 
 
 def _free_port() -> int:
@@ -42,14 +42,6 @@ def _free_port() -> int:
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     return {**env, "PYTHONPATH": str(ROOT), **extra}
-
-
-def _eventually(check: Callable[[], bool], what: str) -> None:
-    for _ in range(ATTEMPTS):
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"never: {what}")
 
 
 @dataclass
@@ -92,9 +84,9 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         if port:
             served.url = f"http://127.0.0.1:{port}"
         else:  # a free port serve bound itself: the one its API line names
-            _eventually(lambda: served.listening() is not None, "serve names its address")
+            until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
             served.url = served.listening() or ""
-        _eventually(lambda: _answers(served), f"{served.url} answers /healthz")
+        until(lambda: _answers(served), f"{served.url} answers /healthz", PATIENCE)
         return served
 
     yield start
@@ -138,7 +130,7 @@ def _restarted_pid(url: str, old: int) -> int:
             return False
         return pids[-1] != old
 
-    _eventually(new_pid, "the embedded redis-server is restarted")
+    until(new_pid, "the embedded redis-server is restarted", PATIENCE)
     return pids[-1]
 
 
@@ -187,7 +179,7 @@ def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
             return True
         return False
 
-    watcher = threading.Thread(target=_eventually, args=(redis_started, "redis started"))
+    watcher = threading.Thread(target=until, args=(redis_started, "redis started", PATIENCE))
     watcher.start()
     served = serve(port=port)
     watcher.join()
@@ -253,7 +245,7 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
         old = _redis_pid(url)
         os.kill(old, signal.SIGKILL)
         _restarted_pid(url, old)
-        _eventually(lambda: _ready(served.url) == 200, "/readyz answers 200 again")
+        until(lambda: _ready(served.url) == 200, "/readyz answers 200 again", PATIENCE)
         assert me.view(game["game_id"])["hand"] == before["hand"]  # reloaded from the AOF
         after = me.act(game["game_id"], before["legal_actions"][0])
         assert after["version"] > before["version"]
@@ -296,10 +288,10 @@ def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served])
 
 def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:
     served = serve()
-    _eventually(lambda: len(_worker_pids(served)) == 1, "one worker process runs")
+    until(lambda: len(_worker_pids(served)) == 1, "one worker process runs", PATIENCE)
     [old] = _worker_pids(served)
     os.kill(old, signal.SIGKILL)
-    _eventually(lambda: _worker_pids(served) not in ([], [old]), "a new worker process runs")
+    until(lambda: _worker_pids(served) not in ([], [old]), "a new worker process runs", PATIENCE)
     assert f"worker process {old} exited with status -9; restarting it" in served.err()
     assert _play_match(served.url, "random")["status"] == "match_over"
 
@@ -331,7 +323,7 @@ def test_readyz_is_503_while_redis_is_down(serve: Callable[..., Served],
 def _kill(server: EmbeddedRedis) -> None:
     assert server.pid is not None
     os.kill(server.pid, signal.SIGKILL)
-    _eventually(lambda: not server.running, "the killed redis-server is gone")
+    until(lambda: not server.running, "the killed redis-server is gone", PATIENCE)
 
 
 def test_supervisor_counts_deaths_within_the_window(tmp_path: Path) -> None:
