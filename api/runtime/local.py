@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import threading
 from contextlib import ExitStack
-from types import TracebackType
 from typing import Any, Self
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api.http.support import Services
 from api.runtime.redis_server import HOST, EmbeddedRedis
+from api.runtime.started import Started
 from api.worker.run import WorkerThreads
 
 
@@ -31,7 +31,7 @@ class _QuietHandler(WSGIRequestHandler):
         pass
 
 
-class LocalServer:
+class LocalServer(Started):
     """``create_app`` on ``http://127.0.0.1:<free port>``; with no ``redis_url`` an
     :class:`EmbeddedRedis` without persistence is started and stopped with the server.
     """
@@ -84,13 +84,3 @@ class LocalServer:
         self._stack.close()
         self._server = None
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()

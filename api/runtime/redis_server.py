@@ -16,10 +16,11 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Self
 
 import redis
+
+from api.runtime.started import Started
 
 HOST = "127.0.0.1"
 
@@ -58,7 +59,7 @@ def _free_port() -> int:
         return port
 
 
-class EmbeddedRedis:
+class EmbeddedRedis(Started):
     """A ``redis-server`` child process on the loopback interface.
 
     Without ``data_dir`` a temporary directory is used and removed on :meth:`stop`; without
@@ -247,13 +248,3 @@ class EmbeddedRedis:
             self._tmp_dir = None
         self._port = self._requested_port
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from types import FrameType, TracebackType
+from types import FrameType
 from typing import Final, Self
 
 import redis
@@ -44,6 +44,7 @@ from api.games.service import request_computers
 from api.games.store import GameNotFound, GameStore
 from api.live import clock
 from api.runtime.redis_connect import connect, redact
+from api.runtime.started import Started
 from api.runtime.supervise import DeathWindow
 from api.worker import jobs
 from api.worker.priority import lower_priority
@@ -251,7 +252,7 @@ def _schedule(ctx: jobs.WorkerContext) -> None:
             time.sleep(RESTART_PAUSE)
 
 
-class WorkerPool:
+class WorkerPool(Started):
     """``processes`` worker processes and (with ``scheduler``) a scheduler process, all with
     ``env``; :meth:`check` restarts the dead ones. :attr:`children` lists the workers first."""
 
@@ -303,12 +304,6 @@ class WorkerPool:
                 child.kill()
                 child.wait()
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()
 
 
 def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
@@ -335,7 +330,7 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
             signal.signal(signum, handler)
 
 
-class WorkerThreads:
+class WorkerThreads(Started):
     """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
     ``queue`` (the task queue; default ``redis_url``)."""
 
@@ -368,12 +363,6 @@ class WorkerThreads:
             ctx.store.redis.close()
         self._contexts, self._threads = [], []
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()
 
 
 if __name__ == "__main__":
