@@ -10,7 +10,8 @@ and a table's start writes the table and its new game in one script, see
   and for a table's game ``seat_token:<seat>`` per human seat once its player fetched it:
   ``<sha256 of the seat token>:<the token sealed under the player's token>`` (see
   :meth:`GameStore.claim_seat_token`; :meth:`GameStore.load` puts the digest in the seat);
-  ``chats`` chat messages logged (absent: none).
+  ``chats`` chat messages logged (absent: none); ``seen:<seat>`` the Unix time the seat was
+  last seen (see :mod:`api.live.presence`), read with the game by the same ``HGETALL``.
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
   the engine's events and the seats' ``chat`` messages (:mod:`api.live.chat`) in one sequence.
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
@@ -18,8 +19,6 @@ and a table's start writes the table and its new game in one script, see
 * ``sixtysix:write:{id}:<write id>`` (:func:`api.unique.new_id`) — the outcome of one
   save: the version it wrote (of a chat message: its ``seq``; kept :data:`WRITE_TTL`
   seconds), or ``fenced`` (kept as long as a game) once it may never apply.
-* ``sixtysix:presence:{id}`` — hash: per seat the Unix time it was last seen (see
-  :mod:`api.live.presence`); read with the game in one round trip.
 * ``sixtysix:ticket:{id}:<sha256 of ticket>`` — a stream ticket: the seat it admits, for
   :data:`TICKET_TTL` seconds, deleted when used.
 * channel ``sixtysix:notify:{id}`` — the game's version, published on every save (the new
@@ -66,7 +65,7 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
-from api.live.presence import Presence
+from api.live.presence import SEEN_FIELD, Presence
 from api.runtime.redis_connect import Client
 from api.unique import new_id
 from engine import Event, GameState, InvalidState
@@ -197,6 +196,9 @@ SEAT_TOKEN_FIELD: Final = "seat_token:"
 MAX_SEATS: Final = 4
 _SEAT_FIELDS: Final = [f"{SEAT_TOKEN_FIELD}{i}" for i in range(MAX_SEATS)]
 _SEAT_FIELD_KEYS: Final = [f.encode() for f in _SEAT_FIELDS]  # as HGETALL answers them
+#: The fields of the seats' presence (:mod:`api.live.presence`), likewise.
+_SEEN_FIELDS: Final = [f"{SEEN_FIELD}{i}" for i in range(MAX_SEATS)]
+_SEEN_FIELD_KEYS: Final = [f.encode() for f in _SEEN_FIELDS]
 
 
 class StoreError(Exception):
@@ -263,10 +265,6 @@ def events_key(game_id: str) -> str:
 
 def notify_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:{tagged(game_id)}"
-
-
-def presence_key(game_id: str) -> str:
-    return f"{PREFIX}:presence:{tagged(game_id)}"
 
 
 def ticket_key(game_id: str, ticket: str) -> str:
@@ -392,7 +390,7 @@ class GameStore:
         if settle_wait >= WRITE_TTL / 2:
             raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
-        self.presence = Presence(client, presence_window, presence_key)
+        self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
         self.max_games = max_games
         self.settle_wait = settle_wait
@@ -403,11 +401,8 @@ class GameStore:
         self._chat = client.register_script(_CHAT)
 
     def load(self, game_id: str) -> Game:
-        """The game, with its seats' presence (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(game_key(game_id))
-        pipe.hgetall(presence_key(game_id))
-        raw, seen = pipe.execute()
+        """The game, with its seats' presence (one ``HGETALL``)."""
+        raw: dict[bytes, bytes] = self.redis.hgetall(game_key(game_id))  # type: ignore[assignment]
         if not raw:
             raise GameNotFound(game_id)
         meta = loads(raw[b"meta"])
@@ -418,7 +413,8 @@ class GameStore:
             meta=_with_minted(meta, [raw.get(f) for f in _SEAT_FIELD_KEYS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in loads(raw[b"recent"])],
-            connected=self.presence.connected(seen, len(meta["seats"])),
+            connected=self.presence.connected(
+                [raw.get(f) for f in _SEEN_FIELD_KEYS[:len(meta["seats"])]]),
         )
 
     def events_since(self, game: Game, after: int) -> list[Logged]:
@@ -508,14 +504,11 @@ class GameStore:
         return Logged.from_json(line), True
 
     def version_and_presence(self, game_id: str, seats: int) -> tuple[int, list[bool]]:
-        """The game's version and per seat whether it is connected (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(game_key(game_id), "v")
-        pipe.hgetall(presence_key(game_id))
-        version, seen = pipe.execute()
+        """The game's version and per seat whether it is connected (one ``HMGET``)."""
+        version, *seen = self.redis.hmget(game_key(game_id), "v", *_SEEN_FIELDS[:seats])
         if version is None:
             raise GameNotFound(game_id)
-        return int(version), self.presence.connected(seen, seats)
+        return int(version), self.presence.connected(seen)
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:

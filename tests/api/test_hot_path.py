@@ -1,19 +1,21 @@
 """The shortcuts of the request hot path keep the behaviour of the long way round.
 
-The store's Redis use, the request summary shared by the log line and the metrics, the cached
-log timestamp, compact JSON answers, and the cached rule sets of state serialization.
+The store's Redis use (presence read with the game), the request summary shared by the log
+line and the metrics, the cached log timestamp, compact JSON answers, and the cached rule sets
+of state serialization.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import time
 
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.store import GameStore
+from api.games.store import GameStore, game_key
 from api.http import observability
 from api.http.observability import Answered, timestamp
 from engine import Rules, Settings, from_json, new_game, to_json
@@ -37,6 +39,25 @@ def test_the_store_survives_connections_the_server_closed(redis_client: redis.Re
     store.create("g2", state, {"seats": []}, events)
     redis_client.client_kill_filter(_type="normal", skipme=True)
     assert store.load("g2").version == 1
+
+
+def test_presence_lives_in_the_game_hash_and_loads_with_it(redis_client: redis.Redis) -> None:
+    store = GameStore(redis_client, ttl=60, presence_window=30)
+    state, events = new_game(Rules(), first_dealer=0)
+    store.create("g3", state, {"seats": [{}, {}]}, events)
+    store.presence.seen("g3", 1, now=time.time())
+    assert redis_client.hexists(game_key("g3"), "seen:1")
+    assert redis_client.keys("sixtysix:presence:*") == []
+    assert store.load("g3").connected == [False, True]
+    assert store.version_and_presence("g3", 2) == (1, [False, True])
+    store.presence.seen("g3", 0, now=time.time() - 31, force=True)  # outside the window
+    assert store.load("g3").connected == [False, True]
+
+
+def test_presence_never_makes_a_hash_for_a_game_that_is_gone(redis_client: redis.Redis) -> None:
+    store = GameStore(redis_client, ttl=60)
+    store.presence.seen("gone", 0)
+    assert not redis_client.exists(game_key("gone"))
 
 
 def test_listeners_get_the_answered_request(app: Flask, client: FlaskClient) -> None:
