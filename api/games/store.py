@@ -65,7 +65,7 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
-from api.live.presence import SEEN_FIELD, Presence
+from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
 from engine import Event, GameState, InvalidState
@@ -89,9 +89,10 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 
 # KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
-# event count at the load, events...  Answers {1, new version}; {2, version} if this write
-# ran before; {0, current} on a version conflict; {-1, 0} for no game; {-2, current} if the
-# write was fenced off; {3, event count} if chat messages were logged since the load.
+# event count at the load, presence field and time ('' '': none), events...  Answers
+# {1, new version}; {2, version} if this write ran before; {0, current} on a version
+# conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
+# if chat messages were logged since the load.
 #: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
 SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
@@ -114,7 +115,8 @@ else
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
-if #ARGV > 12 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 13, #ARGV)) end
+if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], ARGV[13], ARGV[14]) end
+if #ARGV > 14 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 15, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
@@ -537,8 +539,9 @@ class GameStore:
         return now + self.ttl * 3 // 2
 
     def save(self, game: Game, events: list[Event], *, write_meta: bool = False,
-             idempotent: IdempotentWrite | None = None) -> Game:
-        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended.
+             idempotent: IdempotentWrite | None = None, seen: Seen | None = None) -> Game:
+        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended;
+        with ``seen``, that seat's presence in the same script (``seen.carried`` once saved).
 
         A game's place in its owner's set is given back when its match is over and renewed
         when it runs short (see the class docstring); either writes the meta too.
@@ -557,7 +560,7 @@ class GameStore:
         base = game.event_count
         while True:
             saved, keys, args = self._save_request(game, events, base, written, write_meta,
-                                                   idempotent)
+                                                   idempotent, seen)
             try:
                 status, current = self._save(keys=keys, args=args)
             except (redis.ConnectionError, redis.TimeoutError) as error:
@@ -573,12 +576,15 @@ class GameStore:
             raise GameNotFound(game.game_id)
         if status in (0, -2):
             raise VersionConflict(game.game_id, game.version, int(current))
+        if seen is not None and status == 1:
+            seen.carried = True
         if owner is not None and (renew or game.meta["owner"] is None):
             self._owned(owner, game.game_id, renew)
         return saved
 
     def _save_request(self, game: Game, events: list[Event], base: int, written: str,
                       write_meta: bool, idempotent: IdempotentWrite | None,
+                      seen: Seen | None = None,
                       ) -> tuple[Game, list[str], list[str | bytes | int]]:
         """The saved game and the ``SAVE_SCRIPT`` keys and arguments of ``events`` numbered
         after ``base`` events."""
@@ -591,7 +597,8 @@ class GameStore:
             game.version, game.version + 1, self.ttl, dumps(to_stored(game.state)),
             dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
-            "", 0, WRITE_TTL, base, *lines,
+            "", 0, WRITE_TTL, base, *(("", "") if seen is None else (seen.field, seen.value)),
+            *lines,
         ]
         if idempotent is not None:
             keys.append(idempotent.key)

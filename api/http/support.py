@@ -62,10 +62,16 @@ def required_token() -> str:
 def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
     """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
     presence, see :mod:`api.live.presence`)."""
+    seat = seat_of(meta, token)
+    services().store.presence.seen(game_id, seat)
+    return seat
+
+
+def seat_of(meta: Mapping[str, Any], token: str) -> int:
+    """The seat whose token this is (401 if none), its presence not noted."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
     if seat is None:
         raise _unauthorized("the token belongs to no seat of this game")
-    services().store.presence.seen(game_id, seat)
     return seat
 
 

@@ -20,7 +20,7 @@ from api.http import observability
 from api.http.observability import Answered, timestamp
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
-from tests.api.helpers import act, bearer, two_humans
+from tests.api.helpers import HAND_0, HAND_1, act, bearer, two_humans
 
 
 def test_the_store_reconnects_after_the_pool_was_closed(redis_client: redis.Redis) -> None:
@@ -58,6 +58,30 @@ def test_presence_never_makes_a_hash_for_a_game_that_is_gone(redis_client: redis
     store = GameStore(redis_client, ttl=60)
     store.presence.seen("gone", 0)
     assert not redis_client.exists(game_key("gone"))
+
+
+def _scripts_run(client: redis.Redis) -> int:
+    return int(client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def test_an_action_notes_its_seat_in_its_save(client: FlaskClient,
+                                              redis_client: redis.Redis) -> None:
+    """The seat's presence rides in the save's script: one script, not two."""
+    game_id, tokens = two_humans(client, first_dealer=1)
+    redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
+    before = _scripts_run(redis_client)
+    assert act(client, game_id, tokens[0], {"type": "play", "card": HAND_0[0]}).status_code == 200
+    assert _scripts_run(redis_client) - before == 1
+    assert redis_client.hexists(game_key(game_id), "seen:0")
+
+
+def test_a_refused_action_notes_its_seat_too(client: FlaskClient,
+                                             redis_client: redis.Redis) -> None:
+    game_id, tokens = two_humans(client, first_dealer=1)
+    redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
+    assert act(client, game_id, tokens[1], {"type": "play", "card": HAND_1[0]}).status_code == 409
+    assert redis_client.hexists(game_key(game_id), "seen:1")
+    assert not redis_client.hexists(game_key(game_id), "seen:0")
 
 
 def test_listeners_get_the_answered_request(app: Flask, client: FlaskClient) -> None:

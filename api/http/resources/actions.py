@@ -3,8 +3,10 @@ enqueued and, by default, waited for (:mod:`api.games.replies`)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any, Final
 
+import redis
 from flask import Response, current_app
 
 from api.games.replies import clocked, enqueue_computers, replied, require_queue
@@ -15,14 +17,15 @@ from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
-    authenticate,
     bearer_token,
     check_if_match,
     checked_game_id,
     etag,
     json_response,
+    seat_of,
     services,
 )
+from api.live.presence import Seen
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
@@ -83,17 +86,32 @@ def actions(game_id: str) -> Response:
 
 
 def act_on(body: dict[str, Any], game_id: str) -> Response:
-    """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``."""
+    """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``.
+
+    The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
+    an action refused or replayed, which saves nothing, writes it on its own.
+    """
     store = services().store
     game_id = checked_game_id(game_id)
     token = bearer_token(required=True)
     assert token is not None
     key = idempotency.key()
     game = store.load(game_id)
-    seat = authenticate(game_id, game.meta, token)
+    seat = seat_of(game.meta, token)
+    seen = store.presence.due(game_id, seat)
+    try:
+        return _act_on(store, body, game, seat, token, key, seen)
+    finally:
+        if seen is not None and not seen.carried:
+            with suppress(redis.RedisError):  # never in place of the action's own error
+                store.presence.write(game_id, seen)
+
+
+def _act_on(store: GameStore, body: dict[str, Any], game: Game, seat: int, token: str,
+            key: str | None, seen: Seen | None) -> Response:
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
-        write = _idempotent_write(idem_key(game_id, key),
+        write = _idempotent_write(idem_key(game.game_id, key),
                                   idempotency.fingerprint(digest(token), body), seat)
         # after the load: a record saved with that version or an earlier one is seen here
         if (replayed := _replay(store, write)) is not None:
@@ -103,9 +121,9 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     require_queue(services(), game.meta["seats"], game.meta.get("clock") is not None)
     try:
         if body["type"] == PAUSE:
-            saved = pause(store, game, seat, write)
+            saved = pause(store, game, seat, write, seen)
         else:
-            saved = act(store, game, seat, parse_action(body), write)
+            saved = act(store, game, seat, parse_action(body), write, seen=seen)
     except VersionConflict:
         if write is not None and (replayed := _replay(store, write)) is not None:
             return replayed
