@@ -6,9 +6,10 @@ view's ``_apidoc`` the same way and return the view itself.
 
 Its arguments parser (:class:`QuickBodyParser`) answers a JSON body at once when its schema
 has a ``quick_load`` that accepts it as it is (the action of every move: webargs and
-marshmallow took about 25 µs for it; a creation's body, about 0.2 ms), decoded by orjson (strict UTF-8 JSON; a body it refuses,
-such as one with a lone surrogate's escape, goes the full way); any other body, an invalid one
-included, is parsed and refused the full way, with the same answers.
+marshmallow took about 25 µs for it; a creation's body, about 0.2 ms), decoded by orjson
+(strict UTF-8 JSON; a body it refuses, such as one with a lone surrogate's escape, goes the
+full way); any other body, an invalid one included, is parsed and refused the full way, with
+the same answers.
 """
 
 from __future__ import annotations
