@@ -20,7 +20,7 @@ from api.http import observability
 from api.http.observability import Answered, timestamp
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
-from tests.api.helpers import HAND_0, HAND_1, act, bearer, two_humans
+from tests.api.helpers import DECK, HAND_0, HAND_1, act, bearer, two_humans
 
 
 def test_the_store_reconnects_after_the_pool_was_closed(redis_client: redis.Redis) -> None:
@@ -67,7 +67,7 @@ def _scripts_run(client: redis.Redis) -> int:
 def test_an_action_notes_its_seat_in_its_save(client: FlaskClient,
                                               redis_client: redis.Redis) -> None:
     """The seat's presence rides in the save's script: one script, not two."""
-    game_id, tokens = two_humans(client, first_dealer=1)
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
     redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
     before = _scripts_run(redis_client)
     assert act(client, game_id, tokens[0], {"type": "play", "card": HAND_0[0]}).status_code == 200
@@ -77,7 +77,7 @@ def test_an_action_notes_its_seat_in_its_save(client: FlaskClient,
 
 def test_a_refused_action_notes_its_seat_too(client: FlaskClient,
                                              redis_client: redis.Redis) -> None:
-    game_id, tokens = two_humans(client, first_dealer=1)
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
     redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
     assert act(client, game_id, tokens[1], {"type": "play", "card": HAND_1[0]}).status_code == 409
     assert redis_client.hexists(game_key(game_id), "seen:1")
