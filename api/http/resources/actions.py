@@ -17,6 +17,7 @@ from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
+    Services,
     bearer_token,
     check_if_match,
     checked_game_id,
@@ -91,7 +92,8 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
     an action refused or replayed, which saves nothing, writes it on its own.
     """
-    store = services().store
+    svc = services()
+    store = svc.store
     game_id = checked_game_id(game_id)
     token = bearer_token(required=True)
     assert token is not None
@@ -100,15 +102,16 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     seat = seat_of(game.meta, token)
     seen = store.presence.due(game_id, seat)
     try:
-        return _act_on(store, body, game, seat, token, key, seen)
+        return _act_on(svc, body, game, seat, token, key, seen)
     finally:
         if seen is not None and not seen.carried:
             with suppress(redis.RedisError):  # never in place of the action's own error
                 store.presence.write(game_id, seen)
 
 
-def _act_on(store: GameStore, body: dict[str, Any], game: Game, seat: int, token: str,
+def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
             key: str | None, seen: Seen | None) -> Response:
+    store = svc.store
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
         write = _idempotent_write(idem_key(game.game_id, key),
@@ -116,9 +119,9 @@ def _act_on(store: GameStore, body: dict[str, Any], game: Game, seat: int, token
         # after the load: a record saved with that version or an earlier one is seen here
         if (replayed := _replay(store, write)) is not None:
             return replayed
-    game = clocked(services(), game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
+    game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
     check_if_match(game.version)
-    require_queue(services(), game.meta["seats"], game.meta.get("clock") is not None)
+    require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
     try:
         if body["type"] == PAUSE:
             saved = pause(store, game, seat, write, seen)
@@ -129,9 +132,9 @@ def _act_on(store: GameStore, body: dict[str, Any], game: Game, seat: int, token
             return replayed
         raise
     if body["type"] == PAUSE:  # the new deadline's job; nobody else is to move
-        enqueue_computers(services(), saved)
+        enqueue_computers(svc, saved)
         return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
-    answered, applied = replied(saved)
+    answered, applied = replied(saved, svc)
     return json_response(game_view(answered, seat), 200,
                          {"ETag": etag(answered.version), **applied})
 
