@@ -13,6 +13,7 @@ from api.games.service import GAME_ID
 from api.games.store import GameNotFound, GameStore
 from api.games.tokens import find_seat
 from api.http.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.http.flask_app import AppResponse
 from api.live.notify import VersionWaiter
 from api.worker.queue import TaskQueue
 
@@ -105,4 +106,4 @@ def not_modified(version: int) -> bool:
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
                   ) -> Response:
     """``body`` as compact JSON (:func:`api.fastjson.dumps`)."""
-    return Response(dumps(body), status=status, headers=headers, mimetype="application/json")
+    return AppResponse(dumps(body), status=status, headers=headers, mimetype="application/json")
