@@ -33,6 +33,7 @@ from api.http import (
     security,
     webclient,
 )
+from api.http.flask_app import App
 from api.http.resources import BLUEPRINTS
 from api.http.resources.lobby_support import Lobby
 from api.http.support import Services
@@ -89,7 +90,7 @@ def _task_queue(config: Mapping[str, Any], timeout: float) -> TaskQueue | None:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask("api")
+    app = App("api")
     app.config.update(api_config.from_env(os.environ))
     app.config.update(OPENAPI)
     app.config.update(config or {})

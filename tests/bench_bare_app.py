@@ -8,7 +8,8 @@ from a real game (the action of a hand whose answer has the median size,
 :func:`tests.bench_http.bare_records`): one ``HGETALL`` of the game's hash
 ``sixtysix:game:{bare-<n>}`` (the same fields and sizes as the real one), the game store's own
 compare-and-set save script (:data:`api.games.store.SAVE_SCRIPT`: version check, state, recent
-events, event log, write record, TTLs, publish) writing the state it read back as the next
+events, event log, write record, TTLs, publish; no presence, which an action's save writes only
+for a seat's first action in 5 s) writing the state it read back as the next
 version with the real action's events, and a response of the real action's answer (the same
 bytes, so the same size) with its ``ETag``. No JSON is parsed or built, no log line written.
 
@@ -82,7 +83,8 @@ def create_app() -> Flask:
         status, _ = save(
             keys=[key, events_key(game_id), write_key(game_id, new_id())],
             args=[version, version + 1, TTL, raw[b"state"], "", raw[b"recent"],
-                  count + len(lines), notify_channel(game_id), "", 0, WRITE_TTL, count, *lines])
+                  count + len(lines), notify_channel(game_id), "", 0, WRITE_TTL, count, "", "",
+                  *lines])
         if status != 1:
             return Response(b"", status=409)
         return Response(body, status=200, headers={"ETag": f'"{version + 1}"'},

@@ -76,12 +76,14 @@ def require_queue(svc: Services, seats: list[dict[str, Any]], clocked: bool = Fa
                       "(REDIS_URL is a Redis Cluster and QUEUE_URL is not set)")
 
 
-def replied(saved: Game) -> tuple[Game, dict[str, str]]:
-    """:func:`after_computers` for this request: its ``Prefer``, the app's bounds."""
+def replied(saved: Game, svc: Services | None = None) -> tuple[Game, dict[str, str]]:
+    """:func:`after_computers` for this request (``svc``: the app's services, if at hand):
+    its ``Prefer``, the app's bounds."""
     config = current_app.config
     # the WSGI server joins repeated headers into one value: a lookup, not a scan of getlist
-    prefer = request.headers.get("Prefer")
-    return after_computers(services(), saved, preference([] if prefer is None else [prefer]),
+    prefer = request.environ.get("HTTP_PREFER")
+    return after_computers(services() if svc is None else svc, saved,
+                           preference([] if prefer is None else [prefer]),
                            config["SIXTYSIX_COMPUTER_WAIT"], config["SIXTYSIX_MAX_WAIT"])
 
 

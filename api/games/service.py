@@ -36,6 +36,7 @@ from api.games.tokens import digest, new_token
 from api.http.errors import FieldError
 from api.http.metrics import computer_thinking
 from api.live import clock
+from api.live.presence import Seen
 from api.tables.results import after_save
 from engine import (
     Action,
@@ -182,14 +183,15 @@ def parse_action(body: Mapping[str, Any]) -> Action:
 
 
 def act(store: GameStore, game: Game, seat: int, action: Action,
-        idempotent: IdempotentWrite | None = None, *, timed_out: bool = False) -> Game:
+        idempotent: IdempotentWrite | None = None, *, timed_out: bool = False,
+        seen: Seen | None = None) -> Game:
     """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, and
     save once.
 
     The same for a human's request, a computer's move (:func:`play_computer`) and the
     clock's action for a seat whose time ran out (``timed_out``: :func:`expire`). Raises
     :class:`~engine.IllegalAction` (nothing saved) or :class:`~api.games.store.VersionConflict`
-    (someone saved first; nothing saved).
+    (someone saved first; nothing saved). ``seen``: the seat's presence, written by the save.
     """
     if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
         raise IllegalAction(refusal, legal_actions(game.state, seat))
@@ -200,7 +202,7 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     clocked = game.meta.get("clock") is not None
     if clocked:
         clock.stamp(game.state, game.meta, time.time(), seat, timed_out)
-    saved = store.save(game, events, write_meta=clocked, idempotent=idempotent)
+    saved = store.save(game, events, write_meta=clocked, idempotent=idempotent, seen=seen)
     after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
     record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
     return saved
@@ -222,11 +224,11 @@ def expire(store: GameStore, game: Game, *, search: bool) -> Game | None:
 
 
 def pause(store: GameStore, game: Game, seat: int,
-          idempotent: IdempotentWrite | None = None) -> Game:
+          idempotent: IdempotentWrite | None = None, seen: Seen | None = None) -> Game:
     """``seat``'s ``pause`` of the settlement (:func:`api.live.clock.pause`), saved; raises
     :class:`~engine.IllegalAction` or :class:`~api.games.store.VersionConflict` (nothing saved)."""
     events = clock.pause(game.state, game.meta, seat)
-    return store.save(game, events, write_meta=True, idempotent=idempotent)
+    return store.save(game, events, write_meta=True, idempotent=idempotent, seen=seen)
 
 
 def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:

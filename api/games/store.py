@@ -10,7 +10,8 @@ and a table's start writes the table and its new game in one script, see
   and for a table's game ``seat_token:<seat>`` per human seat once its player fetched it:
   ``<sha256 of the seat token>:<the token sealed under the player's token>`` (see
   :meth:`GameStore.claim_seat_token`; :meth:`GameStore.load` puts the digest in the seat);
-  ``chats`` chat messages logged (absent: none).
+  ``chats`` chat messages logged (absent: none); ``seen:<seat>`` the Unix time the seat was
+  last seen (see :mod:`api.live.presence`), read with the game by the same ``HGETALL``.
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
   the engine's events and the seats' ``chat`` messages (:mod:`api.live.chat`) in one sequence.
 * ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
@@ -18,8 +19,6 @@ and a table's start writes the table and its new game in one script, see
 * ``sixtysix:write:{id}:<write id>`` (:func:`api.unique.new_id`) — the outcome of one
   save: the version it wrote (of a chat message: its ``seq``; kept :data:`WRITE_TTL`
   seconds), or ``fenced`` (kept as long as a game) once it may never apply.
-* ``sixtysix:presence:{id}`` — hash: per seat the Unix time it was last seen (see
-  :mod:`api.live.presence`); read with the game in one round trip.
 * ``sixtysix:ticket:{id}:<sha256 of ticket>`` — a stream ticket: the seat it admits, for
   :data:`TICKET_TTL` seconds, deleted when used.
 * channel ``sixtysix:notify:{id}`` — the game's version, published on every save (the new
@@ -66,7 +65,7 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
-from api.live.presence import Presence
+from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
 from engine import Event, GameState, InvalidState
@@ -90,9 +89,10 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 
 # KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
-# event count at the load, events...  Answers {1, new version}; {2, version} if this write
-# ran before; {0, current} on a version conflict; {-1, 0} for no game; {-2, current} if the
-# write was fenced off; {3, event count} if chat messages were logged since the load.
+# event count at the load, presence field and time ('' '': none), events...  Answers
+# {1, new version}; {2, version} if this write ran before; {0, current} on a version
+# conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
+# if chat messages were logged since the load.
 #: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
 SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
@@ -115,7 +115,8 @@ else
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
-if #ARGV > 12 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 13, #ARGV)) end
+if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], ARGV[13], ARGV[14]) end
+if #ARGV > 14 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 15, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
@@ -197,6 +198,9 @@ SEAT_TOKEN_FIELD: Final = "seat_token:"
 MAX_SEATS: Final = 4
 _SEAT_FIELDS: Final = [f"{SEAT_TOKEN_FIELD}{i}" for i in range(MAX_SEATS)]
 _SEAT_FIELD_KEYS: Final = [f.encode() for f in _SEAT_FIELDS]  # as HGETALL answers them
+#: The fields of the seats' presence (:mod:`api.live.presence`), likewise.
+_SEEN_FIELDS: Final = [f"{SEEN_FIELD}{i}" for i in range(MAX_SEATS)]
+_SEEN_FIELD_KEYS: Final = [f.encode() for f in _SEEN_FIELDS]
 
 
 class StoreError(Exception):
@@ -263,10 +267,6 @@ def events_key(game_id: str) -> str:
 
 def notify_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:{tagged(game_id)}"
-
-
-def presence_key(game_id: str) -> str:
-    return f"{PREFIX}:presence:{tagged(game_id)}"
 
 
 def ticket_key(game_id: str, ticket: str) -> str:
@@ -392,7 +392,7 @@ class GameStore:
         if settle_wait >= WRITE_TTL / 2:
             raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
-        self.presence = Presence(client, presence_window, presence_key)
+        self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
         self.max_games = max_games
         self.settle_wait = settle_wait
@@ -403,11 +403,8 @@ class GameStore:
         self._chat = client.register_script(_CHAT)
 
     def load(self, game_id: str) -> Game:
-        """The game, with its seats' presence (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(game_key(game_id))
-        pipe.hgetall(presence_key(game_id))
-        raw, seen = pipe.execute()
+        """The game, with its seats' presence (one ``HGETALL``)."""
+        raw: dict[bytes, bytes] = self.redis.hgetall(game_key(game_id))  # type: ignore[assignment]
         if not raw:
             raise GameNotFound(game_id)
         meta = loads(raw[b"meta"])
@@ -418,7 +415,8 @@ class GameStore:
             meta=_with_minted(meta, [raw.get(f) for f in _SEAT_FIELD_KEYS]),
             event_count=int(raw[b"n"]),
             recent=[Logged.from_dict(e) for e in loads(raw[b"recent"])],
-            connected=self.presence.connected(seen, len(meta["seats"])),
+            connected=self.presence.connected(
+                [raw.get(f) for f in _SEEN_FIELD_KEYS[:len(meta["seats"])]]),
         )
 
     def events_since(self, game: Game, after: int) -> list[Logged]:
@@ -508,14 +506,11 @@ class GameStore:
         return Logged.from_json(line), True
 
     def version_and_presence(self, game_id: str, seats: int) -> tuple[int, list[bool]]:
-        """The game's version and per seat whether it is connected (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(game_key(game_id), "v")
-        pipe.hgetall(presence_key(game_id))
-        version, seen = pipe.execute()
+        """The game's version and per seat whether it is connected (one ``HMGET``)."""
+        version, *seen = self.redis.hmget(game_key(game_id), "v", *_SEEN_FIELDS[:seats])
         if version is None:
             raise GameNotFound(game_id)
-        return int(version), self.presence.connected(seen, seats)
+        return int(version), self.presence.connected(seen)
 
     def create(self, game_id: str, state: GameState, meta: dict[str, Any],
                events: list[Event]) -> Game:
@@ -544,8 +539,9 @@ class GameStore:
         return now + self.ttl * 3 // 2
 
     def save(self, game: Game, events: list[Event], *, write_meta: bool = False,
-             idempotent: IdempotentWrite | None = None) -> Game:
-        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended.
+             idempotent: IdempotentWrite | None = None, seen: Seen | None = None) -> Game:
+        """Save ``game.state`` as version ``game.version + 1`` with ``events`` appended;
+        with ``seen``, that seat's presence in the same script (``seen.carried`` once saved).
 
         A game's place in its owner's set is given back when its match is over and renewed
         when it runs short (see the class docstring); either writes the meta too.
@@ -564,7 +560,7 @@ class GameStore:
         base = game.event_count
         while True:
             saved, keys, args = self._save_request(game, events, base, written, write_meta,
-                                                   idempotent)
+                                                   idempotent, seen)
             try:
                 status, current = self._save(keys=keys, args=args)
             except (redis.ConnectionError, redis.TimeoutError) as error:
@@ -580,12 +576,15 @@ class GameStore:
             raise GameNotFound(game.game_id)
         if status in (0, -2):
             raise VersionConflict(game.game_id, game.version, int(current))
+        if seen is not None and status == 1:
+            seen.carried = True
         if owner is not None and (renew or game.meta["owner"] is None):
             self._owned(owner, game.game_id, renew)
         return saved
 
     def _save_request(self, game: Game, events: list[Event], base: int, written: str,
                       write_meta: bool, idempotent: IdempotentWrite | None,
+                      seen: Seen | None = None,
                       ) -> tuple[Game, list[str], list[str | bytes | int]]:
         """The saved game and the ``SAVE_SCRIPT`` keys and arguments of ``events`` numbered
         after ``base`` events."""
@@ -598,7 +597,8 @@ class GameStore:
             game.version, game.version + 1, self.ttl, dumps(to_stored(game.state)),
             dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
-            "", 0, WRITE_TTL, base, *lines,
+            "", 0, WRITE_TTL, base, *(("", "") if seen is None else (seen.field, seen.value)),
+            *lines,
         ]
         if idempotent is not None:
             keys.append(idempotent.key)

@@ -113,6 +113,67 @@ class CreateGameSchema(Schema):
         "description": "Seat that deals first, 0 to seats − 1; default: cut for the deal",
         "example": 1})
 
+    @staticmethod
+    def quick_load(data: Any) -> dict[str, Any] | None:
+        """What ``load`` returns for a body whose every member is of the plain kind it takes
+        (strings, ``int`` integers, ``bool`` booleans, known members only), without
+        marshmallow (about 0.2 ms a creation); ``None`` for any other body (load it)."""
+        if type(data) is not dict or not data.keys() <= _CREATE_MEMBERS:
+            return None
+        variant, rules = data.get("variant", "sixty-six"), data.get("rules", {})
+        settings = _quick_settings(data.get("settings", {}))
+        if (type(variant) is not str or type(rules) is not dict or settings is None
+                or not all(type(k) is str for k in rules)
+                or ("seats" in data and not _quick_seats(data["seats"]))
+                or ("deck" in data and (type(data["deck"]) is not list
+                                        or not all(type(c) is str for c in data["deck"])))
+                or not all(type(data[n]) is int for n in _CREATE_INTEGERS if n in data)
+                or not 0 <= data.get("first_dealer", 0) <= MAX_SEAT):
+            return None
+        out: dict[str, Any] = {"variant": variant, "rules": dict(rules)}
+        if "seats" in data:
+            out["seats"] = [{n: seat[n] for n in _SEAT_ORDER if n in seat}
+                            for seat in data["seats"]]
+        out.update({n: data[n] for n in ("match_points", "set_bummerl") if n in data})
+        out["settings"] = settings
+        if "deck" in data:
+            out["deck"] = list(data["deck"])
+        if "first_dealer" in data:
+            out["first_dealer"] = data["first_dealer"]
+        return out
+
+
+_CREATE_MEMBERS: Final = frozenset(CreateGameSchema().fields)
+_CREATE_INTEGERS: Final = ("match_points", "set_bummerl", "first_dealer")
+_SEAT_ORDER: Final = tuple(SeatSpecSchema().fields)  # as load answers them
+_SEAT_MEMBERS: Final = frozenset(_SEAT_ORDER)
+_SETTINGS_DEFAULTS: Final = TableSettingsSchema().load({})
+_SETTINGS_FLAGS: Final = ("point_counter", "hint_66", "auto_continue")
+_NAME_LENGTH: Final = (1, 40)
+
+
+def _quick_seats(seats: Any) -> bool:
+    """Whether ``seats`` are seat specs ``SeatSpecSchema`` takes as they are."""
+    return type(seats) is list and all(
+        type(seat) is dict and seat.keys() <= _SEAT_MEMBERS and seat.get("kind") in SEAT_KINDS
+        and all(type(seat.get(n, "")) is str for n in ("name", "level"))
+        and ("name" not in seat
+             or _NAME_LENGTH[0] <= len(seat["name"]) <= _NAME_LENGTH[1])
+        for seat in seats)
+
+
+def _quick_settings(given: Any) -> dict[str, Any] | None:
+    """What ``TableSettingsSchema().load(given)`` returns for plain settings, else ``None``."""
+    if type(given) is not dict or not given.keys() <= _SETTINGS_DEFAULTS.keys():
+        return None
+    out = {**_SETTINGS_DEFAULTS, **given}
+    if (not all(type(out[n]) is bool for n in _SETTINGS_FLAGS)
+            or not (out["think_time_s"] is None or type(out["think_time_s"]) is int)
+            or out["on_timeout"] not in ("computer", "forfeit")
+            or type(out["on_timeout"]) is not str or type(out["timeout_level"]) is not str):
+        return None
+    return out
+
 
 #: The action types a request may post (the engine's and ``pause``).
 ACTION_TYPES: Final = (*KINDS, "pause")

@@ -73,16 +73,34 @@ def init(app: Flask) -> None:
 
     @app.after_request
     def _secure(response: Response) -> Response:
-        response.headers.update(STATIC_HEADERS)
-        if response.mimetype == "text/html":
-            response.headers["Content-Security-Policy"] = html_csp(response.get_data(as_text=True))
-        else:
-            response.headers["Content-Security-Policy"] = API_CSP
-        if request.path.startswith(NO_STORE_PREFIXES):
-            response.headers["Cache-Control"] = "no-store"
+        no_store = request.path.startswith(NO_STORE_PREFIXES)
+        if response.mimetype == "text/html" or not _append(response, no_store):
+            response.headers.update(STATIC_HEADERS)
+            response.headers["Content-Security-Policy"] = (
+                html_csp(response.get_data(as_text=True)) if response.mimetype == "text/html"
+                else API_CSP)
+            if no_store:
+                response.headers["Cache-Control"] = "no-store"
         if allowed:
             _cors(response, allowed)
         return response
+
+
+#: The headers of an API response, without and with ``Cache-Control: no-store``.
+_API_HEADERS: Final = [*STATIC_HEADERS.items(), ("Content-Security-Policy", API_CSP)]
+_NO_STORE_HEADERS: Final = [*_API_HEADERS, ("Cache-Control", "no-store")]
+_NAMES: Final = frozenset(name.lower() for name, _ in _NO_STORE_HEADERS)
+
+
+def _append(response: Response, no_store: bool) -> bool:
+    """Append the headers of an API response at once, if the response has none of them yet
+    (what setting them one by one would do, without werkzeug's search and check of each:
+    they are constants, checked here once); whether it did."""
+    headers = response.headers
+    if any(name.lower() in _NAMES for name, _ in headers):
+        return False  # a view set one of them: replace it the long way round
+    headers._list.extend(_NO_STORE_HEADERS if no_store else _API_HEADERS)
+    return True
 
 
 def _cors(response: Response, allowed: frozenset[str]) -> None:

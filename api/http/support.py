@@ -13,6 +13,7 @@ from api.games.service import GAME_ID
 from api.games.store import GameNotFound, GameStore
 from api.games.tokens import find_seat
 from api.http.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.http.flask_app import AppResponse
 from api.live.notify import VersionWaiter
 from api.worker.queue import TaskQueue
 
@@ -62,10 +63,16 @@ def required_token() -> str:
 def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
     """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
     presence, see :mod:`api.live.presence`)."""
+    seat = seat_of(meta, token)
+    services().store.presence.seen(game_id, seat)
+    return seat
+
+
+def seat_of(meta: Mapping[str, Any], token: str) -> int:
+    """The seat whose token this is (401 if none), its presence not noted."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
     if seat is None:
         raise _unauthorized("the token belongs to no seat of this game")
-    services().store.presence.seen(game_id, seat)
     return seat
 
 
@@ -78,7 +85,11 @@ def etag(version: int) -> str:
 
 
 def check_if_match(version: int) -> None:
-    """A stale ``If-Match`` is a 412 problem."""
+    """A stale ``If-Match`` is a 412 problem (none, or exactly this version's ETag, is the
+    common case, answered without parsing the header)."""
+    given = request.environ.get("HTTP_IF_MATCH")
+    if given is None or given == etag(version):
+        return
     if request.if_match and not request.if_match.contains(str(version)) and (
             not request.if_match.star_tag):
         raise Problem(STALE_VERSION, f"If-Match names another version; the game is at "
@@ -95,4 +106,4 @@ def not_modified(version: int) -> bool:
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,
                   ) -> Response:
     """``body`` as compact JSON (:func:`api.fastjson.dumps`)."""
-    return Response(dumps(body), status=status, headers=headers, mimetype="application/json")
+    return AppResponse(dumps(body), status=status, headers=headers, mimetype="application/json")

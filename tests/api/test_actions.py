@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+from werkzeug.http import parse_etags
 
 from tests.api.helpers import DECK, act, assert_problem, create, two_humans, view
 
@@ -76,6 +78,19 @@ def test_if_match_with_a_stale_version_is_412_and_changes_nothing(client: FlaskC
     assert view(client, game_id)["version"] == 1
     fresh = act(client, game_id, tokens[0], {"type": "play", "card": "AC"}, **{"If-Match": '"1"'})
     assert fresh.status_code == 200
+
+
+@pytest.mark.parametrize("given", ['"1"', '"0", "1"', "*", 'W/"1"', '"2", W/"1"', '"2"', '"1',
+                                   "1", '"1" '])
+def test_if_match_is_compared_as_werkzeug_parses_it(client: FlaskClient, given: str) -> None:
+    """Strong comparison (a weak tag never matches; a list matches if one of its tags does),
+    the header read as werkzeug reads it, whether or not it is exactly the version's ETag."""
+    etags = parse_etags(given)
+    applied = etags.star_tag or etags.contains("1")
+    assert applied == (given in ('"1"', '"0", "1"', "*", "1"))
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    answer = act(client, game_id, tokens[0], {"type": "play", "card": "AC"}, **{"If-Match": given})
+    assert answer.status_code == (200 if applied else 412), answer.get_data(as_text=True)
 
 
 def test_idempotent_replay_applies_once(client: FlaskClient) -> None:

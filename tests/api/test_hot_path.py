@@ -1,24 +1,26 @@
 """The shortcuts of the request hot path keep the behaviour of the long way round.
 
-The store's Redis use, the request summary shared by the log line and the metrics, the cached
-log timestamp, compact JSON answers, and the cached rule sets of state serialization.
+The store's Redis use (presence read with the game), the request summary shared by the log
+line and the metrics, the cached log timestamp, compact JSON answers, and the cached rule sets
+of state serialization.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import time
 
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.store import GameStore
+from api.games.store import GameStore, game_key
 from api.http import observability
 from api.http.observability import Answered, timestamp
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
-from tests.api.helpers import act, bearer, two_humans
+from tests.api.helpers import DECK, HAND_0, HAND_1, act, bearer, two_humans
 
 
 def test_the_store_reconnects_after_the_pool_was_closed(redis_client: redis.Redis) -> None:
@@ -37,6 +39,49 @@ def test_the_store_survives_connections_the_server_closed(redis_client: redis.Re
     store.create("g2", state, {"seats": []}, events)
     redis_client.client_kill_filter(_type="normal", skipme=True)
     assert store.load("g2").version == 1
+
+
+def test_presence_lives_in_the_game_hash_and_loads_with_it(redis_client: redis.Redis) -> None:
+    store = GameStore(redis_client, ttl=60, presence_window=30)
+    state, events = new_game(Rules(), first_dealer=0)
+    store.create("g3", state, {"seats": [{}, {}]}, events)
+    store.presence.seen("g3", 1, now=time.time())
+    assert redis_client.hexists(game_key("g3"), "seen:1")
+    assert redis_client.keys("sixtysix:presence:*") == []
+    assert store.load("g3").connected == [False, True]
+    assert store.version_and_presence("g3", 2) == (1, [False, True])
+    store.presence.seen("g3", 0, now=time.time() - 31, force=True)  # outside the window
+    assert store.load("g3").connected == [False, True]
+
+
+def test_presence_never_makes_a_hash_for_a_game_that_is_gone(redis_client: redis.Redis) -> None:
+    store = GameStore(redis_client, ttl=60)
+    store.presence.seen("gone", 0)
+    assert not redis_client.exists(game_key("gone"))
+
+
+def _scripts_run(client: redis.Redis) -> int:
+    return int(client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def test_an_action_notes_its_seat_in_its_save(client: FlaskClient,
+                                              redis_client: redis.Redis) -> None:
+    """The seat's presence rides in the save's script: one script, not two."""
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
+    before = _scripts_run(redis_client)
+    assert act(client, game_id, tokens[0], {"type": "play", "card": HAND_0[0]}).status_code == 200
+    assert _scripts_run(redis_client) - before == 1
+    assert redis_client.hexists(game_key(game_id), "seen:0")
+
+
+def test_a_refused_action_notes_its_seat_too(client: FlaskClient,
+                                             redis_client: redis.Redis) -> None:
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
+    assert act(client, game_id, tokens[1], {"type": "play", "card": HAND_1[0]}).status_code == 409
+    assert redis_client.hexists(game_key(game_id), "seen:1")
+    assert not redis_client.hexists(game_key(game_id), "seen:0")
 
 
 def test_listeners_get_the_answered_request(app: Flask, client: FlaskClient) -> None:

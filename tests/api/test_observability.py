@@ -94,10 +94,19 @@ def test_one_json_line_per_request(client: FlaskClient,
     assert tokens[0] not in json.dumps(line)
 
 
-def test_the_direct_request_line_is_the_line_logging_writes() -> None:
-    answered = Answered("POST", "/v1/games/<game_id>/actions", 200, 0.001234, 'a"b\u00e9')
-    record = request_line("rid-1", answered)
-    assert request_text("rid-1", answered, record.created) == JsonFormatter().format(record)
+@pytest.mark.parametrize(("rid", "route", "game_id"), [
+    ("rid-1", "/v1/games/<game_id>/actions", 'a"b\u00e9'),
+    ("0123456789abcdef0123456789abcdef", "/v1/games/<game_id>/actions", "q3V9k2xR0aLmT7wZ"),
+    ("rid-1", "unmatched", None), ("a\\b", "/healthz", None), ("rid", "/x", "t.1"),
+    ("rid", "/x", "ctl\x01"), ("rid", "/x\x7f", "g")])
+@pytest.mark.parametrize("seconds", [0.0, 0.001234, 12.5, 1e-07])
+def test_the_direct_request_line_is_the_line_logging_writes(rid: str, route: str,
+                                                            game_id: str | None,
+                                                            seconds: float) -> None:
+    """Plain texts (filled into the template) and others (encoded) alike."""
+    answered = Answered("POST", route, 200, seconds, game_id)
+    record = request_line(rid, answered)
+    assert request_text(rid, answered, record.created) == JsonFormatter().format(record)
 
 
 def test_a_handler_of_anyone_else_gets_the_request_line_through_logging(

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+from flask import Flask, Response
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from api.http import security
 from api.http.security import API_CSP, origins
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, bearer, two_humans
@@ -41,6 +43,31 @@ def test_every_kind_of_response_has_the_headers(client: FlaskClient) -> None:
     for name in ("create", "view", "act 409", "events"):
         assert responses[name].headers["Cache-Control"] == "no-store", name
     assert responses["rules"].headers["Content-Security-Policy"] == API_CSP
+
+
+@pytest.mark.parametrize("path", ["/v1/games/own", "/own"])
+def test_a_header_a_view_set_is_replaced_not_doubled(path: str) -> None:
+    app = Flask("t")
+    app.config["SIXTYSIX_CORS_ORIGINS"] = ""
+    security.init(app)
+
+    @app.get(path)
+    def own() -> Response:
+        return Response("{}", mimetype="application/json",
+                        headers={"X-Frame-Options": "SAMEORIGIN", "Cache-Control": "max-age=60"})
+
+    got = app.test_client().get(path).headers
+    assert got.getlist("X-Frame-Options") == ["DENY"]
+    assert got.getlist("Content-Security-Policy") == [API_CSP]
+    assert got.getlist("Cache-Control") == (["no-store"] if path.startswith("/v1/games")
+                                            else ["max-age=60"])
+
+
+def test_an_api_answer_gets_each_header_once(client: FlaskClient) -> None:
+    game_id, tokens = two_humans(client)
+    got = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).headers
+    for name in (*STATIC, "Content-Security-Policy", "Cache-Control"):
+        assert len(got.getlist(name)) == 1, name
 
 
 @pytest.mark.parametrize("path", ["/docs", "/redoc"])

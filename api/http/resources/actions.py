@@ -3,10 +3,11 @@ enqueued and, by default, waited for (:mod:`api.games.replies`)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any, Final
 
+import redis
 from flask import Response, current_app
-from flask.views import MethodView
 
 from api.games.replies import clocked, enqueue_computers, replied, require_queue
 from api.games.service import PAUSE, act, game_view, parse_action, pause
@@ -16,14 +17,16 @@ from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
-    authenticate,
+    Services,
     bearer_token,
     check_if_match,
     checked_game_id,
     etag,
     json_response,
+    seat_of,
     services,
 )
+from api.live.presence import Seen
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
@@ -32,76 +35,108 @@ ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
 
 
 
-@blp.route("/<game_id>/actions")
-class Actions(MethodView):
-    @blp.doc(security=SEAT_TOKEN)
-    @blp.arguments(ActionSchema(), example=ACTION_EXAMPLE)
-    @blp.response(200, GameViewSchema, headers={"ETag": "ETag",
-                                                 "Preference-Applied": "Preference-Applied"})
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="GameNotFound")
-    @blp.alt_response(409, response="ActionConflict")
-    @blp.alt_response(412, response="StaleVersion")
-    def post(self, body: dict[str, Any], game_id: str) -> Response:
-        """Apply the seat's action and save; then answer the view after the computers' replies.
+#: The body's schema, for the documentation and for :func:`actions`.
+ACTION_SCHEMA: Final = ActionSchema()
 
-        The computers' replies are computed by the worker tier: by default the answer waits
-        for them (at most ``SIXTYSIX_COMPUTER_WAIT`` seconds, 10) and shows the view once a
-        human must act again, its ``events`` those of this action and of the replies.
-        ``Prefer: respond-async`` answers at once with the view after this action (a
-        computer seat in ``to_act``; long-poll the view for its move) and
-        ``Preference-Applied: respond-async``; ``Prefer: wait=N`` waits at most N seconds
-        (at most ``SIXTYSIX_MAX_WAIT``). ``If-Match`` with the version the client saw makes a
-        stale action a 412 instead of applying it to a changed game. With an
-        ``Idempotency-Key`` a repeated request replays the first answer as it was right after
-        the action (before the replies) and is never applied twice: send one with every
-        action (a fresh random key per action, the same on its retries). A 503
-        ``outcome-unknown`` (no ``Retry-After``) says the store did not confirm the save: the
-        action may have been applied; reload the view, or repeat the request with the same
-        key.
 
-        Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
-        from a seat until the game is over (the other side wins; ``match.result_reason`` is
-        ``resigned``), and ``{"type": "abort"}`` while another human seat has not made its
-        first move (no result; the status becomes ``aborted``). Refused: 409 with the reason.
+@blp.doc(security=SEAT_TOKEN)
+@blp.arguments(ACTION_SCHEMA, example=ACTION_EXAMPLE)
+@blp.response(200, GameViewSchema, headers={"ETag": "ETag",
+                                             "Preference-Applied": "Preference-Applied"})
+@blp.alt_response(401, response="Unauthorized")
+@blp.alt_response(404, response="GameNotFound")
+@blp.alt_response(409, response="ActionConflict")
+@blp.alt_response(412, response="StaleVersion")
+def _documented(body: dict[str, Any], game_id: str) -> Response:
+    """Apply the seat's action and save; then answer the view after the computers' replies.
 
-        At a table with a clock (``settings.think_time_s``), a deadline that has passed is
-        applied first (the view's ``clock`` shows it), so an action after it may be a 409;
-        ``{"type": "pause"}`` holds a finished hand's settlement open 60 s longer, once per
-        hand and seat, before the seat continues (``clock.can_pause``).
-        """
-        store = services().store
-        game_id = checked_game_id(game_id)
-        token = bearer_token(required=True)
-        assert token is not None
-        key = idempotency.key()
-        game = store.load(game_id)
-        seat = authenticate(game_id, game.meta, token)
-        write = None
-        if key is not None:  # the fingerprint is made only when there is a record to match
-            write = _idempotent_write(idem_key(game_id, key),
-                                      idempotency.fingerprint(digest(token), body), seat)
-            # after the load: a record saved with that version or an earlier one is seen here
-            if (replayed := _replay(store, write)) is not None:
-                return replayed
-        game = clocked(services(), game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
-        check_if_match(game.version)
-        require_queue(services(), game.meta["seats"], game.meta.get("clock") is not None)
-        try:
-            if body["type"] == PAUSE:
-                saved = pause(store, game, seat, write)
-            else:
-                saved = act(store, game, seat, parse_action(body), write)
-        except VersionConflict:
-            if write is not None and (replayed := _replay(store, write)) is not None:
-                return replayed
-            raise
-        if body["type"] == PAUSE:  # the new deadline's job; nobody else is to move
-            enqueue_computers(services(), saved)
-            return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
-        answered, applied = replied(saved)
-        return json_response(game_view(answered, seat), 200,
-                             {"ETag": etag(answered.version), **applied})
+    The computers' replies are computed by the worker tier: by default the answer waits
+    for them (at most ``SIXTYSIX_COMPUTER_WAIT`` seconds, 10) and shows the view once a
+    human must act again, its ``events`` those of this action and of the replies.
+    ``Prefer: respond-async`` answers at once with the view after this action (a
+    computer seat in ``to_act``; long-poll the view for its move) and
+    ``Preference-Applied: respond-async``; ``Prefer: wait=N`` waits at most N seconds
+    (at most ``SIXTYSIX_MAX_WAIT``). ``If-Match`` with the version the client saw makes a
+    stale action a 412 instead of applying it to a changed game. With an
+    ``Idempotency-Key`` a repeated request replays the first answer as it was right after
+    the action (before the replies) and is never applied twice: send one with every
+    action (a fresh random key per action, the same on its retries). A 503
+    ``outcome-unknown`` (no ``Retry-After``) says the store did not confirm the save: the
+    action may have been applied; reload the view, or repeat the request with the same
+    key.
+
+    Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
+    from a seat until the game is over (the other side wins; ``match.result_reason`` is
+    ``resigned``), and ``{"type": "abort"}`` while another human seat has not made its
+    first move (no result; the status becomes ``aborted``). Refused: 409 with the reason.
+
+    At a table with a clock (``settings.think_time_s``), a deadline that has passed is
+    applied first (the view's ``clock`` shows it), so an action after it may be a 409;
+    ``{"type": "pause"}`` holds a finished hand's settlement open 60 s longer, once per
+    hand and seat, before the seat continues (``clock.can_pause``).
+    """
+    return act_on(body, game_id)
+
+
+@blp.route("/<game_id>/actions", endpoint="Actions", methods=["POST"])
+@blp.documented_as(_documented)
+def actions(game_id: str) -> Response:
+    """The operation ``_documented`` documents, served without flask-smorest's and webargs'
+    wrappers (see :meth:`~api.http.resources.blueprint.Blueprint.documented_as`)."""
+    return act_on(blp.json_body(ACTION_SCHEMA), game_id)
+
+
+def act_on(body: dict[str, Any], game_id: str) -> Response:
+    """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``.
+
+    The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
+    an action refused or replayed, which saves nothing, writes it on its own.
+    """
+    svc = services()
+    store = svc.store
+    game_id = checked_game_id(game_id)
+    token = bearer_token(required=True)
+    assert token is not None
+    key = idempotency.key()
+    game = store.load(game_id)
+    seat = seat_of(game.meta, token)
+    seen = store.presence.due(game_id, seat)
+    try:
+        return _act_on(svc, body, game, seat, token, key, seen)
+    finally:
+        if seen is not None and not seen.carried:
+            with suppress(redis.RedisError):  # never in place of the action's own error
+                store.presence.write(game_id, seen)
+
+
+def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
+            key: str | None, seen: Seen | None) -> Response:
+    store = svc.store
+    write = None
+    if key is not None:  # the fingerprint is made only when there is a record to match
+        write = _idempotent_write(idem_key(game.game_id, key),
+                                  idempotency.fingerprint(digest(token), body), seat)
+        # after the load: a record saved with that version or an earlier one is seen here
+        if (replayed := _replay(store, write)) is not None:
+            return replayed
+    game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
+    check_if_match(game.version)
+    require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
+    try:
+        if body["type"] == PAUSE:
+            saved = pause(store, game, seat, write, seen)
+        else:
+            saved = act(store, game, seat, parse_action(body), write, seen=seen)
+    except VersionConflict:
+        if write is not None and (replayed := _replay(store, write)) is not None:
+            return replayed
+        raise
+    if body["type"] == PAUSE:  # the new deadline's job; nobody else is to move
+        enqueue_computers(svc, saved)
+        return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
+    answered, applied = replied(saved, svc)
+    return json_response(game_view(answered, seat), 200,
+                         {"ETag": etag(answered.version), **applied})
 
 
 def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
