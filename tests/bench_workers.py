@@ -8,8 +8,9 @@ counted from the saves (each computer move is one). The driver does nothing whil
 workers run, so the figure is the workers' own. Prints moves/s per worker count and their
 ratio, with the cores the workers used meanwhile and those every other process
 used (on a shared machine the ratio is only as good as the cores the workers got). Worker
-processes are niced as ``sixtysix serve`` starts them (``SIXTYSIX_WORKER_NICE``; set 0 to
-measure them against other work on equal terms). A benchmark, not a test.
+processes run at the priority ``sixtysix serve`` gives them (``SCHED_IDLE``, niced; set
+``SIXTYSIX_WORKER_POLICY=nice SIXTYSIX_WORKER_NICE=0`` to measure them against other work on
+equal terms). A benchmark, not a test.
 """
 
 from __future__ import annotations

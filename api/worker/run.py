@@ -223,12 +223,13 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"])
+    if args != ["--scheduler"]:  # the scheduler keeps the normal priority: clocks are due
+        _lower_priority()
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
     if args == ["--scheduler"]:
         _schedule(ctx)
         return
-    lower_priority(os.environ)  # the web tier's requests run first (api.worker.priority)
     stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
@@ -236,6 +237,16 @@ def main(argv: list[str] | None = None) -> None:
         work_until(ctx, stop)
     finally:
         stop.set()
+
+
+def _lower_priority() -> None:
+    """The web tier's requests and Redis run first (:mod:`api.worker.priority`); set before
+    any thread starts (Linux keeps a policy per thread; new threads inherit it)."""
+    found = lower_priority(os.environ)
+    if found.fallback:
+        log.warning("worker at %s, nice %d: %s", found.policy, found.nice, found.fallback)
+    else:
+        log.info("worker at %s, nice %d", found.policy, found.nice)
 
 
 def _schedule(ctx: jobs.WorkerContext) -> None:

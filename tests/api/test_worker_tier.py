@@ -58,16 +58,25 @@ def _replays(url: str, game_id: str) -> None:
 
 def test_whole_matches_against_computers_through_the_queue(live_url: str,
                                                            redis_client: redis.Redis) -> None:
+    """In three-hand the human (seat 1) deals first and sits out: the create answers after
+    the computers' whole first hand, the human to acknowledge it. That match is to 7: a hand
+    gives at most 3, so it cannot end in a hand the human sat out before the human plays
+    (to 3 it could, and then no action would be legal, rightly)."""
     client = SixtySixClient(live_url)
-    for variant, seats in (
-            ("sixty-six", [{"kind": "human"}, {"kind": "computer", "level": "normal"}]),
+    for variant, seats, first_dealer, points in (
+            ("sixty-six", [{"kind": "human"}, {"kind": "computer", "level": "normal"}], None,
+             3),
             ("three-hand", [{"kind": "computer", "level": "easy"}, {"kind": "human"},
-                            {"kind": "computer", "level": "random"}])):
-        game = client.create_game(variant, seats, match_points=3)
+                            {"kind": "computer", "level": "random"}], 1, 7)):
+        game = client.create_game(variant, seats, match_points=points,
+                                  first_dealer=first_dealer)
         token = next(s["token"] for s in game["seats"] if s["token"])
         me = client.with_token(token)
         view = me.view(game["game_id"])
         assert view["legal_actions"]  # the create answered after the computers' openings
+        if first_dealer is not None:  # ... and after the whole hand they played
+            assert view["status"] == "hand_over" and view["hand_no"] == 1
+            assert view["legal_actions"] == [{"type": "continue"}]
         last = _play_out(me, game["game_id"], view)
         assert last["status"] == "match_over" and last["match"]["winner"] is not None
         _replays(live_url, game["game_id"])
