@@ -14,6 +14,20 @@ from selenium.webdriver.support.ui import Select
 from tests.web.conftest import Browser
 from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
 
+#: The drawn tour page in one look: each station's class, the stamps line, the map's label
+#: and the number of buttons per listed station; null until all eight are drawn.
+TOUR_JS = """
+const stations = [...document.querySelectorAll('.route-map g.station')];
+const items = [...document.querySelectorAll('.stations li')];
+if (stations.length !== 8 || items.length !== 8) return null;
+return {
+  stations: stations.map(s => s.getAttribute('class')),
+  stamps: document.getElementById('h-map').innerText,
+  label: document.querySelector('.route-map').getAttribute('aria-label') || '',
+  buttons: items.map(li => li.querySelectorAll('button').length),
+};
+"""
+
 
 def test_the_tour_map_opens_chicago_and_starts_and_resumes_its_game(
         web_url: str, browser: Browser) -> None:
@@ -21,21 +35,19 @@ def test_the_tour_map_opens_chicago_and_starts_and_resumes_its_game(
     open_play(driver, web_url)
     choose_name(driver, "Tourist")
     driver.find_element(By.LINK_TEXT, "Route 66 tour").click()
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".route-map g.station"))
-    stations = driver.find_elements(By.CSS_SELECTOR, ".route-map g.station")
-    assert [s.get_attribute("class") for s in stations] == ["station open"] + [
-        "station locked"] * 7
-    assert driver.find_element(By.ID, "h-map").text == "Stamps: 0 of 8"
-    label = driver.find_element(By.CSS_SELECTOR, ".route-map").get_attribute("aria-label") or ""
-    assert label.startswith("Route 66 map: 1. Chicago, Lakeshore Griddle: Mabel (easy), "
-                            "sixty-six to 3 — open; 2. St. Louis")
-    items = driver.find_elements(By.CSS_SELECTOR, ".stations li")
-    assert len(items) == 8 and [len(i.find_elements(By.TAG_NAME, "button")) for i in items] == [
-        1] + [0] * 7  # only the open station can be played
-    items[0].find_element(By.TAG_NAME, "button").click()
+    # read in one script, once drawn: the page may redraw between two look-ups
+    tour = wait_for(driver, lambda d: d.execute_script(TOUR_JS))
+    assert tour["stations"] == ["station open"] + ["station locked"] * 7
+    assert tour["stamps"] == "Stamps: 0 of 8"
+    assert tour["label"].startswith("Route 66 map: 1. Chicago, Lakeshore Griddle: Mabel "
+                                    "(easy), sixty-six to 3 — open; 2. St. Louis")
+    assert tour["buttons"] == [1] + [0] * 7  # only the open station can be played
+    # a click on an element redrawn meanwhile is stale: wait_for looks it up again
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".stations li button").click()
+             or True)
     game = wait_for(driver, lambda d: state(d) if state(d)["cards"] else None)
-    names = [s.find_element(By.TAG_NAME, "h2").text for s in driver.find_elements(
-        By.CSS_SELECTOR, ".seat.other")]
+    names = wait_for(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.seat.other h2')].map(h => h.innerText)"))
     assert [n.replace(" (dealer)", "") for n in names] == ["Mabel (easy)"]  # the cook
     driver.execute_script("location.hash = '#tour'")
     resume = wait_for(driver, lambda d: d.find_element(By.PARTIAL_LINK_TEXT, "resume"))
