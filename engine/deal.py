@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
@@ -89,11 +88,10 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
-#: Takes a seat's cards from a deck (their places fixed by the variant's packets).
-Taker = Callable[[Sequence[Card]], tuple[Card, ...]]
-#: A deal by one dealer: the deal order, each seat's taker, the number of seats and the deck
-#: index of the trump card (-1: the deck's last, four-hand).
-Plan = tuple[tuple[int, ...], tuple[tuple[int, Taker], ...], int, int]
+#: A deal by one dealer: the deal order, each seat's places in the deck (fixed by the
+#: variant's packets), the number of seats and the deck index of the trump card (-1: the
+#: deck's last, four-hand).
+Plan = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], int, int]
 
 
 def _plans(variant: Variant) -> tuple[Plan, ...]:
@@ -105,17 +103,16 @@ def _plans(variant: Variant) -> tuple[Plan, ...]:
         for k in range(seats):
             places[k] += range(i, i + size)
             i += size
-    takers: list[Taker] = [itemgetter(*places[k]) for k in range(seats)]
     at = i if variant.has_talon else -1
     plans: list[Plan] = []
     for dealer in range(variant.players):
         order = deal_order(variant, dealer)
-        plans.append((order, tuple(zip(order, takers, strict=True)), variant.players, at))
+        plans.append((order, tuple(zip(order, map(tuple, places), strict=True)),
+                      variant.players, at))
     return tuple(plans)
 
 
 _PLANS: Final = {v.name: _plans(v) for v in VARIANTS.values()}
-_BITS: Final = tuple(1 << c for c in range(24))
 
 
 class _HandDealt(LazyEvent):
@@ -153,12 +150,13 @@ class _CardsDealt(LazyEvent):
 
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
-    order, takers, players, at = _PLANS[state.rules.variant.name][state.dealer]
+    order, places, players, at = _PLANS[state.rules.variant.name][state.dealer]
     hands = [0] * players
-    bit = _BITS.__getitem__
-    for seat, take in takers:
-        # The cards of a deck are distinct, so their bits' sum is their union.
-        hands[seat] = sum(map(bit, take(deck)))
+    for seat, at_places in places:
+        hand = 0
+        for i in at_places:
+            hand |= 1 << deck[i]
+        hands[seat] = hand
     trump_card = deck[at]
     talon: list[Card] = []
     if at >= 0:  # the trump card under the talon, the deck's next card on top

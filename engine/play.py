@@ -265,13 +265,16 @@ def apply(
     if c is None:
         return _act(state, seat, action, rng)
     # The hot path, inline: playing card ``c``, whose legality is one bit of playable().
-    if not playable(state, seat) >> c & 1:
+    trick = state.trick
+    hands = state.hands
+    if trick or seat != state.leader or state.melded_suit is not None:
+        if not playable(state, seat) >> c & 1:
+            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+    elif not hands[seat] >> c & 1 or state.status != PLAYING:  # a lead without a meld
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     state.moved |= 1 << seat
-    hands = state.hands
     hands[seat] ^= 1 << c  # ``c`` is in the hand
     state.melded_suit = None
-    trick = state.trick
     trick.append(c)
     played = _CardPlayed()
     played.args = (seat, c)
