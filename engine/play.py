@@ -267,10 +267,19 @@ def apply(
     # The hot path, inline: playing card ``c``, whose legality is one bit of playable().
     trick = state.trick
     hands = state.hands
-    if trick or seat != state.leader or state.melded_suit is not None:
-        if not playable(state, seat) >> c & 1:
+    if not trick:  # a lead: any card (after a meld: its King or Queen); it completes no trick
+        suit = state.melded_suit
+        allowed = hands[seat] if suit is None else hands[seat] & MARRIAGES[suit]
+        if not allowed >> c & 1 or seat != state.leader or state.status != PLAYING:
             raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-    elif not hands[seat] >> c & 1 or state.status != PLAYING:  # a lead without a meld
+        state.moved |= 1 << seat
+        hands[seat] ^= 1 << c
+        state.melded_suit = None
+        trick.append(c)
+        played = _CardPlayed()
+        played.args = (seat, c)
+        return [played]
+    if not playable(state, seat) >> c & 1:
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     state.moved |= 1 << seat
     hands[seat] ^= 1 << c  # ``c`` is in the hand
@@ -385,7 +394,7 @@ def _act(state: GameState, seat: int, action: Action, rng: random.Random | None,
 
 def _declare(state: GameState, seat: int, action: Action) -> list[Event]:
     declared = _Declared()
-    declared.args = (seat, state.credited_points(state.side_of(seat)))
+    declared.args = (seat, state.credited_points(seat % 2 if state.rules.plan.pairs else seat))
     return _finish_hand(state, [declared], seat)
 
 
