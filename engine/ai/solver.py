@@ -52,7 +52,6 @@ from engine.state import GameState
 _WIN: Final = 4
 #: Below this many credited points even a trump marriage cannot reach 66.
 _MELD_REACH: Final = DECLARE_TARGET - TRUMP_MELD_POINTS
-_NEG_POINTS: Final = tuple(-p for p in POINTS)
 #: The cards of a mask within one suit, cheapest (lowest card) first.
 _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
                           for m in (p << (6 * s) for p in range(1, 64))}
@@ -62,6 +61,27 @@ _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
 _CACHE_LIMIT: Final = 1 << 18
 _LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
 _DISCARDS: dict[int, tuple[Card, ...]] = {}
+#: ``_RANK_MAJOR[s][pattern]``: the 6-bit ``pattern`` of suit ``s`` as the bits
+#: ``4 * rank + s`` of a rank-major mask (all aces, then all tens, ... suit by suit).
+_RANK_MAJOR: Final = tuple(
+    tuple(sum(1 << (4 * r + s) for r in range(6) if pattern >> r & 1) for pattern in range(64))
+    for s in range(4))
+
+
+def _by_rank(half: int, high_first: bool) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each 12-bit pattern of half ``half`` of a rank-major mask (0: ace, ten,
+    king; 1: queen, jack, nine), high ranks first or last, suits in index order."""
+    def cards(pattern: int) -> tuple[Card, ...]:
+        bits = [j for j in range(12) if pattern >> j & 1]
+        ranks = sorted({(12 * half + j) // 4 for j in bits}, reverse=not high_first)
+        return tuple(s * 6 + r for r in ranks for s in range(4)
+                     if pattern >> (4 * r + s - 12 * half) & 1)
+    return tuple(cards(pattern) for pattern in range(4096))
+
+
+#: Cards of a rank-major mask's halves, highest rank first (and, ``UP``, lowest first).
+_DOWN: Final = (_by_rank(0, True), _by_rank(1, True))
+UP: Final = (_by_rank(0, False), _by_rank(1, False))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -361,8 +381,8 @@ class Solver:
         order = _LEAD_ORDERS.get(key)
         if order is None:
             trumps = hand & self._trump_mask
-            side = sorted(cards_of(hand ^ trumps), key=_NEG_POINTS.__getitem__)
-            order = (*side, *cards_of(trumps))
+            side = rank_major(hand ^ trumps)  # the highest (most points) first
+            order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12], *cards_of(trumps))
             if len(_LEAD_ORDERS) < _CACHE_LIMIT:
                 _LEAD_ORDERS[key] = order
         return order
@@ -493,10 +513,17 @@ def _discards(hand: int) -> tuple[Card, ...]:
     """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
     order = _DISCARDS.get(hand)
     if order is None:
-        order = tuple(sorted(cards_of(hand), key=POINTS.__getitem__))
+        ranks = rank_major(hand)  # the lowest (fewest points) first
+        order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])
         if len(_DISCARDS) < _CACHE_LIMIT:
             _DISCARDS[hand] = order
     return order
+
+
+def rank_major(hand: int) -> int:
+    """``hand`` as a rank-major mask (see :data:`_RANK_MAJOR`)."""
+    c, s, h, d = _RANK_MAJOR
+    return c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18 & 63]
 
 
 def solve(state: GameState) -> int:
