@@ -79,6 +79,9 @@ def _by_rank(half: int, high_first: bool) -> tuple[tuple[Card, ...], ...]:
     return tuple(cards(pattern) for pattern in range(4096))
 
 
+#: ``_HIGH_FIRST[s][pattern]``: the cards of a 6-bit ``pattern`` of suit ``s``, high to low.
+_HIGH_FIRST: Final = tuple(tuple(tuple(cards_of(p << (6 * s))) for p in range(64))
+                           for s in range(4))
 #: Cards of a rank-major mask's halves, highest rank first (and, ``UP``, lowest first).
 _DOWN: Final = (_by_rank(0, True), _by_rank(1, True))
 UP: Final = (_by_rank(0, False), _by_rank(1, False))
@@ -264,7 +267,7 @@ class Solver:
             if hi < beta:
                 beta = hi
         leads = mine if melded is None else mine & MARRIAGES[melded]
-        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or self._lead_order(leads)
+        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or _lead_order(leads, self.trump)
         if best_move >= 0 and moves[0] != best_move:
             moves = (best_move, *(c for c in moves if c != best_move))
         a0 = alpha
@@ -374,18 +377,6 @@ class Solver:
         p0, p1, tk, _, _ = credit_trick(w, POINTS[c] + POINTS[r], p0, p1, tk, pend0, pend1)
         v0 = self.played_out_value(w, p0, p1, tk)
         return v0 if p == 0 else -v0
-
-    def _lead_order(self, hand: int) -> tuple[Card, ...]:
-        """Non-trump high cards first, then trumps, then low cards."""
-        key = hand | self.trump << 24
-        order = _LEAD_ORDERS.get(key)
-        if order is None:
-            trumps = hand & self._trump_mask
-            side = rank_major(hand ^ trumps)  # the highest (most points) first
-            order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12], *cards_of(trumps))
-            if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-                _LEAD_ORDERS[key] = order
-        return order
 
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
@@ -509,14 +500,27 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     return p0, p1, tk, e0, e1
 
 
+def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
+    """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`): side cards, most
+    points first (ties in index order), then trumps, high to low."""
+    trumps = hand & SUIT_MASKS[trump]
+    side = hand ^ trumps
+    c, s, h, d = _RANK_MAJOR
+    side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
+    order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
+             *_HIGH_FIRST[trump][trumps >> 6 * trump])
+    if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+        _LEAD_ORDERS[hand | trump << 24] = order
+    return order
+
+
 def _discards(hand: int) -> tuple[Card, ...]:
     """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
-    order = _DISCARDS.get(hand)
-    if order is None:
-        ranks = rank_major(hand)  # the lowest (fewest points) first
-        order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])
-        if len(_DISCARDS) < _CACHE_LIMIT:
-            _DISCARDS[hand] = order
+    c, s, h, d = _RANK_MAJOR
+    ranks = c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18]
+    order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])  # the lowest (fewest points) first
+    if len(_DISCARDS) < _CACHE_LIMIT:
+        _DISCARDS[hand] = order
     return order
 
 
