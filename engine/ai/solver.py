@@ -68,15 +68,19 @@ _RANK_MAJOR: Final = tuple(
     for s in range(4))
 
 
+#: ``_OF_RANK[r][nibble]``: the cards of rank ``r`` whose suits are the bits of ``nibble``.
+_OF_RANK: Final = tuple(tuple(tuple(s * 6 + r for s in range(4) if nibble >> s & 1)
+                              for nibble in range(16)) for r in range(6))
+
+
 def _by_rank(half: int, high_first: bool) -> tuple[tuple[Card, ...], ...]:
     """The cards of each 12-bit pattern of half ``half`` of a rank-major mask (0: ace, ten,
     king; 1: queen, jack, nine), high ranks first or last, suits in index order."""
-    def cards(pattern: int) -> tuple[Card, ...]:
-        bits = [j for j in range(12) if pattern >> j & 1]
-        ranks = sorted({(12 * half + j) // 4 for j in bits}, reverse=not high_first)
-        return tuple(s * 6 + r for r in ranks for s in range(4)
-                     if pattern >> (4 * r + s - 12 * half) & 1)
-    return tuple(cards(pattern) for pattern in range(4096))
+    a, b, c = _OF_RANK[3 * half:3 * half + 3]
+    if not high_first:
+        a, c = c, a
+        return tuple(a[p >> 8] + b[p >> 4 & 15] + c[p & 15] for p in range(4096))
+    return tuple(a[p & 15] + b[p >> 4 & 15] + c[p >> 8] for p in range(4096))
 
 
 #: ``_HIGH_FIRST[s][pattern]``: the cards of a 6-bit ``pattern`` of suit ``s``, high to low.
@@ -310,42 +314,46 @@ class Solver:
                     wins = False
                     replies = _DISCARDS.get(theirs) or _discards(theirs)
             w = f if wins else p
-            base = POINTS[c]
+            # Every reply gives the trick to ``w``: credit_trick of the led card once (his
+            # pending melds too), then each reply adds its points.
+            r0, r1, g0, g1, t = q0, q1, e0, e1, tk
+            if w == 0:
+                r0 += POINTS[c]
+                if g0 or not t & 1:
+                    t |= 1
+                    r0 += g0
+                    g0 = 0
+            else:
+                r1 += POINTS[c]
+                if g1 or not t & 2:
+                    t |= 2
+                    r1 += g1
+                    g1 = 0
             # The follower minimises the leader's value: ``b`` is his best so far.
             b = beta
             worst = _WIN
             for r in replies:
-                won = base + POINTS[r]
-                r0, r1, g0, g1, t = q0, q1, e0, e1, tk
                 if w == 0:
-                    r0 += won
-                    if g0 or not t & 1:
-                        t |= 1
-                        r0 += g0
-                        g0 = 0
+                    s0, s1 = r0 + POINTS[r], r1
                 else:
-                    r1 += won
-                    if g1 or not t & 2:
-                        t |= 2
-                        r1 += g1
-                        g1 = 0
+                    s0, s1 = r0, r1 + POINTS[r]
                 if p == 0:
-                    n0, n1 = rest, theirs & ~(1 << r)
+                    n0, n1 = rest, theirs ^ (1 << r)
                 else:
-                    n0, n1 = theirs & ~(1 << r), rest
+                    n0, n1 = theirs ^ (1 << r), rest
                 if last:
                     # As lead() would: the trick's winner declares with 66, else the last
                     # trick is forced.
-                    if (r0 if w == 0 else r1) >= DECLARE_TARGET:
-                        v = self.declare_value(w, (r0, r1), t)
+                    if (s0 if w == 0 else s1) >= DECLARE_TARGET:
+                        v = self.declare_value(w, (s0, s1), t)
                     else:
-                        v = self._last_trick(w, n0, n1, r0, r1, t, g0, g1)
+                        v = self._last_trick(w, n0, n1, s0, s1, t, g0, g1)
                     if w != p:
                         v = -v
                 elif w == p:
-                    v = lead(p, n0, n1, r0, r1, t, g0, g1, alpha, b)
+                    v = lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
                 else:
-                    v = -lead(f, n0, n1, r0, r1, t, g0, g1, -b, -alpha)
+                    v = -lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
                 if v < worst:
                     worst = v
                     if v < b:
