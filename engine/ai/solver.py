@@ -37,10 +37,13 @@ from typing import Final
 from engine.cards import (
     BEATERS,
     HIGHER_IN_SUIT,
+    KING,
     MARRIAGE_OF,
     MARRIAGES,
+    MELD_POINTS,
     MELD_VALUES,
     POINTS,
+    QUEEN,
     SUIT_MASKS,
     TRUMP_MELD_POINTS,
     Card,
@@ -89,6 +92,11 @@ _HIGH_FIRST: Final = tuple(tuple(tuple(cards_of(p << (6 * s))) for p in range(64
 #: Cards of a rank-major mask's halves, highest rank first (and, ``UP``, lowest first).
 _DOWN: Final = (_by_rank(0, True), _by_rank(1, True))
 UP: Final = (_by_rank(0, False), _by_rank(1, False))
+#: The King bits of a mask whose Queen is in it too: ``mask & mask >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (6 * s + KING) for s in range(4))
+assert QUEEN == KING + 1
+#: The mask of each card's suit.
+_SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 6] for c in range(24))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -247,12 +255,12 @@ class Solver:
             if my_pts >= DECLARE_TARGET:
                 return self.declare_value(p, (p0, p1), tk)
             if melded is None and not self.next_trick_melds:
-                for s in range(4):
-                    if (mine & MARRIAGES[s] == MARRIAGES[s]
-                            and my_pts + self._meld_value[s] >= DECLARE_TARGET):
-                        pts = [p0, p1]
-                        pts[p] += self._meld_value[s]
-                        return self.declare_value(p, pts, tk)
+                # A marriage held (its King's bit) whose meld reaches 66: he melds and
+                # declares; the value counts only the opponent's points.
+                both = mine & mine >> 1 & _KINGS
+                if both and my_pts + (TRUMP_MELD_POINTS if both & self._trump_mask
+                                      else MELD_POINTS) >= DECLARE_TARGET:
+                    return self.declare_value(p, (p0, p1), tk)
         if not mine & (mine - 1):
             return self._last_trick(p, h0, h1, p0, p1, tk, pend0, pend1)
         # A tuple of small ints hashes far faster than one int of 90 bits built by shifts.
@@ -273,7 +281,8 @@ class Solver:
         leads = mine if melded is None else mine & MARRIAGES[melded]
         moves = _LEAD_ORDERS.get(leads | self.trump << 24) or _lead_order(leads, self.trump)
         if best_move >= 0 and moves[0] != best_move:
-            moves = (best_move, *(c for c in moves if c != best_move))
+            i = moves.index(best_move)
+            moves = (best_move, *moves[:i], *moves[i + 1:])
         a0 = alpha
         best = -_WIN
         bm = moves[0]
@@ -297,10 +306,10 @@ class Solver:
                     e0 += mv
                 else:
                     e1 += mv
-            rest = mine & ~(1 << c)
+            rest = mine ^ (1 << c)
             last = not rest & (rest - 1)  # one card each after this trick
             # The follower's legal answers (RULES.md §2): all of one kind, winning or losing.
-            follow = theirs & SUIT_MASKS[c // 6]
+            follow = theirs & _SUIT_MASK_OF[c]
             if follow:
                 legal = follow & HIGHER_IN_SUIT[c]
                 wins = bool(legal)
@@ -316,19 +325,10 @@ class Solver:
             w = f if wins else p
             # Every reply gives the trick to ``w``: credit_trick of the led card once (his
             # pending melds too), then each reply adds its points.
-            r0, r1, g0, g1, t = q0, q1, e0, e1, tk
             if w == 0:
-                r0 += POINTS[c]
-                if g0 or not t & 1:
-                    t |= 1
-                    r0 += g0
-                    g0 = 0
+                r0, r1, g0, g1, t = q0 + POINTS[c] + e0, q1, 0, e1, tk | 1
             else:
-                r1 += POINTS[c]
-                if g1 or not t & 2:
-                    t |= 2
-                    r1 += g1
-                    g1 = 0
+                r0, r1, g0, g1, t = q0, q1 + POINTS[c] + e1, e0, 0, tk | 2
             # The follower minimises the leader's value: ``b`` is his best so far.
             b = beta
             worst = _WIN
@@ -382,7 +382,12 @@ class Solver:
         c = led.bit_length() - 1
         r = reply.bit_length() - 1
         w = 1 - p if self._beaters[c] >> r & 1 else p
-        p0, p1, tk, _, _ = credit_trick(w, POINTS[c] + POINTS[r], p0, p1, tk, pend0, pend1)
+        if w == 0:  # credit_trick
+            p0 += POINTS[c] + POINTS[r] + pend0
+            tk |= 1
+        else:
+            p1 += POINTS[c] + POINTS[r] + pend1
+            tk |= 2
         v0 = self.played_out_value(w, p0, p1, tk)
         return v0 if p == 0 else -v0
 
@@ -496,16 +501,12 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
     pending melds (``e0``, ``e1``) are credited with the trick: by default only a first trick
     (bit ``w`` of ``tk``) finds any, with ``meld_credit`` ``next_trick`` any trick may.
-    :meth:`Solver.lead` does the same in place (its hot loop)."""
+    :meth:`Solver.lead` does the same in place (its hot loop). Crediting whatever is
+    pending with every trick is that rule: nothing is pending after a first trick unless
+    under ``next_trick``."""
     if w == 0:
-        p0 += won
-        if e0 or not tk & 1:
-            return p0 + e0, p1, tk | 1, 0, e1
-    else:
-        p1 += won
-        if e1 or not tk & 2:
-            return p0, p1 + e1, tk | 2, e0, 0
-    return p0, p1, tk, e0, e1
+        return p0 + won + e0, p1, tk | 1, 0, e1
+    return p0, p1 + won + e1, tk | 2, e0, 0
 
 
 def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
