@@ -93,20 +93,13 @@ from engine.state import (
 )
 
 #: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
-#: two (hearts, diamonds).
-_PLAYS: Final = tuple(
+#: two (hearts, diamonds): a mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``.
+_LOW, _HIGH = (
     tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
           for pattern in range(4096))
     for half in (0, 1)
 )
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
-
-
-def plays(mask: int) -> list[Action]:
-    """Play actions for the cards of ``mask``."""
-    low, high = _PLAYS
-    return [*low[mask & 4095], *high[mask >> 12]]
-
 
 # --------------------------------------------------------------------------- legality
 
@@ -179,10 +172,6 @@ def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action
     if won and plan.declare:
         out.append(DECLARE_ACTION)
     return out
-
-
-#: Play actions of the low and of the high 12 bits of a mask (:func:`plays`, inline).
-_LOW, _HIGH = _PLAYS
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:

@@ -4,7 +4,8 @@
 out-of-range value raises :class:`~engine.errors.InvalidOption` naming the option
 and the allowed values; so does a combination that cannot be played (``closing`` false with
 a ``close_min_talon`` other than its default). :func:`describe` lists everything for
-publication.
+publication. Its ``plan`` (:class:`Plan`) is what the engine's hot path reads: the options
+resolved once into flags and numbers.
 
 The options of other rule sets (issue 19), precisely:
 
