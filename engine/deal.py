@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
@@ -89,13 +88,14 @@ def deal_order(variant: Variant, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % 4 for i in (1, 2, 3, 4))
 
 
-#: Takes a seat's cards from a deck (their places fixed by the variant's packets).
-Taker = Callable[[Sequence[Card]], tuple[Card, ...]]
+#: A deal by one dealer: the deal order, each seat's places in the deck (fixed by the
+#: variant's packets), the number of seats and the deck index of the trump card (-1: the
+#: deck's last, four-hand).
+Plan = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], int, int]
 
 
-def _plan(variant: Variant) -> tuple[tuple[tuple[int, Taker], ...], int]:
-    """``variant``'s deal: for each index in the deal order, a getter of its cards' places in
-    the deck; and the deck index of the trump card (-1: the deck's last, four-hand)."""
+def _plans(variant: Variant) -> tuple[Plan, ...]:
+    """``variant``'s deal by each dealer."""
     seats = len(deal_order(variant, 0))
     places: list[list[int]] = [[] for _ in range(seats)]
     i = 0
@@ -103,15 +103,16 @@ def _plan(variant: Variant) -> tuple[tuple[tuple[int, Taker], ...], int]:
         for k in range(seats):
             places[k] += range(i, i + size)
             i += size
-    takers: list[tuple[int, Taker]] = []
-    for k in range(seats):
-        taker: Taker = itemgetter(*places[k])
-        takers.append((k, taker))
-    return tuple(takers), i if variant.has_talon else -1
+    at = i if variant.has_talon else -1
+    plans: list[Plan] = []
+    for dealer in range(variant.players):
+        order = deal_order(variant, dealer)
+        plans.append((order, tuple(zip(order, map(tuple, places), strict=True)),
+                      variant.players, at))
+    return tuple(plans)
 
 
-_PLANS: Final = {v.name: _plan(v) for v in VARIANTS.values()}
-_BITS: Final = tuple(1 << c for c in range(24))
+_PLANS: Final = {v.name: _plans(v) for v in VARIANTS.values()}
 
 
 class _HandDealt(LazyEvent):
@@ -149,14 +150,13 @@ class _CardsDealt(LazyEvent):
 
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
-    variant = state.rules.variant
-    order = deal_order(variant, state.dealer)
-    hands = [0] * variant.players
-    packets, at = _PLANS[variant.name]
-    bit = _BITS.__getitem__
-    for k, cards_of in packets:
-        # The cards of a deck are distinct, so their bits' sum is their union.
-        hands[order[k]] = sum(map(bit, cards_of(deck)))
+    order, places, players, at = _PLANS[state.rules.variant.name][state.dealer]
+    hands = [0] * players
+    for seat, at_places in places:
+        hand = 0
+        for i in at_places:
+            hand |= 1 << deck[i]
+        hands[seat] = hand
     trump_card = deck[at]
     talon: list[Card] = []
     if at >= 0:  # the trump card under the talon, the deck's next card on top

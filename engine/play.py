@@ -39,7 +39,7 @@ sources state it without exception.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from engine.actions import (
@@ -93,20 +93,13 @@ from engine.state import (
 )
 
 #: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
-#: two (hearts, diamonds).
-_PLAYS: Final = tuple(
+#: two (hearts, diamonds): a mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``.
+_LOW, _HIGH = (
     tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
           for pattern in range(4096))
     for half in (0, 1)
 )
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
-
-
-def plays(mask: int) -> list[Action]:
-    """Play actions for the cards of ``mask``."""
-    low, high = _PLAYS
-    return [*low[mask & 4095], *high[mask >> 12]]
-
 
 # --------------------------------------------------------------------------- legality
 
@@ -158,27 +151,25 @@ _MELDS_OF: Final = {
 def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action]:
     """``out`` with the meld, exchange, close and declare actions open to ``seat``, the player
     on lead, now, appended."""
-    won = state.won_tricks[seat % 2 if len(state.hands) == 4 else seat]
-    rules = state.rules
+    plan = state.rules.plan
+    won = state.won_tricks[seat % 2 if plan.pairs else seat]
     if state.melded_suit is None:
         hand = state.hands[seat]
-        if won or rules.meld_before_first_trick == "pending":
+        if won or plan.meld_early:
             both = hand & hand >> 1 & _KINGS
             if both:
                 out += _MELDS_OF[both]
         if state.closed_by is None:
             size = len(state.talon)
-            rank = rules.variant.exchange_rank
             if (
-                rank is not None
-                and size >= rules.exchange_min_talon
-                and hand >> (state.trump * 6 + rank) & 1
-                and (won or not rules.exchange_requires_trick)
+                hand & plan.exchange_bits[state.trump]
+                and size >= plan.exchange_min_talon
+                and (won or plan.exchange_early)
             ):
                 out.append(EXCHANGE_ACTION)
-            if rules.closing and size >= rules.close_min_talon:
+            if size >= plan.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won and not rules.automatic_66:
+    if won and plan.declare:
         out.append(DECLARE_ACTION)
     return out
 
@@ -190,10 +181,13 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return [CONTINUE_ACTION]
         return []
     if state.trick or seat != state.leader:
-        return plays(playable(state, seat))
+        mask = playable(state, seat)
+        return [*_LOW[mask & 4095], *_HIGH[mask >> 12]]
     suit = state.melded_suit
-    hand = state.hands[seat]
-    return _lead_options(state, seat, plays(hand if suit is None else hand & MARRIAGES[suit]))
+    mask = state.hands[seat]
+    if suit is not None:
+        mask &= MARRIAGES[suit]
+    return _lead_options(state, seat, [*_LOW[mask & 4095], *_HIGH[mask >> 12]])
 
 
 def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -> bool:
@@ -208,18 +202,25 @@ def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -
 def is_legal(state: GameState, seat: int, action: Action) -> bool:
     """Whether ``action`` is in ``legal_actions(state, seat)``, or is a ``resign`` or an
     ``abort`` that :func:`apply` accepts now."""
-    if action.kind == PLAY:
+    kind = action.kind
+    if kind == PLAY:
         assert action.card is not None
         return bool(playable(state, seat) >> action.card & 1)
-    if action.kind in (RESIGN, FORFEIT):
+    if kind in _LEAD_ACTS:
+        return _lead_legal(state, seat, action)
+    if kind in (RESIGN, FORFEIT):
         return not state.over
-    if action.kind == TIMEOUT:
+    if kind == TIMEOUT:
         return state.status == PLAYING and bool(legal_actions(state, seat))
-    if action.kind == ABORT:
+    if kind == ABORT:
         return may_abort(state, seat)
-    if state.status == PLAYING and not state.trick and seat == state.leader:
-        return action in _lead_options(state, seat, [])
-    return action.kind == CONTINUE and action in legal_actions(state, seat)
+    return kind == CONTINUE and action in legal_actions(state, seat)
+
+
+def _lead_legal(state: GameState, seat: int, action: Action) -> bool:
+    """Whether the meld, exchange, close or declare ``action`` is open to ``seat`` now."""
+    return (state.status == PLAYING and not state.trick and seat == state.leader
+            and action in _lead_options(state, seat, []))
 
 
 # --------------------------------------------------------------------------- apply
@@ -253,77 +254,73 @@ def apply(
     if c is None:
         return _act(state, seat, action, rng)
     # The hot path, inline: playing card ``c``, whose legality is one bit of playable().
+    trick = state.trick
+    hands = state.hands
+    if not trick:  # a lead: any card (after a meld: its King or Queen); it completes no trick
+        suit = state.melded_suit
+        allowed = hands[seat] if suit is None else hands[seat] & MARRIAGES[suit]
+        if not allowed >> c & 1 or seat != state.leader or state.status != PLAYING:
+            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+        state.moved |= 1 << seat
+        hands[seat] ^= 1 << c
+        state.melded_suit = None
+        trick.append(c)
+        played = _CardPlayed()
+        played.args = (seat, c)
+        return [played]
     if not playable(state, seat) >> c & 1:
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     state.moved |= 1 << seat
-    hands = state.hands
     hands[seat] ^= 1 << c  # ``c`` is in the hand
     state.melded_suit = None
-    trick = state.trick
     trick.append(c)
     played = _CardPlayed()
     played.args = (seat, c)
-    events: list[Event] = [played]
-    active = state.active
-    if len(trick) < len(active):
-        return events
+    if len(trick) < len(state.active):
+        return [played]
     # The trick is complete.
     leader = state.leader
-    if len(trick) == 2:
+    if len(trick) == 2:  # two- and three-hand: a side is a seat
         first = trick[0]
         second_wins, reason, points, taken = _DUELS[state.trump][first][c]
-        winner = seat if second_wins else leader
+        winner, loser = (seat, leader) if second_wins else (leader, seat)
         cards: tuple[Card, ...] = (first, c)
+        side = winner
+        state.won_points[side] += points
+        state.won_tricks[side] += 1
+        state.taken[side] |= taken
     else:
-        win_i = state.trick_winner_index()
-        winner = active[(active.index(leader) + win_i) % len(active)]
-        win_card = trick[win_i]
-        led_suit = trick[0] // 6
-        if win_card // 6 != led_suit:
-            reason = "trump"
-        elif any(x // 6 == led_suit for x in trick if x != win_card):
-            reason = "higher_card"
-        else:
-            reason = "off_suit"
-        points = 0
-        taken = 0
-        for x in trick:
-            points += POINTS[x]
-            taken |= 1 << x
-        cards = tuple(trick)
-    side = winner % 2 if len(hands) == 4 else winner
-    state.won_points[side] += points
-    won_tricks = state.won_tricks
-    won_tricks[side] += 1
-    state.taken[side] |= taken
+        winner, cards, points, reason = _take_trick(state, trick)
+        side = winner % 2
+        loser = winner  # four-hand has no talon: nobody draws
     state.tricks.append((leader, cards, winner))
     state.trick = []
     state.leader = winner
     won = _TrickWon()
     won.args = (winner, cards, points, reason)
-    events.append(won)
-    rules = state.rules
-    if state.melds and (won_tricks[side] == 1 or rules.meld_credit == "next_trick"):
+    events: list[Event] = [played, won]
+    plan = state.rules.plan
+    if state.melds and (state.won_tricks[side] == 1 or plan.credit_every_trick):
         _credit_pending(state, side, events)
     # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
-    reached = rules.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
+    reached = plan.automatic_66 and state.credited_points(side) >= DECLARE_TARGET
     talon = state.talon
     if talon and state.closed_by is None:
-        # Only two seats play a hand with a talon: the winner draws first.
+        # Only two seats play a hand with a talon: the winner draws first, then ``loser``.
         public = state.public
+        size = len(talon) - 1
         drawn = talon.pop()
         hands[winner] |= 1 << drawn
         first_draw = _CardDrawn()
-        first_draw.args = (winner, drawn, public >> drawn & 1, len(talon))
+        first_draw.args = (winner, drawn, public >> drawn & 1, size)
         first_draw.owner = winner
-        loser = active[1] if winner == active[0] else active[0]
         drawn = talon.pop()
         hands[loser] |= 1 << drawn
         second_draw = _CardDrawn()
-        second_draw.args = (loser, drawn, public >> drawn & 1, len(talon))
+        second_draw.args = (loser, drawn, public >> drawn & 1, size - 1)
         second_draw.owner = loser
         events += first_draw, second_draw
-        if not talon:
+        if not size - 1:
             events.append(Event("talon_exhausted", {}))
     elif not hands[winner] and not reached:
         # Every active hand holds the same number of cards after a trick.
@@ -331,35 +328,63 @@ def apply(
     return _reached_66(state, winner, events) if reached else events
 
 
+def _take_trick(state: GameState, trick: list[Card]) -> tuple[int, tuple[Card, ...], int, str]:
+    """Score the complete trick of more than two cards (four-hand) to its winner's side;
+    return the winner, the cards, their points and why he won."""
+    active = state.active
+    win_i = state.trick_winner_index()
+    winner = active[(active.index(state.leader) + win_i) % len(active)]
+    win_card = trick[win_i]
+    led_suit = trick[0] // 6
+    if win_card // 6 != led_suit:
+        reason = "trump"
+    elif any(x // 6 == led_suit for x in trick if x != win_card):
+        reason = "higher_card"
+    else:
+        reason = "off_suit"
+    points = 0
+    taken = 0
+    for x in trick:
+        points += POINTS[x]
+        taken |= 1 << x
+    side = winner % 2
+    state.won_points[side] += points
+    state.won_tricks[side] += 1
+    state.taken[side] |= taken
+    return winner, tuple(trick), points, reason
+
+
 def _act(state: GameState, seat: int, action: Action, rng: random.Random | None,
          ) -> list[Event]:
     """:func:`apply` of any action but a card's."""
     kind = action.kind
+    lead = _LEAD_ACTS.get(kind)
+    if lead is not None:
+        if not _lead_legal(state, seat, action):
+            raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
+        state.moved |= 1 << seat
+        return lead(state, seat, action)
     if not is_legal(state, seat, action):
         raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
-    if kind not in (CONTINUE, TIMEOUT, FORFEIT):
-        state.moved |= 1 << seat
-    if kind == MELD:
-        assert action.suit is not None
-        return _meld(state, seat, action.suit)
-    if kind == EXCHANGE:
-        return _exchange(state, seat)
-    if kind == CLOSE:
-        return _close(state, seat)
-    if kind == RESIGN:
-        return _resign(state, seat, RESIGNED)
-    if kind == FORFEIT:
-        return _resign(state, seat, TIMED_OUT)
+    if kind == CONTINUE:
+        return _continue(state, seat, rng)
     if kind == TIMEOUT:
         return _finish_hand(state, [Event("timeout", {"seat": seat})], None, timed_out=seat)
-    if kind == ABORT:
-        state.status = ABORTED
-        state.ended = (ABORTED, seat)
-        return [Event("aborted", {"seat": seat})]
-    if kind == DECLARE:
-        return _finish_hand(state, [Event("declare", {
-            "seat": seat, "points": state.credited_points(state.side_of(seat))})], seat)
-    return _continue(state, seat, rng)
+    if kind == FORFEIT:
+        return _resign(state, seat, TIMED_OUT)
+    state.moved |= 1 << seat
+    if kind == RESIGN:
+        return _resign(state, seat, RESIGNED)
+    assert kind == ABORT
+    state.status = ABORTED
+    state.ended = (ABORTED, seat)
+    return [Event("aborted", {"seat": seat})]
+
+
+def _declare(state: GameState, seat: int, action: Action) -> list[Event]:
+    declared = _Declared()
+    declared.args = (seat, state.credited_points(seat % 2 if state.rules.plan.pairs else seat))
+    return _finish_hand(state, [declared], seat)
 
 
 class _HandSettled(LazyEvent):
@@ -372,6 +397,18 @@ class _HandSettled(LazyEvent):
     @staticmethod
     def build(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
         return {"settlement": pending.get()}, None
+
+
+class _Declared(LazyEvent):
+    """``args``: seat, its side's credited points."""
+
+    __slots__ = ()
+    type = "declare"
+    owner = None
+
+    @staticmethod
+    def build(seat: int, points: int) -> tuple[dict[str, Any], None]:
+        return {"seat": seat, "points": points}, None
 
 
 class _CardPlayed(LazyEvent):
@@ -424,9 +461,11 @@ def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
                 "points": meld_value(suit, state.trump)}))
 
 
-def _meld(state: GameState, seat: int, suit: int) -> list[Event]:
+def _meld(state: GameState, seat: int, action: Action) -> list[Event]:
     """Credited at once if the side has a trick (``meld_credit`` ``immediate``), else pending
     until its first trick (``next_trick``: its next trick); may reach ``automatic_66``."""
+    suit = action.suit
+    assert suit is not None
     rules = state.rules
     side = state.side_of(seat)
     credited = state.won_tricks[side] > 0 and rules.meld_credit == "immediate"
@@ -450,7 +489,7 @@ def _reached_66(state: GameState, seat: int, events: list[Event]) -> list[Event]
     return _finish_hand(state, events, seat)
 
 
-def _exchange(state: GameState, seat: int) -> list[Event]:
+def _exchange(state: GameState, seat: int, action: Action) -> list[Event]:
     rank = state.rules.variant.exchange_rank
     assert rank is not None
     low = card(rank, state.trump)
@@ -462,12 +501,17 @@ def _exchange(state: GameState, seat: int) -> list[Event]:
         "seat": seat, "took": CARD_CODES[face], "gave": CARD_CODES[low]})]
 
 
-def _close(state: GameState, seat: int) -> list[Event]:
+def _close(state: GameState, seat: int, action: Action) -> list[Event]:
     opponent = state.opponent_side(state.side_of(seat))
     state.closed_by = seat
     state.closed_at = len(state.tricks)
     state.closed_snapshot = (state.credited_points(opponent), state.won_tricks[opponent])
     return [Event("close", {"seat": seat, "talon_size": len(state.talon)})]
+
+
+#: The actions of the player on lead besides his card, by kind: their appliers.
+_LEAD_ACTS: Final[dict[str, Callable[[GameState, int, Action], list[Event]]]] = {
+    DECLARE: _declare, CLOSE: _close, MELD: _meld, EXCHANGE: _exchange}
 
 
 def _finish_hand(state: GameState, events: list[Event], declarer: int | None,

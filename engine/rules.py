@@ -4,7 +4,8 @@
 out-of-range value raises :class:`~engine.errors.InvalidOption` naming the option
 and the allowed values; so does a combination that cannot be played (``closing`` false with
 a ``close_min_talon`` other than its default). :func:`describe` lists everything for
-publication.
+publication. Its ``plan`` (:class:`Plan`) is what the engine's hot path reads: the options
+resolved once into flags and numbers.
 
 The options of other rule sets (issue 19), precisely:
 
@@ -38,7 +39,7 @@ The options of other rule sets (issue 19), precisely:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.cards import JACK, NINE, RANKS, Mask, card
@@ -201,8 +202,56 @@ def _default(name: str) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Plan:
+    """The options as the engine's hot path asks them, resolved once per :class:`Rules` (its
+    ``plan``): flags and numbers instead of option names and strings, so that a lead or a
+    card play tests no option by name."""
+
+    #: Four-hand: seats 0+2 and 1+3 score as pairs.
+    pairs: bool
+    #: A meld before one's side has a trick is allowed (``meld_before_first_trick`` pending).
+    meld_early: bool
+    #: Per trump suit: the bit of the trump card that may be exchanged for the trump card
+    #: under the talon (0: the variant has no exchange).
+    exchange_bits: tuple[int, ...]
+    exchange_min_talon: int
+    #: The exchange is open before one's side has a trick (not ``exchange_requires_trick``).
+    exchange_early: bool
+    #: Least talon size at which the talon may be closed; larger than any talon when
+    #: ``closing`` is off.
+    close_min_talon: int
+    #: ``declare`` is an action (not ``automatic_66``).
+    declare: bool
+    automatic_66: bool
+    #: ``meld_credit`` next_trick: every trick a side wins credits its pending melds.
+    credit_every_trick: bool
+    #: The last-trick bonus in force.
+    bonus: int
+    #: ``played_out_points`` one.
+    played_out_one: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> Plan:
+        rank = rules.variant.exchange_rank
+        return cls(
+            pairs=rules.variant.players == 4,
+            meld_early=rules.meld_before_first_trick == "pending",
+            exchange_bits=tuple(0 if rank is None else 1 << card(rank, s) for s in range(4)),
+            exchange_min_talon=rules.exchange_min_talon,
+            exchange_early=not rules.exchange_requires_trick,
+            close_min_talon=rules.close_min_talon if rules.closing else 1 << 30,
+            declare=not rules.automatic_66,
+            automatic_66=rules.automatic_66,
+            credit_every_trick=rules.meld_credit == "next_trick",
+            bonus=rules.bonus,
+            played_out_one=rules.played_out_points == "one",
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
-    """A variant and its options. Build with :meth:`make` to validate input."""
+    """A variant and its options. Build with :meth:`make` to validate input. ``plan`` is
+    derived from the rest (not an argument, not compared)."""
 
     variant: Variant = SIXTY_SIX
     exchange_min_talon: int = _default("exchange_min_talon")
@@ -218,6 +267,10 @@ class Rules:
     automatic_66: bool = _default("automatic_66")
     meld_credit: str = _default("meld_credit")
     played_out_points: str = _default("played_out_points")
+    plan: Plan = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plan", Plan.of(self))
 
     @classmethod
     def make(cls, variant: str = "sixty-six", options: Mapping[str, object] | None = None) -> Rules:

@@ -73,26 +73,35 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
     """The outcome of :func:`settle`: the winning side (``None``: a tie), its game points, and
     the arguments of :func:`settlement` for the settlement itself."""
     rules = state.rules
-    side_a, side_b = state.hand_sides
+    plan = rules.plan
+    pairs = plan.pairs
+    first, second = state.active[0], state.active[1]
+    side_a, side_b = (first % 2, second % 2) if pairs else (first, second)
     closer = state.closed_by
-    closer_side = None if closer is None else state.side_of(closer)
+    closer_side = None if closer is None else closer % 2 if pairs else closer
     last_by = state.tricks[-1][2] if state.tricks else None
-    bonus = {side_a: 0, side_b: 0}
+    won_points = state.won_points
+    total_a, total_b = won_points[side_a], won_points[side_b]
+    if state.melds:
+        total_a += state.meld_points(side_a)
+        total_b += state.meld_points(side_b)
+    bonus_a = bonus_b = 0
     if declarer is None and timed_out is None and closer is None and last_by is not None:
-        bonus[state.side_of(last_by)] = rules.bonus
-    total = {side_a: state.credited_points(side_a) + bonus[side_a],
-             side_b: state.credited_points(side_b) + bonus[side_b]}
+        if (last_by % 2 if pairs else last_by) == side_a:
+            bonus_a = plan.bonus
+        else:
+            bonus_b = plan.bonus
+    total_a += bonus_a
+    total_b += bonus_b
+    total = {side_a: total_a, side_b: total_b}
     tricks = state.won_tricks
     snapshot = state.closed_snapshot  # (points, tricks) of the closer's opponent at closing
-
-    def other(side: int) -> int:
-        return side_b if side == side_a else side_a
 
     missing: int | None = None
     winner: int | None
     if declarer is not None:
-        d = state.side_of(declarer)
-        o = other(d)
+        d = declarer % 2 if pairs else declarer
+        o = side_b if d == side_a else side_a
         if total[d] >= DECLARE_TARGET:
             winner = d
             if closer_side is None:
@@ -113,17 +122,18 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         else:
             winner = o
             missing = DECLARE_TARGET - total[d]
-            points, why, reason = _lost_by(state, d, o, total)
+            points, why, reason = _lost_by(state, d, o, total, closer_side)
     elif timed_out is not None:
-        winner = other(state.side_of(timed_out))
-        points, why, reason = _lost_by(state, state.side_of(timed_out), winner, total)
+        loser = timed_out % 2 if pairs else timed_out
+        winner = side_b if loser == side_a else side_a
+        points, why, reason = _lost_by(state, loser, winner, total, closer_side)
         if reason == "false_declaration":
             why = why.replace("a false declaration", "running out of time")
         why = f"seat {timed_out} ran out of time: {why}"
         reason = "timeout"
     elif closer_side is not None:
         assert snapshot is not None
-        o = other(closer_side)
+        o = side_b if closer_side == side_a else side_a
         if total[closer_side] >= DECLARE_TARGET:
             winner = closer_side
             points, why = table(snapshot[1], snapshot[0])
@@ -134,28 +144,29 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
             reason = "closing_failed"
     elif rules.variant.last_trick_wins:
         assert last_by is not None
-        winner = state.side_of(last_by)
-        points, why = table(tricks[other(winner)], total[other(winner)])
+        winner = last_by % 2 if pairs else last_by
+        o = side_b if winner == side_a else side_a
+        points, why = table(tricks[o], total[o])
         reason = "last_trick"
-    elif total[side_a] == total[side_b]:
+    elif total_a == total_b:
         winner, points, reason = None, 0, "tie"
-        why = f"equal points {total[side_a]}:{total[side_b]}"
+        why = f"equal points {total_a}:{total_b}"
     else:
-        winner = side_a if total[side_a] > total[side_b] else side_b
-        points, why = table(tricks[other(winner)], total[other(winner)])
+        winner, o = (side_a, side_b) if total_a > total_b else (side_b, side_a)
+        points, why = table(tricks[o], total[o])
         reason = "played_out"
-    if reason in ("played_out", "last_trick") and rules.played_out_points == "one":
+    if plan.played_out_one and reason in ("played_out", "last_trick"):
         points, why = 1, "a played-out hand is worth 1 whatever the loser's points"
-    if rules.automatic_66 and reason in _AUTOMATIC:
+    if plan.automatic_66 and reason in _AUTOMATIC:
         assert winner is not None
         reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
-    at_close = None if snapshot is None or closer_side is None else (other(closer_side),
-                                                                    snapshot)
+    at_close = None if snapshot is None or closer_side is None else (
+        side_b if closer_side == side_a else side_a, snapshot)
     return winner, points, (
         facts(state), reason, why, winner, points, declarer, closer,
         last_by if declarer is None and timed_out is None else None, missing, at_close,
-        (bonus[side_a], bonus[side_b]), (total[side_a], total[side_b]), timed_out)
+        (bonus_a, bonus_b), (total_a, total_b), timed_out)
 
 
 def settlement(facts: Facts, reason: str, why: str, winner: int | None, points: int,
@@ -207,10 +218,10 @@ def _melds(melds: tuple[Meld, ...], side: int, pairs: bool, trump: int, credited
 
 
 def _lost_by(state: GameState, loser: int, winner: int, total: dict[int, int],
-             ) -> tuple[int, str, str]:
+             closer_side: int | None) -> tuple[int, str, str]:
     """Game points, why and reason of side ``loser`` losing the hand by a false declaration
-    (a closer's: a failed closing) to side ``winner``."""
-    if state.closed_by is not None and state.side_of(state.closed_by) == loser:
+    (a closer's, ``closer_side`` being his: a failed closing) to side ``winner``."""
+    if closer_side == loser:
         assert state.closed_snapshot is not None
         points, why = _failed_closing(state.closed_snapshot[1])
         return points, why, "closing_failed"

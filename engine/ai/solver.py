@@ -37,10 +37,13 @@ from typing import Final
 from engine.cards import (
     BEATERS,
     HIGHER_IN_SUIT,
+    KING,
     MARRIAGE_OF,
     MARRIAGES,
+    MELD_POINTS,
     MELD_VALUES,
     POINTS,
+    QUEEN,
     SUIT_MASKS,
     TRUMP_MELD_POINTS,
     Card,
@@ -52,7 +55,6 @@ from engine.state import GameState
 _WIN: Final = 4
 #: Below this many credited points even a trump marriage cannot reach 66.
 _MELD_REACH: Final = DECLARE_TARGET - TRUMP_MELD_POINTS
-_NEG_POINTS: Final = tuple(-p for p in POINTS)
 #: The cards of a mask within one suit, cheapest (lowest card) first.
 _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
                           for m in (p << (6 * s) for p in range(1, 64))}
@@ -62,6 +64,39 @@ _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
 _CACHE_LIMIT: Final = 1 << 18
 _LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
 _DISCARDS: dict[int, tuple[Card, ...]] = {}
+#: ``_RANK_MAJOR[s][pattern]``: the 6-bit ``pattern`` of suit ``s`` as the bits
+#: ``4 * rank + s`` of a rank-major mask (all aces, then all tens, ... suit by suit).
+_RANK_MAJOR: Final = tuple(
+    tuple(sum(1 << (4 * r + s) for r in range(6) if pattern >> r & 1) for pattern in range(64))
+    for s in range(4))
+
+
+#: ``_OF_RANK[r][nibble]``: the cards of rank ``r`` whose suits are the bits of ``nibble``.
+_OF_RANK: Final = tuple(tuple(tuple(s * 6 + r for s in range(4) if nibble >> s & 1)
+                              for nibble in range(16)) for r in range(6))
+
+
+def _by_rank(half: int, high_first: bool) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each 12-bit pattern of half ``half`` of a rank-major mask (0: ace, ten,
+    king; 1: queen, jack, nine), high ranks first or last, suits in index order."""
+    a, b, c = _OF_RANK[3 * half:3 * half + 3]
+    if not high_first:
+        a, c = c, a
+        return tuple(a[p >> 8] + b[p >> 4 & 15] + c[p & 15] for p in range(4096))
+    return tuple(a[p & 15] + b[p >> 4 & 15] + c[p >> 8] for p in range(4096))
+
+
+#: ``_HIGH_FIRST[s][pattern]``: the cards of a 6-bit ``pattern`` of suit ``s``, high to low.
+_HIGH_FIRST: Final = tuple(tuple(tuple(cards_of(p << (6 * s))) for p in range(64))
+                           for s in range(4))
+#: Cards of a rank-major mask's halves, highest rank first (and, ``UP``, lowest first).
+_DOWN: Final = (_by_rank(0, True), _by_rank(1, True))
+UP: Final = (_by_rank(0, False), _by_rank(1, False))
+#: The King bits of a mask whose Queen is in it too: ``mask & mask >> 1 & _KINGS``.
+_KINGS: Final = sum(1 << (6 * s + KING) for s in range(4))
+assert QUEEN == KING + 1
+#: The mask of each card's suit.
+_SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 6] for c in range(24))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -220,12 +255,12 @@ class Solver:
             if my_pts >= DECLARE_TARGET:
                 return self.declare_value(p, (p0, p1), tk)
             if melded is None and not self.next_trick_melds:
-                for s in range(4):
-                    if (mine & MARRIAGES[s] == MARRIAGES[s]
-                            and my_pts + self._meld_value[s] >= DECLARE_TARGET):
-                        pts = [p0, p1]
-                        pts[p] += self._meld_value[s]
-                        return self.declare_value(p, pts, tk)
+                # A marriage held (its King's bit) whose meld reaches 66: he melds and
+                # declares; the value counts only the opponent's points.
+                both = mine & mine >> 1 & _KINGS
+                if both and my_pts + (TRUMP_MELD_POINTS if both & self._trump_mask
+                                      else MELD_POINTS) >= DECLARE_TARGET:
+                    return self.declare_value(p, (p0, p1), tk)
         if not mine & (mine - 1):
             return self._last_trick(p, h0, h1, p0, p1, tk, pend0, pend1)
         # A tuple of small ints hashes far faster than one int of 90 bits built by shifts.
@@ -244,9 +279,10 @@ class Solver:
             if hi < beta:
                 beta = hi
         leads = mine if melded is None else mine & MARRIAGES[melded]
-        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or self._lead_order(leads)
+        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or _lead_order(leads, self.trump)
         if best_move >= 0 and moves[0] != best_move:
-            moves = (best_move, *(c for c in moves if c != best_move))
+            i = moves.index(best_move)
+            moves = (best_move, *moves[:i], *moves[i + 1:])
         a0 = alpha
         best = -_WIN
         bm = moves[0]
@@ -270,10 +306,10 @@ class Solver:
                     e0 += mv
                 else:
                     e1 += mv
-            rest = mine & ~(1 << c)
+            rest = mine ^ (1 << c)
             last = not rest & (rest - 1)  # one card each after this trick
             # The follower's legal answers (RULES.md §2): all of one kind, winning or losing.
-            follow = theirs & SUIT_MASKS[c // 6]
+            follow = theirs & _SUIT_MASK_OF[c]
             if follow:
                 legal = follow & HIGHER_IN_SUIT[c]
                 wins = bool(legal)
@@ -287,42 +323,37 @@ class Solver:
                     wins = False
                     replies = _DISCARDS.get(theirs) or _discards(theirs)
             w = f if wins else p
-            base = POINTS[c]
+            # Every reply gives the trick to ``w``: credit_trick of the led card once (his
+            # pending melds too), then each reply adds its points.
+            if w == 0:
+                r0, r1, g0, g1, t = q0 + POINTS[c] + e0, q1, 0, e1, tk | 1
+            else:
+                r0, r1, g0, g1, t = q0, q1 + POINTS[c] + e1, e0, 0, tk | 2
             # The follower minimises the leader's value: ``b`` is his best so far.
             b = beta
             worst = _WIN
             for r in replies:
-                won = base + POINTS[r]
-                r0, r1, g0, g1, t = q0, q1, e0, e1, tk
                 if w == 0:
-                    r0 += won
-                    if g0 or not t & 1:
-                        t |= 1
-                        r0 += g0
-                        g0 = 0
+                    s0, s1 = r0 + POINTS[r], r1
                 else:
-                    r1 += won
-                    if g1 or not t & 2:
-                        t |= 2
-                        r1 += g1
-                        g1 = 0
+                    s0, s1 = r0, r1 + POINTS[r]
                 if p == 0:
-                    n0, n1 = rest, theirs & ~(1 << r)
+                    n0, n1 = rest, theirs ^ (1 << r)
                 else:
-                    n0, n1 = theirs & ~(1 << r), rest
+                    n0, n1 = theirs ^ (1 << r), rest
                 if last:
                     # As lead() would: the trick's winner declares with 66, else the last
                     # trick is forced.
-                    if (r0 if w == 0 else r1) >= DECLARE_TARGET:
-                        v = self.declare_value(w, (r0, r1), t)
+                    if (s0 if w == 0 else s1) >= DECLARE_TARGET:
+                        v = self.declare_value(w, (s0, s1), t)
                     else:
-                        v = self._last_trick(w, n0, n1, r0, r1, t, g0, g1)
+                        v = self._last_trick(w, n0, n1, s0, s1, t, g0, g1)
                     if w != p:
                         v = -v
                 elif w == p:
-                    v = lead(p, n0, n1, r0, r1, t, g0, g1, alpha, b)
+                    v = lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
                 else:
-                    v = -lead(f, n0, n1, r0, r1, t, g0, g1, -b, -alpha)
+                    v = -lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
                 if v < worst:
                     worst = v
                     if v < b:
@@ -351,21 +382,14 @@ class Solver:
         c = led.bit_length() - 1
         r = reply.bit_length() - 1
         w = 1 - p if self._beaters[c] >> r & 1 else p
-        p0, p1, tk, _, _ = credit_trick(w, POINTS[c] + POINTS[r], p0, p1, tk, pend0, pend1)
+        if w == 0:  # credit_trick
+            p0 += POINTS[c] + POINTS[r] + pend0
+            tk |= 1
+        else:
+            p1 += POINTS[c] + POINTS[r] + pend1
+            tk |= 2
         v0 = self.played_out_value(w, p0, p1, tk)
         return v0 if p == 0 else -v0
-
-    def _lead_order(self, hand: int) -> tuple[Card, ...]:
-        """Non-trump high cards first, then trumps, then low cards."""
-        key = hand | self.trump << 24
-        order = _LEAD_ORDERS.get(key)
-        if order is None:
-            trumps = hand & self._trump_mask
-            side = sorted(cards_of(hand ^ trumps), key=_NEG_POINTS.__getitem__)
-            order = (*side, *cards_of(trumps))
-            if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-                _LEAD_ORDERS[key] = order
-        return order
 
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
@@ -477,26 +501,42 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
     pending melds (``e0``, ``e1``) are credited with the trick: by default only a first trick
     (bit ``w`` of ``tk``) finds any, with ``meld_credit`` ``next_trick`` any trick may.
-    :meth:`Solver.lead` does the same in place (its hot loop)."""
+    :meth:`Solver.lead` does the same in place (its hot loop). Crediting whatever is
+    pending with every trick is that rule: nothing is pending after a first trick unless
+    under ``next_trick``."""
     if w == 0:
-        p0 += won
-        if e0 or not tk & 1:
-            return p0 + e0, p1, tk | 1, 0, e1
-    else:
-        p1 += won
-        if e1 or not tk & 2:
-            return p0, p1 + e1, tk | 2, e0, 0
-    return p0, p1, tk, e0, e1
+        return p0 + won + e0, p1, tk | 1, 0, e1
+    return p0, p1 + won + e1, tk | 2, e0, 0
+
+
+def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
+    """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`): side cards, most
+    points first (ties in index order), then trumps, high to low."""
+    trumps = hand & SUIT_MASKS[trump]
+    side = hand ^ trumps
+    c, s, h, d = _RANK_MAJOR
+    side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
+    order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
+             *_HIGH_FIRST[trump][trumps >> 6 * trump])
+    if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+        _LEAD_ORDERS[hand | trump << 24] = order
+    return order
 
 
 def _discards(hand: int) -> tuple[Card, ...]:
     """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
-    order = _DISCARDS.get(hand)
-    if order is None:
-        order = tuple(sorted(cards_of(hand), key=POINTS.__getitem__))
-        if len(_DISCARDS) < _CACHE_LIMIT:
-            _DISCARDS[hand] = order
+    c, s, h, d = _RANK_MAJOR
+    ranks = c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18]
+    order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])  # the lowest (fewest points) first
+    if len(_DISCARDS) < _CACHE_LIMIT:
+        _DISCARDS[hand] = order
     return order
+
+
+def rank_major(hand: int) -> int:
+    """``hand`` as a rank-major mask (see :data:`_RANK_MAJOR`)."""
+    c, s, h, d = _RANK_MAJOR
+    return c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18 & 63]
 
 
 def solve(state: GameState) -> int:

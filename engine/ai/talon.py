@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.ai.solver import Solver, credit_trick
+from engine.ai.solver import _CHEAPEST_FIRST, UP, Solver, credit_trick, rank_major
 from engine.cards import (
     BEATERS,
     MARRIAGE_OF,
     MARRIAGES,
     MELD_VALUES,
     POINTS,
+    SUIT_MASKS,
     Card,
     card,
-    cards_of,
 )
 from engine.rules import Rules
 from engine.scoring import DECLARE_TARGET
@@ -66,6 +66,7 @@ class TalonSolver:
                          "next_trick_melds": self.next_trick_melds,
                          "played_out_one": rules.played_out_points == "one"}
         self._meld_value = MELD_VALUES[trump]
+        self._trump_mask = SUIT_MASKS[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
                             self.pending_melds, **self._options)
         self._closed: dict[tuple[int, int, int], Solver] = {}
@@ -186,26 +187,27 @@ class TalonSolver:
             out.append(solver.lead(p, h0, h1, p0, p1, tk, e0, e1, alpha, beta))
         return out
 
-    def _lead_order(self, hand: int, melded: int | None) -> list[Card]:
+    def _lead_order(self, hand: int, melded: int | None) -> tuple[Card, ...]:
         if melded is not None:
             hand &= MARRIAGES[melded]
-        cards = cards_of(hand)
-        trump = self.trump
         # Low side cards first (the usual phase-1 lead), trumps and high cards last.
-        cards.sort(key=lambda c: (c // 6 == trump, POINTS[c]))
-        return cards
+        return self._cheap_first(hand)
+
+    def _cheap_first(self, hand: int) -> tuple[Card, ...]:
+        """The cards of ``hand``, side cards before trumps, each cheapest first (fewest
+        points; ties in index order)."""
+        trumps = hand & self._trump_mask
+        side = rank_major(hand ^ trumps)
+        return (*UP[1][side >> 12], *UP[0][side & 4095], *_CHEAPEST_FIRST.get(trumps, ()))
 
     def follow(self, f: int, led: Card, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
                p1: int, tk: int, e0: int, e1: int, alpha: int, beta: int) -> int:
         """Value for follower ``f`` answering ``led`` with the talon open (no duty)."""
         self.nodes += 1
         hand = h0 if f == 0 else h1
-        trump = self.trump
         beaters = self._beaters[led]
-        wins = cards_of(hand & beaters)
-        loses = cards_of(hand & ~beaters)
-        wins.sort(key=lambda c: (c // 6 == trump, POINTS[c]))
-        loses.sort(key=lambda c: (c // 6 == trump, POINTS[c]))
+        wins = self._cheap_first(hand & beaters)
+        loses = self._cheap_first(hand & ~beaters)
         # Win with a Ten or Ace led at stake first, else try the cheapest loser first.
         order = wins + loses if POINTS[led] >= 10 else loses[:1] + wins + loses[1:]
         best = -_WIN
