@@ -24,8 +24,18 @@ exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with
 (``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``,
 ``--n 40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
 0.074, and chose a worse action 14 times instead of 28 (the oracle is that search over 80
-deals). An action is worth the best average over the plans that start with it, in game points
-for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
+deals). From 6 talon cards on (``search_talon`` 6) it searches exactly too, though that leaves
+time for only 4-15 deals: with 6 talon cards (``python -m engine.ai.bench regret --talon 6
+--n 30 --oracle-samples 60 --oracle strong:search_talon=6 --levels strong:search_talon=4
+strong``) its choices lost 0.049 game points on average over 90 choices (seeds 1-3), where
+policy playouts over hundreds of deals lost 0.114 over 60 (seeds 1, 2); playing one trick by
+the policy first (``search_from`` 6 with ``search_talon`` 4: about 23 deals) lost 0.085, and a
+budget of 1,300 ms instead of 900 did not help (0.048 against 0.041, seed 3). The oracle is
+the same method with more deals, so it favours it; a sequential arena against ``strong_v1``
+was undecided (54.1% of game points [30.3%, 77.8%] over 42 hands, 9 minutes, seed 3).
+
+An action is worth the best average over the plans that start with it, in game points for
+the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
 are ranked by the opponent's chances to go wrong: in each deal, the mean value over his next
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
@@ -140,7 +150,7 @@ LEVEL_TABLE: Final = {
               0.0, 0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 900, 1000, 6, 4, 4, 0.0, 0.0),
+              "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
               "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),

@@ -12,12 +12,15 @@ import random
 import pytest
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
-from engine.actions import CLOSE, DECLARE
+from engine.actions import CLOSE, DECLARE, PLAY
 from engine.ai import evaluate
+from engine.ai.knowledge import Knowledge
 from engine.ai.player import LEVEL_TABLE, _play_on, level_variant
 from engine.ai.policy import heuristic_action
+from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import solve
 from engine.ai.talon import TalonSolver
+from engine.cards import MARRIAGE_OF
 from engine.scoring import DECLARE_TARGET
 from tests.engine.ai.helpers import brute_force
 
@@ -121,3 +124,31 @@ def test_playouts_switch_to_the_search_once_the_talon_is_short() -> None:
         differ += _play_on(state.copy(), side, lv, random.Random(3), {}, None) != expected
     assert checked >= 8
     assert differ  # playing the short talon by the policy instead gives other values
+
+
+def test_strong_values_each_card_by_the_exact_search_from_six_talon_cards() -> None:
+    """With 6 talon cards ``strong`` values a card by the exact search of the rest of the hand
+    in each sampled deal (``search_talon``), not by policy playouts: over one deal, each card's
+    value is that deal's exact value after playing it."""
+    assert LEVEL_TABLE["strong"].search_talon >= 6
+    rules = Rules.make("sixty-six")
+    checked = 0
+    for i, state in enumerate(short_talon_positions(rules, 4, 4, 6)):
+        seat = state.to_act()
+        assert seat is not None
+        k = Knowledge.from_view(view(state, seat))
+        deal = to_state(k, Sampler(k).sample(random.Random(i)))  # the deal evaluate draws
+        ev = evaluate(view(state, seat), "strong", random.Random(i), budget_ms=1e6, samples=1)
+        for av in ev.actions:
+            if av.action.kind != PLAY or av.action.card is None:
+                continue
+            if MARRIAGE_OF[av.action.card] and not state.trick:
+                continue  # a King or Queen on lead may be valued as its meld plan
+            after = deal.copy()
+            apply(after, seat, av.action)
+            mover = after.to_act()
+            assert mover is not None and after.talon_open
+            exact = TalonSolver(rules, state.trump).value(after)
+            assert av.value == (exact if after.side_of(mover) == state.side_of(seat) else -exact)
+            checked += 1
+    assert checked >= 8
