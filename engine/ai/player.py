@@ -104,9 +104,9 @@ class Level:
     #: exactly in each sampled deal (:mod:`engine.ai.talon`), no more policy moves.
     search_talon: int
     #: Two-hand with at most this many talon cards at the decision: the playouts switch to
-    #: that exact search once the talon is down to ``search_talon`` cards. Earlier decisions
-    #: play by the policy until the talon is closed or exhausted, which leaves time for more
-    #: deals.
+    #: that exact search once the talon is down to ``search_talon`` cards (``switch_talon``
+    #: if set). Earlier decisions play by the policy until the talon is closed or exhausted,
+    #: which leaves time for more deals.
     search_from: int
     #: Chance of playing the rule-of-thumb move without looking further ("by feel").
     feel: float
@@ -114,6 +114,10 @@ class Level:
     forget: float
     #: Game points a closing plan counts worse in a deal where it fails (see ``CLOSE_HEDGE``).
     close_hedge: float = CLOSE_HEDGE
+    #: A decision with more than ``search_talon`` and at most ``search_from`` talon cards:
+    #: its playouts switch to the exact search at this many talon cards (0: at
+    #: ``search_talon``), a cheaper search that leaves time for more deals.
+    switch_talon: int = 0
     #: Inference (:mod:`engine.ai.inference`): the opponent's last this many phase-1 plays
     #: weight the sampled deals (0: uniform deals), with the model's sureness ``infer_beta``
     #: and this many uniform candidates per deal. Off in every level: it did not win
@@ -338,16 +342,19 @@ def outcome(state: GameState, side: int) -> int:
 
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
-             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None) -> int:
+             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None,
+             search_at: int | None = None) -> int:
     """Game points for ``side`` of playing ``state`` on (policy, then the exact solver).
 
-    With ``deep``, a state with the talon open is searched exactly instead.
+    With ``deep``, a state with the talon open and at most ``search_at`` talon cards
+    (default: the level's ``search_talon``) is searched exactly instead.
     """
     two_hand = state.rules.variant.has_talon
+    limit = lv.search_talon if search_at is None else search_at
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
-        if deep is not None and state.talon_open and len(state.talon) <= lv.search_talon:
+        if deep is not None and state.talon_open and len(state.talon) <= limit:
             v = deep.value(state)
             return v if state.side_of(seat) == side else -v
         if two_hand and not state.talon_open and max(
@@ -422,6 +429,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     side = k.side_of(k.seat)
     search = (k.rules.variant.has_talon and k.talon_open and lv.search_talon > 0
               and k.talon_size <= max(lv.search_from, lv.search_talon))
+    search_at = (lv.switch_talon if lv.switch_talon and k.talon_size > lv.search_talon
+                 else lv.search_talon)
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []  # per plan: game points summed over the deals
     # Two-hand phase 2 (talon closed or exhausted): ties are broken by the opponent's
@@ -445,7 +454,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             for a in plan:
                 apply(s, k.seat, a)
             chance = _chances(s, side, lv, rng, solvers) if phase2 else None
-            points = _play_on(s, side, lv, rng, solvers, deep)
+            points = _play_on(s, side, lv, rng, solvers, deep, search_at)
             totals[i] += points
             chances[i] += points if chance is None else chance
             scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE

@@ -8,6 +8,7 @@ against brute force in test_solver, once the talon is closed or exhausted.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -15,10 +16,10 @@ from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, vi
 from engine.actions import CLOSE, DECLARE, PLAY
 from engine.ai import evaluate
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import LEVEL_TABLE, _play_on, level_variant
+from engine.ai.player import LEVEL_TABLE, _plans, _play_on, level_variant
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
-from engine.ai.solver import solve
+from engine.ai.solver import Solver, solve
 from engine.ai.talon import TalonSolver
 from engine.cards import MARRIAGE_OF
 from engine.scoring import DECLARE_TARGET
@@ -152,3 +153,37 @@ def test_strong_values_each_card_by_the_exact_search_from_six_talon_cards() -> N
             assert av.value == (exact if after.side_of(mover) == state.side_of(seat) else -exact)
             checked += 1
     assert checked >= 8
+
+
+def test_a_longer_talon_switches_to_the_search_at_switch_talon() -> None:
+    """With ``switch_talon`` a decision with more talon cards than ``search_talon`` (and at most
+    ``search_from``) plays its playouts by the policy down to ``switch_talon`` cards, then
+    searches exactly: one sampled deal, replayed by hand with the same random draws, gives
+    evaluate's values; searching from ``search_talon`` instead gives others."""
+    lv = level_variant("strong:search_from=8,switch_talon=4")
+    assert lv.search_talon > lv.switch_talon
+    rules = Rules.make("sixty-six")
+    differ = 0
+    for i, state in enumerate(short_talon_positions(rules, 6, 3, 8)):
+        seat = state.to_act()
+        assert seat is not None
+        side = state.side_of(seat)
+        k = Knowledge.from_view(view(state, seat))
+        by_switch: dict[tuple[object, ...], list[int]] = {}
+        for search_at in (lv.switch_talon, lv.search_talon):
+            rng = random.Random(i)
+            deal = to_state(k, Sampler(k).sample(rng))
+            deep = TalonSolver(rules, state.trump)
+            solvers: dict[tuple[Any, ...], Solver] = {}
+            for plan in _plans(deal, seat, True):
+                s = deal.copy()
+                for a in plan:
+                    apply(s, seat, a)
+                value = _play_on(s, side, lv, rng, solvers, deep, search_at)
+                by_switch.setdefault(plan, []).append(value)
+        ev = evaluate(view(state, seat), lv, random.Random(i), budget_ms=1e6, samples=1)
+        for av in ev.actions:
+            best = max(v[0] for plan, v in by_switch.items() if plan[0] == av.action)
+            assert av.value == best
+        differ += any(a != b for a, b in by_switch.values())
+    assert differ
