@@ -27,8 +27,8 @@ exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with
 deals). From 6 talon cards on (``search_talon`` 6) it searches exactly too, though that leaves
 time for only 4-15 deals: with 6 talon cards (``python -m engine.ai.bench regret --talon 6
 --n 30 --oracle-samples 60 --oracle strong:search_talon=6 --levels strong:search_talon=4
-strong``) its choices lost 0.049 game points on average over 90 choices (seeds 1-3), where
-policy playouts over hundreds of deals lost 0.114 over 60 (seeds 1, 2); playing one trick by
+strong``) its choices lost 0.052 game points on average over 120 choices (seeds 1-4), where
+policy playouts over hundreds of deals lost 0.178 over 90 (seeds 1, 2, 4); playing one trick by
 the policy first (``search_from`` 6 with ``search_talon`` 4: about 23 deals) lost 0.085, and a
 budget of 1,300 ms instead of 900 did not help (0.048 against 0.041, seed 3). The oracle is
 the same method with more deals, so it favours it; a sequential arena against ``strong_v1``
