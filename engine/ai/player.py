@@ -31,8 +31,11 @@ strong``) its choices lost 0.052 game points on average over 120 choices (seeds 
 policy playouts over hundreds of deals lost 0.178 over 90 (seeds 1, 2, 4); playing one trick by
 the policy first (``search_from`` 6 with ``search_talon`` 4: about 23 deals) lost 0.085, and a
 budget of 1,300 ms instead of 900 did not help (0.048 against 0.041, seed 3). The oracle is
-the same method with more deals, so it favours it; a sequential arena against ``strong_v1``
-was undecided (54.1% of game points [30.3%, 77.8%] over 42 hands, 9 minutes, seed 3).
+the same method with more deals, so it favours it. Sequential arenas against ``strong_v1``
+(9 minutes each on a loaded machine) were each undecided, about 55% every time: 54.1% of game
+points [30.3%, 77.8%] over 42 hands (seed 3), 55.3% [41.6%, 69.0%] over 48 (seed 4), 54.7%
+[41.0%, 68.4%] over 76 (seed 5) and docs/strength.md's 34 (seed 1): 197:162 game points over
+200 hands, 54.9%.
 
 An action is worth the best average over the plans that start with it, in game points for
 the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
