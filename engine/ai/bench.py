@@ -10,10 +10,12 @@
   median and p99 (CPU time, so that other load on the machine does not count).
 * ``regret``: quality of the choices with ``--talon`` cards left (default 4), on ``--n``
   positions from hands between ``normal`` players. An oracle values every action over
-  ``--oracle-samples`` sampled deals: with a talon as short as ``strong``'s ``search_from``, by
-  the exact search of the rest of the hand (:mod:`engine.ai.talon`); with a longer one (too
-  slow to search) by ``strong``'s own playouts, so that the loss there is what its budget of
-  deals costs. Each level's loss is the oracle's value of its best action minus that of the
+  ``--oracle-samples`` sampled deals: with a talon as short as ``strong``'s ``search_from`` or
+  ``search_talon``, by the exact search of the rest of the hand (:mod:`engine.ai.talon`); with
+  a longer one (too slow to search) by ``strong``'s own playouts, so that the loss there is
+  what its budget of deals costs; ``--oracle LEVEL`` sets another (e.g.
+  ``strong:search_talon=6,search_from=8``: one policy trick, then the exact search from 6
+  talon cards). Each level's loss is the oracle's value of its best action minus that of the
   level's choice, in game points (mean, and how often the choice was worse). A level may be a
   variant, ``name:setting=value`` (e.g. ``strong:search_from=2``).
 
@@ -203,9 +205,13 @@ def decision_views(n: int, seed: int, talon: int) -> list[dict[str, Any]]:
     return out
 
 
-def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: list[str]) -> None:
+def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: list[str],
+                 oracle_spec: str | None = None) -> None:
     strong = LEVEL_TABLE["strong"]
-    oracle = replace(strong, search_talon=talon) if talon <= strong.search_from else strong
+    if oracle_spec is not None:
+        oracle = level_variant(oracle_spec)
+    else:
+        oracle = replace(strong, search_talon=talon) if talon <= strong.search_from else strong
     players = {level: level_variant(level) for level in levels}
     loss: dict[str, list[float]] = {level: [] for level in levels}
     for i, seen in enumerate(decision_views(n, seed, talon)):
@@ -215,7 +221,8 @@ def bench_regret(n: int, seed: int, talon: int, oracle_samples: int, levels: lis
         for level in levels:
             action = choose(seen, players[level], random.Random(seed + n + i))
             loss[level].append(ev.actions[0].value - value[action])
-    how = "the exact search" if oracle.search_talon == talon else "strong's playouts"
+    how = ("the exact search" if oracle.search_talon >= talon
+           else f"the playouts of {oracle.name}")
     for level, losses in loss.items():
         other = sum(x > 0 for x in losses)
         print(f"{level}: {n} choices with {talon} talon cards, mean loss "
@@ -233,6 +240,10 @@ def main() -> None:
     parser.add_argument("--levels", nargs="*", default=["easy", "normal", "strong"])
     parser.add_argument("--talon", type=int, default=4, help="talon cards left (regret)")
     parser.add_argument("--oracle-samples", type=int, default=80, help="deals (regret)")
+    parser.add_argument("--oracle", metavar="LEVEL",
+                        help="regret: the oracle's level or variant (default: strong, searching "
+                        "exactly from --talon cards if that is at most its search_from), e.g. "
+                        "strong:search_talon=6 for an exact oracle with 6 talon cards")
     parser.add_argument("--against", metavar="PATH",
                         help="solver, talon, deals, levels: also measure another checkout's engine "
                         "in the same run and print the speed-up")
@@ -261,7 +272,8 @@ def main() -> None:
     if "levels" in args.what:
         bench_levels(args.variant, args.hands, args.seed, args.levels)
     if "regret" in args.what:
-        bench_regret(args.n, args.seed, args.talon, args.oracle_samples, args.levels)
+        bench_regret(args.n, args.seed, args.talon, args.oracle_samples, args.levels,
+                     args.oracle)
 
 
 if __name__ == "__main__":

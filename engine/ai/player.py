@@ -24,8 +24,21 @@ exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with
 (``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``,
 ``--n 40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
 0.074, and chose a worse action 14 times instead of 28 (the oracle is that search over 80
-deals). An action is worth the best average over the plans that start with it, in game points
-for the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
+deals). From 6 talon cards on (``search_talon`` 6) it searches exactly too, though that leaves
+time for only 4-15 deals: with 6 talon cards (``python -m engine.ai.bench regret --talon 6
+--n 30 --oracle-samples 60 --oracle strong:search_talon=6 --levels strong:search_talon=4
+strong``) its choices lost 0.052 game points on average over 120 choices (seeds 1-4), where
+policy playouts over hundreds of deals lost 0.178 over 90 (seeds 1, 2, 4); playing one trick by
+the policy first (``search_from`` 6 with ``search_talon`` 4: about 23 deals) lost 0.085, and a
+budget of 1,300 ms instead of 900 did not help (0.048 against 0.041, seed 3). The oracle is
+the same method with more deals, so it favours it. Sequential arenas against ``strong_v1``
+(9 minutes each on a loaded machine) were each undecided, about 55% every time: 54.1% of game
+points [30.3%, 77.8%] over 42 hands (seed 3), 55.3% [41.6%, 69.0%] over 48 (seed 4), 54.7%
+[41.0%, 68.4%] over 76 (seed 5) and docs/strength.md's 34 (seed 1): 197:162 game points over
+200 hands, 54.9%.
+
+An action is worth the best average over the plans that start with it, in game points for
+the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
 are ranked by the opponent's chances to go wrong: in each deal, the mean value over his next
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
@@ -94,9 +107,9 @@ class Level:
     #: exactly in each sampled deal (:mod:`engine.ai.talon`), no more policy moves.
     search_talon: int
     #: Two-hand with at most this many talon cards at the decision: the playouts switch to
-    #: that exact search once the talon is down to ``search_talon`` cards. Earlier decisions
-    #: play by the policy until the talon is closed or exhausted, which leaves time for more
-    #: deals.
+    #: that exact search once the talon is down to ``search_talon`` cards (``switch_talon``
+    #: if set). Earlier decisions play by the policy until the talon is closed or exhausted,
+    #: which leaves time for more deals.
     search_from: int
     #: Chance of playing the rule-of-thumb move without looking further ("by feel").
     feel: float
@@ -104,6 +117,15 @@ class Level:
     forget: float
     #: Game points a closing plan counts worse in a deal where it fails (see ``CLOSE_HEDGE``).
     close_hedge: float = CLOSE_HEDGE
+    #: A decision with more than ``search_talon`` and at most ``search_from`` talon cards:
+    #: its playouts switch to the exact search at this many talon cards (0: at
+    #: ``search_talon``), a cheaper search that leaves time for more deals. Off in every
+    #: level: with 8 talon cards ``strong:search_from=8,switch_talon=4`` (policy down to 4
+    #: cards, then exact; about 18 deals instead of 350) lost 0.249 game points per choice
+    #: against 0.301 for ``strong`` over 32 choices (``python -m engine.ai.bench regret --talon
+    #: 8 --n 16 --oracle-samples 30 --oracle strong:search_from=8``, seeds 1, 2), within the
+    #: noise of an oracle of 30 deals that plays one policy trick itself.
+    switch_talon: int = 0
     #: Inference (:mod:`engine.ai.inference`): the opponent's last this many phase-1 plays
     #: weight the sampled deals (0: uniform deals), with the model's sureness ``infer_beta``
     #: and this many uniform candidates per deal. Off in every level: it did not win
@@ -122,7 +144,9 @@ class Level:
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
 #: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
 #: 407 moves (``--hands 24 --seed 5``); the budget buys 1.9 times the deals at 8 talon cards
-#: (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``).
+#: (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``). With
+#: ``search_talon`` 6: median 93 ms, p99 907 ms, max 926 ms over 253 moves (``--hands 16
+#: --seed 5``): a decision with 6 talon cards mostly spends the whole budget.
 #: The median of 8 hands (about 150 moves) ranged from 123 to 510 ms between runs. With 8
 #: talon cards its choices lost 0.036 game points on average against 600 deals of its own
 #: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
@@ -140,7 +164,7 @@ LEVEL_TABLE: Final = {
               0.0, 0.0),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 900, 1000, 6, 4, 4, 0.0, 0.0),
+              "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
               "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),
@@ -328,16 +352,19 @@ def outcome(state: GameState, side: int) -> int:
 
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
-             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None) -> int:
+             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None,
+             search_at: int | None = None) -> int:
     """Game points for ``side`` of playing ``state`` on (policy, then the exact solver).
 
-    With ``deep``, a state with the talon open is searched exactly instead.
+    With ``deep``, a state with the talon open and at most ``search_at`` talon cards
+    (default: the level's ``search_talon``) is searched exactly instead.
     """
     two_hand = state.rules.variant.has_talon
+    limit = lv.search_talon if search_at is None else search_at
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
-        if deep is not None and state.talon_open and len(state.talon) <= lv.search_talon:
+        if deep is not None and state.talon_open and len(state.talon) <= limit:
             v = deep.value(state)
             return v if state.side_of(seat) == side else -v
         if two_hand and not state.talon_open and max(
@@ -412,6 +439,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     side = k.side_of(k.seat)
     search = (k.rules.variant.has_talon and k.talon_open and lv.search_talon > 0
               and k.talon_size <= max(lv.search_from, lv.search_talon))
+    search_at = (lv.switch_talon if lv.switch_talon and k.talon_size > lv.search_talon
+                 else lv.search_talon)
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []  # per plan: game points summed over the deals
     # Two-hand phase 2 (talon closed or exhausted): ties are broken by the opponent's
@@ -435,7 +464,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             for a in plan:
                 apply(s, k.seat, a)
             chance = _chances(s, side, lv, rng, solvers) if phase2 else None
-            points = _play_on(s, side, lv, rng, solvers, deep)
+            points = _play_on(s, side, lv, rng, solvers, deep, search_at)
             totals[i] += points
             chances[i] += points if chance is None else chance
             scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE

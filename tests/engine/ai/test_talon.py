@@ -8,16 +8,20 @@ against brute force in test_solver, once the talon is closed or exhausted.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, view
-from engine.actions import CLOSE, DECLARE
+from engine.actions import CLOSE, DECLARE, PLAY
 from engine.ai import evaluate
-from engine.ai.player import LEVEL_TABLE, _play_on, level_variant
+from engine.ai.knowledge import Knowledge
+from engine.ai.player import LEVEL_TABLE, _plans, _play_on, level_variant
 from engine.ai.policy import heuristic_action
-from engine.ai.solver import solve
+from engine.ai.sampling import Sampler, to_state
+from engine.ai.solver import Solver, solve
 from engine.ai.talon import TalonSolver
+from engine.cards import MARRIAGE_OF
 from engine.scoring import DECLARE_TARGET
 from tests.engine.ai.helpers import brute_force
 
@@ -121,3 +125,65 @@ def test_playouts_switch_to_the_search_once_the_talon_is_short() -> None:
         differ += _play_on(state.copy(), side, lv, random.Random(3), {}, None) != expected
     assert checked >= 8
     assert differ  # playing the short talon by the policy instead gives other values
+
+
+def test_strong_values_each_card_by_the_exact_search_from_six_talon_cards() -> None:
+    """With 6 talon cards ``strong`` values a card by the exact search of the rest of the hand
+    in each sampled deal (``search_talon``), not by policy playouts: over one deal, each card's
+    value is that deal's exact value after playing it."""
+    assert LEVEL_TABLE["strong"].search_talon >= 6
+    rules = Rules.make("sixty-six")
+    checked = 0
+    for i, state in enumerate(short_talon_positions(rules, 4, 4, 6)):
+        seat = state.to_act()
+        assert seat is not None
+        k = Knowledge.from_view(view(state, seat))
+        deal = to_state(k, Sampler(k).sample(random.Random(i)))  # the deal evaluate draws
+        ev = evaluate(view(state, seat), "strong", random.Random(i), budget_ms=1e6, samples=1)
+        for av in ev.actions:
+            if av.action.kind != PLAY or av.action.card is None:
+                continue
+            if MARRIAGE_OF[av.action.card] and not state.trick:
+                continue  # a King or Queen on lead may be valued as its meld plan
+            after = deal.copy()
+            apply(after, seat, av.action)
+            mover = after.to_act()
+            assert mover is not None and after.talon_open
+            exact = TalonSolver(rules, state.trump).value(after)
+            assert av.value == (exact if after.side_of(mover) == state.side_of(seat) else -exact)
+            checked += 1
+    assert checked >= 8
+
+
+def test_a_longer_talon_switches_to_the_search_at_switch_talon() -> None:
+    """With ``switch_talon`` a decision with more talon cards than ``search_talon`` (and at most
+    ``search_from``) plays its playouts by the policy down to ``switch_talon`` cards, then
+    searches exactly: one sampled deal, replayed by hand with the same random draws, gives
+    evaluate's values; searching from ``search_talon`` instead gives others."""
+    lv = level_variant("strong:search_from=8,switch_talon=4")
+    assert lv.search_talon > lv.switch_talon
+    rules = Rules.make("sixty-six")
+    differ = 0
+    for i, state in enumerate(short_talon_positions(rules, 6, 3, 8)):
+        seat = state.to_act()
+        assert seat is not None
+        side = state.side_of(seat)
+        k = Knowledge.from_view(view(state, seat))
+        by_switch: dict[tuple[object, ...], list[int]] = {}
+        for search_at in (lv.switch_talon, lv.search_talon):
+            rng = random.Random(i)
+            deal = to_state(k, Sampler(k).sample(rng))
+            deep = TalonSolver(rules, state.trump)
+            solvers: dict[tuple[Any, ...], Solver] = {}
+            for plan in _plans(deal, seat, True):
+                s = deal.copy()
+                for a in plan:
+                    apply(s, seat, a)
+                value = _play_on(s, side, lv, rng, solvers, deep, search_at)
+                by_switch.setdefault(plan, []).append(value)
+        ev = evaluate(view(state, seat), lv, random.Random(i), budget_ms=1e6, samples=1)
+        for av in ev.actions:
+            best = max(v[0] for plan, v in by_switch.items() if plan[0] == av.action)
+            assert av.value == best
+        differ += any(a != b for a, b in by_switch.values())
+    assert differ
