@@ -50,10 +50,14 @@ class BodyNumber(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+#: Shortest and longest seat name, in characters.
+NAME_LENGTH: Final = (1, 40)
+
+
 class SeatSpecSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS),
                          metadata={"example": "human"})
-    name = fields.String(validate=validate.Length(1, 40), metadata={
+    name = fields.String(validate=validate.Length(*NAME_LENGTH), metadata={
         "description": "Shown to every seat; default 'Player N' or 'Computer (level)'",
         "example": "Ann"})
     level = fields.String(metadata={
@@ -149,7 +153,6 @@ _SEAT_ORDER: Final = tuple(SeatSpecSchema().fields)  # as load answers them
 _SEAT_MEMBERS: Final = frozenset(_SEAT_ORDER)
 _SETTINGS_DEFAULTS: Final = TableSettingsSchema().load({})
 _SETTINGS_FLAGS: Final = ("point_counter", "hint_66", "auto_continue")
-_NAME_LENGTH: Final = (1, 40)
 
 
 def _quick_seats(seats: Any) -> bool:
@@ -158,7 +161,7 @@ def _quick_seats(seats: Any) -> bool:
         type(seat) is dict and seat.keys() <= _SEAT_MEMBERS and seat.get("kind") in SEAT_KINDS
         and all(type(seat.get(n, "")) is str for n in ("name", "level"))
         and ("name" not in seat
-             or _NAME_LENGTH[0] <= len(seat["name"]) <= _NAME_LENGTH[1])
+             or NAME_LENGTH[0] <= len(seat["name"]) <= NAME_LENGTH[1])
         for seat in seats)
 
 
