@@ -83,4 +83,3 @@ class LocalServer(Started):
     def stop(self) -> None:
         self._stack.close()
         self._server = None
-

@@ -247,4 +247,3 @@ class EmbeddedRedis(Started):
             self._tmp_dir.cleanup()
             self._tmp_dir = None
         self._port = self._requested_port
-

@@ -223,11 +223,12 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"])
-    if args != ["--scheduler"]:  # the scheduler keeps the normal priority: clocks are due
+    scheduler = args == ["--scheduler"]
+    if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
-    if args == ["--scheduler"]:
+    if scheduler:
         _schedule(ctx)
         return
     stop = threading.Event()
@@ -316,7 +317,6 @@ class WorkerPool(Started):
                 child.wait()
 
 
-
 def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
     """``sixtysix worker``: run a supervised pool until SIGINT or SIGTERM (passed on to the
     workers, which finish their jobs); 1 if the workers died too often, else 0."""
@@ -373,7 +373,6 @@ class WorkerThreads(Started):
             ctx.queue.close()
             ctx.store.redis.close()
         self._contexts, self._threads = [], []
-
 
 
 if __name__ == "__main__":
