@@ -169,7 +169,7 @@ def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action
                 out.append(EXCHANGE_ACTION)
             if size >= plan.close_min_talon:
                 out.append(CLOSE_ACTION)
-    if won and plan.declare:
+    if won and not plan.automatic_66:
         out.append(DECLARE_ACTION)
     return out
 

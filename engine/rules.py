@@ -220,8 +220,7 @@ class Plan:
     #: Least talon size at which the talon may be closed; larger than any talon when
     #: ``closing`` is off.
     close_min_talon: int
-    #: ``declare`` is an action (not ``automatic_66``).
-    declare: bool
+    #: The hand ends when a side reaches 66 (``declare`` is then no action).
     automatic_66: bool
     #: ``meld_credit`` next_trick: every trick a side wins credits its pending melds.
     credit_every_trick: bool
@@ -240,7 +239,6 @@ class Plan:
             exchange_min_talon=rules.exchange_min_talon,
             exchange_early=not rules.exchange_requires_trick,
             close_min_talon=rules.close_min_talon if rules.closing else 1 << 30,
-            declare=not rules.automatic_66,
             automatic_66=rules.automatic_66,
             credit_every_trick=rules.meld_credit == "next_trick",
             bonus=rules.bonus,
