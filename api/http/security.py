@@ -74,11 +74,11 @@ def init(app: Flask) -> None:
     @app.after_request
     def _secure(response: Response) -> Response:
         no_store = request.path.startswith(NO_STORE_PREFIXES)
-        if response.mimetype == "text/html" or not _append(response, no_store):
+        html = response.mimetype == "text/html"
+        if html or not _append(response, no_store):
             response.headers.update(STATIC_HEADERS)
             response.headers["Content-Security-Policy"] = (
-                html_csp(response.get_data(as_text=True)) if response.mimetype == "text/html"
-                else API_CSP)
+                html_csp(response.get_data(as_text=True)) if html else API_CSP)
             if no_store:
                 response.headers["Cache-Control"] = "no-store"
         if allowed:
