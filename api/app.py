@@ -6,7 +6,7 @@ lobby's player and table stores, the long-poll waiter, the workers' task queue (
 default ``REDIS_URL``), request ids and JSON logs, ``/metrics``, security headers and CORS, rate
 limits, flask-smorest with problem+json errors, and the resource blueprints in
 :data:`api.http.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
-served from the package, :mod:`api.http.docs`), ``/openapi.json``; ``/`` redirects to ``/docs``.
+served from the package, :mod:`api.http.docs`), ``/openapi.json``; ``/`` answers a landing page.
 The web client is served at ``/play`` (:mod:`api.http.webclient`).
 """
 

@@ -142,7 +142,10 @@ def add_play(sub: Subparsers) -> None:
                        formatter_class=_DefaultsFormatter,
                        description="Play a match against the computer through the HTTP API, "
                        "or resume a seat with --game and --token. Choose by number, card "
-                       "(TH), action (play:TH, meld:H, close) or 'hint'; q quits.")
+                       "(TH), action (play:TH, meld:H, close) or 'hint'; q quits.",
+                       epilog="The rules of every variant and option: docs/rules.md in the "
+                       "repository, or /play#how-to-play on a running server (GET /v1/rules "
+                       "lists the options).")
     p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
     p.add_argument("--variant", default="sixty-six", choices=list(VARIANTS), help="variant")
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "

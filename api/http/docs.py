@@ -2,16 +2,20 @@
 
 Both load their scripts and styles from ``/static`` (``api/static``, package data: Swagger UI
 and ReDoc vendored at the pinned versions of ``api/static/README.md``, with their licences),
-never from the internet; Swagger UI's online validator badge is turned off. ``GET /``
-redirects (302) to ``/docs``. flask-smorest renders the two pages from the settings in
-:data:`OPENAPI_UI`.
+never from the internet; Swagger UI's online validator badge is turned off. flask-smorest
+renders the two pages from the settings in :data:`OPENAPI_UI`.
+
+``GET /`` answers a small landing page for people who open the server in a browser: play in
+the browser (``/play``), how to play, the API reference (Swagger UI and ReDoc), the OpenAPI
+document and the server's version. It has no script, and its style sheet is the web client's.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import Final
 
-from flask import Flask, redirect
+from flask import Flask, current_app
 from werkzeug.wrappers import Response
 
 #: Where Flask serves ``api/static`` (the app's default static folder).
@@ -28,9 +32,54 @@ OPENAPI_UI: Final = {
 }
 
 
+#: The landing page; ``{version}`` is the server's version (HTML-escaped).
+LANDING_PAGE: Final = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sixty-Six game server</title>
+<link rel="icon" href="/play/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/play/style.css">
+</head>
+<body>
+<main class="lobby landing">
+<h1>Sixty-Six</h1>
+<p>A server for the card game Sixty-Six (Sechsundsechzig) and its variants: play it in the
+browser, or write a client or a bot against its HTTP API.</p>
+<section class="panel wide" aria-labelledby="h-play">
+<h2 id="h-play">Play</h2>
+<ul>
+<li><a href="/play">Play in the browser</a>: the lobby, a game against the computer, tables
+with friends, the Route 66 tour and the leaderboard.</li>
+<li><a href="/play#how-to-play">How to play</a>: the rules in brief.</li>
+</ul>
+</section>
+<section class="panel wide" aria-labelledby="h-api">
+<h2 id="h-api">The API</h2>
+<ul>
+<li><a href="/docs">API reference</a> (Swagger UI: try every request)</li>
+<li><a href="/redoc">API reference</a> (ReDoc: to read)</li>
+<li><a href="/openapi.json">OpenAPI document</a> (openapi.json)</li>
+<li><a href="/v1/rules">The variants, options and computer levels</a> (GET /v1/rules)</li>
+</ul>
+</section>
+<p class="version">sixtysix {version}</p>
+</main>
+</body>
+</html>
+"""
+
+
+def landing_page(version: str) -> str:
+    """The landing page's HTML for a server of ``version``."""
+    return LANDING_PAGE.replace("{version}", escape(version))
+
+
 def init(app: Flask) -> None:
-    """Route ``GET /`` to the Swagger UI page."""
+    """Route ``GET /`` to the landing page."""
 
     @app.get("/")
     def _root() -> Response:
-        return redirect(DOCS_PATH, 302)
+        page = landing_page(str(current_app.config["API_VERSION"]))
+        return Response(page, mimetype="text/html")

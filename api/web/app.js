@@ -6,9 +6,11 @@
 //   #join=<table>[&code=<invite>]  joining a table from an invite link
 //   #tour                          the Route-66 tour
 //   #leaderboard                   the leaderboard and the ratings
+//   #how-to-play                   the rules in brief, the points table, the buttons
 
 import { api } from "./api.js";
 import { el } from "./dom.js";
+import { HowToPlayPage } from "./howto.js";
 import { LeaderboardPage } from "./leaders.js";
 import { joinTable, Lobby, TableWait } from "./lobby.js";
 import { store } from "./store.js";
@@ -66,6 +68,8 @@ async function route() {
       screen = new TourPage(root, go);
     } else if (params.has("leaderboard")) {
       screen = new LeaderboardPage(root);
+    } else if (params.has("how-to-play")) {
+      screen = new HowToPlayPage(root);
     } else if (params.has("join")) {
       if (!store.player()) {
         screen = new Lobby(root, go);

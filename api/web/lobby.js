@@ -131,6 +131,7 @@ export class Lobby {
     this.root.replaceChildren(el("main", { class: "lobby" },
       el("h1", {}, "Sixty-Six"),
       el("nav", { class: "site-nav", "aria-label": "Pages" },
+        el("a", { href: "#how-to-play" }, "How to play"),
         el("a", { href: "#tour" }, "Route 66 tour"),
         el("a", { href: "#leaderboard" }, "Leaderboard and ratings")),
       el("p", { class: "status-line", role: "status", "aria-live": "polite" }, this.message),

@@ -389,7 +389,9 @@ export class GameScreen {
           ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
         view.can_resign ? this.confirmButton("resign", "Resign") : null,
         view.can_abort ? this.confirmButton("abort", "Abort") : null,
-        button("Lobby", () => this.onLobby(), { "data-focus": "btn:lobby" })));
+        button("Lobby", () => this.onLobby(), { "data-focus": "btn:lobby" }),
+        el("a", { href: "#how-to-play", target: "_blank", rel: "noopener", class: "howto-link" },
+          "How to play")));
   }
 
   confirmButton(type, label) {

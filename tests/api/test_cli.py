@@ -195,6 +195,7 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "computer level (default: random)" in flat
     assert "variant (default: sixty-six)" in flat
     assert "(default: None)" not in flat
+    assert "docs/rules.md" in flat  # where the rules are written down
 
 
 def test_four_hand_names_the_computers_by_their_seats(

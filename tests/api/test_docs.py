@@ -1,12 +1,13 @@
 """The documentation pages work offline: every script, stylesheet and the spec they reference
 come from the server itself (over a real socket), and neither page names an external URL.
-``GET /`` redirects to ``/docs`` and is not counted against the ``/v1`` limits.
+``GET /`` is a landing page and is not counted against the ``/v1`` limits.
 """
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from importlib.metadata import version
 from urllib.parse import urljoin
 
 import pytest
@@ -84,12 +85,17 @@ def test_swagger_ui_does_not_call_the_online_validator(live_url: str) -> None:
     assert '"validatorUrl": null' in page
 
 
-def test_root_redirects_to_the_docs(live_url: str) -> None:
+def test_root_is_a_landing_page_with_the_ways_in_and_the_version(live_url: str) -> None:
     response = requests.get(live_url + "/", allow_redirects=False, timeout=TIMEOUT)
-    assert response.status_code == 302
-    assert urljoin(live_url + "/", response.headers["Location"]) == live_url + "/docs"
-    followed = requests.get(live_url + "/", timeout=TIMEOUT)
-    assert followed.status_code == 200 and followed.url == live_url + "/docs"
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/html")
+    page = response.text
+    for link in ("/play", "/play#how-to-play", "/docs", "/redoc", "/openapi.json", "/v1/rules"):
+        assert f'href="{link}"' in page
+        target = requests.get(live_url + link.split("#")[0], timeout=TIMEOUT)
+        assert target.status_code == 200, link
+    assert f"sixtysix {version('sixtysix')}" in page
+    assert "<script" not in page
 
 
 def test_root_and_static_files_are_not_rate_limited(redis_server: EmbeddedRedis,
@@ -99,7 +105,7 @@ def test_root_and_static_files_are_not_rate_limited(redis_server: EmbeddedRedis,
     client = app.test_client()
     try:
         for _ in range(4):
-            assert client.get("/").status_code == 302
+            assert client.get("/").status_code == 200
             with client.get("/static/redoc/LICENSE") as static:
                 assert static.status_code == 200
         assert client.get("/v1/rules").status_code == 200
