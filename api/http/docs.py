@@ -45,8 +45,8 @@ LANDING_PAGE: Final = """<!doctype html>
 <body>
 <main class="lobby landing">
 <h1>Sixty-Six</h1>
-<p>A server for the card game Sixty-Six (Sechsundsechzig) and its variants: play it in the
-browser, or write a client or a bot against its HTTP API.</p>
+<p class="wide">A server for the card game Sixty-Six (Sechsundsechzig) and its variants: play
+it in the browser, or write a client or a bot against its HTTP API.</p>
 <section class="panel wide" aria-labelledby="h-play">
 <h2 id="h-play">Play</h2>
 <ul>
@@ -64,7 +64,7 @@ with friends, the Route 66 tour and the leaderboard.</li>
 <li><a href="/v1/rules">The variants, options and computer levels</a> (GET /v1/rules)</li>
 </ul>
 </section>
-<p class="version">sixtysix {version}</p>
+<p class="version wide">sixtysix {version}</p>
 </main>
 </body>
 </html>

@@ -105,7 +105,7 @@ export class HowToPlayPage {
           el("li", {}, "Three-hand: the dealer sits out each hand and the other two play."),
           el("li", {}, "Four-hand: partners sit opposite, all cards are dealt, the dealer's last "
             + "card fixes trump, and play is strict from the first trick."))),
-      el("p", {}, "The full rule text, with every option, is docs/rules.md in the server's "
+      el("p", { class: "wide" }, "The full rule text, with every option, is docs/rules.md in the server's "
         + "repository; GET /v1/rules lists the options of this server.")));
   }
 
