@@ -65,7 +65,8 @@ def broken(page: Path) -> list[str]:
         path_part, _, fragment = target.partition("#")
         dest = (page.parent / path_part).resolve() if path_part else page
         if not dest.exists():
-            out.append(f"{target}: no file {dest.relative_to(ROOT) if ROOT in dest.parents else dest}")
+            shown = dest.relative_to(ROOT) if ROOT in dest.parents else dest
+            out.append(f"{target}: no file {shown}")
         elif fragment and dest.suffix == ".md" and fragment not in anchors(dest):
             out.append(f"{target}: no heading #{fragment} in {dest.name}")
     return out
