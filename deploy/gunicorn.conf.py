@@ -37,7 +37,7 @@ bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
 workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
 
 # gevent: an open event stream or a waiting long-poll holds a greenlet, not a thread, so a
-# worker holds thousands (``python -m tests.bench_streams`` measured it; see README). gthread
+# worker holds thousands (``python -m tests.bench_streams`` measured it; see docs). gthread
 # bounds them by workers x threads (a waiting request holds a thread) and stays available.
 # gevent never preempts: a request computing for long (a computer's search in the web tier)
 # stalls every other request of its worker meanwhile; searches belong to the worker tier.

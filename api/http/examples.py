@@ -1,7 +1,7 @@
 """Examples of the OpenAPI document, copied from real answers (tests/api/test_openapi_examples.py
 replays each one and compares).
 
-The game is the README's seeded one: Ann in seat 0 against the random computer, ``deck`` and
+The game is docs/api.md's seeded one: Ann in seat 0 against the random computer, ``deck`` and
 ``first_dealer`` given, seen by Ann right after the deal. Only the game id, the token and the
 request id differ from run to run.
 """

@@ -19,7 +19,7 @@ DECK: list[str] = [card_code(c) for c in SIXTY_SIX.deck]
 HAND_0: list[str] = DECK[0:3] + DECK[6:9]
 HAND_1: list[str] = DECK[3:6] + DECK[9:12]
 #: Dealt with ``first_dealer=1``: seat 0 (forehand) gets KH QH AS TS 9C JC, seat 1 AH TH KS QS
-#: 9D JD; the trump card is 9H (the README's curl tutorial deals it too).
+#: 9D JD; the trump card is 9H (docs/api.md's curl session deals it too).
 HEARTS_DECK: list[str] = [
     "KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
     "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]

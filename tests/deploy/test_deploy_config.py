@@ -133,12 +133,12 @@ def test_every_redis_is_capped_without_eviction() -> None:
     assert 0 < _size_bytes(config["maxmemory"]) <= limit // 2  # room for an AOF rewrite's fork
 
 
-def test_worker_default_is_what_the_readme_says(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_default_is_what_the_operations_page_says(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "unused")  # no directory made by the conf
     workers = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["workers"]
     assert workers == min(len(os.sched_getaffinity(0)) + 1, 9)
-    readme = (DEPLOY.parent / "README.md").read_text()
+    readme = (DEPLOY.parent / "docs" / "operations.md").read_text()
     row = next(x for x in readme.splitlines() if x.startswith("| `WEB_CONCURRENCY`"))
     assert row.split(" | ")[-1].startswith("cores + 1, at most 9")
 

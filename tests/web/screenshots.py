@@ -1,4 +1,4 @@
-"""The README's pictures of the web client: ``python -m tests.web.screenshots [--out docs]``.
+"""The docs' pictures of the web client: ``python -m tests.web.screenshots [--out docs]``.
 
 Starts the app with its own Redis, drives headless Debian chromium (as the browser tests do)
 and saves ``web-lobby.png`` (the lobby with an open table and a game to watch),
@@ -59,7 +59,7 @@ def _moves(url: str, driver: webdriver.Chrome, game_id: str, bob: str, until: in
 
 
 def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
-    """Ann (the page) against Bob (posting by the API) on README's deal: Ann shows the 40 in
+    """Ann (the page) against Bob (posting by the API) on docs/api.md's deal: Ann shows the 40 in
     hearts and the first cards are played (the table), then the hand is played out (the
     settlement)."""
     game = requests.post(f"{url}/v1/games", timeout=5, json={

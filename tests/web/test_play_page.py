@@ -29,7 +29,7 @@ from tests.web.pages import (
     wait_for,
 )
 
-#: README's example deal: with first_dealer 0, Bob (seat 1) leads; after Bob closes and leads
+#: docs/api.md's deal: with first_dealer 0, Bob (seat 1) leads; after Bob closes and leads
 #: the jack of clubs, Ann (seat 0: KS QS AH TH JD 9D, trump hearts) must trump with AH or TH.
 DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
         "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
@@ -139,7 +139,7 @@ def test_a_whole_match_against_the_random_computer_by_keys_only(
 
 
 def _closed_deal(web_url: str, browser: Browser) -> tuple[WebDriver, str]:
-    """README's deal between Ann (this page) and Bob (by the API): Bob closes the talon and
+    """docs/api.md's deal between Ann (this page) and Bob (by the API): Bob closes the talon and
     leads the jack of clubs. Answers the page and Bob's seat token."""
     game = requests.post(f"{web_url}/v1/games", timeout=5, json={
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
