@@ -31,8 +31,17 @@ from engine import (
 )
 from engine.actions import CLOSE, DECLARE
 from engine.rules import VARIANTS
-from tests.engine.helpers import act, of_type, play_out, run, start, two_hand_deck
+from tests.engine.helpers import (
+    act,
+    four_hand_deck,
+    of_type,
+    play_out,
+    run,
+    start,
+    two_hand_deck,
+)
 from tests.engine.test_properties import check_cards, check_legality, check_sizes
+from tests.engine.test_worked_cases import TIE_DECK, TIE_SCRIPT
 
 F, D = 1, 0
 #: Forehand takes 14 and 13 points with his spades, then holds the marriage of trumps (40).
@@ -105,20 +114,121 @@ def test_automatic_66_a_meld_reaching_66_ends_the_hand_at_once() -> None:
     assert s["explanation"] == "reached 66 with 67 points: the loser took no trick"
 
 
-def test_automatic_66_a_pending_marriage_counts_with_the_trick_that_reaches_66() -> None:
-    """Forehand melds 40 before his first trick (pending); the third trick brings him to 67:
-    the hand ends with that trick (once both have drawn)."""
-    deck = two_hand_deck(["AC", "TC", "KC", "QC", "AS", "TS"],
-                         ["9H", "JH", "9D", "JD", "QH", "QD"], "JC")
-    state = start(deck, options={"automatic_66": True})
-    run(state, "1 meld:C; 1 play:KC; 0 play:9H; 1 play:AC; 0 play:9D")
-    assert state.credited_points(F) == 55 and state.status == PLAYING
-    events = run(state, "1 play:TC; 0 play:JH")
+#: Forehand holds the marriage of trumps (clubs) and the spade Ace and Ten; the dealer
+#: throws AD on them. A meld after 25 or 26 trick points, or a trick of 21 (TS+AD) or 22
+#: (AS+AD) after 44 (40 and KC+9H), makes 65 or 66.
+EDGE_66 = two_hand_deck(["AS", "TS", "AH", "KC", "QC", "AC"],
+                        ["KS", "9S", "9H", "AD", "JD", "9D"], "JC")
+
+
+@pytest.mark.parametrize(("script", "points", "ends"), [
+    ("1 play:AS; 0 play:KS; 1 play:TS; 0 play:9S; 1 meld:C", 65, False),
+    ("1 play:AS; 0 play:KS; 1 play:AH; 0 play:9H; 1 meld:C", 66, True),
+], ids=["meld-65", "meld-66"])
+def test_automatic_66_a_meld_ends_the_hand_at_66_not_65(script: str, points: int,
+                                                         ends: bool) -> None:
+    state = start(EDGE_66, options={"automatic_66": True})
+    events = run(state, script)
+    assert state.credited_points(F) == points
+    assert of_type(events, "meld")[-1].data["credited"] is True
+    if not ends:
+        assert state.status == PLAYING and not of_type(events, "reached_66")
+        return
+    assert [e.type for e in events[-3:]] == ["meld", "reached_66", "hand_settled"]
+    assert events[-2].data == {"seat": F, "points": 66}
+    s = settlement(state)
+    assert (s["reason"], s["winners"], s["game_points"]) == ("reached_66", [F], 3)
+
+
+@pytest.mark.parametrize(("last", "points", "ends"), [("TS", 65, False), ("AS", 66, True)],
+                         ids=["trick-65", "trick-66"])
+def test_automatic_66_a_trick_ends_the_hand_at_66_not_65(last: str, points: int,
+                                                          ends: bool) -> None:
+    """The hand ends with the trick, once both have drawn."""
+    state = start(EDGE_66, options={"automatic_66": True})
+    run(state, "1 meld:C; 1 play:KC; 0 play:9H")
+    assert state.credited_points(F) == 44
+    events = run(state, f"1 play:{last}; 0 play:AD")
+    assert state.credited_points(F) == points
+    if not ends:
+        assert state.status == PLAYING and not of_type(events, "reached_66")
+        return
     assert [e.type for e in events] == ["card_played", "card_played", "trick_won",
                                         "card_drawn", "card_drawn", "reached_66",
                                         "hand_settled"]
+    assert events[-2].data == {"seat": F, "points": 66}
     s = settlement(state)
     assert (s["reason"], s["winners"], s["game_points"]) == ("reached_66", [F], 3)
+
+
+#: Four-hand, seat 0 deals and seat 1 leads; trump clubs (the dealer's last card JC). Seat 1
+#: holds the marriage of trumps; every other seat must beat the best club so far.
+PENDING_FOUR_HAND = four_hand_deck({
+    1: ["KC", "QC", "9C", "AH", "KH", "QH"],
+    2: ["TC", "AS", "TS", "KS", "QS", "JS"],
+    3: ["AC", "9S", "TH", "JH", "9H", "AD"],
+    0: ["TD", "KD", "QD", "JD", "9D", "JC"],
+}, dealer=0)
+
+
+def test_automatic_66_a_pending_marriage_counts_with_the_trick_that_reaches_66() -> None:
+    """Seat 1 melds 40 before his pair's first trick (pending) and leads KC; TC, AC and JC
+    follow: the pair's first trick (27) credits the meld, and with it 67 ends the hand. (In
+    two-hand no such trick exists: 40 and one trick make at most 61.)"""
+    state = start(PENDING_FOUR_HAND, "four-hand", {"automatic_66": True})
+    events = act(state, 1, "meld:C")
+    assert events[0].data["credited"] is False and state.credited_points(1) == 0
+    events = run(state, "1 play:KC; 2 play:TC; 3 play:AC; 0 play:JC")
+    assert [e.type for e in events[-5:]] == ["card_played", "trick_won", "meld_credited",
+                                             "reached_66", "hand_settled"]
+    assert events[-4].data["points"] == 27
+    assert events[-2].data == {"seat": 3, "points": 67}
+    s = settlement(state)
+    assert (s["reason"], s["winners"], s["game_points"], s["declared_by"]) == (
+        "reached_66", [1, 3], 3, 3)
+
+
+def test_automatic_66_a_meld_held_for_the_next_trick_counts_with_the_trick_that_reaches_66(
+) -> None:
+    """``meld_credit`` next_trick: forehand has 32, melds 40 (held) and leads KC; the trick
+    (4) credits the meld, and with it 76 ends the hand, once both have drawn."""
+    deck = two_hand_deck(["AS", "AH", "KC", "QC", "AC", "TC"],
+                         ["TS", "9H", "9S", "JD", "9D", "QD"], "JC")
+    state = start(deck, options={"automatic_66": True, "meld_credit": "next_trick"})
+    run(state, "1 play:AS; 0 play:TS; 1 play:AH; 0 play:9H; 1 meld:C")
+    assert state.credited_points(F) == 32 and state.status == PLAYING
+    events = run(state, "1 play:KC; 0 play:9S")
+    assert [e.type for e in events] == ["card_played", "card_played", "trick_won",
+                                        "meld_credited", "card_drawn", "card_drawn",
+                                        "reached_66", "hand_settled"]
+    assert events[-2].data == {"seat": F, "points": 76}
+    s = settlement(state)
+    assert (s["reason"], s["winners"], s["game_points"]) == ("reached_66", [F], 3)
+
+
+#: Plays only under ``automatic_66`` (found by a random search; trump diamonds): forehand has
+#: 53 before the last trick and takes it (KD+TH, 14) to 67.
+LAST_TRICK_TO_66 = ["AH", "9C", "KS", "JS", "TD", "QC", "TS", "JD", "KH", "9H", "QS", "AS", "QD",
+                    "QH", "KC", "JH", "JC", "9S", "TC", "9D", "AD", "TH", "KD", "AC"]
+LAST_TRICK_TO_66_SCRIPT = (
+    "1 play:KH; 0 play:TD; 0 play:JS; 1 play:JD; 1 play:JH; 0 play:9H; 1 play:9C; 0 play:QC; "
+    "0 play:AS; 1 play:9S; 0 play:9D; 1 play:AH; 0 play:TC; 1 play:KC; 0 play:QS; 1 play:KS; "
+    "1 play:AD; 0 play:AC; 1 play:TS; 0 play:QH; 1 play:QD; 0 play:JC")
+
+
+def test_automatic_66_reached_with_the_last_trick_is_scored_as_reaching_66() -> None:
+    """Not as played out: no last-trick bonus, reason ``reached_66``, by the table."""
+    state = start(LAST_TRICK_TO_66, options={"automatic_66": True})
+    run(state, LAST_TRICK_TO_66_SCRIPT)
+    assert state.credited_points(F) == 53 and not state.talon and state.status == PLAYING
+    events = run(state, "1 play:KD; 0 play:TH")
+    assert not state.hands[F] and not state.hands[D]
+    assert of_type(events, "reached_66")[0].data == {"seat": F, "points": 67}
+    s = settlement(state)
+    assert [(w["total"], w["last_trick_bonus"]) for w in s["sides"]] == [(67, 0), (53, 0)]
+    assert (s["reason"], s["winners"], s["game_points"], s["declared_by"]) == (
+        "reached_66", [F], 1, F)
+    assert s["explanation"] == "reached 66 with 67 points: the loser has 53 points (33 or more)"
 
 
 def test_automatic_66_against_a_closer() -> None:
@@ -197,6 +307,16 @@ def test_played_out_hands_are_worth_one(variant: str, deck: list[str], reason: s
         reason, [winner], 2)
     assert (by_one["reason"], by_one["winners"], by_one["game_points"]) == (reason, [winner], 1)
     assert by_one["explanation"] == "a played-out hand is worth 1 whatever the loser's points"
+
+
+def test_played_out_points_one_a_tie_still_scores_nothing() -> None:
+    """Worked case 8b's 65:65 under ``played_out_points`` one."""
+    state = start(TIE_DECK, options={"played_out_points": "one"})
+    run(state, TIE_SCRIPT)
+    s = settlement(state)
+    assert [w["total"] for w in s["sides"]] == [65, 65]
+    assert (s["reason"], s["winner_side"], s["winners"], s["game_points"]) == ("tie", None, [], 0)
+    assert state.score == [0, 0]
 
 
 def test_played_out_points_leave_closings_and_declarations_alone() -> None:

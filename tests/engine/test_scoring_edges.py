@@ -2,8 +2,10 @@
 
 Exactly 66 is enough (not more than 66 needed); a closed hand is scored by the opponent's state
 **when the talon was closed**, credited melds included (not by his state at the end); the
-closer's opponent declaring falsely is a false declaration (not a failed closing); a tie in
-Bummerl for the set goes to the winner of the deciding match (not the lower seat).
+closer's opponent declaring falsely is a false declaration (not a failed closing); a hand
+played out is scored by the table on the loser's points with his last-trick bonus (not
+without it); a tie in Bummerl for the set goes to the winner of the deciding match (not the
+lower seat).
 
 Sixty-six with seat 0 dealing: seat 1 is forehand. Decks with a talon list only the cards drawn
 before the closing; the rest of the talon does not matter. Hands marked "found by a random
@@ -162,6 +164,32 @@ def test_closers_opponent_declaring_falsely_is_a_false_declaration(rule: str, po
     assert (side(s, D)["total"], side(s, F)["total"], side(s, F)["tricks"]) == (11, 62, 3)
     assert s["missing_points"] == 55
     assert outcome(s) == ("false_declaration", [F], points)
+
+
+# --------------------------------------------------------------------------- played out
+
+
+#: Played out by plays only (found by a random search; trump clubs): the dealer ends with 91,
+#: forehand with 29 trick points and the last trick (9D+9H, worth nothing).
+LOSER_TAKES_THE_LAST_TRICK = ["AS", "KH", "AD", "KC", "TC", "JC", "9C", "JS", "QH", "JH", "KD",
+                              "JD", "AC", "QD", "9S", "AH", "TS", "KS", "QS", "QC", "9D", "9H",
+                              "TD", "TH"]
+LOSER_TAKES_THE_LAST_TRICK_SCRIPT = (
+    "1 play:JS; 0 play:KC; 0 play:QD; 1 play:AS; 0 play:AH; 1 play:9S; 0 play:KD; 1 play:QS; "
+    "0 play:JD; 1 play:QH; 0 play:QC; 1 play:TD; 0 play:KS; 1 play:TS; 1 play:AD; 0 play:TC; "
+    "0 play:TH; 1 play:KH; 0 play:JC; 1 play:AC; 1 play:9C; 0 play:JH; 1 play:9D; 0 play:9H")
+
+
+def test_played_out_table_counts_the_losers_last_trick_bonus() -> None:
+    """The loser took the last trick: 29 + 10 = 39 points, so the winner gets 1 (29 alone
+    would give 2)."""
+    _, s = played(LOSER_TAKES_THE_LAST_TRICK, LOSER_TAKES_THE_LAST_TRICK_SCRIPT)
+    assert s["last_trick_by"] == F
+    loser = side(s, F)
+    assert (loser["trick_points"], loser["last_trick_bonus"], loser["total"]) == (29, 10, 39)
+    assert side(s, D)["total"] == 91
+    assert outcome(s) == ("played_out", [D], 1)
+    assert s["explanation"] == "the loser has 39 points (33 or more)"
 
 
 # --------------------------------------------------------------------------- set

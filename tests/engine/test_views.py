@@ -22,6 +22,7 @@ from engine import (
     view,
 )
 from tests.engine.helpers import continue_all, of_type, run, start, two_hand_deck
+from tests.engine.test_rule_options import EDGE_66
 from tests.engine.test_worked_cases import SWEEP_F, plan_deck
 
 F, D = 1, 0
@@ -90,6 +91,15 @@ def test_point_counter_and_hint_66_settings() -> None:
     assert view(state, D)["can_declare_66"] is False
     assert "can_declare_66" not in view(state, None)
     assert view(state, None)["points"][0]["total"] == 67
+
+
+@pytest.mark.parametrize(("last", "points", "can"), [("TS", 65, False), ("AS", 66, True)])
+def test_hint_66_lights_at_exactly_66(last: str, points: int, can: bool) -> None:
+    """40 and KC+9H (4), then TS+AD (21) or AS+AD (22): 65 or 66."""
+    state = start(EDGE_66, settings=Settings(hint_66=True))
+    run(state, f"1 meld:C; 1 play:KC; 0 play:9H; 1 play:{last}; 0 play:AD")
+    assert state.credited_points(F) == points
+    assert view(state, F)["can_declare_66"] is can
 
 
 def test_match_view_shows_won_and_still_needed() -> None:
