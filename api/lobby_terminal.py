@@ -16,6 +16,7 @@ from typing import Final
 
 from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
 from api.play import play_match
+from api.text_policy import shown
 
 #: Seconds between looks at a table that waits for its players.
 POLL_INTERVAL: Final = 1.0
@@ -65,7 +66,7 @@ def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str],
             say(f"{exc.detail}.")
             name = ask("Your name at the table (3–20 letters, digits, spaces): ").strip()
     me = client.with_token(created["token"])
-    say(f"You are {created['name']} (player {created['player_id']}).")
+    say(f"You are {shown(created['name'])} (player {created['player_id']}).")
     table = _take_seat(me, choice, ask, say)
     if table is None:
         return 1
@@ -90,7 +91,7 @@ def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str
     if not choice.new:
         listed = me.tables(variant=choice.variant)["tables"]
         for i, t in enumerate(listed, 1):
-            names = ", ".join(s.get("name", "open") for s in t["seats"])
+            names = ", ".join(shown(s.get("name", "open")) for s in t["seats"])
             say(f"{i:3}  {t['table_id']}  {t['variant']}  {names}")
         if listed:
             text = ask("Number of a table to join, n for a new one, q to quit: ").strip()
