@@ -42,8 +42,9 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
         f"/v1/players/{PLAYER_ID}", player_id=PLAYER_ID),
     "name_taken": problem(
         "name-taken", "Name taken", 409,
-        "the name 'ann' is taken (names are unique without regard to case)", "/v1/players"),
-    "invalid_name": _validation("/v1/players", "name", "a name has 3 to 20 characters"),
+        "the name 'ann' is taken, or looks like one that is (names are unique without regard "
+        "to case or to look-alike letters)", "/v1/players"),
+    "invalid_name": _validation("/v1/players", "name", "must be at least 3 characters; got 1"),
     "table_not_found": problem(
         "table-not-found", "No such table", 404,
         f"no table {TABLE_ID!r} (unknown, expired, or private and no invite code given)",

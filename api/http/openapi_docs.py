@@ -154,10 +154,12 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                                   "missing_player_token", "unknown_player_token",
                                   headers=("WWW-Authenticate",)),
     "PlayerNotFound": _errors("player-not-found: no player with this id", "player_not_found"),
-    "NameTaken": _errors("name-taken: another player has this name (names are unique without "
-                         "regard to case)", "name_taken"),
-    "InvalidPlayer": _errors("The name is missing or not 3 to 20 letters, digits, spaces, - "
-                             "or _, or the kind is not human or bot (errors names the field)",
+    "NameTaken": _errors("name-taken: another player has this name or one that looks like it "
+                         "(names are unique without regard to case or to look-alike letters: "
+                         "their Unicode TR39 skeletons differ)", "name_taken"),
+    "InvalidPlayer": _errors("The name is missing, not 3 to 20 letters, digits, spaces, - "
+                             "or _, or holds a control, format or invisible character, or the "
+                             "kind is not human or bot (errors names the field and why)",
                              "invalid_name"),
     "TableNotFound": _errors("table-not-found: unknown or expired table, or a private one and "
                              "no (or a wrong) invite code", "table_not_found"),
