@@ -53,6 +53,12 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
     "no_seat": _table_conflict("leave", "you have no seat at this table"),
     "no_rematch_yet": _table_conflict("rematch",
                                       "the table is open: a rematch follows a finished match"),
+    "too_many_open_tables": problem(
+        "too-many-open-tables", "You have as many open tables as allowed", 409,
+        "you have 1 open table, the most allowed (max_open_tables 1): free one by leaving it "
+        "(POST /v1/tables/{table_id}/leave; a table nobody is left at closes), or wait until "
+        "one fills and starts or expires", "/v1/tables", max_open_tables=1,
+        open_tables=[TABLE_ID]),
     "unknown_level": _validation("/v1/tables", "seats.1.level", "unknown level 'genius'",
                                  allowed=["random", "easy", "normal", "strong"]),
     "no_such_seat": _validation(f"{_TABLE}/join", "seat", "this table has seats 0..1"),

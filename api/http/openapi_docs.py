@@ -165,9 +165,11 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                              "no (or a wrong) invite code", "table_not_found"),
     "TableConflict": _errors(
         "table-conflict, with the reason (already seated, every seat taken, not open, no seat "
-        "to leave, no finished match to rematch...), or table-busy (the table kept changing "
-        "meanwhile; nothing was done: try again)",
-        "already_seated", "no_seat", "no_rematch_yet"),
+        "to leave, no finished match to rematch...), table-busy (the table kept changing "
+        "meanwhile; nothing was done: try again), or on creation too-many-open-tables (the "
+        "player has SIXTYSIX_MAX_OPEN_TABLES open tables, default 10: max_open_tables and "
+        "open_tables say so; leave one, or wait until one starts or expires)",
+        "already_seated", "no_seat", "no_rematch_yet", "too_many_open_tables"),
     "InvalidTable": _errors("A field of the table is missing or not allowed (errors names it; "
                             "an unknown choice lists the allowed ones)",
                             "unknown_level", "no_such_seat"),
