@@ -26,6 +26,7 @@ from api import arena
 from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.play import play_against_computer, resume
+from api.player_tokens import PlayerTokens, config_dir
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
 from api.ratings.seed_make import make_variant, write_variant
@@ -168,8 +169,9 @@ def play(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
-        if args.lobby:
-            return play_lobby(client, lobby_choice(args), input, print)
+        if args.lobby:  # a server of this process forgets its players: none to keep
+            saved = PlayerTokens(config_dir()) if args.url else None
+            return play_lobby(client, lobby_choice(args), input, print, saved)
         if args.game:
             return resume(client.with_token(args.token), args.game, input, print)
         return play_against_computer(
