@@ -22,7 +22,7 @@ from api.live.chat import MAX_CHARS
 from api.runtime.redis_server import EmbeddedRedis
 from api.text_policy import PATTERN, normalised, refusal
 from tests.api.conftest import SHIPPED_LIMITS
-from tests.api.helpers import act, assert_problem, bearer, two_humans, view
+from tests.api.helpers import act, assert_problem, bearer, configured, two_humans, view
 
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
@@ -179,10 +179,8 @@ def test_problem_examples_of_chat_are_what_the_server_answers(client: FlaskClien
 
 @pytest.fixture
 def capped(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[FlaskClient]:
-    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
-                              "RATELIMIT_ENABLED": False, "SIXTYSIX_MAX_CHAT": 3})
-    yield application.test_client()
-    application.extensions["sixtysix"].store.redis.close()
+    with configured(redis_server.url, SIXTYSIX_MAX_CHAT=3) as client:
+        yield client
 
 
 def test_a_game_holds_at_most_max_chat_messages(capped: FlaskClient) -> None:

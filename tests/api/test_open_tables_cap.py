@@ -12,12 +12,11 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.app import create_app
 from api.config import DEFAULTS
 from api.http.examples_lobby import TABLE_ID
 from api.runtime.redis_server import EmbeddedRedis
 from api.tables.store import table_key
-from tests.api.helpers import assert_problem, bearer
+from tests.api.helpers import assert_problem, bearer, configured
 from tests.api.lobby_helpers import join, new_player, new_table, same_problem
 from tests.waiting import until
 
@@ -26,10 +25,8 @@ OPEN_TABLE: dict[str, Any] = {"seats": [{"kind": "player"}, {"kind": "open"}]}
 
 @pytest.fixture
 def capped(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[FlaskClient]:
-    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
-                              "RATELIMIT_ENABLED": False, "SIXTYSIX_MAX_OPEN_TABLES": 3})
-    yield application.test_client()
-    application.extensions["sixtysix"].store.redis.close()
+    with configured(redis_server.url, SIXTYSIX_MAX_OPEN_TABLES=3) as client:
+        yield client
 
 
 def _create(client: FlaskClient, token: str, **body: Any) -> Any:
@@ -63,27 +60,21 @@ def test_leaving_or_starting_frees_a_place(capped: FlaskClient) -> None:
 
 def test_an_expired_table_frees_its_place(redis_server: EmbeddedRedis,
                                           redis_client: redis.Redis) -> None:
-    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
-                              "RATELIMIT_ENABLED": False, "SIXTYSIX_MAX_OPEN_TABLES": 1,
-                              "SIXTYSIX_TABLE_OPEN_TTL": 1})
-    client = application.test_client()
-    _, ann = new_player(client, "Ann")
-    opened = new_table(client, ann, **OPEN_TABLE)["table_id"]
-    assert_problem(_create(client, ann), 409, "too-many-open-tables")
-    until(lambda: not redis_client.exists(table_key(opened)), "the open table expires", 30)
-    until(lambda: _create(client, ann).status_code == 201, "its place is free", 30)
-    application.extensions["sixtysix"].store.redis.close()
+    with configured(redis_server.url, SIXTYSIX_MAX_OPEN_TABLES=1,
+                    SIXTYSIX_TABLE_OPEN_TTL=1) as client:
+        _, ann = new_player(client, "Ann")
+        opened = new_table(client, ann, **OPEN_TABLE)["table_id"]
+        assert_problem(_create(client, ann), 409, "too-many-open-tables")
+        until(lambda: not redis_client.exists(table_key(opened)), "the open table expires", 30)
+        until(lambda: _create(client, ann).status_code == 201, "its place is free", 30)
 
 
 def test_the_documented_example_is_what_the_server_answers(
         redis_server: EmbeddedRedis, redis_client: redis.Redis) -> None:
-    application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
-                              "RATELIMIT_ENABLED": False, "SIXTYSIX_MAX_OPEN_TABLES": 1})
-    client = application.test_client()
-    _, ann = new_player(client, "Ann")
-    opened = new_table(client, ann, **OPEN_TABLE)["table_id"]
-    same_problem(_create(client, ann), "too_many_open_tables", **{TABLE_ID: opened})
-    application.extensions["sixtysix"].store.redis.close()
+    with configured(redis_server.url, SIXTYSIX_MAX_OPEN_TABLES=1) as client:
+        _, ann = new_player(client, "Ann")
+        opened = new_table(client, ann, **OPEN_TABLE)["table_id"]
+        same_problem(_create(client, ann), "too_many_open_tables", **{TABLE_ID: opened})
 
 
 def test_a_table_that_starts_at_once_is_no_open_one(capped: FlaskClient) -> None:
