@@ -26,6 +26,7 @@ from api import arena
 from api.client import ApiError, SixtySixClient
 from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.play import play_against_computer, resume
+from api.player_tokens import PlayerTokens, config_dir
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
 from api.ratings.seed_make import make_variant, write_variant
@@ -66,7 +67,7 @@ def _maxmemory(text: str) -> str:
 def add_serve(sub: Subparsers) -> None:
     p = sub.add_parser("serve", help="run the API with gunicorn (deploy/gunicorn.conf.py)",
                        description="Run the API with gunicorn. Without REDIS_URL an embedded "
-                       "redis-server with its append-only file under --data-dir is started, "
+                       "redis-server with its append-only file under --data is started, "
                        "restarted when it dies, and stopped with it.")
     p.add_argument("--host", help=f"interface to bind (else SIXTYSIX_BIND, else {DEFAULT_HOST})")
     p.add_argument("--port", type=int,
@@ -75,8 +76,9 @@ def add_serve(sub: Subparsers) -> None:
     p.add_argument("--workers", type=int,
                    help="gunicorn worker processes (else WEB_CONCURRENCY, else cores + 1, "
                    "at most 9)")
-    p.add_argument("--data-dir", type=Path, default=Path("var"),
-                   help="directory of the embedded redis-server's data (default ./var)")
+    p.add_argument("--data", "--data-dir", dest="data_dir", type=Path, metavar="DIR",
+                   help="directory of the embedded redis-server's data, named in full at "
+                   "start (else SIXTYSIX_DATA_DIR, else ./var)")
     p.add_argument("--redis-maxmemory", type=_maxmemory,
                    default=os.environ.get("SIXTYSIX_REDIS_MAXMEMORY") or DEFAULT_REDIS_MAXMEMORY,
                    help="memory cap of the embedded redis-server (noeviction: a full store "
@@ -170,8 +172,9 @@ def play(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
-        if args.lobby:
-            return play_lobby(client, lobby_choice(args), input, print)
+        if args.lobby:  # a server of this process forgets its players: none to keep
+            saved = PlayerTokens(config_dir()) if args.url else None
+            return play_lobby(client, lobby_choice(args), input, print, saved)
         if args.game:
             return resume(client.with_token(args.token), args.game, input, print)
         return play_against_computer(

@@ -21,6 +21,8 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_RATE_CHAT``         chat messages per seat token                ``5 per 10 seconds``
 ``SIXTYSIX_MAX_CHAT``          chat messages a game holds (then 409)       500
 ``SIXTYSIX_TABLE_OPEN_TTL``    seconds an open table waits for its seats   3600 (1 hour)
+``SIXTYSIX_MAX_OPEN_TABLES``   open tables a player may have at once       10
+                               (then 409; 0: no cap)
 ``SIXTYSIX_TRUSTED_PROXIES``   proxies whose ``X-Forwarded-For`` is        0
                                trusted for the client address
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
@@ -70,6 +72,7 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_RATE_CHAT": "5 per 10 seconds",
     "SIXTYSIX_MAX_CHAT": 500,
     "SIXTYSIX_TABLE_OPEN_TTL": 3600,
+    "SIXTYSIX_MAX_OPEN_TABLES": 10,
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,

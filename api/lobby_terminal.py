@@ -16,6 +16,8 @@ from typing import Final
 
 from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
 from api.play import play_match
+from api.player_tokens import PlayerTokens, SavedPlayer
+from api.text_policy import shown
 
 #: Seconds between looks at a table that waits for its players.
 POLL_INTERVAL: Final = 1.0
@@ -52,20 +54,13 @@ def lobby_choice(args: argparse.Namespace) -> LobbyChoice:
 
 
 def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
-               say: Callable[[str], None]) -> int:
-    """Make a player, take a seat at a table, play its matches; 0 when done, 1 on quitting."""
-    name = choice.name
-    while True:
-        try:
-            created = client.create_player(name)
-            break
-        except ApiError as exc:
-            if exc.status not in (409, 422):
-                raise
-            say(f"{exc.detail}.")
-            name = ask("Your name at the table (3–20 letters, digits, spaces): ").strip()
-    me = client.with_token(created["token"])
-    say(f"You are {created['name']} (player {created['player_id']}).")
+               say: Callable[[str], None], saved: PlayerTokens | None = None) -> int:
+    """Be a player, take a seat at a table, play its matches; 0 when done, 1 on quitting.
+
+    With ``saved``, the player saved for this server is resumed (a token the server no longer
+    knows is forgotten), and a new one is saved for the next run.
+    """
+    me = _player(client, choice, ask, say, saved)
     table = _take_seat(me, choice, ask, say)
     if table is None:
         return 1
@@ -83,6 +78,44 @@ def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str],
         _wait_until(me, table["table_id"], choice.invite_code, _past(you["game_id"]), say)
 
 
+def _player(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
+            say: Callable[[str], None], saved: PlayerTokens | None) -> SixtySixClient:
+    """The client of the player saved for this server, else of a new one (asking for
+    another name while the one given is taken or refused)."""
+    known = None if saved is None else saved.get(client.base_url)
+    if saved is not None and known is not None:
+        me = client.with_token(known["token"])
+        try:
+            profile = me.me()
+        except ApiError as exc:
+            if exc.status != 401:
+                raise
+            say(f"The player {shown(known['name'])} saved in {saved.path} is unknown to "
+                f"{client.base_url}; making a new one.")
+            saved.put(client.base_url, None)
+        else:
+            say(f"You are {shown(profile['name'])} (player {known['player_id']}), resumed "
+                f"with the token saved in {saved.path}.")
+            return me
+    name = choice.name
+    while True:
+        try:
+            created = client.create_player(name)
+            break
+        except ApiError as exc:
+            if exc.status not in (409, 422):
+                raise
+            say(f"{exc.detail}.")
+            name = ask("Your name at the table (3–20 letters, digits, spaces): ").strip()
+    say(f"You are {shown(created['name'])} (player {created['player_id']}).")
+    if saved is not None:
+        saved.put(client.base_url, SavedPlayer(player_id=created["player_id"],
+                                               name=created["name"], token=created["token"]))
+        say(f"Your player token is saved in {saved.path} (mode 0600); to resume as "
+            f"{shown(created['name'])}: sixtysix play --url {client.base_url} --lobby")
+    return client.with_token(created["token"])
+
+
 def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
                say: Callable[[str], None]) -> TableView | None:
     if choice.join:
@@ -90,7 +123,7 @@ def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str
     if not choice.new:
         listed = me.tables(variant=choice.variant)["tables"]
         for i, t in enumerate(listed, 1):
-            names = ", ".join(s.get("name", "open") for s in t["seats"])
+            names = ", ".join(shown(s.get("name", "open")) for s in t["seats"])
             say(f"{i:3}  {t['table_id']}  {t['variant']}  {names}")
         if listed:
             text = ask("Number of a table to join, n for a new one, q to quit: ").strip()

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.client import ActionDict, action_dict, action_text
+from api.text_policy import shown
 from engine.errors import InvalidAction
 
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
@@ -75,10 +76,10 @@ def table_names(seats: Sequence[Mapping[str, Any]], me: int | None) -> dict[int,
         if seat == me:
             continue
         if me is None or players not in DIRECTIONS:
-            names[seat] = info["name"]
+            names[seat] = shown(info["name"])
             continue
         offset = (seat - me) % players
-        tags = [info["level"] if info["kind"] == "computer" else info["name"]]
+        tags = [info["level"] if info["kind"] == "computer" else shown(info["name"])]
         if players == 4 and offset == 2:
             tags.append("partner")
         names[seat] = f"{DIRECTIONS[players][offset - 1]} ({', '.join(tags)})"
@@ -226,9 +227,10 @@ def render_hint(hint: Mapping[str, Any]) -> str:
 
 
 def render_chat(message: Mapping[str, Any], me: int | None, names: Names) -> str:
-    """A chat message as ``[Name] text`` (``[You] text`` for the reader's own); its text
-    holds no control character (the server refuses them), so it prints as it is."""
-    return f"[{seat_name(message['seat'], me, names)}] {message['text']}"
+    """A chat message as ``[Name] text`` (``[You] text`` for the reader's own); a control or
+    invisible character (the server refuses them now; an older message may hold one) prints
+    as its ``\\uXXXX`` escape."""
+    return f"[{seat_name(message['seat'], me, names)}] {shown(message['text'])}"
 
 
 def render_event(event: Mapping[str, Any], me: int | None, names: Names,

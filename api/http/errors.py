@@ -31,6 +31,7 @@ from api.games.store import ChatFull, GameNotFound, OutcomeUnknown, TooManyGames
 from api.http import metrics
 from api.http.observability import request_id
 from api.http.schemas import ProblemSchema
+from api.text_policy import TextRefused
 from engine import Action, IllegalAction
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
@@ -178,6 +179,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem) -> Response:
         return problem_response(error.kind, error.detail, error.headers, **error.extra)
+
+    @app.errorhandler(TextRefused)
+    def _text_refused(error: TextRefused) -> Response:
+        return problem_response(VALIDATION, str(error), errors={error.field: [error.reason]})
 
     @app.errorhandler(GameNotFound)
     def _not_found(error: GameNotFound) -> Response:

@@ -142,10 +142,10 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         "this game", f"{_GAME}/chat", max_messages=500),
     "invalid_chat_text": problem(
         "validation-error", "Invalid request field", 422,
-        "text: must be one line of text without control characters: character 4 is a "
-        "control character (U+000A)", f"{_GAME}/chat",
-        errors={"text": ["must be one line of text without control characters: character 4 "
-                         "is a control character (U+000A)"]}),
+        "text: must be one line of visible text: character 4 is a control character "
+        "(U+000A)", f"{_GAME}/chat",
+        errors={"text": ["must be one line of visible text: character 4 is a control "
+                         "character (U+000A)"]}),
     "store_full": problem(
         "insufficient-storage", "The game store is full", 507,
         "the game store is full; nothing was saved", "/v1/games"),

@@ -42,8 +42,9 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
         f"/v1/players/{PLAYER_ID}", player_id=PLAYER_ID),
     "name_taken": problem(
         "name-taken", "Name taken", 409,
-        "the name 'ann' is taken (names are unique without regard to case)", "/v1/players"),
-    "invalid_name": _validation("/v1/players", "name", "a name has 3 to 20 characters"),
+        "the name 'ann' is taken, or looks like one that is (names are unique without regard "
+        "to case or to look-alike letters)", "/v1/players"),
+    "invalid_name": _validation("/v1/players", "name", "must be at least 3 characters; got 1"),
     "table_not_found": problem(
         "table-not-found", "No such table", 404,
         f"no table {TABLE_ID!r} (unknown, expired, or private and no invite code given)",
@@ -52,6 +53,12 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
     "no_seat": _table_conflict("leave", "you have no seat at this table"),
     "no_rematch_yet": _table_conflict("rematch",
                                       "the table is open: a rematch follows a finished match"),
+    "too_many_open_tables": problem(
+        "too-many-open-tables", "You have as many open tables as allowed", 409,
+        "you have 1 open table, the most allowed (max_open_tables 1): free one by leaving it "
+        "(POST /v1/tables/{table_id}/leave; a table nobody is left at closes), or wait until "
+        "one fills and starts or expires", "/v1/tables", max_open_tables=1,
+        open_tables=[TABLE_ID]),
     "unknown_level": _validation("/v1/tables", "seats.1.level", "unknown level 'genius'",
                                  allowed=["random", "easy", "normal", "strong"]),
     "no_such_seat": _validation(f"{_TABLE}/join", "seat", "this table has seats 0..1"),

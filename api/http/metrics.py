@@ -159,7 +159,9 @@ class Metrics:
             self.redis_errors.labels(type(exception).__name__).inc()
 
     def render(self) -> Response:
-        return Response(generate_latest(self.exposed), mimetype=CONTENT_TYPE_LATEST)
+        """The exposition, its Content-Type exactly the client library's (which names its
+        charset already: ``mimetype=`` would append a second one)."""
+        return Response(generate_latest(self.exposed), content_type=CONTENT_TYPE_LATEST)
 
 
 def _current() -> Metrics | None:

@@ -154,18 +154,22 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                                   "missing_player_token", "unknown_player_token",
                                   headers=("WWW-Authenticate",)),
     "PlayerNotFound": _errors("player-not-found: no player with this id", "player_not_found"),
-    "NameTaken": _errors("name-taken: another player has this name (names are unique without "
-                         "regard to case)", "name_taken"),
-    "InvalidPlayer": _errors("The name is missing or not 3 to 20 letters, digits, spaces, - "
-                             "or _, or the kind is not human or bot (errors names the field)",
+    "NameTaken": _errors("name-taken: another player has this name or one that looks like it "
+                         "(names are unique without regard to case or to look-alike letters: "
+                         "their Unicode TR39 skeletons differ)", "name_taken"),
+    "InvalidPlayer": _errors("The name is missing, not 3 to 20 letters, digits, spaces, - "
+                             "or _, or holds a control, format or invisible character, or the "
+                             "kind is not human or bot (errors names the field and why)",
                              "invalid_name"),
     "TableNotFound": _errors("table-not-found: unknown or expired table, or a private one and "
                              "no (or a wrong) invite code", "table_not_found"),
     "TableConflict": _errors(
         "table-conflict, with the reason (already seated, every seat taken, not open, no seat "
-        "to leave, no finished match to rematch...), or table-busy (the table kept changing "
-        "meanwhile; nothing was done: try again)",
-        "already_seated", "no_seat", "no_rematch_yet"),
+        "to leave, no finished match to rematch...), table-busy (the table kept changing "
+        "meanwhile; nothing was done: try again), or on creation too-many-open-tables (the "
+        "player has SIXTYSIX_MAX_OPEN_TABLES open tables, default 10: max_open_tables and "
+        "open_tables say so; leave one, or wait until one starts or expires)",
+        "already_seated", "no_seat", "no_rematch_yet", "too_many_open_tables"),
     "InvalidTable": _errors("A field of the table is missing or not allowed (errors names it; "
                             "an unknown choice lists the allowed ones)",
                             "unknown_level", "no_such_seat"),

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from api.games.store import MAX_PAGE, MAX_SEQ
+from api.text_policy import PATTERN, POLICY, normalised, refusal
 from engine.actions import KINDS
 
 MAX_WAIT: Final = 30
@@ -50,16 +51,39 @@ class BodyNumber(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class PolicyText(fields.String):
+    """A string of the text policy (:mod:`api.text_policy`) of ``low`` to ``high``
+    characters: loaded normalised; one that breaks it is a 422 on the field saying why."""
+
+    def __init__(self, low: int, high: int, **kwargs: Any) -> None:
+        metadata = {**kwargs.pop("metadata", {}), "minLength": low, "maxLength": high,
+                    "pattern": PATTERN}
+        super().__init__(metadata=metadata, **kwargs)
+        self.bounds = (low, high)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = normalised(super()._deserialize(value, attr, data, **kwargs))
+        reason = refusal(text, *self.bounds)
+        if reason is not None:
+            raise ValidationError(reason)
+        return text
+
+
 #: Shortest and longest seat name, in characters.
 NAME_LENGTH: Final = (1, 40)
+
+
+def _plain_name(name: str) -> bool:
+    """Whether seat name ``name`` is one ``SeatSpecSchema`` loads as it is."""
+    return normalised(name) == name and refusal(name, *NAME_LENGTH) is None
 
 
 class SeatSpecSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS),
                          metadata={"example": "human"})
-    name = fields.String(validate=validate.Length(*NAME_LENGTH), metadata={
-        "description": "Shown to every seat; default 'Player N' or 'Computer (level)'",
-        "example": "Ann"})
+    name = PolicyText(*NAME_LENGTH, metadata={
+        "description": "Shown to every seat; default 'Player N' or 'Computer (level)'; "
+                       f"{POLICY} (422 on it)", "example": "Ann"})
     level = fields.String(metadata={
         "description": "Computer level (see GET /v1/rules); default random", "example": "random"})
 
@@ -160,8 +184,7 @@ def _quick_seats(seats: Any) -> bool:
     return type(seats) is list and all(
         type(seat) is dict and seat.keys() <= _SEAT_MEMBERS and seat.get("kind") in SEAT_KINDS
         and all(type(seat.get(n, "")) is str for n in ("name", "level"))
-        and ("name" not in seat
-             or NAME_LENGTH[0] <= len(seat["name"]) <= NAME_LENGTH[1])
+        and ("name" not in seat or _plain_name(seat["name"]))
         for seat in seats)
 
 

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.live.chat import MAX_CHARS, TEXT_PATTERN
+from api.live.chat import MAX_CHARS
+from api.text_policy import PATTERN, POLICY
 
 
 class ChatSchema(Schema):
     text = fields.String(required=True, metadata={
-        "description": f"One line of 1 to {MAX_CHARS} characters after NFC normalisation and "
-                       "stripping leading and trailing whitespace; control characters (tab "
-                       "and newline included), line and paragraph separators and the "
-                       "bidirectional overrides and isolates U+202A–U+202E, U+2066–U+2069 are "
-                       "refused (422 on text)",
-        "example": "Good luck!", "minLength": 1, "maxLength": MAX_CHARS, "pattern": TEXT_PATTERN})
+        "description": f"1 to {MAX_CHARS} characters; {POLICY} (422 on text)",
+        "example": "Good luck!", "minLength": 1, "maxLength": MAX_CHARS, "pattern": PATTERN})
 
 
 class ChatMessageSchema(Schema):

@@ -33,7 +33,11 @@ def _cursor() -> fields.String:
 
 class CreatePlayerSchema(Schema):
     name = fields.String(required=True, metadata={
-        "description": "3–20 letters, digits, spaces, - or _; unique without regard to case",
+        "description": "3–20 letters, digits, spaces, - or _, counted after NFC normalisation "
+                       "and trimming the spaces at both ends; no control, format or invisible "
+                       "character; unique without regard to case or to look-alike letters "
+                       "(their Unicode TR39 skeletons differ: Cyrillic о, Greek ο, fullwidth "
+                       "or mathematical letters do not make another name)",
         "example": "Ann"})
     kind = fields.String(load_default="human", validate=validate.OneOf(KINDS), metadata={
         "description": "bot for a program's account (marked in every listing)"})

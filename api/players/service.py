@@ -4,8 +4,10 @@ A player token is 256-bit (``secrets.token_urlsafe(32)``), shown once at creatio
 only as its SHA-256 digest; checking one compares digests in constant time. It is not a seat
 token: it names a player, never a seat of a game, and a seat token never names a player.
 
-Names: 3–20 characters, letters, digits, space, ``-`` and ``_``, no leading or trailing space
-(so never only spaces); unique without regard to case. ``kind`` is ``human`` or ``bot``.
+Names: text of the one policy of :mod:`api.text_policy` (NFC, spaces at the ends trimmed, no
+control, format or invisible character) of 3–20 characters, each a letter, a digit, a space,
+``-`` or ``_``; unique without regard to case and to look-alike letters (their skeletons,
+:mod:`api.players.skeleton`, differ). ``kind`` is ``human`` or ``bot``.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ import hmac
 import re
 import secrets
 import time
-import unicodedata
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from api.games.tokens import digest, new_token
 from api.http.errors import FieldError, Problem, ProblemType
 from api.players.store import NameTaken, Player, PlayerStore
+from api.text_policy import checked
 from engine import VARIANTS
 
 NAME_MIN: Final = 3
@@ -35,16 +37,12 @@ NAME_TAKEN: Final = ProblemType("name-taken", 409, "Name taken")
 
 
 def check_name(raw: str) -> str:
-    """The name in NFC form; a name breaking the rules above is a 422 on ``name``."""
-    name = unicodedata.normalize("NFC", raw)
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise FieldError("name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    """The name normalised; a name breaking the rules above is a 422 on ``name``."""
+    name = checked(raw, "name", NAME_MIN, NAME_MAX)
     bad = [c for c in name if not (c.isalnum() or c in " -_")]
     if bad:
         raise FieldError("name", f"a name has only letters, digits, space, - and _; not "
                                  f"{bad[0]!a}")
-    if name != name.strip():
-        raise FieldError("name", "a name does not begin or end with a space")
     return name
 
 

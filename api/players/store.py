@@ -6,6 +6,10 @@ Keys (``{player_id}`` is a hash tag: a player's own keys share a slot):
   ``created_at`` (Unix seconds), ``token_sha256``, and per variant ``played:<variant>`` and
   ``won:<variant>`` (matches). Never expires.
 * ``sixtysix:player-name:{<sha256 of the case-folded name>}`` — the player id owning a name.
+* ``sixtysix:player-skeleton:{<sha256 of the name's skeleton>}`` — the player id owning a
+  name's look-alikes (:func:`api.players.skeleton.skeleton`).
+* ``sixtysix:player-skeletons-indexed`` — set once every player stored before the skeleton
+  index has his skeleton (:meth:`PlayerStore.index_skeletons`).
 * ``sixtysix:player-token:{<sha256 of the token>}`` — the player id of a token (the token
   itself is never stored).
 * ``sixtysix:player-games:{player_id}:active`` and ``…:finished`` — sorted sets of the
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from api.games.store import PREFIX, text
+from api.players.skeleton import skeleton
 from api.runtime.redis_connect import Client
 
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
@@ -47,7 +52,8 @@ return 1
 class NameTaken(Exception):
     def __init__(self, name: str) -> None:
         self.name = name
-        super().__init__(f"the name {name!r} is taken (names are unique without regard to case)")
+        super().__init__(f"the name {name!r} is taken, or looks like one that is (names are "
+                         "unique without regard to case or to look-alike letters)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +76,22 @@ def name_key(name: str) -> str:
     return f"{PREFIX}:player-name:{{{folded}}}"
 
 
+def skeleton_key(name: str) -> str:
+    hashed = hashlib.sha256(skeleton(name).encode()).hexdigest()
+    return f"{PREFIX}:player-skeleton:{{{hashed}}}"
+
+
+#: Set once the players stored before the skeleton index are in it.
+INDEXED_KEY: Final = f"{PREFIX}:player-skeletons-indexed"
+#: Keys of players, as ``SCAN`` matches them (braces are no pattern characters).
+_PLAYER_KEYS: Final = f"{PREFIX}:player:{{*}}"
+# KEYS: a claimed index key; ARGV: the player id. Deletes the key only if it is his.
+_RELEASE: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 def token_key(token_sha256: str) -> str:
     return f"{PREFIX}:player-token:{{{token_sha256}}}"
 
@@ -87,23 +109,51 @@ class PlayerStore:
     def __init__(self, client: Client) -> None:
         self.redis = client
         self._record = client.register_script(_RECORD)
+        self._release = client.register_script(_RELEASE)
+        self._indexed = False
 
     def create(self, player: Player) -> None:
-        """Claim the name, then write the player and its token index; :class:`NameTaken`.
+        """Claim the name's skeleton and the name, then write the player and its token index;
+        :class:`NameTaken` if either claim fails.
 
-        The name, the player and the token live in different slots: if a write after the
-        claim fails the claim is released, so a name is never held by nobody.
+        Each claim is one ``SET NX``, so of two look-alikes sent at once one claims the
+        skeleton and the other is refused. The claims, the player and the token live in
+        different slots: if a step after a claim fails, the claims made are released (each
+        only if it is still this player's), so no name is held by nobody.
         """
-        if not self.redis.set(name_key(player.name), player.player_id, nx=True):
-            raise NameTaken(player.name)
+        self.index_skeletons()
+        claimed: list[str] = []
         try:
+            for key in (skeleton_key(player.name), name_key(player.name)):
+                if not self.redis.set(key, player.player_id, nx=True):
+                    raise NameTaken(player.name)
+                claimed.append(key)
             self.redis.hset(player_key(player.player_id), mapping={
                 "name": player.name, "kind": player.kind, "created_at": player.created_at,
                 "token_sha256": player.token_sha256})
             self.redis.set(token_key(player.token_sha256), player.player_id)
         except BaseException:
-            self.redis.delete(name_key(player.name))
+            for key in claimed:
+                self._release(keys=[key], args=[player.player_id])
             raise
+
+    def index_skeletons(self) -> None:
+        """Give every player stored before the skeleton index his skeleton, once: the first
+        creation in a process checks the flag key; without it this process scans the players
+        (``SET NX``: repeating it, or running it in several processes at once, is harmless),
+        then sets the flag. Of two stored look-alikes the first scanned keeps the skeleton;
+        both keep their names."""
+        if self._indexed or self.redis.exists(INDEXED_KEY):
+            self._indexed = True
+            return
+        for raw in self.redis.scan_iter(match=_PLAYER_KEYS, count=1000):
+            key = text(raw)
+            name = self.redis.hget(key, "name")
+            if name is not None:
+                player_id = key[len(_PLAYER_KEYS) - 2:-1]
+                self.redis.set(skeleton_key(text(name)), player_id, nx=True)
+        self.redis.set(INDEXED_KEY, "1")
+        self._indexed = True
 
     def load(self, player_id: str) -> Player | None:
         raw = self.redis.hgetall(player_key(player_id))

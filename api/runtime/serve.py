@@ -25,11 +25,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Final
 
 from api.runtime.redis_server import EmbeddedRedis, RedisServerError
 from api.runtime.supervise import DeathWindow
@@ -62,10 +63,30 @@ class ServeOptions:
     host: str | None
     port: int | None
     workers: int | None
-    data_dir: Path
+    #: the embedded Redis' data (``None``: ``SIXTYSIX_DATA_DIR``, else :data:`DEFAULT_DATA_DIR`)
+    data_dir: Path | None
     redis_maxmemory: str
     #: worker processes of the computers (``None``: one per core; 0: none, they run elsewhere)
     computer_workers: int | None = None
+
+
+#: Where the embedded Redis keeps its data when neither ``--data`` nor ``SIXTYSIX_DATA_DIR``
+#: says: relative, so under the working directory of the start (the start line says it in full).
+DEFAULT_DATA_DIR: Final = Path("var")
+
+
+def data_path(given: Path | None, env: Mapping[str, str]) -> Path:
+    """The absolute data directory: ``given`` (``--data``), else ``SIXTYSIX_DATA_DIR``, else
+    :data:`DEFAULT_DATA_DIR`; a relative one is taken from the working directory."""
+    chosen = given if given is not None else Path(env.get("SIXTYSIX_DATA_DIR") or DEFAULT_DATA_DIR)
+    return chosen.expanduser().resolve()
+
+
+def data_line(path: Path) -> str:
+    """How the start line names the data: its full path, and whether it held any before (a
+    start elsewhere than the last one shows as new)."""
+    fresh = not path.is_dir() or not any(path.iterdir())
+    return f"data in {path}{' (new: empty)' if fresh else ''}"
 
 
 def say_stderr(line: str) -> None:
@@ -172,11 +193,12 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 pass_fds = (sock.fileno(),)
             supervisor = None
             if not env.get("REDIS_URL"):
-                redis = EmbeddedRedis(options.data_dir.resolve(), appendonly=True,
-                                      maxmemory=options.redis_maxmemory)
+                data = data_path(options.data_dir, env)
+                stored = data_line(data)
+                redis = EmbeddedRedis(data, appendonly=True, maxmemory=options.redis_maxmemory)
                 stack.enter_context(redis)
                 env["REDIS_URL"] = redis.url
-                say(f"embedded redis-server at {redis.url}, data in {options.data_dir}, "
+                say(f"embedded redis-server at {redis.url}, {stored}, "
                     f"maxmemory {options.redis_maxmemory} (noeviction)")
                 supervisor = RedisSupervisor(redis, say)
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers

@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 TABLE_NOT_FOUND: Final = ProblemType("table-not-found", 404, "No such table")
 TABLE_CONFLICT: Final = ProblemType("table-conflict", 409, "Not possible at this table now")
 TABLE_BUSY: Final = ProblemType("table-busy", 409, "The table kept changing; nothing was done")
+TOO_MANY_OPEN_TABLES: Final = ProblemType("too-many-open-tables", 409,
+                                          "You have as many open tables as allowed")
 #: Attempts of one change against concurrent changes before answering ``table-busy``.
 RETRIES: Final = 20
 INVITE_BYTES: Final = 16
@@ -83,8 +85,13 @@ def _game_body(doc: dict[str, Any], names: list[str], first_dealer: int | None,
 
 
 def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
-                 open_ttl: int) -> Table:
-    """Check the options and seats, save the table open (or start it if no seat is open)."""
+                 open_ttl: int, max_open: int = 0) -> Table:
+    """Check the options and seats, save the table open (or start it if no seat is open).
+
+    A table that opens counts among the creator's open tables until it starts, closes or
+    expires, or he leaves it; with ``max_open`` (0: no cap) of them open, one more is a 409
+    ``too-many-open-tables`` naming the cap and his open tables (nothing saved).
+    """
     seats = body["seats"]
     mine = [i for i, s in enumerate(seats) if s["kind"] == "player"]
     if len(mine) != 1:
@@ -117,9 +124,54 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
     }
     table = Table(table_id, 0, doc)
     game = _start(table) if _full(doc) else None
-    saved = tables.commit(table, _ttl(doc, tables), game)
+    held = game is None and max_open > 0
+    if held:
+        _hold_open(tables, creator, table_id, doc["expires_at"], max_open)
+    try:
+        saved = tables.commit(table, _ttl(doc, tables), game)
+    except BaseException:
+        if held:
+            tables.release_open(creator.player_id, table_id)
+        raise
     _after(tables, None, saved)
     return saved
+
+
+def _holds_open(table: Table | None, player_id: str) -> bool:
+    """Whether ``table`` counts among ``player_id``'s open tables: open, created by him, and
+    he still sits at it."""
+    if table is None:
+        return False
+    doc = table.doc
+    return (doc["status"] == OPEN and doc["creator"] == player_id
+            and any(s.get("player_id") == player_id for s in doc["seats"]))
+
+
+def _hold_open(tables: TableStore, creator: Player, table_id: str, expires_at: int,
+               cap: int) -> None:
+    """Count the new table among the creator's open ones, or refuse it (see create_table).
+
+    Before a refusal, a listed table that has moved on (started, closed, left) is dropped
+    from the count. A listed table not found is still counted: it is being created (its
+    place is taken before it is saved), or it expired, which its score says soon.
+    """
+    held = tables.hold_open(creator.player_id, table_id, expires_at, cap)
+    if not held:
+        return
+    gone = [t for t in held if (found := tables.load(t)) is not None
+            and not _holds_open(found, creator.player_id)]
+    if gone:
+        tables.release_open(creator.player_id, *gone)
+        held = tables.hold_open(creator.player_id, table_id, expires_at, cap)
+        if not held:
+            return
+    raise Problem(TOO_MANY_OPEN_TABLES,
+                  f"you have {len(held)} open table{'s' if len(held) != 1 else ''}, the most "
+                  "allowed "
+                  f"(max_open_tables {cap}): free one by leaving it (POST "
+                  "/v1/tables/{table_id}/leave; a table nobody is left at closes), or wait "
+                  "until one fills and starts or expires", max_open_tables=cap,
+                  open_tables=sorted(held))
 
 
 def _seated(player: Player) -> dict[str, Any]:
@@ -162,6 +214,8 @@ def _after(tables: TableStore, before: str | None, table: Table) -> None:
     steps outside the table's slot: a failure is logged, the change stands)."""
     doc = table.doc
     try:
+        if before == OPEN and not _holds_open(table, doc["creator"]):
+            tables.release_open(doc["creator"], table.table_id)
         if doc["visibility"] == "public" and before != doc["status"]:
             if before is not None:
                 tables.unindex(table.table_id, doc["created_ms"], before, doc["variant"])

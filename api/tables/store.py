@@ -15,6 +15,10 @@ tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the
   members ``<13-digit inverted creation ms>:<table_id>`` (newest first, a member is a cursor).
   An index, not the truth: a listing drops members whose table is gone or has moved on.
 * channel ``sixtysix:table-notify:{table_id}`` — the new version, published on every change.
+* ``sixtysix:player-tables:{player_id}:open`` — sorted set: the open tables a player created
+  and still sits at, scored by their expiry (Unix seconds), for the cap on open tables
+  (:meth:`TableStore.hold_open`). An index, not the truth: a member whose table expired is
+  dropped by the next hold, one that moved on by the next refusal (its table is checked).
 
 :meth:`TableStore.commit` is one script: it compares the table's version, writes the table
 and, when the change starts a game, the game's hash and event log beside it, or changes
@@ -58,6 +62,18 @@ return {1, tonumber(ARGV[2])}
 """
 
 
+# KEYS: the player's open tables; ARGV: now, cap, table id, its expiry, key ttl.
+# Returns {} when the table is held, else the tables held (the cap is reached).
+_HOLD: Final = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local held = redis.call('ZRANGE', KEYS[1], 0, -1)
+if #held >= tonumber(ARGV[2]) then return held end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return {}
+"""
+
+
 class TableConflict(Exception):
     """The table changed (or vanished) since it was loaded: nothing was written."""
 
@@ -89,6 +105,10 @@ def table_channel(table_id: str) -> str:
     return f"{PREFIX}:table-notify:{{{table_id}}}"
 
 
+def open_tables_key(player_id: str) -> str:
+    return f"{PREFIX}:player-tables:{{{player_id}}}:open"
+
+
 def index_member(created_ms: int, table_id: str) -> str:
     return f"{INVERT - created_ms:013d}:{table_id}"
 
@@ -102,6 +122,7 @@ class TableStore:
         self.redis = client
         self.game_ttl = game_ttl
         self._commit = client.register_script(_COMMIT)
+        self._hold = client.register_script(_HOLD)
 
     def load(self, table_id: str) -> Table | None:
         raw = self.redis.hmget(table_key(table_id), "v", "doc")
@@ -126,6 +147,21 @@ class TableStore:
         if status != 1:
             raise TableConflict(table.table_id)
         return Table(table.table_id, table.version + 1, table.doc)
+
+    # ----------------------------------------------------------------- open tables per player
+
+    def hold_open(self, player_id: str, table_id: str, expires_at: int, cap: int) -> list[str]:
+        """Count ``table_id`` among the player's open tables, in one step, if he holds fewer
+        than ``cap``: ``[]``; else the ids of those he holds (nothing written)."""
+        now = int(time.time())
+        held = self._hold(keys=[open_tables_key(player_id)],
+                          args=[now, cap, table_id, expires_at, max(1, expires_at - now)])
+        return [text(t) for t in held]
+
+    def release_open(self, player_id: str, *table_ids: str) -> None:
+        """The tables are no longer open ones of the player's (idempotent)."""
+        if table_ids:
+            self.redis.zrem(open_tables_key(player_id), *table_ids)
 
     # ----------------------------------------------------------------- the lobby's index
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from api.app import create_app
 from engine.cards import card_code
 from engine.rules import SIXTY_SIX
 
@@ -23,6 +26,16 @@ HAND_1: list[str] = DECK[3:6] + DECK[9:12]
 HEARTS_DECK: list[str] = [
     "KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
     "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
+
+
+@contextmanager
+def configured(redis_url: str, **config: Any) -> Iterator[FlaskClient]:
+    """A test client of an app on ``redis_url`` with rate limits off and ``config`` (names
+    of :data:`api.config.DEFAULTS`); its Redis connections closed after."""
+    application = create_app({"TESTING": True, "REDIS_URL": redis_url,
+                              "RATELIMIT_ENABLED": False, **config})
+    yield application.test_client()
+    application.extensions["sixtysix"].store.redis.close()
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import redis
 from flask.testing import FlaskClient
 
+from api.http.examples_lobby import LOBBY_ERRORS
 from tests.api.helpers import bearer
 
 #: Seconds a test waits for what a worker records just after its save (standings, history).
@@ -104,3 +106,16 @@ def stored_values(client: redis.Redis) -> dict[str, str]:
         out[key] = "\n".join(p.decode(errors="backslashreplace") if isinstance(p, bytes)
                              else p for p in parts)
     return out
+
+
+def same_problem(response: Any, name: str, **ids: str) -> None:
+    """``response`` is the example ``name`` with each example id replaced by this run's."""
+    text = json.dumps(LOBBY_ERRORS[name])
+    for example, real in ids.items():
+        text = text.replace(example, real)
+    expected = json.loads(text)
+    got = response.json
+    assert got == {**expected, "request_id": got["request_id"]}
+    assert response.status_code == expected["status"]
+    if response.status_code == 401:
+        assert response.headers["WWW-Authenticate"] == 'Bearer realm="sixtysix"'

@@ -48,7 +48,8 @@ def test_parser_knows_serve_and_play() -> None:
     assert (args.command, args.host, args.port, args.workers, args.data_dir) == (
         "serve", "0.0.0.0", 9000, 2, Path("d"))
     args = build_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.workers, args.data_dir) == (None, None, None, Path("var"))
+    assert (args.host, args.port, args.workers, args.data_dir) == (None, None, None, None)
+    assert build_parser().parse_args(["serve", "--data", "e"]).data_dir == Path("e")
     args = build_parser().parse_args(["play"])
     assert (args.level, args.variant, args.url, args.match_points, args.point_counter) == (
         "random", "sixty-six", None, None, True)

@@ -13,6 +13,7 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.app import create_app
 from api.client import SixtySixClient
@@ -201,3 +202,9 @@ def test_redis_errors_are_counted(app: Flask, client: FlaskClient) -> None:
     text = client.get("/metrics").get_data(as_text=True)
     assert 'sixtysix_redis_errors_total{error="ConnectionError"}' in text
     assert "sixtysix_active_games " not in text  # unknown while Redis is away
+
+
+def test_metrics_name_their_content_type_once(client: FlaskClient) -> None:
+    content_type = client.get("/metrics").headers["Content-Type"]
+    assert content_type == CONTENT_TYPE_LATEST
+    assert content_type.count("charset") == 1

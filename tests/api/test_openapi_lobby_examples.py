@@ -5,7 +5,6 @@ the generic DEFAULT_ERROR; and their links name real operations."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -13,19 +12,7 @@ from flask.testing import FlaskClient
 from api.http.examples_lobby import LOBBY_ERRORS, PLAYER_ID, TABLE_ID
 from api.http.openapi_docs import LINKS, LOBBY_PREFIXES, RESPONSES
 from tests.api.helpers import bearer
-
-
-def _same_problem(response: Any, name: str, **ids: str) -> None:
-    """``response`` is the example ``name`` with each example id replaced by this run's."""
-    text = json.dumps(LOBBY_ERRORS[name])
-    for example, real in ids.items():
-        text = text.replace(example, real)
-    expected = json.loads(text)
-    got = response.json
-    assert got == {**expected, "request_id": got["request_id"]}
-    assert response.status_code == expected["status"]
-    if response.status_code == 401:
-        assert response.headers["WWW-Authenticate"] == 'Bearer realm="sixtysix"'
+from tests.api.lobby_helpers import same_problem
 
 
 def test_lobby_problem_examples_are_what_the_server_answers(client: FlaskClient) -> None:
@@ -37,25 +24,25 @@ def test_lobby_problem_examples_are_what_the_server_answers(client: FlaskClient)
                           json={"seats": [{"kind": "player"}, {"kind": "open"}]}).json
     assert created is not None
     table = {TABLE_ID: created["table_id"]}
-    _same_problem(client.get("/v1/players/me"), "missing_player_token")
-    _same_problem(client.get("/v1/tour", headers=bearer("nope")), "unknown_player_token")
-    _same_problem(client.get(f"/v1/players/{PLAYER_ID}"), "player_not_found")
-    _same_problem(client.post("/v1/players", json={"name": "ann"}), "name_taken")
-    _same_problem(client.post("/v1/players", json={"name": "A"}), "invalid_name")
-    _same_problem(client.get(f"/v1/tables/{TABLE_ID}"), "table_not_found")
+    same_problem(client.get("/v1/players/me"), "missing_player_token")
+    same_problem(client.get("/v1/tour", headers=bearer("nope")), "unknown_player_token")
+    same_problem(client.get(f"/v1/players/{PLAYER_ID}"), "player_not_found")
+    same_problem(client.post("/v1/players", json={"name": "ann"}), "name_taken")
+    same_problem(client.post("/v1/players", json={"name": "A"}), "invalid_name")
+    same_problem(client.get(f"/v1/tables/{TABLE_ID}"), "table_not_found")
     base = f"/v1/tables/{created['table_id']}"
-    _same_problem(client.post(f"{base}/join", headers=a, json={}), "already_seated", **table)
-    _same_problem(client.post(f"{base}/leave", headers=b), "no_seat", **table)
-    _same_problem(client.post(f"{base}/rematch", headers=a), "no_rematch_yet", **table)
-    _same_problem(client.post(f"{base}/join", headers=b, json={"seat": 7}), "no_such_seat",
+    same_problem(client.post(f"{base}/join", headers=a, json={}), "already_seated", **table)
+    same_problem(client.post(f"{base}/leave", headers=b), "no_seat", **table)
+    same_problem(client.post(f"{base}/rematch", headers=a), "no_rematch_yet", **table)
+    same_problem(client.post(f"{base}/join", headers=b, json={"seat": 7}), "no_such_seat",
                   **table)
-    _same_problem(client.post("/v1/tables", headers=a, json={"seats": [
+    same_problem(client.post("/v1/tables", headers=a, json={"seats": [
         {"kind": "player"}, {"kind": "computer", "level": "genius"}]}), "unknown_level")
-    _same_problem(client.post("/v1/tour/route-67/start", headers=a), "station_not_found")
-    _same_problem(client.post("/v1/tour/st-louis/start", headers=a), "station_not_open")
-    _same_problem(client.get("/v1/ratings?kind=robot"), "invalid_kind")
-    _same_problem(client.get("/v1/leaderboard?period=week"), "invalid_period")
-    _same_problem(client.get("/v1/tables?status=gone"), "invalid_status")
+    same_problem(client.post("/v1/tour/route-67/start", headers=a), "station_not_found")
+    same_problem(client.post("/v1/tour/st-louis/start", headers=a), "station_not_open")
+    same_problem(client.get("/v1/ratings?kind=robot"), "invalid_kind")
+    same_problem(client.get("/v1/leaderboard?period=week"), "invalid_period")
+    same_problem(client.get("/v1/tables?status=gone"), "invalid_status")
 
 
 def _ref(response: Any) -> str:

@@ -50,7 +50,8 @@ def test_names_are_unique_without_regard_to_case(client: FlaskClient, name: str)
 
 
 @pytest.mark.parametrize("name", ["An\x00n", "Ann\n", "An\x1bn", "   ", "     ", "ab",
-                                  "x" * 21, "Ann!", "<b>Ann</b>", " Ann", "Ann "])
+                                  "x" * 21, "Ann!", "<b>Ann</b>", "Ann\u3164", "\u3164\u3164\u3164",
+                                  "An\u200bn", "\u202eAnn", "Ann\u2028", "An\u115fn"])
 def test_bad_names_are_422(client: FlaskClient, name: str) -> None:
     problem = assert_problem(client.post("/v1/players", json={"name": name}), 422,
                              "validation-error")
@@ -60,6 +61,11 @@ def test_bad_names_are_422(client: FlaskClient, name: str) -> None:
 def test_good_names(client: FlaskClient) -> None:
     for name in ("Ann-Marie", "Bob_2", "Zoë Müller", "abc", "x" * 20):
         new_player(client, name)
+
+
+def test_a_name_is_trimmed_of_spaces_and_normalised(client: FlaskClient) -> None:
+    created = client.post("/v1/players", json={"name": "\u3000 Zoe\u0308 "}).json
+    assert created is not None and created["name"] == "Zoë"
 
 
 def test_bad_kind_and_missing_name(client: FlaskClient) -> None:

@@ -23,7 +23,13 @@ import requests
 
 from api.client import SixtySixClient
 from api.runtime.redis_server import EmbeddedRedis
-from api.runtime.serve import DEATH_WINDOW, DEFAULT_PORT, MAX_DEATHS, RedisSupervisor
+from api.runtime.serve import (
+    DEATH_WINDOW,
+    DEFAULT_PORT,
+    MAX_DEATHS,
+    RedisSupervisor,
+    data_path,
+)
 from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -345,3 +351,35 @@ def test_supervisor_counts_deaths_within_the_window(tmp_path: Path) -> None:
         assert not server.running
     assert len([x for x in lines if "restarting" in x]) == MAX_DEATHS
     assert lines[-1].startswith(f"embedded redis-server died {MAX_DEATHS} times")
+
+
+def test_the_data_directory_comes_from_the_environment_and_is_named_in_full(
+        tmp_path: Path) -> None:
+    """Started from another working directory with ``SIXTYSIX_DATA_DIR``: the data is there,
+    and the start line names its full path (and says it was empty)."""
+    elsewhere, data = tmp_path / "elsewhere", tmp_path / "store"
+    elsewhere.mkdir()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "1",
+             "--computer-workers", "0"], cwd=elsewhere, env=_env(SIXTYSIX_DATA_DIR=str(data)),
+            stdout=subprocess.DEVNULL, stderr=err)
+    served = Served(process, "", log)
+    try:
+        until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
+        assert f", data in {data.resolve()} (new: empty), " in served.err()
+        assert any(data.iterdir()) and not (elsewhere / "var").exists()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(60)
+
+
+def test_the_data_path_is_the_flag_else_the_environment_else_var(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 ) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert data_path(Path("given"), {"SIXTYSIX_DATA_DIR": "/env"}) == tmp_path / "given"
+    assert data_path(None, {"SIXTYSIX_DATA_DIR": "/env/d"}) == Path("/env/d")
+    assert data_path(None, {"SIXTYSIX_DATA_DIR": ""}) == tmp_path / "var"
+    assert data_path(None, {}) == tmp_path / "var"

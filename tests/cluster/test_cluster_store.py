@@ -8,6 +8,7 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
+from api.players.store import INDEXED_KEY, NameTaken, Player, PlayerStore, player_key
 from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 
@@ -88,3 +89,23 @@ def test_lua_script_across_two_games_is_refused_by_the_server(
             direct.eval(TWO_KEY_SCRIPT, 2, *keys, "x", "y")
     finally:
         direct.close()
+
+
+def test_players_stored_before_the_skeleton_index_are_indexed_on_every_node(
+        cluster_client: RedisCluster) -> None:
+    """Players spread over the masters; the first creation scans them all, so a look-alike
+    of any of them is taken."""
+    cluster_client.delete(INDEXED_KEY)  # as before the index: the players are scanned
+    names = [f"Old{chr(ord('a') + i)}name" for i in range(12)]
+    for i, name in enumerate(names):
+        cluster_client.hset(player_key(f"legacy{i:06d}"), mapping={
+            "name": name, "kind": "human", "created_at": 1, "token_sha256": f"{i:064x}"})
+    owners = {cluster_client.get_node_from_key(player_key(f"legacy{i:06d}")).name
+              for i in range(len(names))}
+    assert len(owners) > 1
+    store = PlayerStore(cluster_client)
+    for i, name in enumerate(names):
+        poser = name.replace("O", "\u041e")  # a Cyrillic capital O
+        with pytest.raises(NameTaken):
+            store.create(Player(f"poser{i:07d}", poser, "human", 1, f"{i + 100:064x}", {}))
+    assert cluster_client.get(INDEXED_KEY) == b"1"

@@ -136,12 +136,17 @@ class Tables(MethodView):
 
         A private table answers its ``invite_code`` (to pass on: joining and watching need
         it). An open table expires after an hour (``SIXTYSIX_TABLE_OPEN_TTL``) unless its
-        seats are filled; with no open seat the game starts at once.
+        seats are filled; with no open seat the game starts at once. A player has at most 10
+        open tables (``SIXTYSIX_MAX_OPEN_TABLES``: created, waiting for players, and he
+        still sits at them); one more is a 409 ``too-many-open-tables`` with
+        ``max_open_tables`` and his ``open_tables``: leave one, or wait until one starts or
+        expires.
         """
         player = required_player()
         require_queue(services(), body["seats"])
         table = create_table(lobby().tables, player, body,
-                             current_app.config["SIXTYSIX_TABLE_OPEN_TTL"])
+                             current_app.config["SIXTYSIX_TABLE_OPEN_TTL"],
+                             current_app.config["SIXTYSIX_MAX_OPEN_TABLES"])
         return _answer(_started(table), player, 201)
 
     @blp.arguments(TablesQuerySchema(), location="query")
