@@ -84,6 +84,16 @@ OOM_CODE: Final = "OOM"
 OUTCOME_UNKNOWN: Final = ProblemType("outcome-unknown", 503,
                                      "The game store did not confirm the write")
 
+#: The detail of an ``outcome-unknown`` problem by what was written: how to find out.
+_HOW_TO_FIND_OUT: Final = {
+    "game": "the game store did not answer in time: the request may have been applied. Do "
+            "not send it again blindly: repeat it with the same Idempotency-Key (answered from "
+            "the first if it was applied, else applied once), or reload the view (GET the game: "
+            "its version says whether the write was applied)",
+    "table": "the game store did not answer in time: the change may have been applied. Do not "
+             "send it again blindly: reload the table (GET it) and see whether it holds it",
+}
+
 _BY_STATUS: Final = {t.status: t for t in (
     BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE,
     UNSUPPORTED_MEDIA, VALIDATION, INTERNAL, UNAVAILABLE, STORE_FULL)}
@@ -206,13 +216,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OutcomeUnknown)
     def _outcome_unknown(error: OutcomeUnknown) -> Response:
-        log.warning("save of game %s not confirmed by Redis", error.game_id)
+        log.warning("save of %s %s not confirmed by Redis", error.what, error.ident)
         if isinstance(error.__cause__, redis.RedisError):
             metrics.redis_error(error.__cause__)
-        return problem_response(
-            OUTCOME_UNKNOWN, "the game store did not answer in time: the request may have been "
-            "applied; reload the view (or repeat the request with the same Idempotency-Key)",
-            game_id=error.game_id)
+        written: dict[str, Any] = {f"{error.what}_id": error.ident}  # game_id or table_id
+        return problem_response(OUTCOME_UNKNOWN, _HOW_TO_FIND_OUT[error.what], **written)
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

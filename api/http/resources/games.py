@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from typing import Any, Final
 
@@ -28,6 +29,8 @@ from api.http.support import (
     not_modified,
     services,
 )
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Create a game; read it as a seat or as a spectator")
@@ -79,8 +82,12 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
         sealed = {**out, "seats": [
             {**s, "token": seal(s["token"], key, f"{game.game_id}:{s['seat']}")
              if s["token"] else None} for s in out["seats"]]}
-        store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)), ttl,
-                         only_new=False)
+        try:
+            store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)),
+                             ttl, only_new=False)
+        except redis.RedisError as exc:  # the game exists: its tokens are answered regardless
+            log.warning("game %s created; its Idempotency-Key record not stored (%s)",
+                        game.game_id, type(exc).__name__)
         return json_response(out, 201, {**_headers(game), **applied})
     stored = store.get_record(record_key)
     if stored is None:  # the marker expired between the two calls

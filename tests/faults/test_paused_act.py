@@ -1,0 +1,275 @@
+"""Redis paused (SIGSTOP) at each step of a write: every answer must be true.
+
+The redis-server of the test's own is stopped by a signal just before (or just after) one
+command the request's thread sends (:class:`Trap`: a wrapper of the client's
+``execute_command`` in this process, where :class:`~api.runtime.local.LocalServer` serves), and
+held stopped until the answer arrives; then it goes on (SIGCONT) and the answer is compared
+with what Redis holds:
+
+* ``store-unavailable`` (retry later) must mean nothing was applied;
+* a success must hold the saved version (Redis may hold later ones: the computers');
+* ``outcome-unknown`` must be settled by the way its problem names: the same
+  ``Idempotency-Key`` (applied once) or a fresh read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from api.games.store import SAVE_SCRIPT, events_key, game_key
+from api.runtime.local import LocalServer
+from api.runtime.redis_server import EmbeddedRedis
+from api.tables.store import _COMMIT
+from tests.faults.integrity import stored_version
+from tests.faults.play import TIMEOUT, UNLIMITED
+
+#: Socket timeout of the server's Redis connections, seconds (the store's settle wait too).
+REDIS_TIMEOUT = 0.5
+SAVE_SHA = hashlib.sha1(SAVE_SCRIPT.encode()).hexdigest()
+COMMIT_SHA = hashlib.sha1(_COMMIT.encode()).hexdigest()
+#: The threads of werkzeug's threaded server, which answer the requests.
+REQUEST_THREAD = "process_request_thread"
+PROBLEM = "https://sixtysix.dev/problems/"
+
+
+@dataclass
+class Trap:
+    """Stop Redis (``pid``) once, when a request's thread sends a command ``matches`` accepts:
+    before it is sent, or with ``after`` once its answer is read."""
+
+    pid: int
+    matches: Callable[[tuple[Any, ...]], bool] = lambda args: False
+    after: bool = False
+    sprung: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def arm(self, matches: Callable[[tuple[Any, ...]], bool], *, after: bool = False) -> None:
+        self.matches, self.after = matches, after
+        self.sprung.clear()
+
+    def hit(self, args: tuple[Any, ...]) -> bool:
+        if REQUEST_THREAD not in threading.current_thread().name:
+            return False
+        with self._lock:
+            if self.sprung.is_set() or not self.matches(args):
+                return False
+            self.sprung.set()
+            return True
+
+    def stop(self) -> None:
+        os.kill(self.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        os.kill(self.pid, signal.SIGCONT)
+
+
+def command(name: str, first: str) -> Callable[[tuple[Any, ...]], bool]:
+    """Commands named ``name`` whose first argument starts with ``first``."""
+    return lambda args: (str(args[0]).upper() == name and len(args) > 1
+                         and str(args[1]).startswith(first))
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    with EmbeddedRedis(tmp_path / "redis", appendonly=False) as server:
+        yield server
+
+
+@pytest.fixture
+def admin(own_redis: EmbeddedRedis) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(own_redis.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def trap(admin: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[Trap]:
+    trap = Trap(int(admin.info("server")["process_id"]))
+    original = redis.Redis.execute_command
+
+    def execute_command(self: redis.Redis, *args: Any, **options: Any) -> Any:
+        hit = trap.hit(args)
+        if hit and not trap.after:
+            trap.stop()
+        try:
+            out = original(self, *args, **options)
+        except redis.exceptions.NoScriptError:
+            if hit:  # a fresh Redis: the script is loaded and sent again, meet that one
+                trap.sprung.clear()
+            raise
+        if hit and trap.after:
+            trap.stop()
+        return out
+
+    monkeypatch.setattr(redis.Redis, "execute_command", execute_command)
+    try:
+        yield trap
+    finally:
+        trap.resume()
+
+
+@pytest.fixture
+def url(own_redis: EmbeddedRedis) -> Iterator[str]:
+    config = {**UNLIMITED, "SIXTYSIX_REDIS_TIMEOUT": REDIS_TIMEOUT}
+    with LocalServer(own_redis.url, config) as server:
+        yield server.url
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _paused(trap: Trap, send: Callable[[], requests.Response]) -> requests.Response:
+    """``send``'s answer, Redis held stopped from the trap until it arrives; then resumed."""
+    try:
+        answer = send()
+    finally:
+        trap.resume()
+    assert trap.sprung.is_set(), "the trap never met its command"
+    return answer
+
+
+def _kind(answer: requests.Response) -> str:
+    if answer.ok:
+        return "ok"
+    assert answer.headers["Content-Type"] == "application/problem+json", answer.text
+    kind = str(answer.json()["type"]).removeprefix(PROBLEM)
+    assert kind in ("store-unavailable", "outcome-unknown"), answer.text
+    assert ("Retry-After" in answer.headers) == (kind == "store-unavailable"), answer.headers
+    return kind
+
+
+def _played(admin: redis.Redis, game_id: str, seat: int, card: str) -> int:
+    """How often the log holds ``seat`` playing ``card`` (once at most, if true)."""
+    lines = [line for line in admin.lrange(events_key(game_id), 0, -1)
+             if b'"card_played"' in line and f'"card":"{card}"'.encode() in line
+             and f'"seat":{seat},'.encode() in line]
+    return len(lines)
+
+
+#: Where the act path is paused: (name, the trap's command, after it).
+STEPS = [
+    ("before-the-load", command("HGETALL", game_key("")[:-2]), False),
+    ("between-load-and-save", command("GET", "sixtysix:idem:"), False),
+    ("during-the-save", command("EVALSHA", SAVE_SHA), False),
+    ("while-waiting-for-replies", command("EVALSHA", SAVE_SHA), True),
+]
+
+
+@pytest.mark.parametrize(("step", "matches", "after"), STEPS, ids=[s[0] for s in STEPS])
+def test_an_action_paused_at_each_step_is_answered_truly(
+        url: str, admin: redis.Redis, trap: Trap, step: str,
+        matches: Callable[[tuple[Any, ...]], bool], after: bool) -> None:
+    with requests.Session() as session:
+        created = session.post(f"{url}/v1/games", json={
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random"}],
+            "first_dealer": 1}, timeout=TIMEOUT).json()  # Ann leads; the computer replies
+        game_id, token = created["game_id"], created["seats"][0]["token"]
+        view = session.get(f"{url}/v1/games/{game_id}", headers=_bearer(token),
+                           timeout=TIMEOUT).json()
+        before, move = view["version"], view["legal_actions"][0]
+        assert move["type"] == "play"
+        act = {"json": move, "timeout": TIMEOUT,
+               "headers": {**_bearer(token), "Idempotency-Key": f"paused-{step}"}}
+        trap.arm(matches, after=after)
+        answer = _paused(trap, lambda: session.post(f"{url}/v1/games/{game_id}/actions",
+                                                    **act))
+        kind = _kind(answer)
+        stored = stored_version(admin, game_id)
+        if kind == "store-unavailable":  # nothing was applied: retry later
+            assert stored == before, (step, answer.text)
+            assert _played(admin, game_id, 0, move["card"]) == 0
+        elif kind == "ok":
+            assert answer.json()["version"] == before + 1, (step, answer.text)
+            assert stored >= before + 1
+        # whatever it said, the key's repeat tells (and makes) the truth: applied once
+        again = session.post(f"{url}/v1/games/{game_id}/actions", **act)
+        assert again.status_code == 200, (step, again.text)
+        assert _played(admin, game_id, 0, move["card"]) == 1
+        if kind == "ok":  # the first answer, again
+            assert again.headers["Idempotent-Replayed"] == "true"
+            assert again.json()["version"] == before + 1
+        else:  # applied now (with the computer's replies), or the first answer
+            assert again.json()["version"] >= before + 1
+    expected = {"before-the-load": "store-unavailable",
+                "between-load-and-save": "store-unavailable",
+                "during-the-save": "outcome-unknown", "while-waiting-for-replies": "ok"}
+    assert kind == expected[step], answer.text
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["no-key", "keyed"])
+def test_a_creation_paused_while_the_computer_opens_is_answered_created(
+        url: str, admin: redis.Redis, trap: Trap, keyed: bool) -> None:
+    """The game is saved, then Redis stops while the answer waits for the computer's opening
+    moves (and, with a key, before the key's record is stored): a 201 with the tokens."""
+    headers = {"Idempotency-Key": "a-paused-creation-key-0001"} if keyed else {}
+    trap.arm(command("EVALSHA", SAVE_SHA), after=True)
+    answer = _paused(trap, lambda: requests.post(f"{url}/v1/games", json={
+        "seats": [{"kind": "human"}, {"kind": "computer", "level": "random"}],
+        "first_dealer": 0}, headers=headers, timeout=TIMEOUT))  # the computer leads
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    assert created["version"] == 1
+    assert stored_version(admin, created["game_id"]) >= 1
+    view = requests.get(f"{url}/v1/games/{created['game_id']}",
+                        headers=_bearer(created["seats"][0]["token"]), timeout=TIMEOUT)
+    assert view.status_code == 200, view.text
+
+
+def _lobby_table(session: requests.Session, url: str) -> tuple[str, str, str]:
+    """A table Ann opened with one open seat: its id and Ann's and Bob's player tokens."""
+    tokens = []
+    for name in ("Ann", "Bob"):
+        made = session.post(f"{url}/v1/players", json={"name": name}, timeout=TIMEOUT)
+        assert made.status_code == 201, made.text
+        tokens.append(made.json()["token"])
+    table = session.post(f"{url}/v1/tables", json={"seats": [{"kind": "player"},
+                                                             {"kind": "open"}]},
+                         headers=_bearer(tokens[0]), timeout=TIMEOUT)
+    assert table.status_code == 201, table.text
+    return table.json()["table_id"], tokens[0], tokens[1]
+
+
+def _seated(session: requests.Session, url: str, table_id: str, token: str) -> bool:
+    view = session.get(f"{url}/v1/tables/{table_id}", headers=_bearer(token), timeout=TIMEOUT)
+    assert view.status_code == 200, view.text
+    return view.json()["you"] is not None
+
+
+@pytest.mark.parametrize("back_in_time", [False, True], ids=["held", "back-in-time"])
+def test_a_join_paused_in_its_commit_is_answered_truly(
+        url: str, admin: redis.Redis, trap: Trap, back_in_time: bool) -> None:
+    with requests.Session() as session:
+        table_id, _, bob = _lobby_table(session, url)
+        trap.arm(command("EVALSHA", COMMIT_SHA))
+        resumer = threading.Timer(REDIS_TIMEOUT * 1.5, trap.resume)
+        if back_in_time:
+            resumer.start()
+        try:
+            answer = _paused(trap, lambda: session.post(
+                f"{url}/v1/tables/{table_id}/join", json={}, headers=_bearer(bob),
+                timeout=TIMEOUT))
+        finally:
+            resumer.cancel()
+        kind = _kind(answer)
+        seated = _seated(session, url, table_id, bob)
+        if kind == "store-unavailable":
+            assert not seated, answer.text
+        elif kind == "ok":
+            assert seated
+        else:
+            assert answer.json()["table_id"] == table_id
+    # back in time, the store settles the commit itself: applied, or fenced off before it ran
+    assert kind in (("ok", "store-unavailable") if back_in_time else ("outcome-unknown",)), (
+        answer.text)
