@@ -12,7 +12,9 @@ a 503 with ``Retry-After``; a full Redis (``maxmemory`` reached: OOM) is a 507
 ``insufficient-storage`` (nothing was saved).
 A save the store could not confirm is a 503 ``outcome-unknown`` without ``Retry-After``: it
 may have been applied, so the client reloads the view or repeats the request with the same
-``Idempotency-Key``, never blindly.
+``Idempotency-Key``, never blindly. A 503 ``store-unavailable`` is answered only where nothing
+was applied; a table change that was saved but whose answer the store could not give is a 503
+``saved-view-unavailable`` without ``Retry-After`` (read the table again, do not repeat it).
 """
 
 from __future__ import annotations
@@ -83,6 +85,9 @@ FAILOVER_CODES: Final = ("READONLY", "CLUSTERDOWN", "MASTERDOWN", "TRYAGAIN", "L
 OOM_CODE: Final = "OOM"
 OUTCOME_UNKNOWN: Final = ProblemType("outcome-unknown", 503,
                                      "The game store did not confirm the write")
+#: A write that was saved, whose answer the store then could not give (read it again).
+SAVED_VIEW_UNAVAILABLE: Final = ProblemType("saved-view-unavailable", 503,
+                                            "Saved; the answer could not be read")
 
 #: The detail of an ``outcome-unknown`` problem by what was written: how to find out.
 _HOW_TO_FIND_OUT: Final = {

@@ -15,6 +15,7 @@ with what Redis holds:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import threading
@@ -28,6 +29,7 @@ import redis
 import requests
 
 from api.games.store import SAVE_SCRIPT, events_key, game_key
+from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from api.tables.store import _COMMIT
@@ -269,7 +271,29 @@ def test_a_join_paused_in_its_commit_is_answered_truly(
         elif kind == "ok":
             assert seated
         else:
-            assert answer.json()["table_id"] == table_id
+            assert answer.json() == _example("table_outcome_unknown", answer, table_id)
     # back in time, the store settles the commit itself: applied, or fenced off before it ran
     assert kind in (("ok", "store-unavailable") if back_in_time else ("outcome-unknown",)), (
         answer.text)
+
+
+def test_a_join_paused_after_its_commit_says_it_was_saved(
+        url: str, trap: Trap) -> None:
+    """The seat is taken (and the game started), then Redis stops before the answer is read:
+    never "retry later" (a retry would be a 409: already seated)."""
+    with requests.Session() as session:
+        table_id, _, bob = _lobby_table(session, url)
+        trap.arm(command("EVALSHA", COMMIT_SHA), after=True)
+        answer = _paused(trap, lambda: session.post(
+            f"{url}/v1/tables/{table_id}/join", json={}, headers=_bearer(bob),
+            timeout=TIMEOUT))
+        assert answer.status_code == 503, answer.text
+        assert "Retry-After" not in answer.headers
+        assert answer.json() == _example("saved_view_unavailable", answer, table_id)
+        assert _seated(session, url, table_id, bob)
+
+
+def _example(name: str, answer: requests.Response, table_id: str) -> dict[str, Any]:
+    """The OpenAPI document's example ``name`` with this run's table id and request id."""
+    text = json.dumps(LOBBY_ERRORS[name]).replace(TABLE_ID, table_id)
+    return {**json.loads(text), "request_id": answer.json()["request_id"]}

@@ -121,7 +121,10 @@ class Games(MethodView):
         tokens included; the same key with another body is a 422. Anyone holding the key gets
         the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
         (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
-        created with a ``deck`` is unrated.
+        created with a ``deck`` is unrated. A created game is never a 503: if the store stops
+        answering while the answer waits for the computers, the answer is the game as
+        created (then, rarely, the key's record may be missing: its repeat is a 409
+        ``request-in-progress`` for a minute, then creates anew; find the first by its id).
         """
         svc = services()
         # without seats the variant's default: one human, the others computers
