@@ -28,6 +28,8 @@ import pytest
 import redis
 import requests
 
+from api import lobby_terminal
+from api.client import SixtySixClient
 from api.games.store import SAVE_SCRIPT, events_key, game_key
 from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
 from api.runtime.local import LocalServer
@@ -297,3 +299,25 @@ def _example(name: str, answer: requests.Response, table_id: str) -> dict[str, A
     """The OpenAPI document's example ``name`` with this run's table id and request id."""
     text = json.dumps(LOBBY_ERRORS[name]).replace(TABLE_ID, table_id)
     return {**json.loads(text), "request_id": answer.json()["request_id"]}
+
+
+def test_the_lobby_terminal_says_a_saved_join_may_be_done_and_reloads(
+        url: str, trap: Trap) -> None:
+    """The join is saved and its answer lost: the terminal neither fails nor repeats it; it
+    says so and reads the table again, which holds the seat."""
+    with requests.Session() as session:
+        table_id, _, bob = _lobby_table(session, url)
+    said: list[str] = []
+    with SixtySixClient(url, token=bob) as me:
+        trap.arm(command("EVALSHA", COMMIT_SHA), after=True)
+        resumer = threading.Timer(REDIS_TIMEOUT * 4, trap.resume)  # back for the reload
+        resumer.start()
+        try:
+            table = lobby_terminal._changed(me, lambda: me.join_table(table_id), None,
+                                            said.append)
+        finally:
+            resumer.join()
+    assert trap.sprung.is_set()
+    assert said == ["The server could not confirm that: it may have been done. Reloading the "
+                    "table."]
+    assert table["you"] is not None and table["you"]["seat"] == 1
