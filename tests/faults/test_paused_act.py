@@ -229,6 +229,15 @@ def test_a_creation_paused_while_the_computer_opens_is_answered_created(
     view = requests.get(f"{url}/v1/games/{created['game_id']}",
                         headers=_bearer(created["seats"][0]["token"]), timeout=TIMEOUT)
     assert view.status_code == 200, view.text
+    if keyed:  # its record was not stored: the repeat finds the game by the key's marker
+        again = requests.post(f"{url}/v1/games", json={
+            "seats": [{"kind": "human"}, {"kind": "computer", "level": "random"}],
+            "first_dealer": 0}, headers=headers, timeout=TIMEOUT)
+        assert again.status_code == 201, again.text
+        assert again.headers["Idempotent-Replayed"] == "true"
+        assert again.json()["game_id"] == created["game_id"]
+        assert again.json()["seats"] == created["seats"]  # the tokens too
+        assert len(admin.keys("sixtysix:game:*")) == 1
 
 
 def _lobby_table(session: requests.Session, url: str) -> tuple[str, str, str]:
@@ -321,3 +330,32 @@ def test_the_lobby_terminal_says_a_saved_join_may_be_done_and_reloads(
     assert said == ["The server could not confirm that: it may have been done. Reloading the "
                     "table."]
     assert table["you"] is not None and table["you"]["seat"] == 1
+
+
+def test_a_creation_of_unknown_outcome_is_settled_by_its_key(
+        url: str, admin: redis.Redis, trap: Trap) -> None:
+    """Redis stops as the creation is saved and stays stopped past the store's wait: the
+    answer is outcome-unknown naming the game; once Redis is back the key's repeat answers
+    that game, tokens included (it was created), or says the first is still under way (it
+    was not): never a second game."""
+    headers = {"Idempotency-Key": "an-unknown-creation-key-0001"}
+    body = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+    trap.arm(command("EVALSHA", SAVE_SHA))
+    answer = _paused(trap, lambda: requests.post(f"{url}/v1/games", json=body, headers=headers,
+                                                 timeout=TIMEOUT))
+    assert _kind(answer) == "outcome-unknown", answer.text
+    game_id = answer.json()["game_id"]
+    again = requests.post(f"{url}/v1/games", json=body, headers=headers, timeout=TIMEOUT)
+    exists = bool(admin.exists(game_key(game_id)))
+    assert len(admin.keys("sixtysix:game:*")) == int(exists)
+    if not exists:
+        assert again.status_code == 409, again.text
+        assert again.json()["type"] == PROBLEM + "request-in-progress"
+        return
+    assert again.status_code == 201, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    created = again.json()
+    assert created["game_id"] == game_id
+    view = requests.get(f"{url}/v1/games/{game_id}",
+                        headers=_bearer(created["seats"][0]["token"]), timeout=TIMEOUT)
+    assert view.status_code == 200 and view.json()["seat"] == 0, view.text
