@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -359,3 +360,34 @@ def test_a_creation_of_unknown_outcome_is_settled_by_its_key(
     view = requests.get(f"{url}/v1/games/{game_id}",
                         headers=_bearer(created["seats"][0]["token"]), timeout=TIMEOUT)
     assert view.status_code == 200 and view.json()["seat"] == 0, view.text
+
+
+@pytest.fixture
+def clock_url(own_redis: EmbeddedRedis, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A server without workers (the request applies a passed deadline) and 1 s clocks."""
+    monkeypatch.setenv("SIXTYSIX_MIN_THINK_TIME_S", "1")
+    config = {**UNLIMITED, "SIXTYSIX_REDIS_TIMEOUT": REDIS_TIMEOUT}
+    with LocalServer(own_redis.url, config, workers=0) as server:
+        yield server.url
+
+
+def test_an_action_behind_a_clock_save_of_unknown_outcome_is_not_applied(
+        clock_url: str, admin: redis.Redis, trap: Trap) -> None:
+    """The seat's time ran out: its action's request first saves the clock's forfeit, and
+    that save's outcome is unknown. The action itself was never tried: store-unavailable
+    (retry later), not outcome-unknown, and not applied."""
+    url = clock_url
+    created = requests.post(f"{url}/v1/games", json={
+        "seats": [{"kind": "human"}, {"kind": "human"}], "first_dealer": 1,
+        "settings": {"think_time_s": 1, "on_timeout": "forfeit"}}, timeout=TIMEOUT).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    view = requests.get(f"{url}/v1/games/{game_id}", headers=_bearer(token),
+                        timeout=TIMEOUT).json()
+    move = view["legal_actions"][0]
+    time.sleep(view["clock"]["remaining_ms"] / 1000 + 0.2)  # seat 0's time runs out
+    trap.arm(command("EVALSHA", SAVE_SHA))  # the request's first save: the clock's
+    answer = _paused(trap, lambda: requests.post(
+        f"{url}/v1/games/{game_id}/actions", json=move,
+        headers={**_bearer(token), "Idempotency-Key": "behind-the-clock"}, timeout=TIMEOUT))
+    assert _kind(answer) == "store-unavailable", answer.text
+    assert _played(admin, game_id, 0, move["card"]) == 0
