@@ -428,7 +428,6 @@ class GameStore:
         self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
         self.max_games = max_games
-        self.settle_wait = settle_wait
         self._save = client.register_script(SAVE_SCRIPT)
         self._claim = client.register_script(_CLAIM)
         self._settler = Settler(client, settle_wait)
