@@ -386,6 +386,8 @@ class Settler:
     last, on a hash with a ``v`` field (a game's, a table's)."""
 
     def __init__(self, client: Client, wait: float) -> None:
+        if wait >= WRITE_TTL / 2:  # a write record must outlive any settling
+            raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.wait = wait
         self._settle = client.register_script(_SETTLE)
 
@@ -422,8 +424,6 @@ class GameStore:
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
                  settle_wait: float = 5.0, presence_window: float = 30.0) -> None:
-        if settle_wait >= WRITE_TTL / 2:
-            raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
         self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
