@@ -114,7 +114,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["sixtysix_lobby"] = Lobby(
         players=PlayerStore(client),
-        tables=TableStore(client, app.config["SIXTYSIX_GAME_TTL"]),
+        tables=TableStore(client, app.config["SIXTYSIX_GAME_TTL"], settle_wait=timeout),
     )
     observability.init(app)  # first: its request id and clock serve the other hooks
     metrics.init(app, client)

@@ -16,7 +16,10 @@ chat message is sent with an ``Idempotency-Key`` (a fresh random one unless give
 retries reuse, so a repeated one is answered from the first and never applied twice. That makes
 an ``outcome-unknown`` 503 (the server lost touch with its store while saving: the action may
 have been applied) safe to repeat as well; a create has no key unless given one, so there it is
-raised at once: look for the game before creating another.
+raised at once: look for the game before creating another. A 503 ``store-unavailable`` means
+nothing was applied, so every request repeats it. A table change (no key) of unknown outcome,
+and one saved whose answer could not be read (``saved-view-unavailable``), are raised at once
+(:attr:`ApiError.unsettled`): reload the table.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ DEFAULT_SLEEP: Final = 1.0
 PROBLEMS: Final = "https://sixtysix.dev/problems/"
 #: The server may have applied the write it could not confirm.
 OUTCOME_UNKNOWN: Final = PROBLEMS + "outcome-unknown"
+#: The server saved the write (a table change) but could not read its answer.
+SAVED_VIEW_UNAVAILABLE: Final = PROBLEMS + "saved-view-unavailable"
+#: The problems of a write that may stand: the caller reloads, never repeats it blindly.
+UNSETTLED: Final = (OUTCOME_UNKNOWN, SAVED_VIEW_UNAVAILABLE)
 IDEMPOTENCY_KEY: Final = "Idempotency-Key"
 
 View = dict[str, Any]
@@ -194,8 +201,14 @@ class ApiError(Exception):
         """Whether sending the request again is safe and may succeed; ``keyed``: it carries an
         ``Idempotency-Key``."""
         if self.status == 503:
-            return keyed or self.type != OUTCOME_UNKNOWN
+            return self.type != SAVED_VIEW_UNAVAILABLE and (keyed or self.type != OUTCOME_UNKNOWN)
         return self.status == 429
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether the write may stand (``outcome-unknown``, ``saved-view-unavailable``):
+        reload what it changed to find out."""
+        return self.type in UNSETTLED
 
     def gave_up(self) -> ApiError:
         """This error as the last of :attr:`tries` sends, saying so in its message."""

@@ -12,6 +12,7 @@ import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
@@ -73,7 +74,7 @@ def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str],
             return 1
         if not _yes(ask("Rematch? (y/n): ")):
             return 0
-        me.rematch(table["table_id"])
+        _changed(me, partial(me.rematch, table["table_id"]), choice.invite_code, say)
         say("Rematch asked; waiting for the others.")
         _wait_until(me, table["table_id"], choice.invite_code, _past(you["game_id"]), say)
 
@@ -116,10 +117,36 @@ def _player(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], st
     return client.with_token(created["token"])
 
 
+def _changed(me: SixtySixClient, change: Callable[[], TableView], invite: str | None,
+             say: Callable[[str], None]) -> TableView:
+    """``change()``'s table; one that may stand (:attr:`~api.client.ApiError.unsettled`) is
+    said so, never that it failed, and the table read again (the caller sees whether it holds
+    the change)."""
+    try:
+        return change()
+    except ApiError as exc:
+        table_id = exc.body.get("table_id")
+        if not exc.unsettled or not isinstance(table_id, str):
+            raise
+    say("The server could not confirm that: it may have been done. Reloading the table.")
+    return me.table(table_id, invite_code=invite)
+
+
 def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
                say: Callable[[str], None]) -> TableView | None:
+    table = _chosen(me, choice, ask, say)
+    if table is not None and table["you"] is None:
+        say("You have no seat at that table: nothing was done.")
+        return None
+    return table
+
+
+def _chosen(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
+            say: Callable[[str], None]) -> TableView | None:
     if choice.join:
-        return me.join_table(choice.join, invite_code=choice.invite_code)
+        join = choice.join
+        return _changed(me, lambda: me.join_table(join, invite_code=choice.invite_code),
+                        choice.invite_code, say)
     if not choice.new:
         listed = me.tables(variant=choice.variant)["tables"]
         for i, t in enumerate(listed, 1):
@@ -130,12 +157,14 @@ def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str
             if text.lower() in ("q", "quit"):
                 return None
             if text.isdigit() and 1 <= int(text) <= len(listed):
-                return me.join_table(listed[int(text) - 1]["table_id"])
+                chosen = listed[int(text) - 1]["table_id"]
+                return _changed(me, lambda: me.join_table(chosen), None, say)
     players = next(v["players"] for v in me.rules()["variants"] if v["name"] == choice.variant)
     seats: list[TableSeatSpec] = [{"kind": "player"}]
     seats += [{"kind": "open"} for _ in range(players - 1)]
-    table = me.create_table(seats, choice.variant, match_points=choice.match_points,
-                            visibility="private" if choice.private else "public")
+    table = _changed(me, lambda: me.create_table(
+        seats, choice.variant, match_points=choice.match_points,
+        visibility="private" if choice.private else "public"), None, say)
     say(f"Table {table['table_id']} is open. Your friend joins with:\n  "
         f"{join_command(me.base_url, table['table_id'], table['invite_code'])}")
     return table

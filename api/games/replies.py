@@ -14,7 +14,9 @@ game is over, at most ``SIXTYSIX_COMPUTER_WAIT`` seconds; then it answers the vi
 The answer's ``events`` are all those since the caller's save began (its own and the
 computers'), as when the computers answered in the request. A queue that cannot be reached
 after the save is logged, not answered as an error: the save stands, and the next request
-touching the game (or a worker's sweep) enqueues the move.
+touching the game (or a worker's sweep) enqueues the move. Likewise a store that stops
+answering while the request waits (the save confirmed, so never a 503 "nothing was applied"):
+the wait ends as at its bound, and the answer is the view right after the request's own save.
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ import redis
 from flask import current_app, request
 
 from api.games.service import computer_to_move, expire, request_computers
-from api.games.store import MAX_PAGE, Game, GameNotFound, VersionConflict, notify_channel
+from api.games.store import (
+    MAX_PAGE,
+    Game,
+    GameNotFound,
+    OutcomeUnknown,
+    VersionConflict,
+    notify_channel,
+)
+from api.http import metrics
 from api.http.errors import Problem, ProblemType
 from api.http.support import Services, services
 from api.live import clock
@@ -121,13 +131,17 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
     a game asks this first): a forfeit or a held settlement is applied here through
     :func:`api.games.service.expire`, the function the clock's job runs; a computer's move for the
     seat is a search, so its clock job is enqueued at once and waited for (at most ``wait``
-    seconds, on the long-poll notices)."""
+    seconds, on the long-poll notices). A clock's save the store did not confirm is a
+    ``redis.TimeoutError`` (a 503 ``store-unavailable``): the request itself was not tried."""
     if not clock.due(game.meta, time.time()):
         return game
     try:
         saved = expire(svc.store, game, search=False)
     except VersionConflict:  # the clock's job (or another request) saved first
         return svc.store.load(game.game_id)
+    except OutcomeUnknown as unknown:  # the clock's save, not the request's: none was tried
+        raise redis.TimeoutError(f"game {game.game_id}: the clock's save was not confirmed; "
+                                 "the request was not applied") from unknown
     except clock.NeedsWorker:
         if svc.queue is None:
             return game
@@ -188,11 +202,17 @@ def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait
         bound = default_wait
     if not enqueue_computers(svc, saved) or bound <= 0 or svc.queue is None:
         return saved, applied
-    game = _wait(svc, saved, time.monotonic() + bound)
-    if game.version == saved.version:
-        return game, applied
-    first = saved.event_count - len(saved.recent)
-    _, _, logged = svc.store.events(saved.game_id, first, MAX_PAGE)
+    try:
+        game = _wait(svc, saved, time.monotonic() + bound)
+        if game.version == saved.version:
+            return game, applied
+        first = saved.event_count - len(saved.recent)
+        _, _, logged = svc.store.events(saved.game_id, first, MAX_PAGE)
+    except redis.RedisError as exc:  # saved is true: its answer must not say otherwise
+        log.warning("game %s saved; the wait for the computers ended by the store (%s)",
+                    saved.game_id, type(exc).__name__)
+        metrics.redis_error(exc)
+        return saved, applied
     return dataclasses.replace(game, recent=[e for e in logged if e.seq <= game.event_count]
                                ), applied
 

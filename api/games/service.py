@@ -165,8 +165,22 @@ def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = N
     ``owner`` is the client address the game counts against (see :class:`GameStore`).
     Returns the saved game and each seat's token (``None`` for computer seats).
     """
-    new = prepare_game(body, None if owner is None else {"owner": {"key": owner_key(owner)}})
-    return store.create(secrets.token_urlsafe(12), new.state, new.meta, new.events), new.tokens
+    new = prepare_create(body, owner)
+    return save_created(store, new_game_id(), new), new.tokens
+
+
+def prepare_create(body: Mapping[str, Any], owner: str | None = None) -> NewGame:
+    """:func:`prepare_game` of a create request counted against ``owner`` (an address)."""
+    return prepare_game(body, None if owner is None else {"owner": {"key": owner_key(owner)}})
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def save_created(store: GameStore, game_id: str, new: NewGame) -> Game:
+    """Save the prepared game ``new`` as ``game_id`` at version 1."""
+    return store.create(game_id, new.state, new.meta, new.events)
 
 
 #: The action type that holds a settlement open longer (:func:`pause`; not an engine action).

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +71,8 @@ from api.runtime.redis_connect import Client
 from api.unique import new_id
 from engine import Event, GameState, InvalidState
 from engine.serialize import from_stored, to_stored
+
+log = logging.getLogger(__name__)
 
 PREFIX: Final = "sixtysix"
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
@@ -85,7 +88,7 @@ SETTLE_PAUSE: Final = 0.05
 TICKET_TTL: Final = 60
 #: The write record of a save that may never apply.
 FENCED: Final = "fenced"
-_FENCED_LUA: Final = f"'{FENCED}'"
+FENCED_LUA: Final = f"'{FENCED}'"
 
 # KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
@@ -96,7 +99,7 @@ _FENCED_LUA: Final = f"'{FENCED}'"
 #: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
 SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
-if done == """ + _FENCED_LUA + """ then
+if done == """ + FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
 elseif done then
   return {2, tonumber(done)}
@@ -130,10 +133,10 @@ return {1, tonumber(ARGV[2])}
 _SETTLE: Final = """
 local done = redis.call('GET', KEYS[2])
 if not done then
-  redis.call('SET', KEYS[2], """ + _FENCED_LUA + """, 'EX', ARGV[1])
-  done = """ + _FENCED_LUA + """
+  redis.call('SET', KEYS[2], """ + FENCED_LUA + """, 'EX', ARGV[1])
+  done = """ + FENCED_LUA + """
 end
-if done == """ + _FENCED_LUA + """ then
+if done == """ + FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
 end
 return {2, tonumber(done)}
@@ -149,7 +152,7 @@ return {2, tonumber(done)}
 # {-3, messages} if the game holds the most chat messages already.
 _CHAT: Final = """
 local done = redis.call('GET', KEYS[3])
-if done == """ + _FENCED_LUA + """ then
+if done == """ + FENCED_LUA + """ then
   return {-2, 0}
 elseif done then
   return {2, tonumber(done)}
@@ -208,11 +211,15 @@ class StoreError(Exception):
 
 
 class OutcomeUnknown(StoreError):
-    """A save's answer was lost and Redis did not answer again in time: it may have applied."""
+    """A write's answer was lost and Redis did not answer again in time: it may have applied.
 
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"the save of game {game_id!r} may or may not have been applied")
+    ``what`` is what was written (``game`` or ``table``), ``ident`` its id.
+    """
+
+    def __init__(self, ident: str, what: str = "game") -> None:
+        self.ident = ident
+        self.what = what
+        super().__init__(f"the save of {what} {ident!r} may or may not have been applied")
 
 
 class GameNotFound(StoreError):
@@ -373,6 +380,34 @@ class IdempotentWrite:
     fingerprint: str
 
 
+class Settler:
+    """Settles a write whose answer was lost (see the module docstring): a write script that
+    checks its write record first (``fenced``: it never applies) and sets it to what it wrote
+    last, on a hash with a ``v`` field (a game's, a table's)."""
+
+    def __init__(self, client: Client, wait: float) -> None:
+        if wait >= WRITE_TTL / 2:  # a write record must outlive any settling
+            raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
+        self.wait = wait
+        self._settle = client.register_script(_SETTLE)
+
+    def outcome(self, key: str, written: str, fence_ttl: int, error: redis.RedisError,
+                ident: str, what: str = "game") -> tuple[int, int]:
+        """``_SETTLE``'s answer for the write of record ``written`` to hash ``key``: ``(2, what
+        it wrote)`` if it ran, ``(-2, the hash's version)`` if it is fenced off (the fence kept
+        ``fence_ttl`` seconds); :class:`OutcomeUnknown` (of ``what`` ``ident``, caused by
+        ``error``) if Redis does not answer within :attr:`wait` seconds."""
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                status, current = self._settle(keys=[key, written], args=[fence_ttl])
+                return int(status), int(current)
+            except (redis.ConnectionError, redis.TimeoutError):
+                if time.monotonic() >= deadline:
+                    raise OutcomeUnknown(ident, what) from error
+                time.sleep(SETTLE_PAUSE)
+
+
 class GameStore:
     """Games in ``client``'s Redis, each living ``ttl`` seconds after its last save.
 
@@ -389,16 +424,13 @@ class GameStore:
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
                  settle_wait: float = 5.0, presence_window: float = 30.0) -> None:
-        if settle_wait >= WRITE_TTL / 2:
-            raise ValueError(f"settle_wait must be under {WRITE_TTL / 2} s")
         self.redis = client
         self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
         self.max_games = max_games
-        self.settle_wait = settle_wait
         self._save = client.register_script(SAVE_SCRIPT)
         self._claim = client.register_script(_CLAIM)
-        self._settle = client.register_script(_SETTLE)
+        self._settler = Settler(client, settle_wait)
         self._claim_seat = client.register_script(_CLAIM_SEAT)
         self._chat = client.register_script(_CHAT)
 
@@ -491,7 +523,8 @@ class GameStore:
         except (redis.ConnectionError, redis.TimeoutError) as error:
             if never_sent(error):
                 raise
-            status, seq = self._settled(game_id, written, error)
+            status, seq = self._settler.outcome(game_key(game_id), written, self.ttl, error,
+                                                    game_id)
             if status == -2:
                 raise error  # fenced off before it ran: nothing was logged
         if status == -1:
@@ -566,7 +599,8 @@ class GameStore:
             except (redis.ConnectionError, redis.TimeoutError) as error:
                 if never_sent(error):
                     raise
-                status, current = self._settled(game.game_id, written, error)
+                status, current = self._settler.outcome(game_key(game.game_id), written,
+                                                         self.ttl, error, game.game_id)
                 if status == -2 and int(current) == game.version:
                     raise error  # fenced off before it ran: nothing was applied
             if status != 3:
@@ -579,7 +613,11 @@ class GameStore:
         if seen is not None and status == 1:
             seen.carried = True
         if owner is not None and (renew or game.meta["owner"] is None):
-            self._owned(owner, game.game_id, renew)
+            try:
+                self._owned(owner, game.game_id, renew)
+            except redis.RedisError as exc:  # the save stands; the place lapses on its own
+                log.warning("game %s saved; its owner's place not updated (%s)", game.game_id,
+                            type(exc).__name__)
         return saved
 
     def _save_request(self, game: Game, events: list[Event], base: int, written: str,
@@ -615,20 +653,6 @@ class GameStore:
         pipe.zadd(owner["key"], {game_id: owner["until"]}, xx=True)
         pipe.expireat(owner["key"], owner["until"])
         pipe.execute()
-
-    def _settled(self, game_id: str, written: str, error: redis.RedisError) -> tuple[int, int]:
-        """The outcome of the save whose write record is ``written`` (``_SETTLE``'s answer);
-        :class:`OutcomeUnknown` if Redis does not answer within ``settle_wait`` seconds."""
-        deadline = time.monotonic() + self.settle_wait
-        while True:
-            try:
-                status, current = self._settle(keys=[game_key(game_id), written],
-                                               args=[self.ttl])
-                return int(status), int(current)
-            except (redis.ConnectionError, redis.TimeoutError):
-                if time.monotonic() >= deadline:
-                    raise OutcomeUnknown(game_id) from error
-                time.sleep(SETTLE_PAUSE)
 
     def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
                                                                     list[Logged]]:

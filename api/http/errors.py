@@ -12,7 +12,9 @@ a 503 with ``Retry-After``; a full Redis (``maxmemory`` reached: OOM) is a 507
 ``insufficient-storage`` (nothing was saved).
 A save the store could not confirm is a 503 ``outcome-unknown`` without ``Retry-After``: it
 may have been applied, so the client reloads the view or repeats the request with the same
-``Idempotency-Key``, never blindly.
+``Idempotency-Key``, never blindly. A 503 ``store-unavailable`` is answered only where nothing
+was applied; a table change that was saved but whose answer the store could not give is a 503
+``saved-view-unavailable`` without ``Retry-After`` (read the table again, do not repeat it).
 """
 
 from __future__ import annotations
@@ -84,6 +86,19 @@ FAILOVER_CODES: Final = ("READONLY", "CLUSTERDOWN", "MASTERDOWN", "TRYAGAIN", "L
 OOM_CODE: Final = "OOM"
 OUTCOME_UNKNOWN: Final = ProblemType("outcome-unknown", 503,
                                      "The game store did not confirm the write")
+#: A write that was saved, whose answer the store then could not give (read it again).
+SAVED_VIEW_UNAVAILABLE: Final = ProblemType("saved-view-unavailable", 503,
+                                            "Saved; the answer could not be read")
+
+#: The detail of an ``outcome-unknown`` problem by what was written: how to find out.
+_HOW_TO_FIND_OUT: Final = {
+    "game": "the game store did not answer in time: the request may have been applied. Do "
+            "not send it again blindly: repeat it with the same Idempotency-Key (answered from "
+            "the first if it was applied, else applied once), or reload the view (GET the game: "
+            "its version says whether the write was applied)",
+    "table": "the game store did not answer in time: the change may have been applied. Do not "
+             "send it again blindly: reload the table (GET it) and see whether it holds it",
+}
 
 _BY_STATUS: Final = {t.status: t for t in (
     BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE,
@@ -211,13 +226,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OutcomeUnknown)
     def _outcome_unknown(error: OutcomeUnknown) -> Response:
-        log.warning("save of game %s not confirmed by Redis", error.game_id)
+        log.warning("save of %s %s not confirmed by Redis", error.what, error.ident)
         if isinstance(error.__cause__, redis.RedisError):
             metrics.redis_error(error.__cause__)
-        return problem_response(
-            OUTCOME_UNKNOWN, "the game store did not answer in time: the request may have been "
-            "applied; reload the view (or repeat the request with the same Idempotency-Key)",
-            game_id=error.game_id)
+        written: dict[str, Any] = {f"{error.what}_id": error.ident}  # game_id or table_id
+        return problem_response(OUTCOME_UNKNOWN, _HOW_TO_FIND_OUT[error.what], **written)
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

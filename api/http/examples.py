@@ -123,8 +123,10 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         "the game store is unreachable; retry later", _GAME),
     "outcome_unknown": problem(
         "outcome-unknown", "The game store did not confirm the write", 503,
-        "the game store did not answer in time: the request may have been applied; reload the "
-        "view (or repeat the request with the same Idempotency-Key)", _ACTIONS, game_id=GAME_ID),
+        "the game store did not answer in time: the request may have been applied. Do not send "
+        "it again blindly: repeat it with the same Idempotency-Key (answered from the first if "
+        "it was applied, else applied once), or reload the view (GET the game: its version says "
+        "whether the write was applied)", _ACTIONS, game_id=GAME_ID),
     "advice_queue_full": problem(
         "advice-queue-full", "Too many hints and analyses are waiting for the computer", 503,
         "8 hints or analyses are already waiting for a worker; retry later (nothing was done)",

@@ -70,6 +70,16 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
         "station-not-open", "The station is not open yet", 409,
         "St. Louis opens when Chicago is stamped: win the match there first",
         "/v1/tour/st-louis/start", station="st-louis"),
+    "table_outcome_unknown": problem(
+        "outcome-unknown", "The game store did not confirm the write", 503,
+        "the game store did not answer in time: the change may have been applied. Do not send "
+        "it again blindly: reload the table (GET it) and see whether it holds it",
+        f"{_TABLE}/join", table_id=TABLE_ID),
+    "saved_view_unavailable": problem(
+        "saved-view-unavailable", "Saved; the answer could not be read", 503,
+        "the change was saved, but the game store stopped answering before the table could be "
+        "read: do not send it again; reload the table (GET it) when the store is back",
+        f"{_TABLE}/join", table_id=TABLE_ID, version=2),
     "invalid_kind": _validation("/v1/ratings", "kind", "Must be one of: human, bot, computer."),
     "invalid_period": _validation("/v1/leaderboard", "period", "Must be one of: all, month."),
     "invalid_status": _validation("/v1/tables", "status", "Must be one of: open, playing."),

@@ -65,8 +65,16 @@ def record(fp: str, status: int, body: Any, headers: dict[str, str]) -> dict[str
     return {"fingerprint": fp, "status": status, "body": body, "headers": headers}
 
 
-def pending(fp: str) -> dict[str, Any]:
-    return {"fingerprint": fp, "pending": True}
+def pending(fp: str, **known: Any) -> dict[str, Any]:
+    """The marker of a request under way; ``known``: what it has decided already (a
+    creation's game id and sealed tokens)."""
+    return {"fingerprint": fp, "pending": True, **known}
+
+
+def in_progress() -> Problem:
+    """The 409 of a key whose first request is still under way."""
+    return Problem(REQUEST_IN_PROGRESS, f"the first request with this {HEADER} is still "
+                   "running; retry shortly", headers={"Retry-After": "1"})
 
 
 def reused() -> Problem:
@@ -80,8 +88,7 @@ def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
     if stored["fingerprint"] != fp:
         raise reused()
     if stored.get("pending"):
-        raise Problem(REQUEST_IN_PROGRESS, f"the first request with this {HEADER} is still "
-                      "running; retry shortly", headers={"Retry-After": "1"})
+        raise in_progress()
     return stored
 
 

@@ -136,9 +136,18 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                                 headers=("Retry-After",)),
     "Unconfirmed": _errors(
         "store-unavailable (nothing was applied; retry after Retry-After) or outcome-unknown "
-        "(no Retry-After: the store did not confirm the save, it may have been applied; reload "
-        "the view or repeat the request with the same Idempotency-Key)",
+        "(no Retry-After: the store did not confirm the save, it may have been applied; repeat "
+        "the request with the same Idempotency-Key or reload the view, whose version tells). "
+        "Never a 503 for a save the store confirmed: if the store stops answering while the "
+        "answer waits for the computers, the answer is the view right after the save",
         "store_unavailable", "outcome_unknown", headers=("Retry-After",)),
+    "TableUnconfirmed": _errors(
+        "store-unavailable (nothing was changed; retry after Retry-After), outcome-unknown (no "
+        "Retry-After: the change may have been applied; reload the table, do not repeat it "
+        "blindly) or saved-view-unavailable (no Retry-After: the change was saved but its "
+        "answer could not be read; reload the table, do not repeat it)",
+        "store_unavailable", "table_outcome_unknown", "saved_view_unavailable",
+        headers=("Retry-After",)),
     "TooManyGames": _errors("too-many-games: the client address has "
                             "SIXTYSIX_MAX_GAMES_PER_ADDRESS active games", "too_many_games"),
     "AdviceUnavailable": _errors(
@@ -199,6 +208,11 @@ RECORD_TEXT_EXAMPLE: Final = (
 #: Operations that write: their 503 may be outcome-unknown, and a full store is a 507.
 WRITES: Final = {("/v1/games", "post"), ("/v1/games/{game_id}/actions", "post"),
                  ("/v1/games/{game_id}/hint", "post"), ("/v1/games/{game_id}/chat", "post")}
+
+#: The lobby's table changes: their 503 may be outcome-unknown or saved-view-unavailable.
+TABLE_WRITES: Final = {("/v1/tables", "post"), ("/v1/tables/{table_id}/join", "post"),
+                       ("/v1/tables/{table_id}/leave", "post"),
+                       ("/v1/tables/{table_id}/rematch", "post")}
 
 CHAT: Final = ("/v1/games/{game_id}/chat", "post")
 
@@ -349,6 +363,8 @@ class DocsPlugin(BasePlugin):
                 responses["507"] = "StoreFull"
                 if not own:
                     responses["503"] = "Unconfirmed"
+            elif (path, method) in TABLE_WRITES and not own:
+                responses["503"] = "TableUnconfirmed"
             elif path.startswith("/v1/") and not own:
                 responses["503"] = "StoreUnavailable"
             if "requestBody" in operation:

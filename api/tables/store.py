@@ -14,6 +14,8 @@ tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the
 * ``sixtysix:lobby:{<status>:<variant or all>}`` — sorted sets of public tables, all scores 0,
   members ``<13-digit inverted creation ms>:<table_id>`` (newest first, a member is a cursor).
   An index, not the truth: a listing drops members whose table is gone or has moved on.
+* ``sixtysix:write:{table_id}:<write id>`` — the outcome of one commit, as a game save's
+  (:mod:`api.games.store`): the version it wrote, or ``fenced``.
 * channel ``sixtysix:table-notify:{table_id}`` — the new version, published on every change.
 * ``sixtysix:player-tables:{player_id}:open`` — sorted set: the open tables a player created
   and still sits at, scored by their expiry (Unix seconds), for the cap on open tables
@@ -23,7 +25,8 @@ tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the
 :meth:`TableStore.commit` is one script: it compares the table's version, writes the table
 and, when the change starts a game, the game's hash and event log beside it, or changes
 nothing (:class:`TableConflict`). So a join that fills the last seat and the start of the
-game are one atomic step, also on Redis Cluster.
+game are one atomic step, also on Redis Cluster. A commit whose answer was lost is settled as a
+game's save is, so its error is true: applied, not applied, or of unknown outcome.
 """
 
 from __future__ import annotations
@@ -33,30 +36,55 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from api.games.store import PREFIX, Game, Logged, events_key, game_key, notify_channel, text
+import redis
+
+from api.games.store import (
+    FENCED_LUA,
+    PREFIX,
+    WRITE_TTL,
+    Game,
+    Logged,
+    Settler,
+    events_key,
+    game_key,
+    never_sent,
+    notify_channel,
+    text,
+    write_key,
+)
 from api.players.store import INVERT
 from api.runtime.redis_connect import Client
+from api.unique import new_id
 from engine import to_json
 
 #: Seconds a spectator's look counts as watching.
 WATCH_WINDOW: Final = 60
 
-# KEYS: table[, game, events]; ARGV: expected v (0: new), new v, doc, ttl, channel
-#       [, game ttl, state, meta, recent, n, game channel, events...]
+# KEYS: table, write record[, game, events]; ARGV: expected v (0: new), new v, doc, ttl,
+#       channel[, game ttl, state, meta, recent, n, game channel, events...]
+# Answers {1, new v}; {2, v} if this write ran before; {-2, current} if it was fenced off;
+# {0, current} on a version conflict; {-1, current} if the game exists already.
 _COMMIT: Final = """
+local done = redis.call('GET', KEYS[2])
+if done == """ + FENCED_LUA + """ then
+  return {-2, tonumber(redis.call('HGET', KEYS[1], 'v') or '0')}
+elseif done then
+  return {2, tonumber(done)}
+end
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
-if #KEYS > 1 and redis.call('EXISTS', KEYS[2]) == 1 then return {-1, cur} end
+if #KEYS > 2 and redis.call('EXISTS', KEYS[3]) == 1 then return {-1, cur} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-if #KEYS > 1 then
-  redis.call('HSET', KEYS[2], 'v', 1, 'state', ARGV[7], 'meta', ARGV[8], 'recent', ARGV[9],
+if #KEYS > 2 then
+  redis.call('HSET', KEYS[3], 'v', 1, 'state', ARGV[7], 'meta', ARGV[8], 'recent', ARGV[9],
              'n', ARGV[10])
-  if #ARGV > 11 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 12, #ARGV)) end
-  redis.call('EXPIRE', KEYS[2], ARGV[6])
+  if #ARGV > 11 then redis.call('RPUSH', KEYS[4], unpack(ARGV, 12, #ARGV)) end
   redis.call('EXPIRE', KEYS[3], ARGV[6])
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
   redis.call('PUBLISH', ARGV[11], 1)
 end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', """ + str(WRITE_TTL) + """)
 redis.call('PUBLISH', ARGV[5], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
@@ -118,11 +146,12 @@ def _dump(value: Any) -> str:
 
 
 class TableStore:
-    def __init__(self, client: Client, game_ttl: int) -> None:
+    def __init__(self, client: Client, game_ttl: int, settle_wait: float = 5.0) -> None:
         self.redis = client
         self.game_ttl = game_ttl
         self._commit = client.register_script(_COMMIT)
         self._hold = client.register_script(_HOLD)
+        self._settler = Settler(client, settle_wait)
 
     def load(self, table_id: str) -> Table | None:
         raw = self.redis.hmget(table_key(table_id), "v", "doc")
@@ -132,8 +161,14 @@ class TableStore:
 
     def commit(self, table: Table, ttl: int, game: Game | None = None) -> Table:
         """Save ``table.doc`` as the next version (and create ``game``, at version 1, if
-        given); :class:`TableConflict` if the table is not at ``table.version`` any more."""
-        keys = [table_key(table.table_id)]
+        given); :class:`TableConflict` if the table is not at ``table.version`` any more.
+
+        A lost answer is settled as a game's save is (:class:`~api.games.store.Settler`):
+        applied, the saved table; fenced off, the Redis error (nothing was written) or, after
+        another change, :class:`TableConflict`; no answer in time,
+        :class:`~api.games.store.OutcomeUnknown`."""
+        written = write_key(table.table_id, new_id())
+        keys = [table_key(table.table_id), written]
         args: list[str | int] = [table.version, table.version + 1, _dump(table.doc), ttl,
                                  table_channel(table.table_id)]
         if game is not None:
@@ -143,8 +178,16 @@ class TableStore:
             args += [self.game_ttl, to_json(game.state), _dump(game.meta),
                      "[" + ",".join(lines) + "]", len(lines), notify_channel(game.game_id),
                      *lines]
-        status, _ = self._commit(keys=keys, args=args)
-        if status != 1:
+        try:
+            status, _ = self._commit(keys=keys, args=args)
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            if never_sent(error):
+                raise
+            status, current = self._settler.outcome(keys[0], written, self.game_ttl, error,
+                                                    table.table_id, "table")
+            if status == -2 and current == table.version:
+                raise error  # fenced off before it ran: nothing was written
+        if status not in (1, 2):
             raise TableConflict(table.table_id)
         return Table(table.table_id, table.version + 1, table.doc)
 

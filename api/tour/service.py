@@ -11,9 +11,12 @@ count it like a table match against computers.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import Any, Final
+
+import redis
 
 from api.games.service import prepare_game
 from api.games.store import Game, GameNotFound, GameStore, owner_key
@@ -24,6 +27,8 @@ from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant
+
+log = logging.getLogger(__name__)
 
 STATION_NOT_FOUND: Final = ProblemType("station-not-found", 404, "No such tour station")
 STATION_CLOSED: Final = ProblemType("station-not-open", 409, "The station is not open yet")
@@ -131,7 +136,11 @@ def start(games: GameStore, tours: TourStore, player: Player, player_token: str,
     token = new.tokens[0]
     assert token is not None
     game = games.create(secrets.token_urlsafe(12), new.state, new.meta, new.events)
-    tours.started(player.player_id, s.slug, game.game_id,
-                  seal(token, sealing_key(player_token), _context(game.game_id)))
+    try:
+        tours.started(player.player_id, s.slug, game.game_id,
+                      seal(token, sealing_key(player_token), _context(game.game_id)))
+    except redis.RedisError as exc:  # the game exists: its token is answered regardless
+        log.warning("tour game %s started; not yet listed in the tour (%s)", game.game_id,
+                    type(exc).__name__)
     return game, token
 

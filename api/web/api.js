@@ -14,6 +14,23 @@ export class ApiError extends Error {
   }
 }
 
+const UNSETTLED = ["outcome-unknown", "saved-view-unavailable"].map(
+  (slug) => `https://sixtysix.dev/problems/${slug}`);
+
+/** Whether a failed write may stand (the server could not confirm it, or saved it and could
+ * not read its answer): the page reloads what it changed and never repeats it blindly. */
+export function unsettled(error) {
+  return Boolean(error && error.problem && UNSETTLED.includes(error.problem.type));
+}
+
+/** What the page says of a write `what` ("your move") that failed: never "not done" when it
+ * may have been done. */
+export function failedWrite(error, what, notDone = "Not done") {
+  return unsettled(error)
+    ? `The server could not confirm ${what}: it may have been done.`
+    : `${notDone}: ${error.message}`;
+}
+
 /** 22 URL-safe random characters (crypto.getRandomValues works outside secure contexts too). */
 export function randomKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -27,7 +44,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * One request. `token` goes in Authorization; a POST gets an Idempotency-Key, kept across its
  * retries so that a repeated write is applied once. Retries 429 and 503 with Retry-After (a
- * 503 without it, "outcome-unknown", is never repeated blindly: the caller reloads).
+ * 503 without it, "outcome-unknown" or "saved-view-unavailable", is never repeated blindly:
+ * the caller reloads, see `unsettled`).
  * `retry: false` answers a 429 at once (the caller tells the person to slow down).
  */
 export async function request(method, path,

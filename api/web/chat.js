@@ -3,7 +3,7 @@
 // field that sends one with Enter (POST /v1/games/{id}/chat). A refusal is said under the
 // field and the text is kept: a 422 with the server's reason, a 429 with the wait.
 
-import { api } from "./api.js";
+import { api, failedWrite } from "./api.js";
 import { el } from "./dom.js";
 
 const CHAT_LINES = 100;
@@ -89,7 +89,7 @@ export class ChatBox {
       } else if (error.status === 422) {
         this.say(`Not sent: the message ${(error.problem.errors?.text || [error.message])[0]}.`);
       } else {
-        this.say(`Not sent: ${error.message}`);
+        this.say(failedWrite(error, "your message", "Not sent"));
       }
     } finally {
       this.sending = false;

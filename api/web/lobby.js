@@ -1,7 +1,7 @@
 // The lobby: your name (the anonymous player), a match against the computer, a new table,
 // the open tables, games to watch, your games, and the settings of this browser.
 
-import { api } from "./api.js";
+import { api, unsettled } from "./api.js";
 import { button, el, select } from "./dom.js";
 import { followTable } from "./live.js";
 import { store } from "./store.js";
@@ -250,7 +250,9 @@ export class Lobby {
         if (table.invite_code) store.saveGame(`table:${table.table_id}`, { invite: table.invite_code });
         this.go(`#table=${table.table_id}`);
       } catch (error) {
-        this.say(`No table: ${error.message}`);
+        // a table that may have been made: its page reads it again (or says there is none)
+        if (unsettled(error) && error.problem.table_id) this.go(`#table=${error.problem.table_id}`);
+        else this.say(`No table: ${error.message}`);
       }
     });
     return form;
@@ -412,7 +414,13 @@ export class TableWait {
 export async function joinTable(tableId, inviteCode, go, say) {
   const player = store.player();
   const table = await api.table(tableId, player.token, inviteCode);
-  if (!table.you) await api.join(tableId, player.token, inviteCode);
+  if (!table.you) {
+    try {
+      await api.join(tableId, player.token, inviteCode);
+    } catch (error) {
+      if (!unsettled(error)) throw error; // the table's page shows whether the seat is taken
+    }
+  }
   if (inviteCode) store.saveGame(`table:${tableId}`, { invite: inviteCode });
   say("");
   go(`#table=${tableId}`);

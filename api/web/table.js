@@ -3,7 +3,7 @@
 // the chat, and the settlement and balance dialogs. Views and events come from the answers to
 // the page's own actions and from live.js (the event stream).
 
-import { api } from "./api.js";
+import { api, failedWrite } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
 import { ChatBox } from "./chat.js";
 import { readingText, running, seatClockText } from "./clock.js";
@@ -221,7 +221,7 @@ export class GameScreen {
       const view = await api.act(this.gameId, this.token, action);
       await this.update(view);
     } catch (error) {
-      this.say(`Not done: ${error.message}`);
+      this.say(failedWrite(error, "your move"));
       try {
         await this.update(await api.view(this.gameId, this.token));
       } catch {

@@ -100,6 +100,8 @@ def test_an_action_is_retried_under_its_own_idempotency_key(served: str) -> None
     (503, "store-unavailable", False, True),
     (503, "outcome-unknown", True, True),    # an action: its key makes the repeat safe
     (503, "outcome-unknown", False, False),  # a create without a key could make a second game
+    (503, "saved-view-unavailable", False, False),  # a table change that stands: reload
+    (503, "saved-view-unavailable", True, False),
     (409, "version-conflict", True, False),
     (500, "internal-error", True, False),
 ])

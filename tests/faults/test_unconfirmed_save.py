@@ -105,7 +105,7 @@ def test_a_save_redis_does_not_settle_in_time_is_outcome_unknown(
     _pause_writes(own_redis.url, 3000)
     with pytest.raises(OutcomeUnknown) as info:
         store.save(game, [])
-    assert info.value.game_id == "unknown"
+    assert (info.value.what, info.value.ident) == ("game", "unknown")
     assert isinstance(info.value.__cause__, redis.TimeoutError)
 
 

@@ -61,9 +61,13 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
     ``Idempotency-Key`` a repeated request replays the first answer as it was right after
     the action (before the replies) and is never applied twice: send one with every
     action (a fresh random key per action, the same on its retries). A 503
+    ``store-unavailable`` (with ``Retry-After``) means nothing was applied: retry. A 503
     ``outcome-unknown`` (no ``Retry-After``) says the store did not confirm the save: the
-    action may have been applied; reload the view, or repeat the request with the same
-    key.
+    action may have been applied; repeat the request with the same key (answered from the
+    first, or applied once), or reload the view (its ``version`` tells). A save the store
+    confirmed is never a 503: if the store stops answering while the answer waits for the
+    replies, the answer is the view right after the action, as when the wait reaches its
+    bound.
 
     Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
     from a seat until the game is over (the other side wins; ``match.result_reason`` is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from typing import Any, Final
 
@@ -10,11 +11,24 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from api.games.replies import clocked, enqueue_computers, replied, require_queue
-from api.games.service import create_game, game_view, public_seats
-from api.games.store import Game, GameStore, OutcomeUnknown, idem_key, notify_channel
+from api.games.service import (
+    create_game,
+    game_view,
+    new_game_id,
+    prepare_create,
+    public_seats,
+    save_created,
+)
+from api.games.store import (
+    Game,
+    GameNotFound,
+    GameStore,
+    OutcomeUnknown,
+    idem_key,
+    notify_channel,
+)
 from api.games.tokens import seal, unseal
 from api.http import examples, idempotency
-from api.http.errors import REQUEST_IN_PROGRESS, Problem
 from api.http.limits import client_address
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import spectate
@@ -28,6 +42,8 @@ from api.http.support import (
     not_modified,
     services,
 )
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Create a game; read it as a seat or as a spectator")
@@ -61,36 +77,64 @@ def _headers(game: Game) -> dict[str, str]:
 
 
 def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
-    """Create under an Idempotency-Key: a pending marker first, then the sealed response."""
+    """Create under an Idempotency-Key: a pending marker first (with the game's id and its
+    tokens sealed under the key), then the sealed response.
+
+    A repeat that finds the marker answers the game if it exists (the first request saved it,
+    whatever it answered), else 409 ``request-in-progress``."""
     record_key = idem_key(CREATE_SCOPE, key)
     fp = idempotency.fingerprint(None, body)
     ttl = current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"]
-    if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
+    new, game_id = prepare_create(body, client_address()), new_game_id()
+    marker = idempotency.pending(fp, game_id=game_id, tokens=_sealed(new.tokens, key, game_id))
+    if store.put_record(record_key, marker, PENDING_TTL, only_new=True):
         try:
-            game, tokens = create_game(store, body, client_address())
-            game, applied = replied(game)
+            game, applied = replied(save_created(store, game_id, new))
         except OutcomeUnknown:
-            raise  # the game may exist: the marker stays until it expires
+            raise  # the game may exist: the marker stays (a repeat finds the game, if it does)
         except BaseException:
             with suppress(redis.RedisError):  # the marker expires anyway; keep the real error
                 store.delete_record(record_key)
             raise
-        out = _created(game, tokens)
-        sealed = {**out, "seats": [
-            {**s, "token": seal(s["token"], key, f"{game.game_id}:{s['seat']}")
-             if s["token"] else None} for s in out["seats"]]}
-        store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)), ttl,
-                         only_new=False)
+        out = _created(game, new.tokens)
+        sealed = {**out, "seats": [{**s, "token": t} for s, t in zip(
+            out["seats"], _sealed(new.tokens, key, game.game_id), strict=True)]}
+        try:
+            store.put_record(record_key, idempotency.record(fp, 201, sealed, _headers(game)),
+                             ttl, only_new=False)
+        except redis.RedisError as exc:  # the game exists: its tokens are answered regardless
+            log.warning("game %s created; its Idempotency-Key record not stored (%s)",
+                        game.game_id, type(exc).__name__)
         return json_response(out, 201, {**_headers(game), **applied})
     stored = store.get_record(record_key)
     if stored is None:  # the marker expired between the two calls
-        raise Problem(REQUEST_IN_PROGRESS, "retry shortly", headers={"Retry-After": "1"})
+        raise idempotency.in_progress()
+    if stored.get("pending") and stored["fingerprint"] == fp:
+        return _created_meanwhile(store, stored, key)
     stored = idempotency.check(stored, fp)
     body_out = stored["body"]
     stored["body"] = {**body_out, "seats": [
         {**s, "token": unseal(s["token"], key, f"{body_out['game_id']}:{s['seat']}")
          if s["token"] else None} for s in body_out["seats"]]}
     return idempotency.replay(stored)
+
+
+def _sealed(tokens: list[str | None], key: str, game_id: str) -> list[str | None]:
+    """Each seat's token sealed under the creation's Idempotency-Key."""
+    return [seal(t, key, f"{game_id}:{seat}") if t else None for seat, t in enumerate(tokens)]
+
+
+def _created_meanwhile(store: GameStore, marker: dict[str, Any], key: str) -> Response:
+    """The repeat of a creation whose marker is pending: the game as it is now, with its
+    tokens, if the first request saved it; else 409 ``request-in-progress``."""
+    try:
+        game = store.load(marker["game_id"])
+    except GameNotFound:
+        raise idempotency.in_progress() from None
+    tokens = [unseal(t, key, f"{game.game_id}:{seat}") if t else None
+              for seat, t in enumerate(marker["tokens"])]
+    return json_response(_created(game, tokens), 201,
+                         {**_headers(game), "Idempotent-Replayed": "true"})
 
 
 @blp.route("")
@@ -114,7 +158,13 @@ class Games(MethodView):
         tokens included; the same key with another body is a 422. Anyone holding the key gets
         the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
         (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
-        created with a ``deck`` is unrated.
+        created with a ``deck`` is unrated. A created game is never a 503: if the store stops
+        answering while the answer waits for the computers, the answer is the game as
+        created. A 503 ``outcome-unknown`` (its ``game_id`` names the game it may have
+        created) is settled by repeating the request with the same key: the game with its
+        tokens if it was created (``Idempotent-Replayed: true``), a 409
+        ``request-in-progress`` while it is not (for at most a minute; then the key creates
+        anew).
         """
         svc = services()
         # without seats the variant's default: one human, the others computers

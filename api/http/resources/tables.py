@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from typing import Any, Final
 
+import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
 from api.games.replies import clocked_table, enqueue_computers, require_queue, schedule_clock
 from api.games.store import GameNotFound
+from api.http import metrics
+from api.http.errors import SAVED_VIEW_UNAVAILABLE, Problem
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
@@ -45,6 +49,8 @@ from api.tables.service import (
     your_seat_token,
 )
 from api.tables.store import Table
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="The lobby: tables that players create, find, join and play at")
@@ -101,6 +107,22 @@ def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
     return json_response(view, status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
+def _changed(table: Table, player: Player, status: int = 200) -> Response:
+    """The answer of a saved change: :func:`_answer` of the table after :func:`_started`. A
+    store that stops answering now is a 503 ``saved-view-unavailable``, never a "retry later":
+    the change stands (the worker's sweep enqueues a started game's computers)."""
+    try:
+        return _answer(_started(table), player, status)
+    except redis.RedisError as exc:
+        log.warning("table %s changed; its answer not read (%s)", table.table_id,
+                    type(exc).__name__)
+        metrics.redis_error(exc)
+        raise Problem(SAVED_VIEW_UNAVAILABLE, "the change was saved, but the game store stopped "
+                      "answering before the table could be read: do not send it again; reload "
+                      "the table (GET it) when the store is back", table_id=table.table_id,
+                      version=table.version) from exc
+
+
 def _started(table: Table) -> Table:
     """Enqueue the computers' opening moves of the game ``table`` is playing, if any, and
     schedule its clock's first deadline (a human to act first)."""
@@ -147,7 +169,7 @@ class Tables(MethodView):
         table = create_table(lobby().tables, player, body,
                              current_app.config["SIXTYSIX_TABLE_OPEN_TTL"],
                              current_app.config["SIXTYSIX_MAX_OPEN_TABLES"])
-        return _answer(_started(table), player, 201)
+        return _changed(table, player, 201)
 
     @blp.arguments(TablesQuerySchema(), location="query")
     @blp.response(200, TablePageSchema, example={"tables": [SUMMARY_EXAMPLE],
@@ -207,7 +229,7 @@ class Join(MethodView):
         player = required_player()
         table = join(lobby().tables, player, table_id, body.get("seat"),
                      invite_code(body.get("invite_code")))
-        return _answer(_started(table), player)
+        return _changed(table, player)
 
 
 @blp.route("/<table_id>/leave")
@@ -218,7 +240,7 @@ class Leave(MethodView):
     def post(self, table_id: str) -> Response:
         """Free your seat before the start; a table that no player sits at is closed."""
         player = required_player()
-        return _answer(leave(lobby().tables, player, table_id), player)
+        return _changed(leave(lobby().tables, player, table_id), player)
 
 
 @blp.route("/<table_id>/rematch")
@@ -232,5 +254,4 @@ class Rematch(MethodView):
         after the last dealer. ``games`` lists the table's games in order.
         """
         player = required_player()
-        return _answer(_started(rematch(lobby().tables, services().store, player, table_id)),
-                       player)
+        return _changed(rematch(lobby().tables, services().store, player, table_id), player)

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { ApiError, failedWrite, unsettled } from "../../../api/web/api.js";
 import { cardName, faceSvg, sortCards } from "../../../api/web/cards.js";
 import { keyCommand } from "../../../api/web/keys.js";
 import { eventText, seatName, trickReason } from "../../../api/web/words.js";
@@ -86,4 +87,17 @@ test("in three- and four-hand the others are named by where they sit, as in the 
     ["You", "West (Bob)", "North (easy, partner)", "East (easy)"]);
   assert.equal(seatName({ seat: null, seats }, 2), "Computer (easy)");
   assert.equal(seatName({ seat: 1, seats: seats.slice(0, 3) }, 0), "East (easy)");
+});
+
+test("a write that may stand is never said to be not done", () => {
+  const problem = (slug) => new ApiError(503, { type: `https://sixtysix.dev/problems/${slug}`,
+    detail: "the game store is unreachable; retry later" });
+  for (const slug of ["outcome-unknown", "saved-view-unavailable"]) {
+    assert.ok(unsettled(problem(slug)));
+    assert.equal(failedWrite(problem(slug), "your move"),
+      "The server could not confirm your move: it may have been done.");
+  }
+  assert.ok(!unsettled(problem("store-unavailable")));
+  assert.equal(failedWrite(problem("store-unavailable"), "your message", "Not sent"),
+    "Not sent: the game store is unreachable; retry later");
 });
