@@ -12,7 +12,7 @@ from api.fastjson import dumps
 from api.games.service import GAME_ID
 from api.games.store import GameNotFound, GameStore
 from api.games.tokens import find_seat
-from api.http.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.http.errors import UNAUTHORIZED, Problem
 from api.http.flask_app import AppResponse
 from api.live.notify import VersionWaiter
 from api.worker.queue import TaskQueue
@@ -82,25 +82,6 @@ def _unauthorized(detail: str) -> Problem:
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def check_if_match(version: int) -> None:
-    """A stale ``If-Match`` is a 412 problem (none, or exactly this version's ETag, is the
-    common case, answered without parsing the header)."""
-    given = request.environ.get("HTTP_IF_MATCH")
-    if given is None or given == etag(version):
-        return
-    if request.if_match and not request.if_match.contains(str(version)) and (
-            not request.if_match.star_tag):
-        raise Problem(STALE_VERSION, f"If-Match names another version; the game is at "
-                      f"version {version}: reload and retry", headers={"ETag": etag(version)},
-                      current_version=version)
-
-
-def not_modified(version: int) -> bool:
-    """Whether ``If-None-Match`` names this version (or ``*``)."""
-    return bool(request.if_none_match) and (
-        request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,

@@ -14,12 +14,12 @@ from api.games.service import PAUSE, act, game_view, parse_action, pause
 from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
 from api.games.tokens import digest
 from api.http import idempotency
+from api.http.preconditions import IF_MATCH, Condition, check_if_match, condition
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
     Services,
     bearer_token,
-    check_if_match,
     checked_game_id,
     etag,
     json_response,
@@ -98,11 +98,12 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     token = bearer_token(required=True)
     assert token is not None
     key = idempotency.key()
+    if_match = condition(IF_MATCH)
     game = store.load(game_id)
     seat = seat_of(game.meta, token)
     seen = store.presence.due(game_id, seat)
     try:
-        return _act_on(svc, body, game, seat, token, key, seen)
+        return _act_on(svc, body, game, seat, token, key, if_match, seen)
     finally:
         if seen is not None and not seen.carried:
             with suppress(redis.RedisError):  # never in place of the action's own error
@@ -110,7 +111,7 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
 
 
 def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
-            key: str | None, seen: Seen | None) -> Response:
+            key: str | None, if_match: Condition | None, seen: Seen | None) -> Response:
     store = svc.store
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
@@ -120,7 +121,7 @@ def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: s
         if (replayed := _replay(store, write)) is not None:
             return replayed
     game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
-    check_if_match(game.version)
+    check_if_match(game.version, if_match)
     require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
     try:
         if body["type"] == PAUSE:
