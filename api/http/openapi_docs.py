@@ -112,7 +112,8 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
     "BadRequest": _errors("The body is not JSON, or a header is malformed", "malformed_json"),
     "Unauthorized": _errors("Missing, malformed or unknown seat token", "missing_token",
                             "unknown_token", headers=("WWW-Authenticate",)),
-    "GameNotFound": _errors("No such game (unknown or expired)", "game_not_found"),
+    "GameNotFound": _errors("No such game (unknown or expired; a private table's game too, "
+                            "to a token of none of its seats)", "game_not_found"),
     "ActionConflict": _errors(
         "illegal-action (with the reason and the legal actions), version-conflict (someone "
         "acted first; nothing was applied: reload) or request-in-progress (the first request "

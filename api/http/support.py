@@ -61,17 +61,21 @@ def required_token() -> str:
 
 
 def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
-    """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
-    presence, see :mod:`api.live.presence`)."""
-    seat = seat_of(meta, token)
+    """The seat of game ``game_id`` whose token this is (see :func:`seat_of`); it is seen
+    now (its presence, see :mod:`api.live.presence`)."""
+    seat = seat_of(game_id, meta, token)
     services().store.presence.seen(game_id, seat)
     return seat
 
 
-def seat_of(meta: Mapping[str, Any], token: str) -> int:
-    """The seat whose token this is (401 if none), its presence not noted."""
+def seat_of(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+    """The seat of game ``game_id`` whose token this is, its presence not noted. A token of
+    no seat is a 401, but a 404 for a private table's game: to one who holds none of its
+    tokens it does not exist, as for an unknown game (its existence never leaks)."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
     if seat is None:
+        if meta.get("table", {}).get("private"):
+            raise GameNotFound(game_id)
         raise _unauthorized("the token belongs to no seat of this game")
     return seat
 

@@ -3,6 +3,7 @@ enqueued and, by default, waited for (:mod:`api.games.replies`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Final
 
@@ -75,7 +76,7 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
     ``{"type": "pause"}`` holds a finished hand's settlement open 60 s longer, once per
     hand and seat, before the seat continues (``clock.can_pause``).
     """
-    return act_on(body, game_id)
+    return act_on(lambda: body, game_id)
 
 
 @blp.route("/<game_id>/actions", endpoint="Actions", methods=["POST"])
@@ -83,11 +84,13 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
 def actions(game_id: str) -> Response:
     """The operation ``_documented`` documents, served without flask-smorest's and webargs'
     wrappers (see :meth:`~api.http.resources.blueprint.Blueprint.documented_as`)."""
-    return act_on(blp.json_body(ACTION_SCHEMA), game_id)
+    return act_on(lambda: blp.json_body(ACTION_SCHEMA), game_id)
 
 
-def act_on(body: dict[str, Any], game_id: str) -> Response:
-    """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``.
+def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
+    """The seat's action (the body ``load_body`` loads by :data:`ACTION_SCHEMA`) on game
+    ``game_id``. The body is loaded once the token is known to be a seat's: a 401 comes
+    before a 422.
 
     The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
     an action refused or replayed, which saves nothing, writes it on its own.
@@ -100,7 +103,8 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     key = idempotency.key()
     if_match = condition(IF_MATCH)
     game = store.load(game_id)
-    seat = seat_of(game.meta, token)
+    seat = seat_of(game_id, game.meta, token)
+    body = load_body()
     seen = store.presence.due(game_id, seat)
     try:
         return _act_on(svc, body, game, seat, token, key, if_match, seen)
