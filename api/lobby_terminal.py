@@ -16,6 +16,7 @@ from typing import Final
 
 from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
 from api.play import play_match
+from engine.numerals import parse_natural
 
 #: Seconds between looks at a table that waits for its players.
 POLL_INTERVAL: Final = 1.0
@@ -96,8 +97,9 @@ def _take_seat(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str
             text = ask("Number of a table to join, n for a new one, q to quit: ").strip()
             if text.lower() in ("q", "quit"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(listed):
-                return me.join_table(listed[int(text) - 1]["table_id"])
+            number = parse_natural(text)
+            if number is not None and 1 <= number <= len(listed):
+                return me.join_table(listed[number - 1]["table_id"])
     players = next(v["players"] for v in me.rules()["variants"] if v["name"] == choice.variant)
     seats: list[TableSeatSpec] = [{"kind": "player"}]
     seats += [{"kind": "open"} for _ in range(players - 1)]
