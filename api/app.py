@@ -24,6 +24,7 @@ from api import config as api_config
 from api.games.store import GameStore
 from api.http import (
     body,
+    credentials,
     docs,
     errors,
     limits,
@@ -120,6 +121,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     metrics.init(app, client)
     security.init(app)
     limits.init(app, client)
+    credentials.init(app)  # a 401 comes before anything about the body
     body.init(app)  # after the limits: a refused client is refused before its body is read
 
     api = errors.ProblemApi(app, spec_kwargs={**SPEC_KWARGS,
@@ -130,5 +132,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     webclient.init(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    credentials.index(app)
     app.extensions["sixtysix_api"] = api
     return app

@@ -47,6 +47,7 @@ from api.worker.queue import QueueConfigError, TaskQueue
 from api.worker.run import queue_url, run_pool
 from engine import EngineError, replay
 from engine.ai import LEVELS
+from engine.numerals import parse_natural
 from engine.rules import OPTIONS, VARIANTS
 
 MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
@@ -280,9 +281,9 @@ def add_rating_seed(sub: Subparsers) -> None:
 
 
 def rating_seed_command(args: argparse.Namespace) -> int:
-    try:
-        hands = [int(n) for n in args.hands.split(",")]
-    except ValueError:
+    given = [parse_natural(n.strip()) for n in args.hands.split(",")]
+    hands = [n for n in given if n is not None]
+    if len(hands) < len(given):
         print(f"sixtysix rating-seed: --hands {args.hands!r} is not comma-separated numbers",
               file=sys.stderr)
         return 2

@@ -32,6 +32,7 @@ from typing import Any, Final, NotRequired, Self, TypedDict, cast
 import requests
 
 from engine.actions import Action
+from engine.numerals import parse_natural
 
 #: Seconds to wait for a connection; a read waits the long-poll time plus this margin.
 CONNECT_TIMEOUT = 5.0
@@ -224,14 +225,14 @@ class ApiError(Exception):
             body = None
         if not isinstance(body, dict):
             body = {"detail": response.text[:500]}
-        retry = response.headers.get("Retry-After")
+        retry = parse_natural(response.headers.get("Retry-After", "").strip())
         return cls(
             status=response.status_code,
             title=str(body.get("title") or response.reason or "error"),
             detail=str(body.get("detail") or ""),
             type=str(body.get("type") or "about:blank"),
             legal_actions=body.get("legal_actions"),
-            retry_after=float(retry) if retry and retry.isdigit() else None,
+            retry_after=None if retry is None else float(retry),
             body=body,
         )
 

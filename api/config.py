@@ -54,6 +54,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.numerals import parse_natural
+
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://localhost:6379/0",
     "SIXTYSIX_GAME_TTL": 7 * 24 * 3600,
@@ -94,7 +96,18 @@ def from_env(env: Mapping[str, str]) -> dict[str, Any]:
             out[name] = default
             continue
         try:
-            out[name] = type(default)(raw)
+            out[name] = _parsed(raw, type(default))
         except ValueError:
             raise ValueError(f"{name} must be a {type(default).__name__}; got {raw!r}") from None
     return out
+
+
+def _parsed(raw: str, kind: type) -> Any:
+    """``raw`` as a setting of type ``kind``: an ``int`` is ASCII digits only
+    (:func:`~engine.numerals.parse_natural`); ``ValueError`` if it is not one."""
+    if kind is not int:
+        return kind(raw)
+    number = parse_natural(raw)
+    if number is None:
+        raise ValueError(raw)
+    return number

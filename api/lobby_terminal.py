@@ -19,6 +19,7 @@ from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
 from api.play import play_match
 from api.player_tokens import PlayerTokens, SavedPlayer
 from api.text_policy import shown
+from engine.numerals import parse_natural
 
 #: Seconds between looks at a table that waits for its players.
 POLL_INTERVAL: Final = 1.0
@@ -156,8 +157,9 @@ def _chosen(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
             text = ask("Number of a table to join, n for a new one, q to quit: ").strip()
             if text.lower() in ("q", "quit"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(listed):
-                chosen = listed[int(text) - 1]["table_id"]
+            number = parse_natural(text)
+            if number is not None and 1 <= number <= len(listed):
+                chosen = listed[number - 1]["table_id"]
                 return _changed(me, lambda: me.join_table(chosen), None, say)
     players = next(v["players"] for v in me.rules()["variants"] if v["name"] == choice.variant)
     seats: list[TableSeatSpec] = [{"kind": "player"}]

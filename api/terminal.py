@@ -16,6 +16,7 @@ from typing import Any
 from api.client import ActionDict, action_dict, action_text
 from api.text_policy import shown
 from engine.errors import InvalidAction
+from engine.numerals import parse_natural
 
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 SUIT_ORDER = "CSHD"
@@ -201,8 +202,8 @@ def parse_choice(text: str, choices: Sequence[Mapping[str, Any]]) -> ActionDict 
     Text that parses but is not legal now is returned: the server explains why it is refused.
     """
     text = text.strip()
-    if text.isdigit():
-        index = int(text) - 1
+    if (number := parse_natural(text)) is not None:
+        index = number - 1
         return action_dict(choices[index]) if 0 <= index < len(choices) else None
     if CARD.fullmatch(text.upper()):
         return {"type": "play", "card": text.upper()}

@@ -13,10 +13,16 @@ import os
 import shutil
 import tempfile
 
+from engine.numerals import parse_natural
+
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
-    return int(raw) if raw else default
+    if not raw:
+        return default
+    if (number := parse_natural(raw)) is None:
+        raise ValueError(f"{name} must be a whole number; got {raw!r}")
+    return number
 
 
 def _cores() -> int:

@@ -55,6 +55,7 @@ from engine.actions import (
 )
 from engine.errors import InvalidAction, InvalidOption, InvalidState
 from engine.events import Event
+from engine.numerals import parse_natural
 from engine.rules import Rules
 from engine.state import MATCH_OVER, GameState
 
@@ -174,31 +175,30 @@ def to_text(record: Mapping[str, Any]) -> str:
 def _option_value(text: str) -> object:
     if text in ("true", "false"):
         return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    number = parse_natural(text)
+    return text if number is None else number
 
 
 def _parse_action(text: str, where: str) -> dict[str, Any]:
     seat_text, sep, action_text = text.partition(":")
-    if not sep or not seat_text.isdigit():
+    seat = parse_natural(seat_text)
+    if not sep or seat is None:
         raise InvalidRecord(f"{where}: {text!r} is not seat:action (e.g. 0:play:QH)")
     try:
         action = Action.from_text(action_text)
     except InvalidAction as exc:
         raise InvalidRecord(f"{where}: {exc}") from None
-    return {"seat": int(seat_text), **action.as_dict()}
+    return {"seat": seat, **action.as_dict()}
 
 
 def _parse_hand(line: str, where: str, hand_no: int) -> dict[str, Any]:
     facts, _, actions = line.partition("|")
     head, sep, deck = facts.strip().partition(" deck=")
-    dealer = head.removeprefix("dealer=")
-    if not sep or not head.startswith("dealer=") or not dealer.isdigit():
+    dealer = parse_natural(head.removeprefix("dealer="))
+    if not sep or not head.startswith("dealer=") or dealer is None:
         raise InvalidRecord(f"{where}: a hand is 'dealer=N deck=C C ... | seat:action ...'")
     cards = deck.split()
-    return {"hand_no": hand_no, "dealer": int(dealer),
+    return {"hand_no": hand_no, "dealer": dealer,
             "deck": None if cards == ["?"] else cards,
             "actions": [_parse_action(a, where) for a in actions.split()]}
 

@@ -6,8 +6,8 @@
   and ``parameters``);
 * one response component per kind of error, each with real examples (:mod:`api.http.examples`,
   :mod:`api.http.examples_lobby`); every ``/v1`` operation may answer 503 (Redis unreachable),
-  every one with a JSON body 400; a 422 names the operation's own examples (a lobby
-  operation's query, player or table fields);
+  every one with a JSON body or a conditional header 400; a 422 names the operation's own
+  examples (a lobby operation's query, player or table fields);
 * ``operationId`` of every operation, and ``links`` (:data:`LINKS`) from the 201 of ``POST
   /v1/games`` to the view, actions, events and hint of the new game with its first seat's
   token, and from the lobby's answers to what they name (a new player's profile, a listed
@@ -55,12 +55,15 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     "IfMatch": {
         "in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
         "example": '"1"',
-        "description": "The version (ETag) the action was chosen on: if the game is at "
-                       "another version nothing is applied and the answer is 412"},
+        "description": "The version (ETag) the action was chosen on (RFC 9110: *, or a list "
+                       "of entity-tags, compared strongly): if the game is at another version "
+                       "nothing is applied and the answer is 412; a malformed value is a 400"},
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string"}, "example": '"1"',
-        "description": "The version (ETag) the client holds: 304 if the game is still at it"},
+        "description": "The version (ETag) the client holds (RFC 9110: *, or a list of "
+                       "entity-tags, compared weakly): 304 if the game is still at it; a "
+                       "malformed value is a 400"},
     "Prefer": {
         "in": "header", "name": "Prefer", "required": False, "schema": {"type": "string"},
         "example": "respond-async",
@@ -109,7 +112,8 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
     "BadRequest": _errors("The body is not JSON, or a header is malformed", "malformed_json"),
     "Unauthorized": _errors("Missing, malformed or unknown seat token", "missing_token",
                             "unknown_token", headers=("WWW-Authenticate",)),
-    "GameNotFound": _errors("No such game (unknown or expired)", "game_not_found"),
+    "GameNotFound": _errors("No such game (unknown or expired; a private table's game too, "
+                            "to a token of none of its seats)", "game_not_found"),
     "ActionConflict": _errors(
         "illegal-action (with the reason and the legal actions), version-conflict (someone "
         "acted first; nothing was applied: reload) or request-in-progress (the first request "
@@ -258,6 +262,9 @@ HEADER_PARAMETERS: Final = {
     ("/v1/games/{game_id}/stream", "get"): ("LastEventId",),
 }
 
+#: Header parameters a malformed value of which is a 400.
+_CONDITIONS: Final = frozenset(("IfMatch", "IfNoneMatch"))
+
 _GAME_ID: Final = "$response.body#/game_id"
 _SEAT_0: Final = "Bearer {$response.body#/seats/0/token}"
 
@@ -367,7 +374,8 @@ class DocsPlugin(BasePlugin):
                 responses["503"] = "TableUnconfirmed"
             elif path.startswith("/v1/") and not own:
                 responses["503"] = "StoreUnavailable"
-            if "requestBody" in operation:
+            if "requestBody" in operation or not _CONDITIONS.isdisjoint(
+                    HEADER_PARAMETERS.get((path, method), ())):
                 responses["400"] = "BadRequest"
             for status in (422, "422"):  # flask-smorest's own 422 of every operation with input
                 if status in responses:

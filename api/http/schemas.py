@@ -16,6 +16,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from api.games.store import MAX_PAGE, MAX_SEQ
 from api.text_policy import PATTERN, POLICY, normalised, refusal
 from engine.actions import KINDS
+from engine.numerals import parse_natural
 
 MAX_WAIT: Final = 30
 #: Most seats of any variant (four-hand): seat numbers are 0..MAX_SEAT.
@@ -37,9 +38,23 @@ def invite_code_query() -> fields.String:
 # --------------------------------------------------------------------------- requests
 
 
-def body_integer(**kwargs: Any) -> fields.Integer:
-    """An integer member of a JSON body: only JSON integers (booleans are not integers)."""
-    return fields.Integer(strict=True, **kwargs)
+class BodyInteger(fields.Integer):
+    """An integer member of a JSON body: only a JSON integer (not ``1.0``, ``"1"`` or
+    ``true``). Every integer a request body carries is one of these."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+class QueryInteger(fields.Integer):
+    """An integer query parameter: 1 to 18 ASCII digits (no sign, space or other digits, such
+    as ``²`` or ``٣``); anything else is a 422 naming it. Every integer query value is one."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        number = parse_natural(value) if isinstance(value, str) else None
+        if number is None:
+            raise self.make_error("invalid")
+        return number
 
 
 class BodyNumber(fields.Float):
@@ -99,7 +114,7 @@ class TableSettingsSchema(Schema):
     hint_66 = _strict_bool("Flag in the view when the seat holds 66 credited points")
     auto_continue = _strict_bool("Acknowledge finished hands for human seats too: the next "
                                  "hand is dealt at once (the settlement stays in the events)")
-    think_time_s = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={
+    think_time_s = BodyInteger(allow_none=True, load_default=None, metadata={
         "description": "Clock: seconds a human seat has for each move, 10 to 120; null: no "
                        "clock. After a hand the settlement stays open until every human "
                        "continues or for 10 s of reading time plus this (a pause: 60 s more)",
@@ -127,17 +142,17 @@ class CreateGameSchema(Schema):
                        "schnapsen, 3 for three-hand, 4 for four-hand (partners 0+2 against "
                        "1+3); another count is a 422. Default: seat 0 human, the others "
                        "computer (random). At least one seat must be human."})
-    match_points = body_integer(metadata={
+    match_points = BodyInteger(metadata={
         "description": "Game points that win a match (the rule option of that name)",
         "example": 7})
-    set_bummerl = body_integer(metadata={
+    set_bummerl = BodyInteger(metadata={
         "description": "Bummerl that win a set (the rule option of that name)", "example": 1})
     settings = fields.Nested(TableSettingsSchema,
                              load_default=lambda: TableSettingsSchema().load({}))
     deck = fields.List(fields.String(), metadata={
         "description": "Explicit deal order of the first hand (all 24, Schnapsen 20 card "
                        "codes, dealt first card first); the game is then unrated"})
-    first_dealer = body_integer(validate=validate.Range(min=0, max=MAX_SEAT), metadata={
+    first_dealer = BodyInteger(validate=validate.Range(min=0, max=MAX_SEAT), metadata={
         "description": "Seat that deals first, 0 to seats − 1; default: cut for the deal",
         "example": 1})
 
@@ -226,7 +241,7 @@ class ActionSchema(Schema):
 
 
 class ViewQuerySchema(Schema):
-    after_version = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+    after_version = QueryInteger(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "Long-poll: answer once the version exceeds this"})
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT),
                         metadata={"description": f"Long-poll: longest wait in seconds "
@@ -235,16 +250,16 @@ class ViewQuerySchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "Answer events with seq greater than this"})
-    limit = fields.Integer(load_default=DEFAULT_EVENTS,
+    limit = QueryInteger(load_default=DEFAULT_EVENTS,
                            validate=validate.Range(min=1, max=MAX_EVENTS),
                            metadata={"description": f"At most this many events (≤ {MAX_EVENTS})"})
     invite_code = invite_code_query()
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+    after = QueryInteger(validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "Resume after this event seq (Last-Event-ID, when sent, wins)"})
     ticket = fields.String(validate=validate.Length(1, 100), metadata={
         "description": "A stream ticket from POST /v1/games/{game_id}/stream-ticket (for "
@@ -417,7 +432,7 @@ class GameViewSchema(Schema):
 
 class EventPageSchema(Schema):
     events = fields.List(fields.Nested(EventSchema))
-    next_after = fields.Integer(metadata={"description": "Pass as after for the next page"})
+    next_after = QueryInteger(metadata={"description": "Pass as after for the next page"})
     last_seq = fields.Integer(metadata={"description": "seq of the newest event of the game"})
 
 

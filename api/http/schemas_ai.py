@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.games.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
-from api.http.schemas import ActionOutSchema, BodyNumber, body_integer
+from api.http.schemas import ActionOutSchema, BodyInteger, BodyNumber
 from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
 
@@ -59,7 +59,7 @@ class AnalysisRequestSchema(Schema):
     melds = _member("array", "The melds shown, as in the view")
 
     budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
-    samples = body_integer(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
+    samples = BodyInteger(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
         "description": f"Most sampled deals of the unseen cards (at most {MAX_SAMPLES}); the "
                        "time budget may stop earlier", "example": 200})
     level = fields.String(load_default="strong", validate=validate.OneOf(tuple(LEVELS)),

@@ -7,7 +7,7 @@ from typing import Final
 
 from marshmallow import Schema, fields, validate
 
-from api.http.schemas import TableSettingsSchema
+from api.http.schemas import BodyInteger, QueryInteger, TableSettingsSchema
 from api.players.service import KINDS
 from engine import VARIANTS
 
@@ -20,7 +20,7 @@ _INVITE: Final = {"description": "A private table's invite code (or the X-Invite
 
 
 def _page_size() -> fields.Integer:
-    return fields.Integer(load_default=DEFAULT_PAGE, validate=validate.Range(1, MAX_PAGE),
+    return QueryInteger(load_default=DEFAULT_PAGE, validate=validate.Range(1, MAX_PAGE),
                           metadata={"description": f"At most this many (≤ {MAX_PAGE})"})
 
 
@@ -106,8 +106,8 @@ class CreateTableSchema(Schema):
     variant = fields.String(load_default="sixty-six", validate=validate.OneOf(tuple(VARIANTS)))
     rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
         "description": "Rule options by name (GET /v1/rules lists them)"})
-    match_points = fields.Integer(metadata={"example": 7})
-    set_bummerl = fields.Integer()
+    match_points = BodyInteger(metadata={"example": 7})
+    set_bummerl = BodyInteger()
     settings = fields.Nested(TableSettingsSchema,
                              load_default=lambda: TableSettingsSchema().load({}))
     seats = fields.List(fields.Nested(TableSeatSpecSchema), required=True, metadata={
@@ -121,7 +121,7 @@ class CreateTableSchema(Schema):
 
 
 class JoinSchema(Schema):
-    seat = fields.Integer(metadata={"description": "The seat to take; default the first open"})
+    seat = BodyInteger(metadata={"description": "The seat to take; default the first open"})
     invite_code = fields.String(validate=validate.Length(1, 100), metadata=_INVITE)
 
 

@@ -7,6 +7,7 @@ from typing import Final
 
 from marshmallow import Schema, fields, validate
 
+from api.http.schemas import QueryInteger
 from api.http.schemas_lobby import PlayerSchema
 from api.ratings.store import KINDS as RATED_KINDS
 from engine import VARIANTS
@@ -17,7 +18,7 @@ DEFAULT_PAGE: Final = 20
 
 
 def _limit() -> fields.Integer:
-    return fields.Integer(load_default=DEFAULT_PAGE, validate=validate.Range(1, MAX_PAGE),
+    return QueryInteger(load_default=DEFAULT_PAGE, validate=validate.Range(1, MAX_PAGE),
                           metadata={"description": f"At most this many (≤ {MAX_PAGE})"})
 
 

@@ -12,7 +12,7 @@ from api.fastjson import dumps
 from api.games.service import GAME_ID
 from api.games.store import GameNotFound, GameStore
 from api.games.tokens import find_seat
-from api.http.errors import STALE_VERSION, UNAUTHORIZED, Problem
+from api.http.errors import UNAUTHORIZED, Problem
 from api.http.flask_app import AppResponse
 from api.live.notify import VersionWaiter
 from api.worker.queue import TaskQueue
@@ -61,17 +61,21 @@ def required_token() -> str:
 
 
 def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
-    """The seat of game ``game_id`` whose token this is (401 if none); it is seen now (its
-    presence, see :mod:`api.live.presence`)."""
-    seat = seat_of(meta, token)
+    """The seat of game ``game_id`` whose token this is (see :func:`seat_of`); it is seen
+    now (its presence, see :mod:`api.live.presence`)."""
+    seat = seat_of(game_id, meta, token)
     services().store.presence.seen(game_id, seat)
     return seat
 
 
-def seat_of(meta: Mapping[str, Any], token: str) -> int:
-    """The seat whose token this is (401 if none), its presence not noted."""
+def seat_of(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+    """The seat of game ``game_id`` whose token this is, its presence not noted. A token of
+    no seat is a 401, but a 404 for a private table's game: to one who holds none of its
+    tokens it does not exist, as for an unknown game (its existence never leaks)."""
     seat = find_seat(token, (s["token_sha256"] for s in meta["seats"]))
     if seat is None:
+        if meta.get("table", {}).get("private"):
+            raise GameNotFound(game_id)
         raise _unauthorized("the token belongs to no seat of this game")
     return seat
 
@@ -82,25 +86,6 @@ def _unauthorized(detail: str) -> Problem:
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def check_if_match(version: int) -> None:
-    """A stale ``If-Match`` is a 412 problem (none, or exactly this version's ETag, is the
-    common case, answered without parsing the header)."""
-    given = request.environ.get("HTTP_IF_MATCH")
-    if given is None or given == etag(version):
-        return
-    if request.if_match and not request.if_match.contains(str(version)) and (
-            not request.if_match.star_tag):
-        raise Problem(STALE_VERSION, f"If-Match names another version; the game is at "
-                      f"version {version}: reload and retry", headers={"ETag": etag(version)},
-                      current_version=version)
-
-
-def not_modified(version: int) -> bool:
-    """Whether ``If-None-Match`` names this version (or ``*``)."""
-    return bool(request.if_none_match) and (
-        request.if_none_match.star_tag or request.if_none_match.contains_weak(str(version)))
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None,

@@ -52,6 +52,7 @@ from engine import (
     view,
 )
 from engine.actions import CONTINUE_ACTION, FORFEIT_ACTION, TIMEOUT_ACTION
+from engine.numerals import parse_natural
 
 #: Largest think time, seconds; the smallest is :func:`min_think_time`.
 MAX_THINK_S: Final = 120
@@ -77,10 +78,9 @@ def _env_seconds(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    try:
-        return max(1, int(raw))
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number of seconds; got {raw!r}") from None
+    if (seconds := parse_natural(raw)) is None:
+        raise ValueError(f"{name} must be a whole number of seconds; got {raw!r}")
+    return max(1, seconds)
 
 
 def min_think_time() -> int:

@@ -38,6 +38,8 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
+from engine.numerals import parse_natural
+
 #: What :func:`connect` returns; the store and the long-poll waiter accept either.
 Client: TypeAlias = redis.Redis | RedisCluster
 
@@ -138,15 +140,16 @@ def _host_port(item: str, default_port: int) -> tuple[str, int]:
         raise RedisURLError(f"empty host in {item!r}")
     if not port_text:
         return host, default_port
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    port = parse_natural(port_text, 5)
+    if port is None or not 0 < port < 65536:
         raise RedisURLError(f"bad port in {item!r}")
-    return host, int(port_text)
+    return host, port
 
 
 def _db(text: str) -> int:
-    if not text.isdigit():
+    if (db := parse_natural(text)) is None:
         raise RedisURLError(f"db must be a number, not {text!r}")
-    return int(text)
+    return db
 
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):

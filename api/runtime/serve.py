@@ -35,6 +35,7 @@ from typing import Final
 from api.runtime.redis_server import EmbeddedRedis, RedisServerError
 from api.runtime.supervise import DeathWindow
 from api.worker.run import WorkerPool
+from engine.numerals import parse_natural
 
 GUNICORN_CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 DEFAULT_HOST = "127.0.0.1"
@@ -97,10 +98,11 @@ def split_bind(bind: str) -> tuple[str, int] | None:
     """``host:port`` (``[::1]:8066`` for IPv6) as a pair; ``None`` for a ``unix:`` socket."""
     if bind.startswith("unix:"):
         return None
-    host, sep, port = bind.rpartition(":")
-    if not sep or not port.isdigit():
+    host, sep, port_text = bind.rpartition(":")
+    port = parse_natural(port_text, 5)
+    if not sep or port is None:
         raise ServeError(f"SIXTYSIX_BIND {bind!r} is not host:port")
-    return host.strip("[]") or "0.0.0.0", int(port)
+    return host.strip("[]") or "0.0.0.0", port
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -223,9 +225,9 @@ def default_workers() -> int:
     """Worker processes by default: ``SIXTYSIX_WORKERS``, else one per core."""
     raw = os.environ.get("SIXTYSIX_WORKERS", "").strip()
     if raw:
-        if not raw.isdigit():
+        if (workers := parse_natural(raw)) is None:
             raise ServeError(f"SIXTYSIX_WORKERS must be a whole number; got {raw!r}")
-        return int(raw)
+        return workers
     return os.cpu_count() or 1
 
 

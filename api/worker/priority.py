@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from engine.numerals import parse_natural
+
 #: Added to a worker process's nice value unless ``SIXTYSIX_WORKER_NICE`` says otherwise.
 DEFAULT_NICE: Final = 10
 IDLE: Final = "idle"
@@ -56,10 +58,11 @@ def worker_nice(env: Mapping[str, str]) -> int:
     raw = env.get("SIXTYSIX_WORKER_NICE", "").strip()
     if not raw:
         return DEFAULT_NICE
-    if not raw.isdigit() or int(raw) > 19:
+    nice = parse_natural(raw)
+    if nice is None or nice > 19:
         raise PriorityError(f"SIXTYSIX_WORKER_NICE must be a whole number from 0 to 19; "
                             f"got {raw!r}")
-    return int(raw)
+    return nice
 
 
 def worker_policy(env: Mapping[str, str]) -> str:

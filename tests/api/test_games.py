@@ -98,6 +98,20 @@ def test_etag_and_if_none_match(client: FlaskClient) -> None:
     assert stale.status_code == 200
 
 
+@pytest.mark.parametrize(("given", "status"), [
+    ('"1"', 304), ('W/"1"', 304), ("*", 304), ('"0", W/"1"', 304), (' "1" ', 304),
+    ('"0"', 200), ('W/"0"', 200), ("", 200), ('"1', 400), ("1", 400), ('"1" "0"', 400),
+    ('*, "1"', 400)])
+def test_if_none_match_is_read_as_rfc_9110_says(client: FlaskClient, given: str,
+                                                status: int) -> None:
+    """Weak comparison of a well-formed list; a malformed header is a 400 naming it."""
+    game_id, _ = two_humans(client)
+    answer = client.get(f"/v1/games/{game_id}", headers={"If-None-Match": given})
+    assert answer.status_code == status, answer.get_data(as_text=True)
+    if status == 400:
+        assert "If-None-Match" in assert_problem(answer, 400, "bad-request")["errors"]
+
+
 def test_long_poll_answers_at_once_when_newer_and_after_the_wait_when_not(
         client: FlaskClient) -> None:
     game_id, _ = two_humans(client)

@@ -2,33 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
 import requests
+from flask import Flask
 from flask.testing import FlaskClient
+from marshmallow import Schema, fields
 
 from api.games.store import MAX_SEQ
 from api.http.body import MAX_DEPTH, too_deep
+from api.http.credentials import documented_operations
 from api.http.resources.analysis import POSITION_EXAMPLE
+from api.http.schemas import BodyInteger, QueryInteger
 from tests.api.helpers import assert_problem, bearer, two_humans
+from tests.api.lobby_helpers import new_player, new_table
 
 #: About a thousand levels in 2 KB: the depth at which the stdlib decoder recursed to death.
 DEEP_ARRAY = b"[" * 980 + b"]" * 980
 DEEP_OBJECT = b'{"a":' * 400 + b"1" + b"}" * 400
 
 
-def _post_paths(client: FlaskClient) -> list[str]:
-    game_id, _ = two_humans(client)
-    return ["/v1/games", f"/v1/games/{game_id}/actions", "/v1/analysis",
-            f"/v1/games/{game_id}/hint"]
-
-
 @pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT], ids=["array", "object"])
 def test_deeply_nested_json_is_a_400_on_every_endpoint(client: FlaskClient, body: bytes) -> None:
+    """(With the credentials an endpoint needs: without them it is a 401 before the body.)"""
     game_id, tokens = two_humans(client)
-    for path in _post_paths(client):
+    for path in ["/v1/games", f"/v1/games/{game_id}/actions", "/v1/analysis",
+                 f"/v1/games/{game_id}/hint", f"/v1/games/{game_id}/chat"]:
         response = client.post(path, data=body, content_type="application/json",
                                headers=bearer(tokens[0]) if game_id in path else {})
         problem = assert_problem(response, 400, "bad-request")
@@ -137,3 +139,67 @@ def test_analysis_numbers_are_not_booleans_or_strings(client: FlaskClient, field
     response = client.post("/v1/analysis", json=position)
     problem = assert_problem(response, 422, "validation-error")
     assert field in problem["errors"] or (field == "leader" and "trick" in problem["errors"])
+
+
+def _integer_fields(schema: Schema, prefix: str = "") -> Iterator[tuple[str, fields.Field]]:
+    """Every integer field a schema loads, nested ones and list items included."""
+    for name, field in schema.fields.items():
+        inner = field.inner if isinstance(field, fields.List) else field
+        if isinstance(inner, fields.Nested):
+            yield from _integer_fields(inner.schema, f"{prefix}{name}.")
+        elif isinstance(inner, fields.Integer):
+            yield f"{prefix}{name}", inner
+
+
+def test_every_integer_a_request_carries_is_of_the_one_strict_kind(app: Flask) -> None:
+    """JSON bodies take only JSON integers (BodyInteger), queries only ASCII digits
+    (QueryInteger): no schema has a lenient integer field."""
+    seen = []
+    for rule, method, _, apidoc in documented_operations(app):
+        for parameter in apidoc.get("arguments", {}).get("parameters", []):
+            schema = parameter["schema"]
+            schema = schema() if isinstance(schema, type) else schema
+            kind = QueryInteger if parameter["in"] == "query" else BodyInteger
+            for name, field in _integer_fields(schema):
+                assert type(field) is kind, (method, rule, name, type(field))
+                seen.append(name)
+    assert {"first_dealer", "match_points", "seat", "settings.think_time_s", "samples",
+            "limit", "after", "after_version"} <= set(seen)
+
+
+@pytest.mark.parametrize("value", [1.0, 0.0, True, "1"])
+def test_a_seat_to_join_is_a_json_integer(client: FlaskClient, value: object) -> None:
+    _, ann = new_player(client, "Ann")
+    _, bob = new_player(client, "Bob")
+    table_id = new_table(client, ann, seats=[{"kind": "player"}, {"kind": "open"}])["table_id"]
+    response = client.post(f"/v1/tables/{table_id}/join", json={"seat": value},
+                           headers=bearer(bob))
+    assert "seat" in assert_problem(response, 422, "validation-error")["errors"]
+    assert client.post(f"/v1/tables/{table_id}/join", json={"seat": 1},
+                       headers=bearer(bob)).status_code == 200
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"match_points": 7.0}, "match_points"), ({"set_bummerl": 1.0}, "set_bummerl"),
+    ({"match_points": True}, "match_points"),
+    ({"settings": {"think_time_s": 30.0}}, "settings.think_time_s"),
+])
+def test_a_tables_integers_are_json_integers(client: FlaskClient, body: dict[str, Any],
+                                             field: str) -> None:
+    _, ann = new_player(client, "Ann")
+    response = client.post("/v1/tables", headers=bearer(ann), json={
+        "seats": [{"kind": "player"}, {"kind": "open"}], **body})
+    assert field in assert_problem(response, 422, "validation-error")["errors"]
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"settings": {"think_time_s": 30.0}}, "settings.think_time_s"),
+    ({"first_dealer": 1.0, "variant": "sixty-six"}, "first_dealer"),
+    ({"seats": [{"kind": "human"}, {"kind": "computer"}], "match_points": 7.0},
+     "match_points"),
+])
+def test_the_quick_creation_body_takes_only_json_integers(client: FlaskClient,
+                                                          body: dict[str, Any],
+                                                          field: str) -> None:
+    response = client.post("/v1/games", json=body)
+    assert field in assert_problem(response, 422, "validation-error")["errors"]

@@ -118,9 +118,9 @@ def test_spectators_of_public_and_private_tables(client: FlaskClient) -> None:
                        404, "game-not-found")
         assert_problem(client.get(f"/v1/games/{game}/events", headers=headers,
                                   query_string=query), 404, "game-not-found")
-    assert_problem(client.get(f"/v1/games/{game}", headers=bearer(other_seat)), 401,
-                   "unauthorized")  # another game's seat token is no pass
-    assert_problem(client.get(f"/v1/games/{game}", headers=bearer(ann)), 401, "unauthorized")
+    assert_problem(client.get(f"/v1/games/{game}", headers=bearer(other_seat)), 404,
+                   "game-not-found")  # another game's seat token is no pass, and tells nothing
+    assert_problem(client.get(f"/v1/games/{game}", headers=bearer(ann)), 404, "game-not-found")
     by_query = client.get(f"/v1/games/{game}", query_string={"invite_code": code})
     assert by_query.status_code == 200 and by_query.json["hand"] is None  # type: ignore[index]
     by_header = client.get(f"/v1/games/{game}/events", headers={"X-Invite-Code": code})

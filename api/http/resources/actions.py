@@ -3,6 +3,7 @@ enqueued and, by default, waited for (:mod:`api.games.replies`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Final
 
@@ -14,12 +15,12 @@ from api.games.service import PAUSE, act, game_view, parse_action, pause
 from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
 from api.games.tokens import digest
 from api.http import idempotency
+from api.http.preconditions import IF_MATCH, Condition, check_if_match, condition
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
     Services,
     bearer_token,
-    check_if_match,
     checked_game_id,
     etag,
     json_response,
@@ -79,7 +80,7 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
     ``{"type": "pause"}`` holds a finished hand's settlement open 60 s longer, once per
     hand and seat, before the seat continues (``clock.can_pause``).
     """
-    return act_on(body, game_id)
+    return act_on(lambda: body, game_id)
 
 
 @blp.route("/<game_id>/actions", endpoint="Actions", methods=["POST"])
@@ -87,11 +88,13 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
 def actions(game_id: str) -> Response:
     """The operation ``_documented`` documents, served without flask-smorest's and webargs'
     wrappers (see :meth:`~api.http.resources.blueprint.Blueprint.documented_as`)."""
-    return act_on(blp.json_body(ACTION_SCHEMA), game_id)
+    return act_on(lambda: blp.json_body(ACTION_SCHEMA), game_id)
 
 
-def act_on(body: dict[str, Any], game_id: str) -> Response:
-    """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``.
+def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
+    """The seat's action (the body ``load_body`` loads by :data:`ACTION_SCHEMA`) on game
+    ``game_id``. The body is loaded once the token is known to be a seat's: a 401 comes
+    before a 422.
 
     The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
     an action refused or replayed, which saves nothing, writes it on its own.
@@ -102,11 +105,13 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     token = bearer_token(required=True)
     assert token is not None
     key = idempotency.key()
+    if_match = condition(IF_MATCH)
     game = store.load(game_id)
-    seat = seat_of(game.meta, token)
+    seat = seat_of(game_id, game.meta, token)
+    body = load_body()
     seen = store.presence.due(game_id, seat)
     try:
-        return _act_on(svc, body, game, seat, token, key, seen)
+        return _act_on(svc, body, game, seat, token, key, if_match, seen)
     finally:
         if seen is not None and not seen.carried:
             with suppress(redis.RedisError):  # never in place of the action's own error
@@ -114,7 +119,7 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
 
 
 def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
-            key: str | None, seen: Seen | None) -> Response:
+            key: str | None, if_match: Condition | None, seen: Seen | None) -> Response:
     store = svc.store
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
@@ -124,7 +129,7 @@ def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: s
         if (replayed := _replay(store, write)) is not None:
             return replayed
     game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
-    check_if_match(game.version)
+    check_if_match(game.version, if_match)
     require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
     try:
         if body["type"] == PAUSE:

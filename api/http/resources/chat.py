@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from flask import Response, current_app
-from flask.views import MethodView
 
 from api.games.replies import clocked_meta
 from api.games.store import idem_key
@@ -24,45 +24,61 @@ MESSAGE_EXAMPLE: Final = {"seq": 4, "seat": 0, "name": "Ann", "text": "Good luck
                           "at": "2026-12-01T08:51:08Z"}
 
 
-@blp.route("/<game_id>/chat")
-class Chat(MethodView):
-    @blp.doc(security=SEAT_TOKEN)
-    @blp.arguments(ChatSchema(), example=CHAT_EXAMPLE)
-    @blp.response(201, ChatMessageSchema, example=MESSAGE_EXAMPLE)
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="GameNotFound")
-    @blp.alt_response(409, response="ChatFull")
-    def post(self, body: dict[str, Any], game_id: str) -> Response:
-        """Send a chat message to the table: every seat and every spectator of the game reads
-        it as a ``chat`` event (``seat``, ``name``, ``text``, ``at``) in
-        ``GET /v1/games/{game_id}/events``, and the game's record lists it.
+#: The body's schema, for the documentation and for :func:`chat`.
+CHAT_SCHEMA: Final = ChatSchema()
 
-        A message does not change the game's version: an action's ``If-Match`` stays valid,
-        the view and its ``ETag`` stay the same, and a long-poll on ``after_version`` is not
-        woken by it. Answers the message as logged (``seq`` is its number in the event log).
-        Refused: 422 on ``text`` (see its rules), 429 past ``SIXTYSIX_RATE_CHAT`` per seat
-        token, 409 ``chat-full`` once the game holds ``SIXTYSIX_MAX_CHAT`` messages.
 
-        With an ``Idempotency-Key`` (scoped by the seat token) a message is logged once: the
-        same key with the same text answers the first message again (``Idempotent-Replayed:
-        true``), with another text it is a 422. A 503 ``outcome-unknown`` says the message may
-        have been logged: repeat it with the same key, or read the events before sending it
-        again without one.
-        """
-        store = services().store
-        token = required_token()
-        key = idempotency.key()
-        meta = store.meta(checked_game_id(game_id))
-        seat = authenticate(game_id, meta, token)
-        text = check_text(body["text"])
-        clocked_meta(services(), game_id, meta)  # a passed deadline is applied first
-        event = chat_event(meta, seat, text)
-        config = current_app.config
-        record = None if key is None else (
-            idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
-        logged, replayed = store.chat(game_id, event, config["SIXTYSIX_MAX_CHAT"], record)
-        if not replayed:
-            return json_response(message(logged), 201)
-        if logged.event.data["text"] != event.data["text"]:
-            raise idempotency.reused()
-        return json_response(message(logged), 201, {"Idempotent-Replayed": "true"})
+@blp.doc(security=SEAT_TOKEN)
+@blp.arguments(CHAT_SCHEMA, example=CHAT_EXAMPLE)
+@blp.response(201, ChatMessageSchema, example=MESSAGE_EXAMPLE)
+@blp.alt_response(401, response="Unauthorized")
+@blp.alt_response(404, response="GameNotFound")
+@blp.alt_response(409, response="ChatFull")
+def _documented(body: dict[str, Any], game_id: str) -> Response:
+    """Send a chat message to the table: every seat and every spectator of the game reads
+    it as a ``chat`` event (``seat``, ``name``, ``text``, ``at``) in
+    ``GET /v1/games/{game_id}/events``, and the game's record lists it.
+
+    A message does not change the game's version: an action's ``If-Match`` stays valid,
+    the view and its ``ETag`` stay the same, and a long-poll on ``after_version`` is not
+    woken by it. Answers the message as logged (``seq`` is its number in the event log).
+    Refused: 422 on ``text`` (see its rules), 429 past ``SIXTYSIX_RATE_CHAT`` per seat
+    token, 409 ``chat-full`` once the game holds ``SIXTYSIX_MAX_CHAT`` messages.
+
+    With an ``Idempotency-Key`` (scoped by the seat token) a message is logged once: the
+    same key with the same text answers the first message again (``Idempotent-Replayed:
+    true``), with another text it is a 422. A 503 ``outcome-unknown`` says the message may
+    have been logged: repeat it with the same key, or read the events before sending it
+    again without one.
+    """
+    return post_chat(lambda: body, game_id)
+
+
+@blp.route("/<game_id>/chat", endpoint="Chat", methods=["POST"])
+@blp.documented_as(_documented)
+def chat(game_id: str) -> Response:
+    """The operation ``_documented`` documents, its body read once the token is known to be a
+    seat's (a 401 before a 422; see
+    :meth:`~api.http.resources.blueprint.Blueprint.documented_as`)."""
+    return post_chat(lambda: blp.json_body(CHAT_SCHEMA), game_id)
+
+
+def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
+    """The seat's chat message (the body ``load_body`` loads) on game ``game_id``."""
+    store = services().store
+    token = required_token()
+    key = idempotency.key()
+    meta = store.meta(checked_game_id(game_id))
+    seat = authenticate(game_id, meta, token)
+    text = check_text(load_body()["text"])
+    clocked_meta(services(), game_id, meta)  # a passed deadline is applied first
+    event = chat_event(meta, seat, text)
+    config = current_app.config
+    record = None if key is None else (
+        idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
+    logged, replayed = store.chat(game_id, event, config["SIXTYSIX_MAX_CHAT"], record)
+    if not replayed:
+        return json_response(message(logged), 201)
+    if logged.event.data["text"] != event.data["text"]:
+        raise idempotency.reused()
+    return json_response(message(logged), 201, {"Idempotent-Replayed": "true"})

@@ -30,6 +30,7 @@ from api.games.store import (
 from api.games.tokens import seal, unseal
 from api.http import examples, idempotency
 from api.http.limits import client_address
+from api.http.preconditions import IF_NONE_MATCH, condition, not_modified
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import spectate
 from api.http.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
@@ -39,7 +40,6 @@ from api.http.support import (
     checked_game_id,
     etag,
     json_response,
-    not_modified,
     services,
 )
 
@@ -202,6 +202,7 @@ class GameResource(MethodView):
         svc = services()
         game_id = checked_game_id(game_id)
         token = bearer_token(required=False)
+        if_none_match = condition(IF_NONE_MATCH)
         game = svc.store.load(game_id)
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
@@ -215,6 +216,6 @@ class GameResource(MethodView):
                                lambda: svc.store.version(game_id)) > game.version:
                 game = svc.store.load(game_id)
         headers = {"ETag": etag(game.version), "Vary": "Authorization"}
-        if not_modified(game.version):
+        if not_modified(game.version, if_none_match):
             return Response(status=304, headers=headers)
         return json_response(game_view(game, seat), 200, headers)

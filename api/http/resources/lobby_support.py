@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from api.games.store import GameNotFound
 from api.games.tokens import digest
@@ -22,6 +22,8 @@ from api.players.store import Player, PlayerStore
 from api.tables.store import TableStore
 
 INVITE_HEADER: Final = "X-Invite-Code"
+#: ``flask.g`` attribute of the request's player, once looked up.
+_PLAYER: Final = "sixtysix_player"
 PLAYER_UNAUTHORIZED: Final = ProblemType(UNAUTHORIZED.slug, 401, "Missing or unknown player token")
 #: OpenAPI security of endpoints that need a player token, and of those where it is optional.
 PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
@@ -42,7 +44,11 @@ def lobby() -> Lobby:
 
 
 def current_player(*, required: bool) -> Player | None:
-    """The player of the bearer token; 401 if it is no player's (a seat token never is)."""
+    """The player of the bearer token; 401 if it is no player's (a seat token never is).
+    Looked up once a request (:mod:`api.http.credentials` may have done it already)."""
+    known: Player | None = g.get(_PLAYER)
+    if known is not None:
+        return known
     token = bearer_token(required=False)
     if token is None:
         if required:
@@ -52,6 +58,7 @@ def current_player(*, required: bool) -> Player | None:
     if player is None:
         raise _unauthorized("the token belongs to no player (a seat token is not a player "
                             "token)")
+    setattr(g, _PLAYER, player)
     return player
 
 

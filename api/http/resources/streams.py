@@ -31,6 +31,7 @@ from api.http.support import authenticate, bearer_token, checked_game_id, json_r
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
 from api.tables.service import finish_if_over, load_table, table_view, visible
 from api.tables.store import table_channel
+from engine.numerals import parse_natural
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",
                 description="Server-Sent Events of a game or a table")
@@ -71,9 +72,10 @@ def _resume_after(query: dict[str, Any]) -> int | None:
     if raw is None:
         after: int | None = query.get("after")
         return after
-    if not raw.strip().isdigit() or int(raw) > MAX_SEQ:
+    seq = parse_natural(raw.strip())
+    if seq is None or seq > MAX_SEQ:
         raise FieldError(LAST_EVENT_ID, f"must be an event seq, 0 to {MAX_SEQ}")
-    return int(raw)
+    return seq
 
 
 def _ticket_refused() -> Problem:
