@@ -50,7 +50,7 @@ def test_the_constraints_pin_every_dependency_within_its_bounds() -> None:
 
 
 def _readme_commands() -> list[str]:
-    quickstart = README.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    quickstart = README.split("## Start", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```sh\n(.*?)\n```", quickstart, re.DOTALL)
 
 
