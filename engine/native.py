@@ -1,0 +1,94 @@
+"""Which engine is running: the compiled hot modules or the pure Python reference.
+
+The modules of :data:`COMPILED` are compiled by mypyc from their own typed source when the
+package is installed where a C compiler and Python's headers exist (``setup.py``); the
+extension modules then sit beside the ``.py`` files and Python imports them first. The pure
+Python source stays the reference: ``SIXTYSIX_PURE=1`` (any value but empty or ``0``) in the
+environment before :mod:`engine` is imported installs a finder that loads these modules from
+their ``.py`` files instead. :func:`describe` says which path is in use (``sixtysix
+--version``). This module imports only the standard library, is never compiled, and is
+imported first by :mod:`engine`.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Final
+
+#: The modules built as the compiled extension (``setup.py`` reads this list): the exact
+#: solvers, the deal sampler and the card tables they read.
+COMPILED: Final = ("engine.cards", "engine.ai.solver", "engine.ai.talon")
+#: Set to force the pure Python path (read once, when :mod:`engine` is first imported).
+PURE_VARIABLE: Final = "SIXTYSIX_PURE"
+
+
+def pure_requested() -> bool:
+    """Whether the environment asks for the pure Python path."""
+    return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+def build_blocker() -> str | None:
+    """What the compiled engine's build lacks here (``setup.py`` then skips it), or ``None``."""
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc (mypy) is not installed"
+    compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
+    if not compiler or shutil.which(compiler[0]) is None:
+        return "no C compiler"
+    if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+        return "no Python headers (Python.h)"
+    return None
+
+
+class SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of :data:`COMPILED` as their ``.py`` source, ahead of any extension
+    module of the same name in the package's directory."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED or path is None:
+            return None
+        name = fullname.rpartition(".")[2] + ".py"
+        for entry in path:
+            source = os.path.join(entry, name)
+            if os.path.isfile(source):
+                return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+def _install() -> None:
+    if pure_requested() and not any(isinstance(f, SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceFinder())
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`COMPILED` loaded as extension modules (imports them)."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    out = []
+    for name in COMPILED:
+        module = importlib.import_module(name)
+        if (module.__file__ or "").endswith(suffixes):
+            out.append(name)
+    return out
+
+
+def describe() -> str:
+    """``compiled, mypyc`` when every module of :data:`COMPILED` is compiled, ``pure
+    Python`` when none is (``partly compiled: ...`` otherwise, a broken build)."""
+    done = compiled_modules()
+    if not done:
+        return "pure Python"
+    if len(done) == len(COMPILED):
+        return "compiled, mypyc"
+    return "partly compiled: " + ", ".join(done)
+
+
+_install()
