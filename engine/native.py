@@ -24,9 +24,13 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules built as the compiled extension (``setup.py`` reads this list): the exact
-#: solvers, the deal sampler and the card tables they read.
-COMPILED: Final = ("engine.cards", "engine.ai.solver", "engine.ai.talon")
+#: The modules built as the compiled extension (``setup.py`` reads this list): legal actions
+#: and applying them with the state and actions they work on, the exact solvers, the deal
+#: sampler, and the card tables they all read. Compiled modules are typed as mypy checks them
+#: (a wrong annotation is an error there, not a hint) and their classes accept no attributes
+#: but their own; an event class of the hot path stays plain Python (:mod:`engine.play_events`).
+COMPILED: Final = ("engine.cards", "engine.actions", "engine.state", "engine.play",
+                   "engine.ai.sampling", "engine.ai.solver", "engine.ai.talon")
 #: Set to force the pure Python path (read once, when :mod:`engine` is first imported).
 PURE_VARIABLE: Final = "SIXTYSIX_PURE"
 
@@ -40,7 +44,7 @@ def build_blocker() -> str | None:
     """What the compiled engine's build lacks here (``setup.py`` then skips it), or ``None``."""
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc (mypy) is not installed"
-    compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[:1]
     if not compiler or shutil.which(compiler[0]) is None:
         return "no C compiler"
     if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
