@@ -24,12 +24,14 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules built as the compiled extension (``setup.py`` reads this list): legal actions
-#: and applying them with the state and actions they work on, the exact solvers, the deal
-#: sampler, and the card tables they all read. Compiled modules are typed as mypy checks them
-#: (a wrong annotation is an error there, not a hint) and their classes accept no attributes
-#: but their own; an event class of the hot path stays plain Python (:mod:`engine.play_events`).
-COMPILED: Final = ("engine.cards", "engine.actions", "engine.state", "engine.play",
+#: The modules built as the compiled extension (``setup.py`` reads this list): dealing, legal
+#: actions and applying them with the state and actions they work on, the exact solvers, the
+#: deal sampler, and the card tables they all read. A compiled function checks its arguments
+#: against its annotations (a wrong type is a ``TypeError`` at the call: a parser of outside
+#: input takes ``object``), a compiled class takes no attributes but its own and is made only
+#: through ``__init__``; the events of the hot path stay plain Python
+#: (:mod:`engine.play_events`).
+COMPILED: Final = ("engine.cards", "engine.actions", "engine.state", "engine.deal", "engine.play",
                    "engine.ai.sampling", "engine.ai.solver", "engine.ai.talon")
 #: Set to force the pure Python path (read once, when :mod:`engine` is first imported).
 PURE_VARIABLE: Final = "SIXTYSIX_PURE"

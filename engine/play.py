@@ -95,11 +95,9 @@ from engine.state import (
 
 #: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
 #: two (hearts, diamonds): a mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``.
-_LOW, _HIGH = (
-    tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
-          for pattern in range(4096))
-    for half in (0, 1)
-)
+_LOW: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern)) for pattern in range(4096))
+_HIGH: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern << 12))
+                     for pattern in range(4096))
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 # --------------------------------------------------------------------------- legality

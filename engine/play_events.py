@@ -1,7 +1,7 @@
-"""The events of :func:`engine.play.apply`'s hot path, as :class:`~engine.events.LazyEvent`
-subclasses: their data is built on first access.
+"""The events of the hot path, :func:`engine.deal.deal` and :func:`engine.play.apply`, as
+:class:`~engine.events.LazyEvent` subclasses: their data is built on first access.
 
-Kept apart from :mod:`engine.play` because that module may be compiled
+Kept apart from :mod:`engine.deal` and :mod:`engine.play` because they may be compiled
 (:mod:`engine.native`) and a ``LazyEvent`` must stay a plain Python class (it is made
 without running ``__init__``).
 """
@@ -10,9 +10,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import CARD_CODES, Card
+from engine.cards import CARD_CODES, Card, Mask, codes
 from engine.events import LazyEvent
 from engine.state import PendingSettlement
+
+
+class HandDealt(LazyEvent):
+    """``args``: hand number, dealer, deal order, trump card, talon size, deck."""
+
+    __slots__ = ()
+    type = "hand_dealt"
+    owner = None
+
+    @staticmethod
+    def build(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
+              talon_size: int, deck: tuple[Card, ...],
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {
+            "hand_no": hand_no,
+            "dealer": dealer,
+            "forehand": order[0],
+            "active": list(order),
+            "trump_suit": "CSHD"[trump_card // 6],
+            "trump_card": CARD_CODES[trump_card],
+            "talon_size": talon_size,
+        }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
+
+
+class CardsDealt(LazyEvent):
+    """``args``: the seat (the owner) and its hand."""
+
+    __slots__ = ()
+    type = "cards_dealt"
+
+    @staticmethod
+    def build(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {"seat": seat}, {"cards": codes(hand)}
 
 
 class HandSettled(LazyEvent):
