@@ -10,12 +10,14 @@ in use). Everything else is configured in ``pyproject.toml``.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,5 +47,20 @@ def ext_modules() -> list[Any]:
     return extensions
 
 
+class BuildExt(build_ext):
+    """Also records the digests of the sources compiled (``engine.native.MANIFEST``), so that
+    a build older than its sources is passed over at import instead of run."""
+
+    def run(self) -> None:
+        super().run()
+        if not self.extensions:
+            return
+        native = _native()
+        target = HERE if self.inplace else Path(self.build_lib)
+        manifest = target / "engine" / native.MANIFEST
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps(native.source_digests(), indent=1) + "\n")
+
+
 os.chdir(HERE)  # mypycify takes paths relative to the project
-setup(ext_modules=ext_modules())
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})

@@ -5,16 +5,22 @@ package is installed where a C compiler and Python's headers exist (``setup.py``
 extension modules then sit beside the ``.py`` files and Python imports them first. The pure
 Python source stays the reference: ``SIXTYSIX_PURE=1`` (any value but empty or ``0``) in the
 environment before :mod:`engine` is imported installs a finder that loads these modules from
-their ``.py`` files instead. :func:`describe` says which path is in use (``sixtysix
---version``). This module imports only the standard library, is never compiled, and is
-imported first by :mod:`engine`.
+their ``.py`` files instead. So does a build that no longer matches its source (a ``.py``
+file changed since the build, as after editing or checking out another revision without
+``pip install -e .`` again, by the digests the build records in :data:`MANIFEST`; or a
+build without one of the modules): the compiled modules call each other directly, so they
+are used all together or not at all. :func:`describe`
+says which path is in use and why (``sixtysix --version``). This module imports only the
+standard library, is never compiled, and is imported first by :mod:`engine`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
 import os
 import shlex
 import shutil
@@ -70,8 +76,47 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return None
 
 
+#: The package directory that holds ``engine/`` (modules are found beside this file).
+_ROOT: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: Written by the build beside the extension modules: the SHA-256 of each module's source.
+MANIFEST: Final = "compiled_sources.json"
+
+
+def source_digests() -> dict[str, str]:
+    """The SHA-256 of the source of each module of :data:`COMPILED`, as built."""
+    out = {}
+    for name in COMPILED:
+        with open(os.path.join(_ROOT, *name.split(".")) + ".py", "rb") as source:
+            out[name] = hashlib.sha256(source.read()).hexdigest()
+    return out
+
+
+def stale_build() -> str | None:
+    """Why the extension modules beside the sources must not be used, or ``None`` (none
+    built, or all built from the sources as they are)."""
+    built = [name for name in COMPILED if any(
+        os.path.isfile(os.path.join(_ROOT, *name.split(".")) + suffix)
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES)]
+    if not built:
+        return None
+    if len(built) < len(COMPILED):
+        return "the build lacks " + ", ".join(n for n in COMPILED if n not in built)
+    try:
+        with open(os.path.join(_ROOT, "engine", MANIFEST), encoding="utf-8") as manifest:
+            recorded = json.load(manifest)
+    except (OSError, ValueError):
+        return f"the build has no engine/{MANIFEST}"
+    changed = [n for n, digest in source_digests().items() if recorded.get(n) != digest]
+    return "changed since the build: " + ", ".join(changed) if changed else None
+
+
+#: Why the compiled modules are not used although requested by nobody: a stale build.
+SKIPPED: Final = None if pure_requested() else stale_build()
+
+
 def _install() -> None:
-    if pure_requested() and not any(isinstance(f, SourceFinder) for f in sys.meta_path):
+    if (pure_requested() or SKIPPED) and not any(
+            isinstance(f, SourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, SourceFinder())
 
 
@@ -88,10 +133,11 @@ def compiled_modules() -> list[str]:
 
 def describe() -> str:
     """``compiled, mypyc`` when every module of :data:`COMPILED` is compiled, ``pure
-    Python`` when none is (``partly compiled: ...`` otherwise, a broken build)."""
+    Python`` when none is (with the reason when a stale build was passed over; ``partly
+    compiled: ...`` otherwise, which :func:`stale_build` prevents)."""
     done = compiled_modules()
     if not done:
-        return "pure Python"
+        return "pure Python" if SKIPPED is None else f"pure Python; {SKIPPED}"
     if len(done) == len(COMPILED):
         return "compiled, mypyc"
     return "partly compiled: " + ", ".join(done)
