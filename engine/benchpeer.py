@@ -91,7 +91,7 @@ def main() -> None:
         if name.startswith("compiled"):
             pure = float(best["pure" + name.removeprefix("compiled")]["hands/s"])
             ratio += f"  {rate / pure:5.2f}x pure"
-        print(f"  {name:>19} ({figures['engine']}): {rate:10,.0f} hands/s{ratio}")
+        print(f"  {name + ' (' + str(figures['engine']) + ')':<40} {rate:10,.0f} hands/s{ratio}")
 
 
 if __name__ == "__main__":
