@@ -45,7 +45,7 @@ from api.runtime.serve import (
 )
 from api.worker.queue import QueueConfigError, TaskQueue
 from api.worker.run import queue_url, run_pool
-from engine import EngineError, replay
+from engine import EngineError, native, replay
 from engine.ai import LEVELS
 from engine.numerals import parse_natural
 from engine.rules import OPTIONS, VARIANTS
@@ -328,7 +328,8 @@ def package_version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sixtysix", description="Sixty-Six game server.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {package_version()} (engine: {native.describe()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(sub)

@@ -8,8 +8,13 @@ Typical use::
     seat = state.to_act()
     events = apply(state, seat, legal_actions(state, seat)[0])
     print(view(state, seat)["hand"])
+
+The hot modules may run compiled (:mod:`engine.native`; ``SIXTYSIX_PURE=1`` forces the pure
+Python source).
 """
 
+# first: with SIXTYSIX_PURE=1 the compiled modules must load from source from the start
+from engine import native  # noqa: F401
 from engine.actions import Action
 from engine.deal import new_game, parse_deck
 from engine.errors import (

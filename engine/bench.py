@@ -15,7 +15,8 @@ engine's (and the random picks') alone, without the ~1.5 µs per hand of the shu
 
 ``--against PATH`` measures the same games with another checkout's engine (e.g. ``main``'s) in
 the same run, alternating fresh interpreters, and prints both and the speed-up
-(:mod:`engine.benchcmp`).
+(:mod:`engine.benchcmp`). :mod:`engine.benchpeer` measures the same random hands on the pure
+and the compiled path and on another package's engine.
 """
 
 from __future__ import annotations
@@ -37,13 +38,13 @@ def shuffle(deck: list[int], pick: Callable[[], float]) -> None:
     deck.sort(key=lambda _: pick())
 
 
-def run(hands: int, seed: int, shuffle_ahead: bool = False) -> tuple[float, float, int]:
-    """Play ``hands`` random hands; return (hands/s, µs/action, actions). ``shuffle_ahead``:
-    the decks are shuffled before the clock starts."""
+def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixty-six",
+        ) -> tuple[float, float, int]:
+    """Play ``hands`` random hands of ``variant``; return (hands/s, µs/action, actions).
+    ``shuffle_ahead``: the decks are shuffled before the clock starts."""
     rng = random.Random(seed)
-    state, _ = new_game(Rules(), first_dealer=0, rng=rng)
-    variant = state.rules.variant
-    deck = list(variant.deck)
+    state, _ = new_game(Rules.make(variant), first_dealer=0, rng=rng)
+    deck = list(state.rules.variant.deck)
     decks: list[list[int]] = []
     pick = rng.random
     if shuffle_ahead:

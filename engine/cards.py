@@ -85,19 +85,20 @@ def meld_value(suit: Suit, trump: Suit) -> int:
 
 
 
-def parse_card(code: str) -> Card:
-    """``"QH"`` → the queen of hearts; raises :class:`InvalidCard` otherwise."""
-    try:
-        return _CODE_TO_CARD[code.upper()]
-    except (KeyError, AttributeError):
-        raise InvalidCard(code) from None
+def parse_card(code: object) -> Card:
+    """``"QH"`` → the queen of hearts; raises :class:`InvalidCard` otherwise (anything but a
+    card code, a string or not: the parsers take input as it comes, even compiled)."""
+    card = _CODE_TO_CARD.get(code.upper()) if isinstance(code, str) else None
+    if card is None:
+        raise InvalidCard(code)
+    return card
 
 
 def card_code(c: Card) -> str:
     return CARD_CODES[c]
 
 
-def parse_suit(code: str) -> Suit:
+def parse_suit(code: object) -> Suit:
     """``"H"`` → hearts; raises :class:`InvalidCard` for anything else."""
     if isinstance(code, str) and len(code) == 1 and code.upper() in SUIT_CODES:
         return SUIT_CODES.index(code.upper())

@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from engine.cards import CARD_CODES, Card, Mask, card_code, codes, parse_card
+from engine.cards import Card, card_code, parse_card
 from engine.errors import InvalidDeck, InvalidOption
-from engine.events import Event, LazyEvent
+from engine.events import Event
+from engine.play_events import CardsDealt, HandDealt
 from engine.rules import VARIANTS, Rules, Settings, Variant
 from engine.state import PLAYING, GameState
 
@@ -36,8 +37,9 @@ def shuffled_deck(variant: Variant, rng: random.Random | None = None) -> list[Ca
     return deck
 
 
-def parse_deck(variant: Variant, codes: Sequence[str]) -> list[Card]:
-    """An explicit deal order; it must be a permutation of the variant's deck."""
+def parse_deck(variant: Variant, codes: object) -> list[Card]:
+    """An explicit deal order: a sequence of card codes, a permutation of the variant's deck
+    (anything else raises :class:`InvalidDeck` or :class:`InvalidCard`)."""
     if isinstance(codes, str) or not isinstance(codes, Sequence):
         raise InvalidDeck("a deck is a list of card codes")
     cards = [parse_card(c) for c in codes]
@@ -115,39 +117,6 @@ def _plans(variant: Variant) -> tuple[Plan, ...]:
 _PLANS: Final = {v.name: _plans(v) for v in VARIANTS.values()}
 
 
-class _HandDealt(LazyEvent):
-    """``args``: hand number, dealer, deal order, trump card, talon size, deck."""
-
-    __slots__ = ()
-    type = "hand_dealt"
-    owner = None
-
-    @staticmethod
-    def build(hand_no: int, dealer: int, order: tuple[int, ...], trump_card: Card,
-              talon_size: int, deck: tuple[Card, ...],
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
-        return {
-            "hand_no": hand_no,
-            "dealer": dealer,
-            "forehand": order[0],
-            "active": list(order),
-            "trump_suit": "CSHD"[trump_card // 6],
-            "trump_card": CARD_CODES[trump_card],
-            "talon_size": talon_size,
-        }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}
-
-
-class _CardsDealt(LazyEvent):
-    """``args``: the seat (the owner) and its hand."""
-
-    __slots__ = ()
-    type = "cards_dealt"
-
-    @staticmethod
-    def build(seat: int, hand: Mask) -> tuple[dict[str, Any], dict[str, Any]]:
-        return {"seat": seat}, {"cards": codes(hand)}
-
-
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
     order, places, players, at = _PLANS[state.rules.variant.name][state.dealer]
@@ -173,11 +142,11 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     state.status = PLAYING
     state.acks = 0
     state.hand_no += 1
-    dealt = _HandDealt()
+    dealt = HandDealt()
     dealt.args = (state.hand_no, state.dealer, order, trump_card, len(talon), tuple(deck))
     events: list[Event] = [dealt]
     for seat in order:
-        cards = _CardsDealt()
+        cards = CardsDealt()
         cards.args = (seat, hands[seat])
         cards.owner = seat
         events.append(cards)
@@ -195,14 +164,15 @@ def new_game(
     rules: Rules | None = None,
     settings: Settings | None = None,
     *,
-    first_dealer: int | None = None,
+    first_dealer: object = None,
     decks: Sequence[Sequence[str]] | None = None,
     rng: random.Random | None = None,
 ) -> tuple[GameState, list[Event]]:
     """A new game with its first hand dealt.
 
     ``decks`` are explicit deal orders for the first hands (then shuffles follow);
-    ``first_dealer`` skips the cut for the deal; ``rng`` replaces the secure shuffle.
+    ``first_dealer`` (a seat; anything else raises :class:`InvalidOption`) skips the cut for
+    the deal; ``rng`` replaces the secure shuffle.
     """
     rules = rules or Rules()
     state = GameState(rules, settings or Settings())

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Final
 
 from engine.actions import (
     ABORT,
@@ -79,7 +79,8 @@ from engine.cards import (
 )
 from engine.deal import deal, next_deck
 from engine.errors import IllegalAction
-from engine.events import Event, LazyEvent
+from engine.events import Event
+from engine.play_events import CardDrawn, CardPlayed, Declared, HandSettled, TrickWon
 from engine.scoring import DECLARE_TARGET, decide, settlement
 from engine.state import (
     ABORTED,
@@ -94,11 +95,9 @@ from engine.state import (
 
 #: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
 #: two (hearts, diamonds): a mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``.
-_LOW, _HIGH = (
-    tuple(tuple(Action.play(c) for c in cards_of(pattern << (12 * half)))
-          for pattern in range(4096))
-    for half in (0, 1)
-)
+_LOW: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern)) for pattern in range(4096))
+_HIGH: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern << 12))
+                     for pattern in range(4096))
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 # --------------------------------------------------------------------------- legality
@@ -265,7 +264,7 @@ def apply(
         hands[seat] ^= 1 << c
         state.melded_suit = None
         trick.append(c)
-        played = _CardPlayed()
+        played = CardPlayed()
         played.args = (seat, c)
         return [played]
     if not playable(state, seat) >> c & 1:
@@ -274,7 +273,7 @@ def apply(
     hands[seat] ^= 1 << c  # ``c`` is in the hand
     state.melded_suit = None
     trick.append(c)
-    played = _CardPlayed()
+    played = CardPlayed()
     played.args = (seat, c)
     if len(trick) < len(state.active):
         return [played]
@@ -296,7 +295,7 @@ def apply(
     state.tricks.append((leader, cards, winner))
     state.trick = []
     state.leader = winner
-    won = _TrickWon()
+    won = TrickWon()
     won.args = (winner, cards, points, reason)
     events: list[Event] = [played, won]
     plan = state.rules.plan
@@ -311,12 +310,12 @@ def apply(
         size = len(talon) - 1
         drawn = talon.pop()
         hands[winner] |= 1 << drawn
-        first_draw = _CardDrawn()
+        first_draw = CardDrawn()
         first_draw.args = (winner, drawn, public >> drawn & 1, size)
         first_draw.owner = winner
         drawn = talon.pop()
         hands[loser] |= 1 << drawn
-        second_draw = _CardDrawn()
+        second_draw = CardDrawn()
         second_draw.args = (loser, drawn, public >> drawn & 1, size - 1)
         second_draw.owner = loser
         events += first_draw, second_draw
@@ -382,74 +381,9 @@ def _act(state: GameState, seat: int, action: Action, rng: random.Random | None,
 
 
 def _declare(state: GameState, seat: int, action: Action) -> list[Event]:
-    declared = _Declared()
+    declared = Declared()
     declared.args = (seat, state.credited_points(seat % 2 if state.rules.plan.pairs else seat))
     return _finish_hand(state, [declared], seat)
-
-
-class _HandSettled(LazyEvent):
-    """``args``: the pending settlement (the state's, the same dict once made)."""
-
-    __slots__ = ()
-    type = "hand_settled"
-    owner = None
-
-    @staticmethod
-    def build(pending: PendingSettlement) -> tuple[dict[str, Any], None]:
-        return {"settlement": pending.get()}, None
-
-
-class _Declared(LazyEvent):
-    """``args``: seat, its side's credited points."""
-
-    __slots__ = ()
-    type = "declare"
-    owner = None
-
-    @staticmethod
-    def build(seat: int, points: int) -> tuple[dict[str, Any], None]:
-        return {"seat": seat, "points": points}, None
-
-
-class _CardPlayed(LazyEvent):
-    """``args``: seat, card."""
-
-    __slots__ = ()
-    type = "card_played"
-    owner = None
-
-    @staticmethod
-    def build(seat: int, c: Card) -> tuple[dict[str, Any], None]:
-        return {"seat": seat, "card": CARD_CODES[c]}, None
-
-
-class _TrickWon(LazyEvent):
-    """``args``: winner seat, cards in play order, points, reason."""
-
-    __slots__ = ()
-    type = "trick_won"
-    owner = None
-
-    @staticmethod
-    def build(winner: int, cards: tuple[Card, ...], points: int, reason: str,
-              ) -> tuple[dict[str, Any], None]:
-        return {"seat": winner, "cards": [*map(CARD_CODES.__getitem__, cards)],
-                "points": points, "reason": reason}, None
-
-
-class _CardDrawn(LazyEvent):
-    """``args``: drawer (the owner), card, whether it was public, talon size after. A drawn
-    card is shown to all only if it was seen before (the exchanged trump card)."""
-
-    __slots__ = ()
-    type = "card_drawn"
-
-    @staticmethod
-    def build(drawer: int, drawn: Card, public: int, talon_size: int,
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
-        code = CARD_CODES[drawn]
-        return {"seat": drawer, "card": code if public else None,
-                "talon_size": talon_size}, {"card": code}
 
 
 def _credit_pending(state: GameState, side: int, events: list[Event]) -> None:
@@ -527,7 +461,7 @@ def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
     state.settle_later(pending)
     state.status = HAND_OVER
     state.acks = 0
-    settled = _HandSettled()
+    settled = HandSettled()
     settled.args = (pending,)
     events.append(settled)
     if winner is None:

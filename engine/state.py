@@ -52,44 +52,49 @@ class PendingSettlement:
         return value
 
 
+#: The attributes of a :class:`GameState` (its ``__slots__``; a compiled class, see
+#: :mod:`engine.native`, keeps no ``__slots__`` of its own to read).
+FIELDS: Final = (
+    "_settlement",
+    "acks",
+    "active",
+    "bummerl",
+    "closed_at",
+    "closed_by",
+    "closed_snapshot",
+    "dealer",
+    "ended",
+    "hand_no",
+    "hands",
+    "last_match_winner",
+    "leader",
+    "match_no",
+    "matches_won",
+    "melded_suit",
+    "melds",
+    "moved",
+    "preset_decks",
+    "public",
+    "rules",
+    "score",
+    "set_winner",
+    "settings",
+    "status",
+    "taken",
+    "talon",
+    "trick",
+    "tricks",
+    "trump",
+    "trump_card",
+    "won_points",
+    "won_tricks",
+    )
+
+
 class GameState:
     """Everything about a game, hidden cards included; filter with :func:`engine.views.view`."""
 
-    __slots__ = (
-        "_settlement",
-        "acks",
-        "active",
-        "bummerl",
-        "closed_at",
-        "closed_by",
-        "closed_snapshot",
-        "dealer",
-        "ended",
-        "hand_no",
-        "hands",
-        "last_match_winner",
-        "leader",
-        "match_no",
-        "matches_won",
-        "melded_suit",
-        "melds",
-        "moved",
-        "preset_decks",
-        "public",
-        "rules",
-        "score",
-        "set_winner",
-        "settings",
-        "status",
-        "taken",
-        "talon",
-        "trick",
-        "tricks",
-        "trump",
-        "trump_card",
-        "won_points",
-        "won_tricks",
-    )
+    __slots__ = FIELDS
 
     rules: Rules
     settings: Settings
@@ -267,7 +272,9 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy: lists copied one level; ints, tuples and the settlement shared."""
-        new = GameState.__new__(GameState)
+        # through __init__ (its lists replaced below): a compiled GameState (engine.native) is
+        # made only by its constructor
+        new = GameState(self.rules, self.settings)
         new.acks = self.acks
         new.active = self.active
         new.bummerl = self.bummerl.copy()
@@ -287,10 +294,8 @@ class GameState:
         new.moved = self.moved
         new.preset_decks = [d.copy() for d in self.preset_decks]
         new.public = self.public
-        new.rules = self.rules
         new.score = self.score.copy()
         new.set_winner = self.set_winner
-        new.settings = self.settings
         new._settlement = self._settlement
         new.status = self.status
         new.taken = self.taken.copy()

@@ -59,6 +59,19 @@ def test_parser_knows_serve_and_play() -> None:
         build_parser().parse_args([])
 
 
+@pytest.mark.parametrize("pure", ["1", None])
+def test_version_names_the_engine_path(pure: str | None) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SIXTYSIX_PURE"}
+    if pure is not None:
+        env["SIXTYSIX_PURE"] = pure
+    done = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=env,
+                          capture_output=True, text=True, check=True)
+    named = re.fullmatch(r"sixtysix \S+ \(engine: (.*)\)\n", done.stdout)
+    assert named is not None
+    # which one the build gives without SIXTYSIX_PURE: tests/engine/test_native.py
+    assert (named[1] == "pure Python") if pure else (named[1] in ("pure Python", "compiled, mypyc"))
+
+
 #: A line that tells who won the match (or set): said once at the end of a game.
 RESULT = re.compile(r"^(\*\*\* .* won the (match|set)\b.*|.* won \(\d+:\d+\)\.)$")
 

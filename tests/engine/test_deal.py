@@ -107,10 +107,20 @@ def test_explicit_deck_rejects_codes_and_non_lists() -> None:
         parse_deck(VARIANTS["sixty-six"], "AC TC")
 
 
+@pytest.mark.parametrize("deck", [[5, *DECK24[1:]], [None, *DECK24[1:]], 24, {"AC": 1}])
+def test_a_deck_of_other_values_is_refused_as_a_deck_on_both_paths(deck: object) -> None:
+    """As a request's JSON may have it: the compiled engine (engine.native) checks its
+    arguments' types, so the parsers take any value and refuse it in the engine's words."""
+    with pytest.raises((InvalidDeck, InvalidCard)):
+        parse_deck(VARIANTS["sixty-six"], deck)
+    with pytest.raises((InvalidDeck, InvalidCard)):
+        new_game(Rules.make(), first_dealer=0, decks=[deck])  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize("seat", [-1, 2, True, "0"])
 def test_first_dealer_must_be_a_seat(seat: object) -> None:
     with pytest.raises(InvalidOption) as err:
-        new_game(Rules.make(), first_dealer=seat, decks=[DECK24])  # type: ignore[arg-type]
+        new_game(Rules.make(), first_dealer=seat, decks=[DECK24])
     assert err.value.option == "first_dealer"
 
 

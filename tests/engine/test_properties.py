@@ -39,6 +39,7 @@ from engine import (
 )
 from engine.cards import POINTS, codes, mask_of, points_of
 from engine.rules import OPTIONS, VARIANTS
+from engine.state import FIELDS
 from tests.engine.helpers import UNIVERSE
 
 CODE = re.compile(r"^[ATKQJ9][CSHD]$")
@@ -201,7 +202,7 @@ def check_round_trip(state: GameState) -> None:
     text = to_json(state)
     loaded = from_json(text)
     assert to_json(loaded) == text
-    for name in GameState.__slots__:
+    for name in FIELDS:
         assert getattr(loaded, name) == getattr(state, name), name
 
 

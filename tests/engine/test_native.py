@@ -1,0 +1,77 @@
+"""Which engine path is loaded: the compiled hot modules or the pure Python source
+(:mod:`engine.native`), according to ``SIXTYSIX_PURE``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import native
+
+_PROBE = """
+import json
+import engine.native as n
+print(json.dumps({"describe": n.describe(),
+                  "files": {m: __import__(m, fromlist=["_"]).__file__ for m in n.COMPILED}}))
+"""
+
+
+#: The directory holding this checkout's ``engine`` (and the build's shared library).
+ROOT = Path(native.__file__).resolve().parents[1]
+
+
+def _probe(pure: str | None, root: Path = ROOT) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+    env["PYTHONPATH"] = str(root)
+    if pure is not None:
+        env[native.PURE_VARIABLE] = pure
+    done = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
+                          text=True, check=True, cwd=root)
+    loaded: dict[str, object] = json.loads(done.stdout)
+    return loaded
+
+
+def test_sixtysix_pure_loads_every_hot_module_from_its_source() -> None:
+    loaded = _probe("1")
+    assert loaded["describe"] == "pure Python"
+    files = loaded["files"]
+    assert isinstance(files, dict) and set(files) == set(native.COMPILED)
+    assert all(str(f).endswith(".py") for f in files.values())
+
+
+def test_without_sixtysix_pure_the_build_decides() -> None:
+    """Compiled in CI wherever the extension can be built (a compiler and Python's headers),
+    and never half compiled; ``SIXTYSIX_PURE=0`` is not a request for the pure path."""
+    for pure in (None, "0"):
+        loaded = _probe(pure)
+        assert loaded["describe"] in ("pure Python", "compiled, mypyc")
+        if os.environ.get("CI") == "true" and native.build_blocker() is None:
+            assert loaded["describe"] == "compiled, mypyc"
+
+
+def test_this_process_runs_the_path_its_environment_asks_for() -> None:
+    expected = "pure Python" if native.pure_requested() else _probe(None)["describe"]
+    assert native.describe() == expected
+
+
+def test_a_build_older_than_its_source_is_passed_over_whole(tmp_path: Path) -> None:
+    """A compiled module must not run code its source no longer has: a checkout whose
+    ``engine/ai/talon.py`` changed after the build runs every module from source, and says
+    why."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ROOT.glob("*__mypyc*"):
+        shutil.copy2(shared, tmp_path / shared.name)
+    talon = tmp_path / "engine" / "ai" / "talon.py"
+    talon.write_text(talon.read_text() + "\n")
+    loaded = _probe(None, tmp_path)
+    if _probe(None)["describe"] == "compiled, mypyc":
+        assert loaded["describe"] == "pure Python; changed since the build: engine.ai.talon"
+    else:
+        assert loaded["describe"] == "pure Python"
+    files = loaded["files"]
+    assert isinstance(files, dict) and all(str(f).endswith(".py") for f in files.values())
