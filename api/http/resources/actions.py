@@ -7,7 +7,7 @@ from contextlib import suppress
 from typing import Any, Final
 
 import redis
-from flask import Response, current_app
+from flask import Response, current_app, request
 
 from api.games.replies import clocked, enqueue_computers, replied, require_queue
 from api.games.service import PAUSE, act, game_view, parse_action, pause
@@ -32,6 +32,8 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
 
 ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
+#: Attempts of an action without ``If-Match`` against saves made meanwhile (a computer's move).
+CONFLICT_ATTEMPTS: Final = 5
 
 
 
@@ -63,7 +65,9 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
     action (a fresh random key per action, the same on its retries). A 503
     ``outcome-unknown`` (no ``Retry-After``) says the store did not confirm the save: the
     action may have been applied; reload the view, or repeat the request with the same
-    key.
+    key. Without ``If-Match`` the action applies to the game as it is when it is saved: if
+    another save came first (a computer's move), it is checked again on the new game and
+    applied if still allowed; a 409 ``version-conflict`` then means the game kept changing.
 
     Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
     from a seat until the game is over (the other side wins; ``match.result_reason`` is
@@ -90,7 +94,9 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     """The seat's action ``body`` (loaded by :data:`ACTION_SCHEMA`) on game ``game_id``.
 
     The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
-    an action refused or replayed, which saves nothing, writes it on its own.
+    an action refused or replayed, which saves nothing, writes it on its own. Without
+    ``If-Match``, a save that came first is no reason to refuse: the action is tried again on
+    the reloaded game (at most :data:`CONFLICT_ATTEMPTS` times; nothing was applied before).
     """
     svc = services()
     store = svc.store
@@ -101,7 +107,15 @@ def act_on(body: dict[str, Any], game_id: str) -> Response:
     game = store.load(game_id)
     seat = seat_of(game.meta, token)
     seen = store.presence.due(game_id, seat)
+    unconditional = request.environ.get("HTTP_IF_MATCH") is None
     try:
+        for _ in range(CONFLICT_ATTEMPTS - 1):
+            try:
+                return _act_on(svc, body, game, seat, token, key, seen)
+            except VersionConflict:
+                if not unconditional:
+                    raise
+            game = store.load(game_id)  # saved meanwhile: the action on the new game
         return _act_on(svc, body, game, seat, token, key, seen)
     finally:
         if seen is not None and not seen.carried:
