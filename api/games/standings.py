@@ -118,9 +118,10 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
     teams = [[entity_of_seat(game.meta["seats"][seat], players[seat], kinds)
               for seat in state.seats_of(side)] for side in range(sides)]
     for award in found:
-        if award.places:
+        if award.rated is not None:
             rate_match(ratings, state.rules.variant.name, game.game_id, award.marker,
-                       game_ttl + 86400, teams, rank_sides(award.places, sides))
+                       game_ttl + 86400, teams, rank_sides(award.places, sides),
+                       moves=award.rated)
 
 
 def result_of(state: GameState, seat: int) -> str:

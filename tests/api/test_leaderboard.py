@@ -149,7 +149,7 @@ def test_games_without_a_player_never_count(client: FlaskClient) -> None:
 
 def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU])
-    player_id, _, seat = players[0]
+    player_id, player_token, seat = players[0]
     token = tokens[seat]
     for _ in range(20):  # the computer may lead: its move comes from the worker tier
         view = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
@@ -167,20 +167,35 @@ def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: Flask
     first = hands[0].data["settlement"]
     hand_one = first["game_points"] if first["winner_side"] == seat else 0
     expected = final["match"]["points"][seat] - hand_one  # no placement bonus either
-    assert board(client) == ({player_id: expected} if expected else {})
+    won = sum(1 for e in hands[1:] if e.data["settlement"]["winner_side"] == seat)
+
+    def counted() -> None:
+        assert board(client) == ({player_id: expected} if expected else {})
+        mine = me(client, player_token)
+        assert mine["hands_won"]["sixty-six"] == won  # nor the hinted hand as a hand won
+        rating = mine["ratings"]["sixty-six"]  # a win with advice is not his; a loss is
+        if final["match"]["set_winner"] == seat:
+            assert rating is None
+        else:
+            assert rating is not None and rating["matches"] == 1 and rating["display"] < 1500
+
+    eventually(counted, SETTLE)
 
 
-def test_resigning_against_a_player_costs_10(client: FlaskClient) -> None:
+def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN])
-    (ann, _, ann_seat), (bob, _, bob_seat) = players
+    (ann, ann_token, ann_seat), (bob, bob_token, bob_seat) = players
     view = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[ann_seat])).json
     mover = ann_seat if view and view["legal_actions"] else bob_seat
     moves = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[mover])).json
     assert moves is not None
     assert act(client, game_id, tokens[mover], moves["legal_actions"][0]).status_code == 200
     assert act(client, game_id, tokens[ann_seat], {"type": "resign"}).status_code == 200
-    assert board(client) == {bob: 30, ann: -10}
-    assert board(client, variant="sixty-six", period="month") == {bob: 30, ann: -10}
+    # left before a hand was settled: too short to place Bob; Ann's loss alone is rated
+    assert board(client) == {ann: -10}
+    assert board(client, variant="sixty-six", period="month") == {ann: -10}
+    assert me(client, bob_token)["ratings"]["sixty-six"] is None
+    assert me(client, ann_token)["ratings"]["sixty-six"]["display"] < 1500
 
 
 def test_resigning_against_computers_costs_nothing(client: FlaskClient) -> None:
