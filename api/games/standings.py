@@ -44,8 +44,8 @@ log = logging.getLogger(__name__)
 
 def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
     """The player id of each seat (``None``: a computer or anonymous seat) of a table or tour
-    game; ``None`` for any other game."""
-    info = meta.get("table") or meta.get("tour")
+    game, or of a game created with a player token; ``None`` for any other game."""
+    info = meta.get("table") or meta.get("tour") or meta.get("player")
     if info is None:
         return None
     players: list[str | None] = info["players"]

@@ -260,7 +260,11 @@ class CreatedGameSchema(Schema):
     game_id = fields.String(metadata={"example": "q3V9k2xR0aLmT7wZ"})
     version = fields.Integer(metadata={"example": 1})
     variant = fields.String(metadata={"example": "sixty-six"})
-    rated = fields.Boolean(metadata={"description": "False when the deck was given"})
+    rated = fields.Boolean(metadata={
+        "description": "Counts for the leaderboard and ratings: only a game created with a "
+                       "player token, against computers only, without a deck"})
+    unrated_reason = fields.String(allow_none=True, metadata={
+        "description": "Why the game does not count; null when it does"})
     seats = fields.List(fields.Nested(CreatedSeatSchema))
 
 
@@ -336,7 +340,11 @@ class ClockSchema(Schema):
 class GameViewSchema(Schema):
     game_id = fields.String()
     version = fields.Integer(metadata={"description": "Also the ETag"})
-    rated = fields.Boolean()
+    rated = fields.Boolean(metadata={"description": "Counts for the leaderboard and ratings"})
+    unrated_reason = fields.String(allow_none=True, metadata={
+        "description": "Why the game does not count (no player account, a given deck, an "
+                       "unrated table, a pair of players at its bound of rated matches); "
+                       "null when it does"})
     seats = fields.List(fields.Nested(ViewSeatSchema))
     hinted_hands = fields.List(fields.Dict(), metadata={
         "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "

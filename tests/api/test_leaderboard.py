@@ -182,9 +182,10 @@ def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: Flask
     eventually(counted, SETTLE)
 
 
-def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(client: FlaskClient) -> None:
+def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(
+        client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN])
-    (ann, ann_token, ann_seat), (bob, bob_token, bob_seat) = players
+    (ann, ann_token, ann_seat), (_, bob_token, bob_seat) = players
     view = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[ann_seat])).json
     mover = ann_seat if view and view["legal_actions"] else bob_seat
     moves = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[mover])).json

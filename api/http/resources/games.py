@@ -17,7 +17,7 @@ from api.http import examples, idempotency
 from api.http.errors import REQUEST_IN_PROGRESS, Problem
 from api.http.limits import client_address
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
-from api.http.resources.lobby_support import spectate
+from api.http.resources.lobby_support import OPTIONAL_PLAYER_TOKEN, current_player, spectate
 from api.http.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.http.support import (
     authenticate,
@@ -28,6 +28,7 @@ from api.http.support import (
     not_modified,
     services,
 )
+from api.players.store import Player
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Create a game; read it as a seat or as a spectator")
@@ -52,6 +53,7 @@ def _created(game: Game, tokens: list[str | None]) -> dict[str, Any]:
         "version": game.version,
         "variant": game.state.rules.variant.name,
         "rated": game.meta["rated"],
+        "unrated_reason": None if game.meta["rated"] else game.meta.get("unrated_reason"),
         "seats": [{**s, "token": t} for s, t in zip(public_seats(game.meta), tokens, strict=True)],
     }
 
@@ -60,14 +62,15 @@ def _headers(game: Game) -> dict[str, str]:
     return {"Location": f"/v1/games/{game.game_id}", "ETag": etag(game.version)}
 
 
-def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
+def _create_once(store: GameStore, body: dict[str, Any], key: str, player: Player | None,
+                 ) -> Response:
     """Create under an Idempotency-Key: a pending marker first, then the sealed response."""
     record_key = idem_key(CREATE_SCOPE, key)
-    fp = idempotency.fingerprint(None, body)
+    fp = idempotency.fingerprint(None if player is None else player.player_id, body)
     ttl = current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"]
     if store.put_record(record_key, idempotency.pending(fp), PENDING_TTL, only_new=True):
         try:
-            game, tokens = create_game(store, body, client_address())
+            game, tokens = create_game(store, body, client_address(), player)
             game, applied = replied(game)
         except OutcomeUnknown:
             raise  # the game may exist: the marker stays until it expires
@@ -100,6 +103,8 @@ class Games(MethodView):
     @blp.response(201, CreatedGameSchema, example=examples.CREATED,
                   headers={"ETag": "ETag", "Location": "Location",
                            "Preference-Applied": "Preference-Applied"})
+    @blp.doc(security=OPTIONAL_PLAYER_TOKEN)
+    @blp.alt_response(401, response="PlayerUnauthorized")
     @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(409, response="CreateInProgress")
     def post(self, body: dict[str, Any]) -> Response:
@@ -113,17 +118,24 @@ class Games(MethodView):
         ``Idempotency-Key`` header, repeating the same request gives the same answer, seat
         tokens included; the same key with another body is a 422. Anyone holding the key gets
         the tokens, so it is a secret like them: at least 22 characters of ``A-Z a-z 0-9 _ -``
-        (a UUID, or 16 random bytes in base64url), else a 400 naming the header. A game
-        created with a ``deck`` is unrated.
+        (a UUID, or 16 random bytes in base64url), else a 400 naming the header.
+
+        With ``Authorization: Bearer <player token>`` the player takes the first human seat
+        (named after him) and the game counts for his leaderboard points, rating, history and
+        matches played, as seed 001 counts every game against the computer; hands in which he
+        takes a hint excepted. It is rated only if every other seat is a computer and no
+        ``deck`` is given; without a player token it never counts. ``rated`` says which, and
+        ``unrated_reason`` why not. A token that is no player's is a 401.
         """
+        player = current_player(required=False)
         svc = services()
         # without seats the variant's default: one human, the others computers
         require_queue(svc, body.get("seats") or [{"kind": "computer"}],
                       body["settings"].get("think_time_s") is not None)
         key = idempotency.create_key()
         if key is not None:
-            return _create_once(svc.store, body, key)
-        game, tokens = create_game(svc.store, body, client_address())
+            return _create_once(svc.store, body, key, player)
+        game, tokens = create_game(svc.store, body, client_address(), player)
         game, applied = replied(game)
         return json_response(_created(game, tokens), 201, {**_headers(game), **applied})
 
