@@ -5,14 +5,17 @@ request's and a worker's alike, :func:`api.games.service.act`), when a table's f
 recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
 started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
 game is created.
-Games without a player (``POST /v1/games``) are skipped at once. A save's own events are
+Games without a player (``POST /v1/games`` without a player token) are skipped at once. A save's own events are
 offered while the game runs; once it is over (or aborted) the game's whole log is, so that
 hands settled when the game was created, or whose save's hook failed, are counted then.
 Every step is idempotent (a marker per game and hand or match, written atomically with the
 increments), so offering an event twice, from two requests or a retry, counts it once.
 
-Only rated games count for the leaderboard and ratings: ``meta["rated"]`` (false for an
-explicit deck, or a table created with ``rated: false``). A failure is logged, not raised: the
+Only rated games count for the leaderboard and ratings: ``meta["rated"]`` (false, with
+``meta["unrated_reason"]``, for an explicit deck, a table created with ``rated: false``, a
+pair of players at its bound of rated matches, or a game from ``POST /v1/games`` that is not
+one player's against computers). The history, with each player's matches played and won, is
+written for every finished game with a player, rated or not. A failure is logged, not raised: the
 game is saved and its answer must say so.
 """
 

@@ -411,11 +411,29 @@ class LevelSchema(Schema):
     description = fields.String()
 
 
+class LeaderboardRulesSchema(Schema):
+    placement_bonus = fields.List(fields.Integer(), metadata={
+        "description": "Points of first, second and third place at a match's end",
+        "example": [30, 15, 5]})
+    leave_penalty = fields.Integer(metadata={
+        "description": "Points a player loses for leaving a match against other players",
+        "example": 10})
+    min_settled_hands = fields.Integer(metadata={
+        "description": "Hands of a match settled before a resignation places the others (else "
+                       "nobody is placed and only the leaver's rating moves, down)",
+        "example": 1})
+    rated_pair_limit = fields.Integer(metadata={
+        "description": "Rated matches two player accounts may start together within "
+                       "rated_pair_window_s (more play unrated, saying why)", "example": 10})
+    rated_pair_window_s = fields.Integer(metadata={"example": 86400})
+
+
 class RulesSchema(Schema):
     variants = fields.List(fields.Dict())
     options = fields.List(fields.Dict())
     settings = fields.List(fields.Dict())
     computer_levels = fields.List(fields.Nested(LevelSchema))
+    leaderboard = fields.Nested(LeaderboardRulesSchema)
 
 
 class HealthSchema(Schema):

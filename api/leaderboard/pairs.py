@@ -8,8 +8,9 @@ same two accounts can be worth, as Lichess bounds repeated pairings. Friends who
 other all evening are far below the bound (a match to 7 takes minutes, not seconds).
 
 Key (tagged ``{pairs}``, so one script checks and counts every pair of a table at once, also
-on Redis Cluster): ``sixtysix:rated-pairs:{pairs}:<a>:<b>`` (``a < b``, player ids) — sorted set of the pair's rated game ids scored by their start (Unix ms), trimmed to the
-window whenever a match starts and expiring a window after the last one, so it holds at most
+on Redis Cluster): ``sixtysix:rated-pairs:{pairs}:<a>:<b>`` (``a < b``, player ids) — sorted
+set of the pair's rated game ids scored by their start (Unix ms), trimmed to the window
+whenever a match starts and expiring a window after the last one, so it holds at most
 :data:`PAIR_LIMIT` members.
 
 :func:`admit` is idempotent per game id: a table change retried after a concurrent change
