@@ -4,10 +4,10 @@
 request's and a worker's alike, :func:`api.games.service.act`), when a table's finished match is
 recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
 started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
-game is created.
-Games without a player (``POST /v1/games`` without a player token) are skipped at once. A save's own events are
-offered while the game runs; once it is over (or aborted) the game's whole log is, so that
-hands settled when the game was created, or whose save's hook failed, are counted then.
+game is created. Games without a player (``POST /v1/games`` without a player token) are
+skipped at once. A save's own events are offered while the game runs; once it is over (or
+aborted) the game's whole log is, so that hands settled when the game was created, or whose
+save's hook failed, are counted then.
 Every step is idempotent (a marker per game and hand or match, written atomically with the
 increments), so offering an event twice, from two requests or a retry, counts it once.
 
