@@ -269,8 +269,14 @@ def test_a_private_tables_match_is_in_the_history_of_the_player_only(
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU], visibility="private")
     play_to_end(client, game_id, tokens, random.Random(13))
     player_id, token, _ = players[0]
-    own = client.get(f"/v1/players/{player_id}/games", headers=bearer(token)).json
-    assert own is not None and [g["game_id"] for g in own["games"]] == [game_id]
+
+    def listed() -> dict[str, Any]:  # once the hook after the match's last save has run
+        own: dict[str, Any] | None = client.get(f"/v1/players/{player_id}/games",
+                                                headers=bearer(token)).json
+        assert own is not None and [g["game_id"] for g in own["games"]] == [game_id]
+        return own
+
+    own = eventually(listed, SETTLE)
     assert own["games"][0]["private"] is True
     public = client.get(f"/v1/players/{player_id}/games").json
     assert public == {"games": [], "next_cursor": None}
