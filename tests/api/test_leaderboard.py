@@ -182,6 +182,42 @@ def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: Flask
     eventually(counted, SETTLE)
 
 
+def test_a_match_won_with_a_hint_moves_no_rating_and_the_hinted_hand_counts_for_nobody(
+        client: FlaskClient) -> None:
+    """Ann takes a hint in hand 1; once it is settled Bob resigns, so Ann's side wins: her win
+    is not hers (no rating gain, no place, not the hand) and Bob's loss is not his (to
+    advice), though his leaving costs him 10."""
+    _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN], match_points=7)
+    (_, ann_token, ann_seat), (bob, bob_token, bob_seat) = players
+    rng = random.Random(29)
+    hinted = False
+    while True:
+        views = {s: client.get(f"/v1/games/{game_id}", headers=bearer(t)).json
+                 for s, t in tokens.items()}
+        if views[ann_seat]["status"] != "playing":  # type: ignore[index]
+            assert views[ann_seat]["status"] == "hand_over"  # type: ignore[index]
+            break
+        if not hinted and views[ann_seat]["legal_actions"]:  # type: ignore[index]
+            hint = client.post(f"/v1/games/{game_id}/hint?budget_ms=50",
+                               headers=bearer(tokens[ann_seat]))
+            assert hint.status_code == 200, hint.json
+            hinted = True
+            continue
+        seat = next(s for s, v in views.items() if v["legal_actions"])  # type: ignore[index]
+        action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
+        assert act(client, game_id, tokens[seat], action).status_code == 200
+    settlement = views[ann_seat]["settlement"]  # type: ignore[index]
+    won = settlement["game_points"] if settlement["winner_side"] == bob_seat else 0
+    assert act(client, game_id, tokens[bob_seat], {"type": "resign"}).status_code == 200
+    mine = me(client, ann_token)
+    assert mine["hands_won"]["sixty-six"] == 0  # the hinted hand counts for nobody of hers
+    assert mine["ratings"]["sixty-six"] is None  # a win with advice is no win
+    assert mine["leaderboard"]["all"]["all"] is None  # no hand, no place
+    theirs = me(client, bob_token)
+    assert theirs["ratings"]["sixty-six"] is None  # nobody loses to advice
+    assert board(client) == {bob: won - 10}
+
+
 def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(
         client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN])
