@@ -31,6 +31,13 @@ INVERT: Final = 10**13
 #: Player lists a player's games may be in.
 LISTS: Final = ("active", "finished")
 
+# KEYS: active, finished; ARGV: member
+_FINISH: Final = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], 'NX', 0, ARGV[1])
+"""
+
+
 class NameTaken(Exception):
     def __init__(self, name: str) -> None:
         self.name = name
@@ -73,6 +80,7 @@ def game_member(started_ms: int, game_id: str) -> str:
 class PlayerStore:
     def __init__(self, client: Client) -> None:
         self.redis = client
+        self._finish = client.register_script(_FINISH)
 
     def create(self, player: Player) -> None:
         """Claim the name, then write the player and its token index; :class:`NameTaken`.
@@ -123,12 +131,10 @@ class PlayerStore:
                         nx=True)
 
     def finish_game(self, player_id: str, started_ms: int, game_id: str) -> None:
-        """Move a finished game from the player's active list to his finished one."""
-        member = game_member(started_ms, game_id)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.zrem(games_key(player_id, "active"), member)
-        pipe.zadd(games_key(player_id, "finished"), {member: 0}, nx=True)
-        pipe.execute()
+        """Move a finished game from the player's active list to his finished one (one
+        script: the game is always in one of them)."""
+        self._finish(keys=[games_key(player_id, "active"), games_key(player_id, "finished")],
+                     args=[game_member(started_ms, game_id)])
 
     def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
         """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""
