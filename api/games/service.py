@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
 from api.games.standings import record_standings
 from api.games.store import Game, GameStore, IdempotentWrite, owner_key
@@ -37,6 +38,7 @@ from api.http.errors import FieldError
 from api.http.metrics import computer_thinking
 from api.live import clock
 from api.live.presence import Seen
+from api.players.store import Player
 from api.tables.results import after_save
 from engine import (
     Action,
@@ -66,9 +68,14 @@ GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
 
 
+def default_seats(players: int) -> list[dict[str, Any]]:
+    """The seats of a create request that names none: one human, the others computers."""
+    return [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
+
+
 def _seats(specs: list[dict[str, Any]] | None, players: int) -> list[dict[str, Any]]:
     if specs is None:
-        specs = [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
+        specs = default_seats(players)
     if len(specs) != players:
         raise FieldError("seats", f"this variant seats {players} players; got {len(specs)}")
     if not any(s["kind"] == "human" for s in specs):
@@ -150,6 +157,7 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
         "auto_continue": body["settings"]["auto_continue"],
         "clock": clock.check_settings(body["settings"], rules.variant.players),
         "rated": deck is None,
+        "unrated_reason": None if deck is None else rated.DECK,
         "created_at": int(time.time()),
         **(extra_meta or {}),
     }
@@ -159,19 +167,37 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
 
 
 def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
-                ) -> tuple[Game, list[str | None]]:
+                player: Player | None = None) -> tuple[Game, list[str | None]]:
     """Validate a create request, deal and save (then :func:`request_computers`).
 
     ``owner`` is the client address the game counts against (see :class:`GameStore`).
+    ``player`` (the request's player token) takes the first human seat, under his name, and
+    the game counts for him (meta ``player``, as a table's or the tour's) if every other seat
+    is a computer and no deck is given; otherwise it is unrated and says why.
     Returns the saved game and each seat's token (``None`` for computer seats).
     """
-    new = prepare_create(body, owner)
+    new = prepare_create(body, owner, player)
     return save_created(store, new_game_id(), new), new.tokens
 
 
-def prepare_create(body: Mapping[str, Any], owner: str | None = None) -> NewGame:
-    """:func:`prepare_game` of a create request counted against ``owner`` (an address)."""
-    return prepare_game(body, None if owner is None else {"owner": {"key": owner_key(owner)}})
+def prepare_create(body: Mapping[str, Any], owner: str | None = None,
+                   player: Player | None = None) -> NewGame:
+    """:func:`prepare_game` of a create request counted against ``owner`` (an address), its
+    first human seat ``player``'s when given (see :func:`create_game`)."""
+    extra: dict[str, Any] = {} if owner is None else {"owner": {"key": owner_key(owner)}}
+    if player is not None:
+        specs = list(body.get("seats") or default_seats(find_variant(body["variant"]).players))
+        mine = next((i for i, s in enumerate(specs) if s["kind"] == "human"), 0)
+        specs[mine] = {**specs[mine], "name": player.name}
+        body = {**body, "seats": specs}
+        players: list[str | None] = [None] * len(specs)
+        players[mine] = player.player_id
+        extra["player"] = {"player_id": player.player_id, "players": players,
+                           "started_ms": int(time.time() * 1000)}
+    new = prepare_game(body, extra)
+    if new.meta["rated"] and (reason := _unrated(player, new.meta["seats"])) is not None:
+        new.meta.update(rated=False, unrated_reason=reason)
+    return new
 
 
 def new_game_id() -> str:
@@ -181,6 +207,15 @@ def new_game_id() -> str:
 def save_created(store: GameStore, game_id: str, new: NewGame) -> Game:
     """Save the prepared game ``new`` as ``game_id`` at version 1."""
     return store.create(game_id, new.state, new.meta, new.events)
+
+
+def _unrated(player: Player | None, seats: list[dict[str, Any]]) -> str | None:
+    """Why a created game (no deck) does not count, or ``None`` if it does."""
+    if player is None:
+        return rated.ANONYMOUS
+    if sum(s["kind"] == "human" for s in seats) > 1:
+        return rated.PEOPLE
+    return None
 
 
 #: The action type that holds a settlement open longer (:func:`pause`; not an engine action).
@@ -342,6 +377,7 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
         "game_id": game.game_id,
         "version": game.version,
         "rated": game.meta["rated"],
+        "unrated_reason": None if game.meta["rated"] else game.meta.get("unrated_reason"),
         "seats": view_seats(game, seat),
         "hinted_hands": game.meta.get("hinted_hands", []),
         **out,

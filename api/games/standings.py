@@ -4,15 +4,18 @@
 request's and a worker's alike, :func:`api.games.service.act`), when a table's finished match is
 recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
 started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
-game is created.
-Games without a player (``POST /v1/games``) are skipped at once. A save's own events are
-offered while the game runs; once it is over (or aborted) the game's whole log is, so that
-hands settled when the game was created, or whose save's hook failed, are counted then.
+game is created. Games without a player (``POST /v1/games`` without a player token) are
+skipped at once. A save's own events are offered while the game runs; once it is over (or
+aborted) the game's whole log is, so that hands settled when the game was created, or whose
+save's hook failed, are counted then.
 Every step is idempotent (a marker per game and hand or match, written atomically with the
 increments), so offering an event twice, from two requests or a retry, counts it once.
 
-Only rated games count for the leaderboard and ratings: ``meta["rated"]`` (false for an
-explicit deck, or a table created with ``rated: false``). A failure is logged, not raised: the
+Only rated games count for the leaderboard and ratings: ``meta["rated"]`` (false, with
+``meta["unrated_reason"]``, for an explicit deck, a table created with ``rated: false``, a
+pair of players at its bound of rated matches, or a game from ``POST /v1/games`` that is not
+one player's against computers). The history, with each player's matches played and won, is
+written for every finished game with a player, rated or not. A failure is logged, not raised: the
 game is saved and its answer must say so.
 """
 
@@ -44,8 +47,8 @@ log = logging.getLogger(__name__)
 
 def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
     """The player id of each seat (``None``: a computer or anonymous seat) of a table or tour
-    game; ``None`` for any other game."""
-    info = meta.get("table") or meta.get("tour")
+    game, or of a game created with a player token; ``None`` for any other game."""
+    info = meta.get("table") or meta.get("tour") or meta.get("player")
     if info is None:
         return None
     players: list[str | None] = info["players"]
@@ -118,9 +121,10 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
     teams = [[entity_of_seat(game.meta["seats"][seat], players[seat], kinds)
               for seat in state.seats_of(side)] for side in range(sides)]
     for award in found:
-        if award.places:
+        if award.rated is not None:
             rate_match(ratings, state.rules.variant.name, game.game_id, award.marker,
-                       game_ttl + 86400, teams, rank_sides(award.places, sides))
+                       game_ttl + 86400, teams, rank_sides(award.places, sides),
+                       moves=award.rated)
 
 
 def result_of(state: GameState, seat: int) -> str:

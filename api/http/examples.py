@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from api.games import rated
 from engine import Rules
 
 GAME_ID: Final = "q3V9k2xR0aLmT7wZ"
@@ -30,6 +31,7 @@ _SEATS: Final = [{"seat": 0, "kind": "human", "name": "Ann", "level": None},
 
 CREATED: Final[dict[str, Any]] = {
     "game_id": GAME_ID, "version": 1, "variant": "sixty-six", "rated": False,
+    "unrated_reason": rated.DECK,
     "seats": [{**_SEATS[0], "token": TOKEN}, {**_SEATS[1], "token": None}],
 }
 
@@ -44,7 +46,7 @@ _LEGAL: Final = [*({"type": "play", "card": c} for c in _HAND), {"type": "meld",
 RULES: Final[dict[str, Any]] = Rules.from_dict({"variant": "sixty-six"}).as_dict()
 
 VIEW: Final[dict[str, Any]] = {
-    "game_id": GAME_ID, "version": 1, "rated": False,
+    "game_id": GAME_ID, "version": 1, "rated": False, "unrated_reason": rated.DECK,
     "seats": [{**s, "connected": True} for s in _SEATS], "hinted_hands": [],
     "seat": 0, "variant": "sixty-six",
     "rules": RULES,

@@ -6,7 +6,9 @@ Limits, in ``limits`` notation (``10/second``, ``100 per 5 minutes``; ``off`` di
 * ``SIXTYSIX_RATE_CREATE`` — ``POST /v1/games`` and ``POST /v1/tour/{station}/start`` (both
   create a game; one budget), per client address;
 * ``SIXTYSIX_RATE_PLAYERS`` — ``POST /v1/players``, per client address;
-* ``SIXTYSIX_RATE_TABLES`` — ``POST /v1/tables``, per client address;
+* ``SIXTYSIX_RATE_TABLES`` — ``POST /v1/tables`` and ``POST /v1/tables/{id}/rematch`` (both
+  start matches; one budget, so a flood of rematches is slowed as a flood of tables is), per
+  client address;
 * ``SIXTYSIX_RATE_ACTIONS`` — ``POST /v1/games/{game_id}/actions``, per seat token (counted
   under the token's SHA-256, never the token);
 * ``SIXTYSIX_RATE_CHAT`` — ``POST /v1/games/{game_id}/chat``, per seat token (likewise).
@@ -76,6 +78,7 @@ CREATE_ENDPOINT: Final = "games.Games"
 ACTIONS_ENDPOINT: Final = "actions.Actions"
 PLAYERS_ENDPOINT: Final = "players.Players"
 TABLES_ENDPOINT: Final = "tables.Tables"
+REMATCH_ENDPOINT: Final = "tables.Rematch"
 CHAT_ENDPOINT: Final = "chat.Chat"
 TOUR_START_ENDPOINT: Final = "tour.TourStart"
 OFF: Final = "off"
@@ -195,7 +198,8 @@ def init(app: Flask, client: Client) -> Limiter | None:
         _limit(config["SIXTYSIX_RATE_PLAYERS"], "SIXTYSIX_RATE_PLAYERS", "players",
                "per address for new players", client_address, _posting_to(PLAYERS_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_TABLES"], "SIXTYSIX_RATE_TABLES", "tables",
-               "per address for new tables", client_address, _posting_to(TABLES_ENDPOINT)),
+               "per address for new tables and rematches", client_address,
+               _posting_to(TABLES_ENDPOINT, REMATCH_ENDPOINT)),
         _limit(config["SIXTYSIX_RATE_CHAT"], "SIXTYSIX_RATE_CHAT", "chat",
                "per token for chat messages", _token_key, _with_token(CHAT_ENDPOINT)),
     ]

@@ -298,7 +298,11 @@ class CreatedGameSchema(Schema):
     game_id = fields.String(metadata={"example": "q3V9k2xR0aLmT7wZ"})
     version = fields.Integer(metadata={"example": 1})
     variant = fields.String(metadata={"example": "sixty-six"})
-    rated = fields.Boolean(metadata={"description": "False when the deck was given"})
+    rated = fields.Boolean(metadata={
+        "description": "Counts for the leaderboard and ratings: only a game created with a "
+                       "player token, against computers only, without a deck"})
+    unrated_reason = fields.String(allow_none=True, metadata={
+        "description": "Why the game does not count; null when it does"})
     seats = fields.List(fields.Nested(CreatedSeatSchema))
 
 
@@ -374,7 +378,11 @@ class ClockSchema(Schema):
 class GameViewSchema(Schema):
     game_id = fields.String()
     version = fields.Integer(metadata={"description": "Also the ETag"})
-    rated = fields.Boolean()
+    rated = fields.Boolean(metadata={"description": "Counts for the leaderboard and ratings"})
+    unrated_reason = fields.String(allow_none=True, metadata={
+        "description": "Why the game does not count (no player account, a given deck, an "
+                       "unrated table, a pair of players at its bound of rated matches); "
+                       "null when it does"})
     seats = fields.List(fields.Nested(ViewSeatSchema))
     hinted_hands = fields.List(fields.Dict(), metadata={
         "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "
@@ -441,11 +449,29 @@ class LevelSchema(Schema):
     description = fields.String()
 
 
+class LeaderboardRulesSchema(Schema):
+    placement_bonus = fields.List(fields.Integer(), metadata={
+        "description": "Points of first, second and third place at a match's end",
+        "example": [30, 15, 5]})
+    leave_penalty = fields.Integer(metadata={
+        "description": "Points a player loses for leaving a match against other players",
+        "example": 10})
+    min_settled_hands = fields.Integer(metadata={
+        "description": "Hands of a match settled before a resignation places the others (else "
+                       "nobody is placed and only the leaver's rating moves, down)",
+        "example": 1})
+    rated_pair_limit = fields.Integer(metadata={
+        "description": "Rated matches two player accounts may start together within "
+                       "rated_pair_window_s (more play unrated, saying why)", "example": 10})
+    rated_pair_window_s = fields.Integer(metadata={"example": 86400})
+
+
 class RulesSchema(Schema):
     variants = fields.List(fields.Dict())
     options = fields.List(fields.Dict())
     settings = fields.List(fields.Dict())
     computer_levels = fields.List(fields.Nested(LevelSchema))
+    leaderboard = fields.Nested(LeaderboardRulesSchema)
 
 
 class HealthSchema(Schema):

@@ -1,1 +1,1 @@
-"""The leaderboard (RULES.md §9): points per player from rated table and tour games."""
+"""The leaderboard (RULES.md §9): points per player from rated table, tour and computer games."""

@@ -16,10 +16,9 @@ Keys (``{player_id}`` is a hash tag: a player's own keys share a slot):
   player's games, all scores 0, members ``<13-digit inverted start ms>:<game_id>``, so that
   lexicographic order is newest first and a member is a cursor (``ZRANGEBYLEX``).
 
-A finished match is counted by one script on the player's slot that moves the game from the
-active set to the finished set and, only if it was not there yet, adds the match to the
-player's counts: a match is never counted twice, however often the result is recorded. An
-aborted game moves to the finished set too, but counts for nobody.
+A table's finished match moves from the active set to the finished set (:meth:`PlayerStore.
+finish_game`); the counts of matches played and won are written with the player's history,
+once per match, for every match with players (:mod:`api.players.history`).
 """
 
 from __future__ import annotations
@@ -37,15 +36,10 @@ INVERT: Final = 10**13
 #: Player lists a player's games may be in.
 LISTS: Final = ("active", "finished")
 
-# KEYS: player, active, finished; ARGV: member, variant, won (1 or 0), counted (1 or 0)
-_RECORD: Final = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('ZREM', KEYS[2], ARGV[1])
-if redis.call('ZADD', KEYS[3], 'NX', 0, ARGV[1]) == 0 then return 0 end
-if ARGV[4] ~= '1' then return 1 end
-redis.call('HINCRBY', KEYS[1], 'played:' .. ARGV[2], 1)
-if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], 'won:' .. ARGV[2], 1) end
-return 1
+# KEYS: active, finished; ARGV: member
+_FINISH: Final = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], 'NX', 0, ARGV[1])
 """
 
 
@@ -108,7 +102,7 @@ def game_member(started_ms: int, game_id: str) -> str:
 class PlayerStore:
     def __init__(self, client: Client) -> None:
         self.redis = client
-        self._record = client.register_script(_RECORD)
+        self._finish = client.register_script(_FINISH)
         self._release = client.register_script(_RELEASE)
         self._indexed = False
 
@@ -186,14 +180,11 @@ class PlayerStore:
         self.redis.zadd(games_key(player_id, "active"), {game_member(started_ms, game_id): 0},
                         nx=True)
 
-    def record_result(self, player_id: str, started_ms: int, game_id: str, variant: str,
-                      won: bool, *, counted: bool = True) -> bool:
-        """Move the game to the finished list and count it (not if ``counted`` is false: an
-        aborted game counts for nobody); False if it was finished before."""
-        keys = [player_key(player_id), games_key(player_id, "active"),
-                games_key(player_id, "finished")]
-        return bool(self._record(keys=keys, args=[game_member(started_ms, game_id), variant,
-                                                  int(won), int(counted)]))
+    def finish_game(self, player_id: str, started_ms: int, game_id: str) -> None:
+        """Move a finished game from the player's active list to his finished one (one
+        script: the game is always in one of them)."""
+        self._finish(keys=[games_key(player_id, "active"), games_key(player_id, "finished")],
+                     args=[game_member(started_ms, game_id)])
 
     def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
         """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""

@@ -69,6 +69,18 @@ class Rating:
         return cls() if raw is None else cls.decode(raw)
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """Which way a match may move each side's ratings: the sides whose ratings may rise, and
+    those whose ratings may fall (a change the other way is not written)."""
+
+    rise: frozenset[int]
+    fall: frozenset[int]
+
+    def allows(self, side: int, old: Rating, new: Rating) -> bool:
+        return side in (self.rise if new.mu > old.mu else self.fall)
+
+
 def display(mu: float) -> int:
     return round(BASE + SCALE * (mu - MU0))
 

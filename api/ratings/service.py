@@ -2,12 +2,13 @@
 
 A rated match (the same games as the leaderboard's: rated, with a player) updates every
 player's rating for the variant once, by the finishing order of the sides (the leaderboard's
-places; a resigner's side last; partners are a team). A computer level in exactly one seat of
-the match is updated like a player; a level filling several seats (four-hand partners, or
-computers on both sides) is used at its rating but not updated, since it would be rated
-against itself. Arena runs (``sixtysix arena --rate``) rate levels against each other.
-Hints do not exempt a match from rating: otherwise asking for one when losing would void the
-loss.
+places; a resigner's side last; partners are a team), in the directions the match allows
+(:class:`~api.ratings.model.Rated`, from :mod:`api.leaderboard.scoring`: advice, and a match
+left too early, move ratings one way only). A computer level is an anchor: players are rated
+against its rating, which only arena runs (``sixtysix arena --rate``, and the shipped seed)
+change. A level plays the same whoever it meets, and a rating that matches against people
+moved could be pushed up or down by anyone willing to throw matches with spare accounts, and
+then farmed; it would also be one rating that every game against that level writes at once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from api.ratings.model import Rating, new_model, rate
+from api.ratings.model import Rated, Rating, new_model, rate
 from api.ratings.store import Entity, RatingChanged, RatingStore
 
 #: Attempts of a commit against concurrent rating changes.
@@ -32,9 +33,11 @@ class RatingBusy(Exception):
 
 def rate_match(store: RatingStore, variant: str, source: str, match: str, ttl: int,
                teams: Sequence[Sequence[Entity]], ranks: Sequence[int],
-               model: PlackettLuce = MODEL) -> bool:
+               model: PlackettLuce = MODEL, moves: Rated | None = None) -> bool:
     """Rate one match once (False if it was rated before); :class:`RatingBusy` if ratings kept
-    moving meanwhile."""
+    moving meanwhile. ``moves``: a game's match, whose computer levels keep their ratings and
+    whose sides move only as it allows; ``None`` (an arena run): every level in one seat
+    moves."""
     seen = Counter(e for team in teams for e in team)
     for _ in range(RETRIES):
         if store.done(source, match):
@@ -43,9 +46,12 @@ def rate_match(store: RatingStore, variant: str, source: str, match: str, ttl: i
         raw = dict(zip(flat, store.read(variant, flat), strict=True))
         current = [[Rating.stored(raw[e]) for e in team] for team in teams]
         new = rate(model, current, ranks)
-        changes = [(e, raw[e], r) for team, rated in zip(teams, new, strict=True)
-                   for e, r in zip(team, rated, strict=True)
-                   if e[0] != "computer" or seen[e] == 1]
+        changes = [(e, raw[e], r)
+                   for side, (team, old, rated) in enumerate(zip(teams, current, new,
+                                                                  strict=True))
+                   for e, was, r in zip(team, old, rated, strict=True)
+                   if (e[0] != "computer" and moves.allows(side, was, r) if moves is not None
+                       else e[0] != "computer" or seen[e] == 1)]
         try:
             return store.commit(variant, source, match, ttl, changes)
         except RatingChanged:

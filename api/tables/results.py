@@ -4,9 +4,9 @@
 (``match_over`` however it got there: the last hand, a resignation, which the other side
 wins; or ``aborted``), and again by the table and "my games" views for a finished game still
 listed as active, so a result lost to a crash between the game's save and this step is
-recorded later. Every step is idempotent: a player's match is counted by one script that
-adds it to his finished list only once (:meth:`api.players.store.PlayerStore.record_result`;
-an aborted game is listed as finished but counts for nobody), and the table moves to
+recorded later. Every step is idempotent: the game moves to each player's finished list
+(:meth:`api.players.store.PlayerStore.finish_game`; his counts are written with his history,
+once, by the standings below), and the table moves to
 ``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
 ``playing`` with that game current; a rematch may follow either way. The game is also offered to
 :func:`api.games.standings.record_standings` (leaderboard, ratings, history; idempotent too).
@@ -24,7 +24,7 @@ from api.games.standings import record_standings
 from api.games.store import Game
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
-from engine import MATCH_OVER, GameState
+from engine import GameState
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,9 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     record_standings(tables.redis, tables.game_ttl, game)  # leaderboard, ratings, history
     state = game.state
     variant = state.rules.variant.name
-    counted = state.status == MATCH_OVER
-    for seat, player_id in enumerate(info["players"]):
+    for player_id in info["players"]:
         if player_id is not None:
-            players.record_result(player_id, info["started_ms"], game.game_id, variant,
-                                  counted and state.side_of(seat) == state.set_winner,
-                                  counted=counted)
+            players.finish_game(player_id, info["started_ms"], game.game_id)
     for _ in range(RETRIES):
         table = tables.load(info["table_id"])
         if table is None or not finishes(table, game.game_id):

@@ -3,7 +3,9 @@
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
-matches count for the leaderboard and ratings (:mod:`api.games.standings`). Its status is ``open``
+matches count for the leaderboard and ratings (:mod:`api.games.standings`), each match's
+game within the bound of rated matches per pair of players (:mod:`api.leaderboard.pairs`;
+beyond it the game is unrated and its ``unrated_reason`` says why). Its status is ``open``
 (seats free), ``playing``, ``finished`` (the match is over, its ``result`` ``points``,
 ``resigned`` or ``aborted``; a rematch starts the next) or ``closed`` (every player left before
 the start). A private table has an invite code (128-bit); without it the table does not exist
@@ -30,10 +32,12 @@ from typing import Any, Final
 
 import redis
 
+from api.games.rated import TABLE
 from api.games.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
 from api.games.store import Game, GameNotFound, GameStore, Logged
 from api.games.tokens import digest
 from api.http.errors import FieldError, Problem, ProblemType
+from api.leaderboard.pairs import admit, unrated_reason
 from api.players.service import iso
 from api.players.store import Player, PlayerStore
 from api.tables.results import record_match
@@ -123,7 +127,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
         "games": [], "game_id": None, "started_ms": None, "rematch": [], "result": None,
     }
     table = Table(table_id, 0, doc)
-    game = _start(table) if _full(doc) else None
+    game = _start(tables, table) if _full(doc) else None
     held = game is None and max_open > 0
     if held:
         _hold_open(tables, creator, table_id, doc["expires_at"], max_open)
@@ -189,19 +193,26 @@ def _ttl(doc: dict[str, Any], tables: TableStore) -> int:
     return tables.game_ttl
 
 
-def _start(table: Table, first_dealer: int | None = None) -> Game:
-    """Create the table's next game (not saved: :meth:`TableStore.commit` saves it)."""
+def _start(tables: TableStore, table: Table, first_dealer: int | None = None) -> Game:
+    """Create the table's next game (not saved: :meth:`TableStore.commit` saves it); at a rated
+    table it is rated unless a pair of its players is at its bound (:mod:`api.leaderboard.pairs`),
+    and then says why."""
     doc = table.doc
     players = [s.get("player_id") for s in doc["seats"]]
     started_ms = int(time.time() * 1000)
     game_id = f"{table.table_id}.{len(doc['games']) + 1}"
     invite = doc["invite_code"]
+    rated = bool(doc.get("rated", True))
+    reason: str | None = TABLE
+    if rated:
+        rated = admit(tables.redis, game_id, players)
+        reason = None if rated else unrated_reason()
     new = prepare_game(
         _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
                    "started_ms": started_ms},
-         "rated": doc.get("rated", True)}, seat_tokens=False)
+         "rated": rated, "unrated_reason": reason}, seat_tokens=False)
     doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, rematch=[],
                expires_at=None, result=None)
     doc["games"].append(game_id)
@@ -296,7 +307,7 @@ def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
         else:
             taken = seat
         doc["seats"][taken] = _seated(player)
-        return _start(table) if _full(doc) else None
+        return _start(tables, table) if _full(doc) else None
 
     return _change(tables, table_id, player, invite, change)
 
@@ -338,7 +349,7 @@ def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str)
         if not humans <= set(doc["rematch"]):
             return None
         last = games.load(doc["game_id"]).state
-        return _start(table, (last.dealer + 1) % last.players)
+        return _start(tables, table, (last.dealer + 1) % last.players)
 
     return _change(tables, table_id, player, None, change)
 

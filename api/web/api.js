@@ -78,7 +78,7 @@ export const api = {
   createPlayer: (name) => request("POST", "/v1/players", { body: { name } }),
   myGames: (playerToken, status = "active") =>
     request("GET", `/v1/players/me/games?status=${status}`, { token: playerToken }),
-  createGame: (body) => request("POST", "/v1/games", { body }),
+  createGame: (body, playerToken) => request("POST", "/v1/games", { body, token: playerToken }),
   view: (gameId, token, { afterVersion, wait, signal, inviteCode } = {}) => {
     const query = new URLSearchParams();
     if (afterVersion !== undefined) query.set("after_version", afterVersion);

@@ -1,6 +1,7 @@
 // The leaderboard page (#leaderboard): points per player all time or this month, per variant
-// or all, people or bot accounts (GET /v1/leaderboard); and the ratings of a variant
-// (GET /v1/ratings) of people, bot accounts or the computer levels.
+// or all, people or bot accounts (GET /v1/leaderboard); the ratings of a variant
+// (GET /v1/ratings) of people, bot accounts or the computer levels; and how both count, with
+// the figures of GET /v1/rules (its `leaderboard`).
 
 import { api } from "./api.js";
 import { el, select as choice } from "./dom.js";
@@ -18,9 +19,11 @@ export class LeaderboardPage {
 
   async start() {
     try {
-      this.variants = (await api.rules()).variants.map((v) => v.name);
+      const rules = await api.rules();
+      this.variants = rules.variants.map((v) => v.name);
+      this.counting = rules.leaderboard;
     } catch {
-      // the usual four
+      // the usual four; the rules' section is left out
     }
     this.draw();
     await this.load();
@@ -56,7 +59,30 @@ export class LeaderboardPage {
       el("section", { class: "panel board-panel", "aria-labelledby": "h-board" },
         el("h2", { id: "h-board" }, "Leaderboard"), el("div", { class: "board-body" })),
       el("section", { class: "panel ratings-panel", "aria-labelledby": "h-ratings" },
-        el("h2", { id: "h-ratings" }, "Ratings"), el("div", { class: "ratings-body" }))));
+        el("h2", { id: "h-ratings" }, "Ratings"), el("div", { class: "ratings-body" })),
+      ...(this.counting ? [this.rules(this.counting)] : [])));
+  }
+
+  rules(c) {
+    const [first, second, third] = c.placement_bonus;
+    const hours = Math.round(c.rated_pair_window_s / 3600);
+    const hands = c.min_settled_hands === 1 ? "its first hand is" : `${c.min_settled_hands} hands are`;
+    return el("section", { class: "panel rules-panel", "aria-labelledby": "h-rules" },
+      el("h2", { id: "h-rules" }, "How it counts"),
+      el("ul", { class: "counting" }, [
+        `Every hand won counts its 1–3 game points; at the end of a match ${first} / ${second} / `
+          + `${third} points for first, second and third place.`,
+        "Games against the computer count too: those you start from the lobby with your name, "
+          + "tables and the tour. The computer levels' ratings are fixed, measured by matches "
+          + "between the levels.",
+        `Leaving a match against other players costs ${c.leave_penalty} points. A match left `
+          + `before ${hands} settled places nobody, and only the leaver's rating moves (down).`,
+        "A hand in which you ask for a hint counts for nobody on your side, and your side gets "
+          + "no place; your rating can then only fall, and your opponents' only rise.",
+        `Two accounts can play ${c.rated_pair_limit} rated matches together in ${hours} hours; `
+          + "the next ones play unrated, and the table says so.",
+        "Tables created unrated, games with a given deck and games without a player never count.",
+      ].map((text) => el("li", {}, text))));
   }
 
   async load() {

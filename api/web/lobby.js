@@ -183,6 +183,8 @@ export class Lobby {
       select("variant", "Variant", this.variants(), "sixty-six"),
       select("match_points", "Match to", this.matchPoints(), 7),
       settingFields(""),
+      el("p", { class: "note counts" }, "Counts for the leaderboard: every hand you win, and "
+        + "the place at the end; a hand in which you ask for a hint does not count."),
       el("button", { type: "submit", class: "primary" }, "Play"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -194,7 +196,7 @@ export class Lobby {
       for (let i = 1; i < this.players(variant); i += 1) seats.push({ kind: "computer", level });
       try {
         const game = await api.createGame({ variant, seats, settings,
-          match_points: Number(formValue(form, "match_points")) });
+          match_points: Number(formValue(form, "match_points")) }, player.token);
         store.saveGame(game.game_id, { token: game.seats[0].token, seat: 0,
           label: `${variant} against ${level}`, created: Date.now() });
         this.go(`#game=${game.game_id}`);

@@ -383,6 +383,8 @@ export class GameScreen {
       view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
       el("p", { class: "watchers", "aria-live": "polite" }, this.watchersText()),
       hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
+      view.rated === false && view.unrated_reason
+        ? el("p", { class: "unrated", text: view.unrated_reason }) : null,
       el("div", { class: "tools" },
         button("Balance (B)", () => this.openPanel("balance"), { "data-focus": "btn:balance" }),
         view.seat !== null && view.legal_actions.length && view.status === "playing"

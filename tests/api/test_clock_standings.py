@@ -124,13 +124,21 @@ def test_three_expiries_forfeit_and_count_as_leaving_once(app: Flask,
     assert final["match"]["result_reason"] == "timeout"
     assert final["match"]["timed_out_by"] == bob_seat and final["match"]["winner"] == ann_seat
     points = final["match"]["points"]
-    # Ann: her hands' game points and first place; Bob: his hands' points, 10 off, no place
-    expected = {ann_id: points[ann_seat] + 30, bob_id: points[bob_seat] - 10}
-    assert board(client) == board(client, period="month") == expected
+    events = app.extensions["sixtysix"].store.all_events(load(app, game_id))
+    played = any(e.event.type == "hand_settled" for e in events)
+    # Ann: her hands' game points and first place (if a hand was settled before the forfeit:
+    # else the match was too short to place her); Bob: his hands' points, 10 off, no place
+    expected = {ann_id: points[ann_seat] + 30 * played, bob_id: points[bob_seat] - 10}
+    assert board(client) == board(client, period="month") == {
+        p: n for p, n in expected.items() if n}
     for player_id in (ann_id, bob_id):
-        assert profile(client, player_id)["leaderboard"]["all"]["sixty-six"]["points"] == (
-            expected[player_id])
-        assert profile(client, player_id)["ratings"]["sixty-six"]["matches"] == 1
+        assert profile(client, player_id)["leaderboard"]["all"]["sixty-six"] == (
+            {"points": expected[player_id], "rank": 1 + sum(
+                1 for n in expected.values() if n and n > expected[player_id])}
+            if expected[player_id] else None)
+    rating = profile(client, ann_id)["ratings"]["sixty-six"]  # a win only if it was played
+    assert (rating["matches"] if rating else 0) == int(played)
+    assert profile(client, bob_id)["ratings"]["sixty-six"]["matches"] == 1  # his loss
     history = client.get(f"/v1/players/{bob_id}/games").json
     assert history is not None
     assert [(g["game_id"], g["result"], g["reason"]) for g in history["games"]] == [

@@ -10,6 +10,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.games import rated
 from engine.ai import LEVELS
 from tests.api.helpers import (
     CREATE_KEY,
@@ -30,7 +31,8 @@ def test_create_default_game_has_one_human_and_a_random_computer(client: FlaskCl
     assert response.status_code == 201
     body = response.json
     assert body is not None
-    assert body["variant"] == "sixty-six" and body["rated"] is True
+    assert body["variant"] == "sixty-six"
+    assert (body["rated"], body["unrated_reason"]) == (False, rated.ANONYMOUS)  # no player
     # the answer comes after the computer's opening moves when it leads (each action a save
     # of its own: a meld, an exchange, then its card)
     after = client.get(f"/v1/games/{body['game_id']}",

@@ -67,6 +67,15 @@ def test_a_match_to_the_end_counts_hands_and_placement(
     events = [e.event for e in app.extensions["sixtysix"].store.all_events(game)]
     kind_of = {p: (kinds or ["human"] * len(players))[i] for i, (p, _, _) in
                enumerate(players)}
+    # a computer's move that ends the match is saved (and seen) before the worker's hook
+    # after that save has counted it: the checks wait for what the hook records
+    eventually(lambda: _counted(client, final, variant, events, players, kind_of), SETTLE)
+
+
+def _counted(client: FlaskClient, final: dict[str, Any], variant: str, events: list[Any],
+             players: list[tuple[str, str, int]], kind_of: dict[str, str]) -> None:
+    """The boards, ranks, hands won, ratings and histories of a match played to its end."""
+    game_id = final["game_id"]
     for kind in ("human", "bot"):
         expected = {p: expected_points(final, variant, seat) for p, _, seat in players
                     if kind_of[p] == kind}
@@ -140,7 +149,7 @@ def test_games_without_a_player_never_count(client: FlaskClient) -> None:
 
 def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU])
-    player_id, _, seat = players[0]
+    player_id, player_token, seat = players[0]
     token = tokens[seat]
     for _ in range(20):  # the computer may lead: its move comes from the worker tier
         view = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
@@ -158,20 +167,72 @@ def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: Flask
     first = hands[0].data["settlement"]
     hand_one = first["game_points"] if first["winner_side"] == seat else 0
     expected = final["match"]["points"][seat] - hand_one  # no placement bonus either
-    assert board(client) == ({player_id: expected} if expected else {})
+    won = sum(1 for e in hands[1:] if e.data["settlement"]["winner_side"] == seat)
+
+    def counted() -> None:
+        assert board(client) == ({player_id: expected} if expected else {})
+        mine = me(client, player_token)
+        assert mine["hands_won"]["sixty-six"] == won  # nor the hinted hand as a hand won
+        rating = mine["ratings"]["sixty-six"]  # a win with advice is not his; a loss is
+        if final["match"]["set_winner"] == seat:
+            assert rating is None
+        else:
+            assert rating is not None and rating["matches"] == 1 and rating["display"] < 1500
+
+    eventually(counted, SETTLE)
 
 
-def test_resigning_against_a_player_costs_10(client: FlaskClient) -> None:
+def test_a_match_won_with_a_hint_moves_no_rating_and_the_hinted_hand_counts_for_nobody(
+        client: FlaskClient) -> None:
+    """Ann takes a hint in hand 1; once it is settled Bob resigns, so Ann's side wins: her win
+    is not hers (no rating gain, no place, not the hand) and Bob's loss is not his (to
+    advice), though his leaving costs him 10."""
+    _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN], match_points=7)
+    (_, ann_token, ann_seat), (bob, bob_token, bob_seat) = players
+    rng = random.Random(29)
+    hinted = False
+    while True:
+        views = {s: client.get(f"/v1/games/{game_id}", headers=bearer(t)).json
+                 for s, t in tokens.items()}
+        if views[ann_seat]["status"] != "playing":  # type: ignore[index]
+            assert views[ann_seat]["status"] == "hand_over"  # type: ignore[index]
+            break
+        if not hinted and views[ann_seat]["legal_actions"]:  # type: ignore[index]
+            hint = client.post(f"/v1/games/{game_id}/hint?budget_ms=50",
+                               headers=bearer(tokens[ann_seat]))
+            assert hint.status_code == 200, hint.json
+            hinted = True
+            continue
+        seat = next(s for s, v in views.items() if v["legal_actions"])  # type: ignore[index]
+        action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
+        assert act(client, game_id, tokens[seat], action).status_code == 200
+    settlement = views[ann_seat]["settlement"]  # type: ignore[index]
+    won = settlement["game_points"] if settlement["winner_side"] == bob_seat else 0
+    assert act(client, game_id, tokens[bob_seat], {"type": "resign"}).status_code == 200
+    mine = me(client, ann_token)
+    assert mine["hands_won"]["sixty-six"] == 0  # the hinted hand counts for nobody of hers
+    assert mine["ratings"]["sixty-six"] is None  # a win with advice is no win
+    assert mine["leaderboard"]["all"]["all"] is None  # no hand, no place
+    theirs = me(client, bob_token)
+    assert theirs["ratings"]["sixty-six"] is None  # nobody loses to advice
+    assert board(client) == {bob: won - 10}
+
+
+def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(
+        client: FlaskClient) -> None:
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN])
-    (ann, _, ann_seat), (bob, _, bob_seat) = players
+    (ann, ann_token, ann_seat), (_, bob_token, bob_seat) = players
     view = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[ann_seat])).json
     mover = ann_seat if view and view["legal_actions"] else bob_seat
     moves = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[mover])).json
     assert moves is not None
     assert act(client, game_id, tokens[mover], moves["legal_actions"][0]).status_code == 200
     assert act(client, game_id, tokens[ann_seat], {"type": "resign"}).status_code == 200
-    assert board(client) == {bob: 30, ann: -10}
-    assert board(client, variant="sixty-six", period="month") == {bob: 30, ann: -10}
+    # left before a hand was settled: too short to place Bob; Ann's loss alone is rated
+    assert board(client) == {ann: -10}
+    assert board(client, variant="sixty-six", period="month") == {ann: -10}
+    assert me(client, bob_token)["ratings"]["sixty-six"] is None
+    assert me(client, ann_token)["ratings"]["sixty-six"]["display"] < 1500
 
 
 def test_resigning_against_computers_costs_nothing(client: FlaskClient) -> None:
@@ -244,8 +305,14 @@ def test_a_private_tables_match_is_in_the_history_of_the_player_only(
     _, game_id, tokens, players = _start(client, "sixty-six", [ME, CPU], visibility="private")
     play_to_end(client, game_id, tokens, random.Random(13))
     player_id, token, _ = players[0]
-    own = client.get(f"/v1/players/{player_id}/games", headers=bearer(token)).json
-    assert own is not None and [g["game_id"] for g in own["games"]] == [game_id]
+
+    def listed() -> dict[str, Any]:  # once the hook after the match's last save has run
+        own: dict[str, Any] | None = client.get(f"/v1/players/{player_id}/games",
+                                                headers=bearer(token)).json
+        assert own is not None and [g["game_id"] for g in own["games"]] == [game_id]
+        return own
+
+    own = eventually(listed, SETTLE)
     assert own["games"][0]["private"] is True
     public = client.get(f"/v1/players/{player_id}/games").json
     assert public == {"games": [], "next_cursor": None}

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from api.leaderboard.scoring import awards, placement_bonus, places
+from api.ratings.model import Rated
 from engine import Event, GameState, Rules, new_game
 
 
@@ -80,14 +81,22 @@ def test_four_hand_partners_share_hands_and_place() -> None:
     assert found[0].hands_won == {0: 1, 2: 1}
 
 
-def test_a_hinted_hand_does_not_count_and_the_match_gets_no_placement() -> None:
+def test_a_hinted_hand_does_not_count_for_the_side_and_the_match_places_it_not() -> None:
     state = _state("four-hand")
     meta = {"hinted_hands": [{"seat": 2, "hand_no": 1, "match_no": 1}]}
     events = [*_hand(1, 0, 2), *_hand(2, 0, 3), _match(1, [5, 0], 0)]
     found = awards(state, meta, events, 0, ["a", "b", "c", "d"])
-    # seat 2 hinted in hand 1: not that hand, no placement; his partner (seat 0) is unaffected
-    assert _totals(found) == {0: 2 + 3 + 30, 2: 3, 1: 15, 3: 15}
-    assert found[0].hands_won == {0: 1, 2: 1}  # a hand won is a hand won
+    # seat 2 hinted in hand 1: that hand counts for neither partner, nor does their place
+    assert _totals(found) == {0: 3, 2: 3, 1: 15, 3: 15}
+    assert found[0].hands_won == {} and found[1].hands_won == {0: 1, 2: 1}
+    # their ratings may only fall, the other side's only rise: a win with advice moves none
+    assert found[-1].rated == Rated(rise=frozenset({1}), fall=frozenset({0}))
+
+
+def test_an_unhinted_match_moves_every_side_both_ways() -> None:
+    found = awards(_state("three-hand"), {}, [*_hand(1, 1, 2), _match(1, [0, 7, 1], 1)], 0,
+                   ["a", "b", "c"])
+    assert found[-1].rated == Rated(rise=frozenset({0, 1, 2}), fall=frozenset({0, 1, 2}))
 
 
 def test_a_hint_counts_only_for_its_own_match() -> None:
@@ -115,6 +124,32 @@ def test_forfeiting_on_time_against_a_player_is_leaving_too() -> None:
     found = awards(state, {}, events, 3, ["a", "b", None])
     assert found[0].marker == f"match:{state.match_no}"
     assert found[0].points == {0: -10, 1: 15}
+
+
+def test_resigning_before_a_hand_is_settled_places_nobody() -> None:
+    """The farmer's second account resigning at once: the first gets nothing."""
+    state = _state("sixty-six")
+    events = [Event("hand_dealt", {"hand_no": 1}), Event("resigned", {"seat": 1, "winner_side": 0})]
+    found = awards(state, {}, events, 0, ["first", "second"])
+    assert [(a.marker, a.points) for a in found] == [(f"match:{state.match_no}", {1: -10})]
+    assert found[0].rated == Rated(rise=frozenset(), fall=frozenset({1}))  # his loss only
+
+
+def test_resigning_after_a_settled_hand_places_the_others() -> None:
+    state = _state("sixty-six")
+    events = [*_hand(1, 1, 2), Event("hand_dealt", {"hand_no": 2}),
+              Event("resigned", {"seat": 1, "winner_side": 0})]
+    found = awards(state, {}, events, 0, ["first", "second"])
+    assert _totals(found) == {0: 30, 1: 2 - 10}
+    assert found[-1].rated == Rated(rise=frozenset({0, 1}), fall=frozenset({0, 1}))
+
+
+def test_a_new_match_of_a_set_must_settle_a_hand_of_its_own() -> None:
+    state = _state("sixty-six")
+    events = [*_hand(1, 0, 3), _match(1, [3, 0], 0), Event("hand_dealt", {"hand_no": 2}),
+              Event("resigned", {"seat": 1, "winner_side": 0})]
+    found = awards(state, {}, events, 0, ["first", "second"])
+    assert [a.points for a in found] == [{0: 3}, {0: 30, 1: 15}, {1: -10}]
 
 
 def test_resigning_against_computers_only_costs_nothing() -> None:

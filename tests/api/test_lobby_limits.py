@@ -42,7 +42,19 @@ def test_tables_per_address(limited: FlaskClient) -> None:
         assert limited.post("/v1/tables", json=seats, headers=bearer(token)).status_code == 201
     problem = assert_problem(limited.post("/v1/tables", json=seats, headers=bearer(token)), 429,
                              "rate-limited")
-    assert problem["limit"] == "2 per 1 minute per address for new tables"
+    assert problem["limit"] == "2 per 1 minute per address for new tables and rematches"
     assert 1 <= int(limited.post("/v1/tables", json=seats,
                                  headers=bearer(token)).headers["Retry-After"]) <= 60
     assert limited.get("/v1/tables").status_code == 200  # listing is not the creation limit
+
+
+def test_rematches_share_the_tables_budget(limited: FlaskClient) -> None:
+    """A flood of rematches (two accounts resigning and asking again) is slowed like tables."""
+    token = limited.post("/v1/players", json={"name": "Ann"}).json["token"]  # type: ignore[index]
+    seats = {"seats": [{"kind": "player"}, {"kind": "computer"}]}
+    table = limited.post("/v1/tables", json=seats, headers=bearer(token)).json
+    assert table is not None
+    rematch = f"/v1/tables/{table['table_id']}/rematch"
+    assert limited.post(rematch, headers=bearer(token)).status_code == 409  # still playing
+    problem = assert_problem(limited.post(rematch, headers=bearer(token)), 429, "rate-limited")
+    assert problem["limit"] == "2 per 1 minute per address for new tables and rematches"

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from api.games.store import Game
+from api.http.resources import actions
 from tests.api.helpers import DECK, HAND_0, act, assert_problem, create, two_humans, view
 
 RESIGN = {"type": "resign"}
@@ -98,3 +104,39 @@ def test_resign_needs_a_seat_token(client: FlaskClient) -> None:
     response = client.post(f"/v1/games/{game_id}/actions", json=RESIGN)
     assert_problem(response, 401, "unauthorized")
     assert view(client, game_id)["status"] != "match_over"
+
+
+def _a_save_first(app: Flask, monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
+    """Make another writer save the game (a meta-only save, as a computer's move or a hint's
+    mark would) right after the action's request loaded it, ``times`` times; the versions
+    written."""
+    store = app.extensions["sixtysix"].store
+    written: list[int] = []
+    real = actions.clocked
+
+    def clocked(svc: Any, game: Game, wait: float) -> Game:
+        if len(written) < times:
+            written.append(store.save(store.load(game.game_id), [], write_meta=True).version)
+        return real(svc, game, wait)
+
+    monkeypatch.setattr(actions, "clocked", clocked)
+    return written
+
+
+def test_a_resignation_without_if_match_is_not_refused_for_a_save_made_meanwhile(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    written = _a_save_first(app, monkeypatch, 2)
+    response = act(client, game_id, tokens[0], RESIGN)
+    assert response.status_code == 200, response.json
+    assert written == [2, 3] and response.json["version"] == 4  # type: ignore[index]
+    assert response.json["match"]["result_reason"] == "resigned"  # type: ignore[index]
+
+
+def test_an_action_with_if_match_is_still_stale_when_a_save_came_first(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
+    _a_save_first(app, monkeypatch, 1)
+    assert_problem(act(client, game_id, tokens[0], RESIGN, **{"If-Match": '"1"'}), 412,
+                   "stale-version")
+    assert view(client, game_id, tokens[0])["status"] != "match_over"

@@ -33,6 +33,8 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
 
 ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
+#: Attempts of an action without ``If-Match`` against saves made meanwhile (a computer's move).
+CONFLICT_ATTEMPTS: Final = 5
 
 
 
@@ -69,6 +71,9 @@ def _documented(body: dict[str, Any], game_id: str) -> Response:
     confirmed is never a 503: if the store stops answering while the answer waits for the
     replies, the answer is the view right after the action, as when the wait reaches its
     bound.
+    Without ``If-Match`` the action applies to the game as it is when it is saved: if another
+    save came first (a computer's move), it is checked again on the new game and applied if
+    still allowed; a 409 ``version-conflict`` then means the game kept changing.
 
     Besides the ``legal_actions`` of the view, ``{"type": "resign"}`` is always accepted
     from a seat until the game is over (the other side wins; ``match.result_reason`` is
@@ -97,7 +102,9 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     before a 422.
 
     The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
-    an action refused or replayed, which saves nothing, writes it on its own.
+    an action refused or replayed, which saves nothing, writes it on its own. Without
+    ``If-Match``, a save that came first is no reason to refuse: the action is tried again on
+    the reloaded game (at most :data:`CONFLICT_ATTEMPTS` times; nothing was applied before).
     """
     svc = services()
     store = svc.store
@@ -111,6 +118,13 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     body = load_body()
     seen = store.presence.due(game_id, seat)
     try:
+        for _ in range(CONFLICT_ATTEMPTS - 1):
+            try:
+                return _act_on(svc, body, game, seat, token, key, if_match, seen)
+            except VersionConflict:
+                if if_match is not None:
+                    raise
+            game = store.load(game_id)  # saved meanwhile: the action on the new game
         return _act_on(svc, body, game, seat, token, key, if_match, seen)
     finally:
         if seen is not None and not seen.carried:

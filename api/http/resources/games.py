@@ -32,7 +32,7 @@ from api.http import examples, idempotency
 from api.http.limits import client_address
 from api.http.preconditions import IF_NONE_MATCH, condition, not_modified
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
-from api.http.resources.lobby_support import spectate
+from api.http.resources.lobby_support import OPTIONAL_PLAYER_TOKEN, current_player, spectate
 from api.http.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema
 from api.http.support import (
     authenticate,
@@ -42,6 +42,7 @@ from api.http.support import (
     json_response,
     services,
 )
+from api.players.store import Player
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,7 @@ def _created(game: Game, tokens: list[str | None]) -> dict[str, Any]:
         "version": game.version,
         "variant": game.state.rules.variant.name,
         "rated": game.meta["rated"],
+        "unrated_reason": None if game.meta["rated"] else game.meta.get("unrated_reason"),
         "seats": [{**s, "token": t} for s, t in zip(public_seats(game.meta), tokens, strict=True)],
     }
 
@@ -76,16 +78,17 @@ def _headers(game: Game) -> dict[str, str]:
     return {"Location": f"/v1/games/{game.game_id}", "ETag": etag(game.version)}
 
 
-def _create_once(store: GameStore, body: dict[str, Any], key: str) -> Response:
+def _create_once(store: GameStore, body: dict[str, Any], key: str, player: Player | None,
+                 ) -> Response:
     """Create under an Idempotency-Key: a pending marker first (with the game's id and its
     tokens sealed under the key), then the sealed response.
 
     A repeat that finds the marker answers the game if it exists (the first request saved it,
     whatever it answered), else 409 ``request-in-progress``."""
     record_key = idem_key(CREATE_SCOPE, key)
-    fp = idempotency.fingerprint(None, body)
+    fp = idempotency.fingerprint(None if player is None else player.player_id, body)
     ttl = current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"]
-    new, game_id = prepare_create(body, client_address()), new_game_id()
+    new, game_id = prepare_create(body, client_address(), player), new_game_id()
     marker = idempotency.pending(fp, game_id=game_id, tokens=_sealed(new.tokens, key, game_id))
     if store.put_record(record_key, marker, PENDING_TTL, only_new=True):
         try:
@@ -144,6 +147,8 @@ class Games(MethodView):
     @blp.response(201, CreatedGameSchema, example=examples.CREATED,
                   headers={"ETag": "ETag", "Location": "Location",
                            "Preference-Applied": "Preference-Applied"})
+    @blp.doc(security=OPTIONAL_PLAYER_TOKEN)
+    @blp.alt_response(401, response="PlayerUnauthorized")
     @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(409, response="CreateInProgress")
     def post(self, body: dict[str, Any]) -> Response:
@@ -165,15 +170,23 @@ class Games(MethodView):
         tokens if it was created (``Idempotent-Replayed: true``), a 409
         ``request-in-progress`` while it is not (for at most a minute; then the key creates
         anew).
+
+        With ``Authorization: Bearer <player token>`` the player takes the first human seat
+        (named after him) and the game counts for his leaderboard points, rating, history and
+        matches played, as seed 001 counts every game against the computer; hands in which he
+        takes a hint excepted. It is rated only if every other seat is a computer and no
+        ``deck`` is given; without a player token it never counts. ``rated`` says which, and
+        ``unrated_reason`` why not. A token that is no player's is a 401.
         """
+        player = current_player(required=False)
         svc = services()
         # without seats the variant's default: one human, the others computers
         require_queue(svc, body.get("seats") or [{"kind": "computer"}],
                       body["settings"].get("think_time_s") is not None)
         key = idempotency.create_key()
         if key is not None:
-            return _create_once(svc.store, body, key)
-        game, tokens = create_game(svc.store, body, client_address())
+            return _create_once(svc.store, body, key, player)
+        game, tokens = create_game(svc.store, body, client_address(), player)
         game, applied = replied(game)
         return json_response(_created(game, tokens), 201, {**_headers(game), **applied})
 

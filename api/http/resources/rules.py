@@ -9,18 +9,23 @@ from flask.views import MethodView
 from api.games.computers import COMPUTER_LEVELS
 from api.http.resources.blueprint import Blueprint
 from api.http.schemas import RulesSchema
+from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW
+from api.leaderboard.scoring import BONUS, LEAVE_PENALTY, MIN_SETTLED
 from api.live.clock import clock_settings
 from engine import describe
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
-                description="What can be played: variants, options, settings, computer levels")
+                description="What can be played: variants, options, settings, computer levels, "
+                            "and how the leaderboard counts")
 
 
 @blp.route("")
 class RulesResource(MethodView):
     @blp.response(200, RulesSchema)
     def get(self) -> dict[str, Any]:
-        """Variants, rule options with defaults and allowed values, settings, levels."""
+        """Variants, rule options with defaults and allowed values, settings, levels, and the
+        figures of the leaderboard's rules (README, "Leaderboard, ratings and the Route-66
+        tour")."""
         described = describe()
         settings = [*cast(list[dict[str, Any]], described["settings"]), {
             "name": "auto_continue", "type": "boolean", "default": False,
@@ -31,4 +36,7 @@ class RulesResource(MethodView):
             "settings": settings,
             "computer_levels": [{"name": lv.name, "description": lv.description}
                                 for lv in COMPUTER_LEVELS.values()],
+            "leaderboard": {"placement_bonus": list(BONUS), "leave_penalty": LEAVE_PENALTY,
+                            "min_settled_hands": MIN_SETTLED, "rated_pair_limit": PAIR_LIMIT,
+                            "rated_pair_window_s": PAIR_WINDOW},
         }
