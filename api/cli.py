@@ -32,6 +32,7 @@ from api.ratings.seed_make import make_variant, write_variant
 from api.ratings.store import RatingStore
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import RedisURLError, connect
+from api.runtime.supervise import SettingError
 from api.runtime.serve import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -43,7 +44,7 @@ from api.runtime.serve import (
     serve,
 )
 from api.worker.queue import QueueConfigError, TaskQueue
-from api.worker.run import queue_url, run_pool
+from api.worker.run import queue_url, restart_cap, run_pool
 from engine import EngineError, replay
 from engine.ai import LEVELS
 from engine.rules import OPTIONS, VARIANTS
@@ -111,7 +112,8 @@ def add_worker(sub: Subparsers) -> None:
 def worker_command(args: argparse.Namespace) -> int:
     try:
         count = default_workers() if args.processes is None else args.processes
-    except ServeError as exc:
+        restart_cap(os.environ)
+    except (ServeError, SettingError) as exc:
         say_stderr(str(exc))
         return 2
     if count < 1:

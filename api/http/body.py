@@ -4,6 +4,8 @@
   one with a ``Content-Length`` over it is: werkzeug alone would hand the app the first
   ``MAX_CONTENT_LENGTH`` bytes of it as if they were all.
 * A body whose framing the HTTP server refuses while it is read (a malformed chunk) is a 400.
+* A body that stalls (no byte for the server's read timeout, ``SIXTYSIX_READ_TIMEOUT`` under
+  ``sixtysix serve``) is a 408 ``request-timeout``, and its connection is closed.
 * A JSON body nested deeper than :data:`MAX_DEPTH` is a 400 ``bad-request`` with
   ``errors.body``: Python's JSON decoder recurses once per array or object, and a 2 KB body of
   about 1,000 opening brackets ended in a ``RecursionError``. Every request with a JSON media
@@ -19,7 +21,9 @@ from typing import Final
 from flask import Flask, current_app, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.http.errors import BAD_REQUEST, Problem
+from api.http.errors import BAD_REQUEST, Problem, ProblemType
+
+REQUEST_TIMEOUT: Final = ProblemType("request-timeout", 408, "The request body stalled")
 
 #: Deepest nesting of arrays and objects a request body may have.
 MAX_DEPTH: Final = 32
@@ -56,6 +60,9 @@ def _read() -> bytes:
             raise RequestEntityTooLarge()
     except HTTPException:
         raise
+    except TimeoutError:  # the server's read timeout: a client that sent part and stalled
+        raise Problem(REQUEST_TIMEOUT, "no byte of the request body came within the "
+                      "server's read timeout; nothing was done") from None
     except Exception as exc:  # the server's body parser: e.g. gunicorn's InvalidChunkSize
         raise Problem(BAD_REQUEST, f"the request body is malformed: {exc}") from None
     return data

@@ -84,12 +84,13 @@ class Source(Protocol):
 def follow(waiter: VersionWaiter, channel: str, source: Source,
            heartbeat: float) -> Iterator[bytes]:
     """The chunks of a stream of ``source``, woken by notices on ``channel``, until the client
-    goes away (the server closes this generator) or the source is gone."""
+    goes away (the server closes this generator), the source is gone or the server stops
+    (:meth:`~api.live.notify.VersionWaiter.drain`)."""
     try:
         with waiter.watching(channel):
             yield source.first()
             next_beat = time.monotonic() + heartbeat
-            while True:
+            while not waiter.draining:
                 announced = None
                 if time.monotonic() >= next_beat:
                     extra, current = source.beat()

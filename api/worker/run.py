@@ -4,8 +4,11 @@
 processes (``python -m api.worker.run``; default one per core) and one scheduler process
 (``python -m api.worker.run --scheduler``: RQ's scheduler, which moves delayed jobs to their
 queue when due; of several pools' schedulers one holds RQ's lock and the others stand by),
-each restarted when it dies (at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW`
-seconds, then the pool gives up). The scheduler is a process of the pool, not a child of a
+each restarted when it dies, after a pause that doubles with every death from
+:data:`RESTART_FIRST` up to ``SIXTYSIX_RESTART_MAX`` seconds (default :data:`RESTART_CAP`) and
+falls back once a process has run :data:`RESTART_STABLE` seconds: a crash loop is paced, never
+given up on, and never stops the web tier. Every process of the pool dies with its parent,
+even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`). The scheduler is a process of the pool, not a child of a
 worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orphan behind.
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
 ``REDIS_URL``); a worker takes moves before hints and analyses and every
@@ -45,7 +48,7 @@ from api.games.store import GameNotFound, GameStore
 from api.live import clock
 from api.runtime.redis_connect import connect, redact
 from api.runtime.started import Started
-from api.runtime.supervise import DeathWindow
+from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
@@ -59,15 +62,34 @@ SWEEP_LIMIT: Final = 100
 #: Seconds past its deadline after which a clock whose job neither waits nor runs is lost
 #: (RQ's scheduler moves a due job within about a second).
 CLOCK_LATE: Final = 3.0
-#: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
-MAX_DEATHS: Final = 5
-DEATH_WINDOW: Final = 60.0
+#: Seconds before the first restart of a dead process of the pool (doubled after each death).
+RESTART_FIRST: Final = 0.5
+#: Longest pause before a restart, in seconds, unless SIXTYSIX_RESTART_MAX says other.
+RESTART_CAP: Final = 30.0
+#: Seconds a process must run for its next death to be paused RESTART_FIRST again.
+RESTART_STABLE: Final = 60.0
 #: Seconds a worker or scheduler whose loop ended on an error waits before working again.
 RESTART_PAUSE: Final = 1.0
 #: Seconds between two looks at the pool's processes.
 POLL_INTERVAL: Final = 0.2
 #: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
 IDLE_BLOCK: Final = 1
+
+
+def restart_cap(env: Mapping[str, str]) -> float:
+    """The longest pause before a restart: ``SIXTYSIX_RESTART_MAX`` seconds, else
+    :data:`RESTART_CAP`; :class:`SettingError` if it is not a number of seconds."""
+    raw = env.get("SIXTYSIX_RESTART_MAX", "").strip()
+    if not raw:
+        return RESTART_CAP
+    try:
+        cap = float(raw)
+    except ValueError:
+        cap = -1.0
+    if not 0 < cap <= 3600:
+        raise SettingError(f"SIXTYSIX_RESTART_MAX must be seconds (above 0, at most 3600); "
+                         f"got {raw!r}")
+    return cap
 
 
 def queue_url(env: Mapping[str, str]) -> str:
@@ -84,6 +106,17 @@ def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
     return jobs.WorkerContext(store, TaskQueue.from_url(queue, timeout))
 
 
+def _on_stop_signals(stopped: threading.Event,
+                     request_stop: Callable[[int, FrameType | None], None]) -> None:
+    """SIGINT and SIGTERM set ``stopped`` and call RQ's ``request_stop``."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopped.set()
+        request_stop(signum, frame)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
 class GameWorker(SimpleWorker):
     """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job;
     SIGINT and SIGTERM set its ``stop`` event (and ask RQ to stop after the job)."""
@@ -92,12 +125,7 @@ class GameWorker(SimpleWorker):
     stop: threading.Event
 
     def _install_signal_handlers(self) -> None:
-        def stop(signum: int, frame: FrameType | None) -> None:
-            self.stop.set()
-            self.request_stop(signum, frame)  # type: ignore[no-untyped-call]
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
+        _on_stop_signals(self.stop, self.request_stop)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         jobs.bind(self.context)
@@ -208,11 +236,18 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
 
 class Scheduler(RQScheduler):
     """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
-    minutes), so a stand-by takes over within seconds of the holder's death."""
+    minutes), so a stand-by takes over within seconds of the holder's death. SIGINT and
+    SIGTERM set ``stopped`` too, which outlives this scheduler: RQ's own flag was lost when
+    Redis failed at the stop and a new scheduler was made, which then ran on for ever."""
+
+    stopped: threading.Event
 
     @property
     def should_reacquire_locks(self) -> bool:
         return bool(self._queue_names != self.acquired_locks)
+
+    def _install_signal_handlers(self) -> None:
+        _on_stop_signals(self.stopped, self.request_stop)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -251,65 +286,83 @@ def _lower_priority() -> None:
 
 
 def _schedule(ctx: jobs.WorkerContext) -> None:
-    """Run the scheduler until SIGTERM; a Redis error pauses it, it never ends it."""
-    while True:
+    """Run the scheduler until SIGTERM or SIGINT; a Redis error pauses it, it never ends it."""
+    stopped = threading.Event()
+    while not stopped.is_set():
         scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
                               logging_level="WARNING", serializer=SERIALIZER)
+        scheduler.stopped = stopped
         try:
             scheduler.work()  # type: ignore[no-untyped-call]
             return  # stopped by a signal
         except redis.RedisError as exc:
             log.warning("scheduler lost Redis (%s); again in %.0f s", type(exc).__name__,
                         RESTART_PAUSE)
-            time.sleep(RESTART_PAUSE)
+            stopped.wait(RESTART_PAUSE)
 
 
 class WorkerPool(Started):
     """``processes`` worker processes and (with ``scheduler``) a scheduler process, all with
-    ``env``; :meth:`check` restarts the dead ones. :attr:`children` lists the workers first."""
+    ``env``; :meth:`check` restarts the dead ones, each after its :class:`Backoff` pause.
+    :attr:`children` lists the workers first."""
 
     def __init__(self, processes: int, env: Mapping[str, str], say: Callable[[str], None],
                  clock: Callable[[], float] = time.monotonic, scheduler: bool = True) -> None:
         self.env = dict(env)
         self.say = say
-        self.deaths = DeathWindow(DEATH_WINDOW, clock)
+        self.clock = clock
         self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
             [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
         self.names = ["worker"] * processes + ["scheduler"] * scheduler
-        self.children: list[subprocess.Popen[bytes]] = []
+        cap = restart_cap(self.env)
+        self.backoffs = [Backoff(RESTART_FIRST, cap, RESTART_STABLE) for _ in self.commands]
+        self.children: list[subprocess.Popen[bytes] | None] = []
+        self.started = [0.0] * len(self.commands)
+        #: when each dead process is to start again (``None``: it runs)
+        self.due: list[float | None] = [None] * len(self.commands)
 
     def start(self) -> Self:
-        self.children = [subprocess.Popen(cmd, env=self.env) for cmd in self.commands]
+        self.children = [self._spawn(i) for i in range(len(self.commands))]
         return self
 
-    def check(self) -> bool:
-        """Restart dead processes; ``False`` when they died too often."""
+    def _spawn(self, i: int) -> subprocess.Popen[bytes]:
+        self.started[i], self.due[i] = self.clock(), None
+        return subprocess.Popen(self.commands[i], env=self.env, preexec_fn=die_with_parent())
+
+    def check(self) -> None:
+        """Note the processes that died and start again those whose pause is over."""
+        now = self.clock()
         for i, child in enumerate(self.children):
+            if child is None:
+                due = self.due[i]
+                if due is not None and now >= due:
+                    self.children[i] = self._spawn(i)
+                continue
             status = child.poll()
             if status is None:
                 continue
-            if (deaths := self.deaths.died()) >= MAX_DEATHS:
-                self.say(f"worker processes died {deaths} times within "
-                         f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
-                return False
+            pause = self.backoffs[i].died(now - self.started[i])
             self.say(f"{self.names[i]} process {child.pid} exited with status {status}; "
-                     "restarting it")
-            self.children[i] = subprocess.Popen(self.commands[i], env=self.env)
-        return True
+                     f"restarting it in {pause:g} s")
+            self.children[i], self.due[i] = None, now + pause
+
+    def running(self) -> list[subprocess.Popen[bytes]]:
+        """The processes that run (not those dead or waiting out their pause)."""
+        return [c for c in self.children if c is not None and c.poll() is None]
 
     def signal(self, signum: int) -> None:
-        for child in self.children:
-            if child.poll() is None:
-                child.send_signal(signum)
+        for child in self.running():
+            child.send_signal(signum)
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM every worker (each finishes its job), SIGKILL those still alive after
         ``timeout`` seconds."""
-        for child in self.children:
-            if child.poll() is None:
-                child.terminate()
+        children = self.running()
+        self.children = []
+        for child in children:
+            child.terminate()
         deadline = time.monotonic() + timeout
-        for child in self.children:
+        for child in children:
             try:
                 child.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -319,7 +372,7 @@ class WorkerPool(Started):
 
 def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
     """``sixtysix worker``: run a supervised pool until SIGINT or SIGTERM (passed on to the
-    workers, which finish their jobs); 1 if the workers died too often, else 0."""
+    workers, which finish their jobs); 0."""
     stopping = threading.Event()
 
     def forward(signum: int, frame: FrameType | None) -> None:
@@ -332,8 +385,7 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         while not stopping.wait(POLL_INTERVAL):
-            if not pool.check():
-                return 1
+            pool.check()
         return 0
     finally:
         pool.stop()
