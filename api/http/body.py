@@ -58,11 +58,12 @@ def _read() -> bytes:
         if (request.content_length is None and limit is not None and len(data) >= limit
                 and request.environ["wsgi.input"].read(1)):
             raise RequestEntityTooLarge()
-    except HTTPException:
+    except HTTPException as exc:
+        # werkzeug reports a read that failed as ClientDisconnected, the error its context
+        if isinstance(exc.__context__, TimeoutError):  # the server's read timeout
+            raise Problem(REQUEST_TIMEOUT, "no byte of the request body came within the "
+                          "server's read timeout; nothing was done") from None
         raise
-    except TimeoutError:  # the server's read timeout: a client that sent part and stalled
-        raise Problem(REQUEST_TIMEOUT, "no byte of the request body came within the "
-                      "server's read timeout; nothing was done") from None
     except Exception as exc:  # the server's body parser: e.g. gunicorn's InvalidChunkSize
         raise Problem(BAD_REQUEST, f"the request body is malformed: {exc}") from None
     return data

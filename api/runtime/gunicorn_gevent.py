@@ -17,7 +17,10 @@ waits without reading, and sends at least every heartbeat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import gevent
 
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
@@ -32,6 +35,11 @@ class ProblemGeventWorker(ProblemPages, GeventWorker):  # type: ignore[misc]
     def init_process(self) -> None:
         self.read_timeout = read_timeout()
         super().init_process()
+
+    def soon(self, task: Callable[[Any], None], arg: Any) -> None:
+        """Run ``task(arg)`` in a greenlet (a thread's start blocks, which gevent refuses in
+        a signal handler)."""
+        gevent.spawn(task, arg)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         client.settimeout(self.read_timeout)  # instead of GeventWorker's setblocking(1)

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from types import FrameType
 from typing import Any, Final
 
@@ -105,8 +106,11 @@ class ProblemPages:
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)  # type: ignore[misc]  # alive = False
         # not in the signal handler, which may have interrupted a holder of the waiter's lock
-        threading.Thread(target=end_streams, args=(getattr(self, "wsgi", None),),
-                         daemon=True).start()
+        self.soon(end_streams, getattr(self, "wsgi", None))
+
+    def soon(self, task: Callable[[Any], None], arg: Any) -> None:
+        """Run ``task(arg)`` outside the signal handler: in a thread of its own."""
+        threading.Thread(target=task, args=(arg,), daemon=True).start()
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         self.handle_exit(sig, frame)

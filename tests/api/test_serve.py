@@ -345,3 +345,115 @@ def test_supervisor_counts_deaths_within_the_window(tmp_path: Path) -> None:
         assert not server.running
     assert len([x for x in lines if "restarting" in x]) == MAX_DEATHS
     assert lines[-1].startswith(f"embedded redis-server died {MAX_DEATHS} times")
+
+
+def _family(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (gunicorn's master and workers, Redis, the pool's)."""
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").iterdir():
+            children = [int(c) for c in (task / "children").read_text().split()]
+            out += children
+            todo += children
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def _ends(served: Served) -> int:
+    until(lambda: served.process.poll() is not None, "serve exits", PATIENCE)
+    return served.process.wait()
+
+
+def test_ctrl_c_stops_cleanly_with_a_closing_line(tmp_path: Path) -> None:
+    """A Ctrl-C reaches the terminal's whole process group: serve, gunicorn's master and
+    workers, the worker pool (gunicorn's quick exit raised SystemExit in a gevent greenlet,
+    a traceback at every Ctrl-C)."""
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "1",
+             "--computer-workers", "1", "--data-dir", str(tmp_path / "var")],
+            env=_env(), stdout=subprocess.DEVNULL, stderr=err, process_group=0)
+    served = Served(process, "", log)
+    try:
+        until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
+        served.url = served.listening() or ""
+        until(lambda: _answers(served), "serve answers", PATIENCE)
+        until(lambda: len(_worker_pids(served)) == 1, "its worker runs", PATIENCE)
+        os.killpg(process.pid, signal.SIGINT)
+        assert _ends(served) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    err = served.err()
+    assert "Traceback" not in err, err
+    assert err.splitlines()[-1] == "sixtysix: stopped (exit status 0)"
+
+
+def test_a_stop_ends_open_streams_at_once(serve: Callable[..., Served]) -> None:
+    """With a graceful timeout far beyond the patience, a stop that waited for the streams
+    (one still read, one whose client has gone) would not end within it."""
+    served = serve(env=_env(SIXTYSIX_GRACEFUL_TIMEOUT="3600",
+                            SIXTYSIX_STREAM_HEARTBEAT="3600"))
+    with SixtySixClient(served.url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "human"}])
+    path = f"{served.url}/v1/games/{game['game_id']}/stream"
+    gone = requests.get(path, stream=True, timeout=PATIENCE)
+    next(gone.iter_content(chunk_size=None))
+    gone.close()  # a browser that left /play
+    read = requests.get(path, stream=True, timeout=PATIENCE)
+    chunks = read.iter_content(chunk_size=None)
+    assert b"event: view" in next(chunks)
+    served.process.send_signal(signal.SIGTERM)
+    assert b"".join(chunks) == b""  # the stream ends (its client resumes with Last-Event-ID)
+    assert _ends(served) == 0
+
+
+def test_a_killed_serve_leaves_no_process_behind(serve: Callable[..., Served]) -> None:
+    """SIGKILL gives serve no chance to stop its children: each dies with it all the same
+    (the embedded Redis is in a process group of its own), and the next start on the same
+    data directory finds no stale server."""
+    served = serve()
+    until(lambda: len(_worker_pids(served)) == len(_worker_pids(served, True)) == 1,
+          "the worker and the scheduler run", PATIENCE)
+    family = _family(served.process.pid)
+    assert _redis_pid(served.redis_url()) in family
+    served.process.kill()
+    served.process.wait()
+    until(lambda: not any(_alive(p) for p in family), "every child of serve is gone", PATIENCE)
+    again = serve()
+    with SixtySixClient(again.url) as client:
+        assert client.create_game(seats=[{"kind": "human"}, {"kind": "human"}])["game_id"]
+
+
+def test_stalled_bodies_are_answered_408_and_closed(serve: Callable[..., Served]) -> None:
+    """Each sends a head announcing 100 bytes, 10 of them, and stalls (they were held for
+    ever); the read timeout answers each 408 problem+json and closes it."""
+    served = serve(env=_env(SIXTYSIX_READ_TIMEOUT="1", SIXTYSIX_RATE_CREATE="off",
+                            SIXTYSIX_RATE_ADDRESS="off"))
+    host, port = served.url.removeprefix("http://").rsplit(":", 1)
+    head = (f"POST /v1/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n{\"seats\": ").encode()
+    sockets = [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(20)]
+    try:
+        for sock in sockets:
+            sock.sendall(head)
+        for sock in sockets:
+            answer = b""
+            while chunk := sock.recv(65536):  # until the server closes it
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 408 "), answer
+            assert b"application/problem+json" in answer and b"request-timeout" in answer
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert _answers(served)
