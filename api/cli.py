@@ -32,7 +32,6 @@ from api.ratings.seed_make import make_variant, write_variant
 from api.ratings.store import RatingStore
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import RedisURLError, connect
-from api.runtime.supervise import SettingError
 from api.runtime.serve import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -43,6 +42,7 @@ from api.runtime.serve import (
     say_stderr,
     serve,
 )
+from api.runtime.supervise import SettingError
 from api.worker.queue import QueueConfigError, TaskQueue
 from api.worker.run import queue_url, restart_cap, run_pool
 from engine import EngineError, replay

@@ -9,10 +9,10 @@ locks are all gevent's: a long-poll or an open stream holds a greenlet, not a th
 gunicorn's gevent worker reads a connection without a timeout: a client that sends part of a
 request (its head or its body) and stalls held its greenlet and socket for ever. Here every
 read and write of a connection gives up after ``SIXTYSIX_READ_TIMEOUT`` seconds without a
-byte (default :data:`api.runtime.gunicorn_worker.READ_TIMEOUT`): a stalled body is answered 408 ``request-timeout``
-(:mod:`api.http.body`) and its connection closed; a stalled head is closed. The wait for a
-kept-alive connection's next request stays gunicorn's ``keepalive``; a long-poll or a stream
-waits without reading, and sends at least every heartbeat.
+byte (default :data:`api.runtime.gunicorn_worker.READ_TIMEOUT`): a stalled body is answered
+408 ``request-timeout`` (:mod:`api.http.body`) and its connection closed; a stalled head is
+closed. The wait for a kept-alive connection's next request stays gunicorn's ``keepalive``; a
+long-poll or a stream waits without reading, and sends at least every heartbeat.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import gevent
-
+import gevent  # type: ignore[import-untyped]  # no stubs
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
 from api.runtime.gunicorn_worker import ProblemPages, read_timeout
+
 
 class ProblemGeventWorker(ProblemPages, GeventWorker):  # type: ignore[misc]
     """gunicorn's ``gevent`` worker with problem+json error pages and a read timeout."""

@@ -8,8 +8,9 @@ each restarted when it dies, after a pause that doubles with every death from
 :data:`RESTART_FIRST` up to ``SIXTYSIX_RESTART_MAX`` seconds (default :data:`RESTART_CAP`) and
 falls back once a process has run :data:`RESTART_STABLE` seconds: a crash loop is paced, never
 given up on, and never stops the web tier. Every process of the pool dies with its parent,
-even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`). The scheduler is a process of the pool, not a child of a
-worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orphan behind.
+even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`). The
+scheduler is a process of the pool, not a child of a worker (RQ's ``--with-scheduler``), so
+a worker killed by SIGKILL leaves no orphan behind.
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
 ``REDIS_URL``); a worker takes moves before hints and analyses and every
 :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
@@ -19,7 +20,9 @@ will run (the job lost with its Redis keys, or failed), whose job it enqueues at
 (:func:`sweep_clocks`); at most :data:`SWEEP_LIMIT` games of each per sweep.
 
 :class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
-in-process server of ``sixtysix play`` and the test fixtures).
+in-process server of ``sixtysix play`` and the test fixtures). Every worker process (or
+process of worker threads) and every scheduler beats (:mod:`api.worker.tier`), so the web
+tier knows when either is missing.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
+from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -264,13 +268,15 @@ def main(argv: list[str] | None = None) -> None:
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
     if scheduler:
-        _schedule(ctx)
+        with Heartbeat(ctx.queue.redis, SCHEDULER):
+            _schedule(ctx)
         return
     stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
-        work_until(ctx, stop)
+        with Heartbeat(ctx.queue.redis, WORKERS):
+            work_until(ctx, stop)
     finally:
         stop.set()
 
@@ -404,6 +410,7 @@ class WorkerThreads(Started):
         self._stop = threading.Event()
         self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
+        self._beat: Heartbeat | None = None
 
     def start(self) -> Self:
         self._stop.clear()
@@ -414,11 +421,16 @@ class WorkerThreads(Started):
             thread.start()
             self._contexts.append(ctx)
             self._threads.append(thread)
+        if self._contexts:
+            self._beat = Heartbeat(self._contexts[0].queue.redis, WORKERS).start()
         return self
 
     def stop(self) -> None:
         """Stop the workers after their current job (within about a second when idle)."""
         self._stop.set()
+        if self._beat is not None:
+            self._beat.stop()
+            self._beat = None
         for thread in self._threads:
             thread.join(timeout=30)
         for ctx in self._contexts:
