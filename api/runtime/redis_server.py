@@ -70,7 +70,9 @@ class EmbeddedRedis(Started):
     ``maxmemory-policy noeviction``: a full server refuses writes (OOM errors) and never drops a
     game; ``None`` leaves it unbounded. :meth:`restart` relaunches a dead server on the same
     port and data directory (it reloads its append-only file). ``extra_args`` are appended to
-    the command line (e.g. ``("--cluster-enabled", "yes")``).
+    the command line (e.g. ``("--cluster-enabled", "yes")``). The server dies with its owner,
+    even one killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`), so no stale
+    server holds the port and data directory of the next start.
     """
 
     def __init__(

@@ -59,7 +59,10 @@ class Backoff:
 def die_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:
     """A ``preexec_fn`` for :class:`subprocess.Popen`: the child gets ``signum`` when this
     process dies, even by SIGKILL (``PR_SET_PDEATHSIG``), so no child outlives it (a stale
-    Redis would hold the port and data directory of the next start). ``None`` off Linux."""
+    Redis would hold the port and data directory of the next start). Linux sends it when the
+    thread that started the child ends: start children from a thread that lives as long as
+    the process (``sixtysix serve`` and ``sixtysix worker`` use their main thread). ``None``
+    off Linux."""
     if not sys.platform.startswith("linux"):
         return None
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
