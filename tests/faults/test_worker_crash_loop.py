@@ -67,6 +67,13 @@ def test_a_crash_looping_worker_tier_leaves_the_web_tier_serving(tmp_path: Path)
     served = up(launch(tmp_path, 0, env=serve_env(
         SIXTYSIX_RESTART_MAX="1", SIXTYSIX_RATE_ADDRESS="off", SIXTYSIX_RATE_CREATE="off",
         SIXTYSIX_RATE_ACTIONS="off", SIXTYSIX_LOG_REQUESTS="0")))
+    try:
+        _crash_loop(served)
+    finally:
+        stop(served.process)
+
+
+def _crash_loop(served: Served) -> None:
     url = served.url
     killer = Killer(served)
     try:
@@ -83,8 +90,7 @@ def test_a_crash_looping_worker_tier_leaves_the_web_tier_serving(tmp_path: Path)
         created = requests.post(f"{url}/v1/games", timeout=30, json={
             "seats": [{"kind": "human"}, {"kind": "computer", "level": "random"}],
             "first_dealer": 0}).json()  # the computer leads: its move waits
-        token = created["seats"][0]["token"]
-        auth = {"Authorization": f"Bearer {token}"}
+        auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
         waiting = requests.get(f"{url}/v1/games/{created['game_id']}", headers=auth,
                                timeout=30).json()
         assert waiting["computers_unavailable"] and waiting["to_act"] == 1, waiting
@@ -96,13 +102,10 @@ def test_a_crash_looping_worker_tier_leaves_the_web_tier_serving(tmp_path: Path)
         killer.done.set()
         if killer.ident is not None:
             killer.join()
-    try:
-        until(lambda: _ready(url)["missing"] == [], "the worker tier back", PATIENCE)
-        moved = requests.get(f"{url}/v1/games/{created['game_id']}", headers=auth, timeout=60,
-                             params={"after_version": waiting["version"], "wait": 30}).json()
-        assert moved["version"] > waiting["version"] and not moved["computers_unavailable"]
-        err = served.err()
-        assert err.count("restarting it in") >= DEATHS
-        assert "stopping" not in err
-    finally:
-        stop(served.process)
+    until(lambda: _ready(url)["missing"] == [], "the worker tier back", PATIENCE)
+    moved = requests.get(f"{url}/v1/games/{created['game_id']}", headers=auth, timeout=60,
+                         params={"after_version": waiting["version"], "wait": 30}).json()
+    assert moved["version"] > waiting["version"] and not moved["computers_unavailable"]
+    err = served.err()
+    assert err.count("restarting it in") >= DEATHS
+    assert "stopping" not in err
