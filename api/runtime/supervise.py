@@ -56,19 +56,23 @@ class Backoff:
         return pause
 
 
-def die_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:
+def die_with_parent(signum: int = signal.SIGTERM, deaf_to_interrupt: bool = False
+                    ) -> Callable[[], None] | None:
     """A ``preexec_fn`` for :class:`subprocess.Popen`: the child gets ``signum`` when this
     process dies, even by SIGKILL (``PR_SET_PDEATHSIG``), so no child outlives it (a stale
     Redis would hold the port and data directory of the next start). Linux sends it when the
     thread that started the child ends: start children from a thread that lives as long as
     the process (``sixtysix serve`` and ``sixtysix worker`` use their main thread). ``None``
-    off Linux."""
+    off Linux. ``deaf_to_interrupt``: the child starts with SIGINT ignored (until it sets a
+    handler of its own)."""
     if not sys.platform.startswith("linux"):
         return None
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
     parent = os.getpid()
 
     def preexec() -> None:
+        if deaf_to_interrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
         if os.getppid() != parent:  # the parent died before prctl: no signal will come
             os.kill(os.getpid(), signum)

@@ -135,6 +135,18 @@ class GameWorker(SimpleWorker):
         jobs.bind(self.context)
         super().execute_job(job, queue)
 
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
+                                     ) -> tuple[Job, Queue] | None:
+        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
+        (``None`` once it is set: the work loop then ends; it may have been set by a signal
+        that came before RQ's handlers were installed)."""
+        while not self.stop.is_set():
+            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
+                timeout, IDLE_BLOCK)
+            if found is not None:
+                return found
+        return None
+
 
 class ThreadWorker(GameWorker):
     """A :class:`GameWorker` that runs in a thread: no signal handlers, timer timeouts."""
@@ -143,17 +155,6 @@ class ThreadWorker(GameWorker):
 
     def _install_signal_handlers(self) -> None:
         """Signals belong to the main thread; :meth:`WorkerThreads.stop` stops it."""
-
-    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
-                                     ) -> tuple[Job, Queue] | None:
-        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
-        (``None`` once it is set: the work loop then ends)."""
-        while not self.stop.is_set():
-            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
-                timeout, IDLE_BLOCK)
-            if found is not None:
-                return found
-        return None
 
 
 def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
@@ -240,9 +241,10 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
 
 class Scheduler(RQScheduler):
     """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
-    minutes), so a stand-by takes over within seconds of the holder's death. SIGINT and
-    SIGTERM set ``stopped`` too, which outlives this scheduler: RQ's own flag was lost when
-    Redis failed at the stop and a new scheduler was made, which then ran on for ever."""
+    minutes), so a stand-by takes over within seconds of the holder's death. Its stop flag
+    is ``stopped``, an event that outlives this scheduler: RQ's own flag was lost when Redis
+    failed at the stop and a new scheduler was made, which then ran on for ever; and a
+    signal that came before RQ's handlers were installed counts too."""
 
     stopped: threading.Event
 
@@ -250,8 +252,14 @@ class Scheduler(RQScheduler):
     def should_reacquire_locks(self) -> bool:
         return bool(self._queue_names != self.acquired_locks)
 
-    def _install_signal_handlers(self) -> None:
-        _on_stop_signals(self.stopped, self.request_stop)
+    @property
+    def _stop_requested(self) -> bool:
+        return self.stopped.is_set()
+
+    @_stop_requested.setter
+    def _stop_requested(self, value: bool) -> None:  # RQ's request_stop sets it
+        if value:
+            self.stopped.set()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -263,15 +271,16 @@ def main(argv: list[str] | None = None) -> None:
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"])
     scheduler = args == ["--scheduler"]
+    stop = threading.Event()  # set by SIGINT or SIGTERM from here on, RQ's handlers or not
+    _on_stop_signals(stop, lambda signum, frame: None)
     if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
     if scheduler:
         with Heartbeat(ctx.queue.redis, SCHEDULER):
-            _schedule(ctx)
+            _schedule(ctx, stop)
         return
-    stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
@@ -291,9 +300,9 @@ def _lower_priority() -> None:
         log.info("worker at %s, nice %d", found.policy, found.nice)
 
 
-def _schedule(ctx: jobs.WorkerContext) -> None:
-    """Run the scheduler until SIGTERM or SIGINT; a Redis error pauses it, it never ends it."""
-    stopped = threading.Event()
+def _schedule(ctx: jobs.WorkerContext, stopped: threading.Event) -> None:
+    """Run the scheduler until ``stopped`` is set (SIGTERM or SIGINT); a Redis error pauses
+    it, it never ends it."""
     while not stopped.is_set():
         scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
                               logging_level="WARNING", serializer=SERIALIZER)
@@ -333,7 +342,11 @@ class WorkerPool(Started):
 
     def _spawn(self, i: int) -> subprocess.Popen[bytes]:
         self.started[i], self.due[i] = self.clock(), None
-        return subprocess.Popen(self.commands[i], env=self.env, preexec_fn=die_with_parent())
+        # deaf to SIGINT until main() listens: a Ctrl-C reaches the terminal's whole group,
+        # and one that came while the process still imported was a KeyboardInterrupt's
+        # traceback; the pool stops it with SIGTERM all the same
+        return subprocess.Popen(self.commands[i], env=self.env,
+                                preexec_fn=die_with_parent(deaf_to_interrupt=True))
 
     def check(self) -> None:
         """Note the processes that died and start again those whose pause is over."""
