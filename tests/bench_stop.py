@@ -33,6 +33,8 @@ from pathlib import Path
 
 import requests
 
+from tests.api.serving import alive, family
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -57,25 +59,6 @@ def start(data: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
                 pass
         time.sleep(0.1)
     raise SystemExit(f"serve did not come up: {log.read_text()}")
-
-
-def descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").iterdir():
-            children = [int(c) for c in (task / "children").read_text().split()]
-            out += children
-            todo += children
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
 
 
 def stalled(url: str, count: int, within: float) -> int:
@@ -125,7 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sixtysix-bench-stop-") as tmp:
         process, url = start(Path(tmp) / "var", Path(tmp) / "serve.log")
-        children = descendants(process.pid)
+        children = family(process.pid)
         closed = stalled(url, args.stalled, args.within)
         print(f"stalled bodies: {closed} of {args.stalled} closed within {args.within:g} s")
         closed_streams(url, args.streams)
@@ -138,7 +121,7 @@ def main() -> None:
 
         process, url = start(Path(tmp) / "var", Path(tmp) / "serve-2.log")
         time.sleep(2)  # the worker pool's processes are up
-        children = descendants(process.pid)
+        children = family(process.pid)
         process.kill()
         process.wait()
         began = time.monotonic()

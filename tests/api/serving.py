@@ -148,3 +148,25 @@ def worker_pids(served: Served, scheduler: bool = False) -> list[int]:
         if b"api.worker.run" in argv and (b"--scheduler" in argv) == scheduler:
             found.append(int(child))
     return found
+
+
+def family(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (serve's: gunicorn's master and workers, Redis, the
+    worker pool's processes)."""
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").iterdir():
+            children = [int(c) for c in (task / "children").read_text().split()]
+            out += children
+            todo += children
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"

@@ -26,7 +26,9 @@ from tests.api.serving import (
     PATIENCE,
     ROOT,
     Served,
+    alive,
     answers,
+    family,
     launch,
     serve_env,
     stop,
@@ -290,26 +292,6 @@ def test_supervisor_counts_deaths_within_the_window(tmp_path: Path) -> None:
     assert lines[-1].startswith(f"embedded redis-server died {MAX_DEATHS} times")
 
 
-def _family(pid: int) -> list[int]:
-    """Every descendant of ``pid`` (gunicorn's master and workers, Redis, the pool's)."""
-    out, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").iterdir():
-            children = [int(c) for c in (task / "children").read_text().split()]
-            out += children
-            todo += children
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
-
-
 def _ends(served: Served) -> int:
     until(lambda: served.process.poll() is not None, "serve exits", PATIENCE)
     return served.process.wait()
@@ -366,15 +348,15 @@ def test_a_killed_serve_leaves_no_process_behind(serve: Callable[..., Served]) -
     served = serve()
     until(lambda: len(worker_pids(served)) == len(worker_pids(served, True)) == 1,
           "the worker and the scheduler run", PATIENCE)
-    family = _family(served.process.pid)
-    assert _redis_pid(served.redis_url()) in family
+    children = family(served.process.pid)
+    assert _redis_pid(served.redis_url()) in children
     served.process.kill()
     served.process.wait()
     try:
-        until(lambda: not any(_alive(p) for p in family), "every child of serve is gone",
+        until(lambda: not any(alive(p) for p in children), "every child of serve is gone",
               PATIENCE)
     finally:  # none left behind by this test, whatever it found
-        for pid in filter(_alive, family):
+        for pid in filter(alive, children):
             os.kill(pid, signal.SIGKILL)
     again = serve()
     with SixtySixClient(again.url) as client:
