@@ -43,8 +43,9 @@ from api.runtime.serve import (
     say_stderr,
     serve,
 )
+from api.runtime.supervise import SettingError
 from api.worker.queue import QueueConfigError, TaskQueue
-from api.worker.run import queue_url, run_pool
+from api.worker.run import queue_url, restart_cap, run_pool
 from engine import EngineError, native, replay
 from engine.ai import LEVELS
 from engine.numerals import parse_natural
@@ -114,7 +115,8 @@ def add_worker(sub: Subparsers) -> None:
 def worker_command(args: argparse.Namespace) -> int:
     try:
         count = default_workers() if args.processes is None else args.processes
-    except ServeError as exc:
+        restart_cap(os.environ)
+    except (ServeError, SettingError) as exc:
         say_stderr(str(exc))
         return 2
     if count < 1:

@@ -3,7 +3,10 @@
 Environment: ``SIXTYSIX_BIND`` (default ``127.0.0.1:8066``), ``WEB_CONCURRENCY`` (workers),
 ``SIXTYSIX_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
 ``SIXTYSIX_WORKER_CONNECTIONS`` (open connections per gevent worker),
-``SIXTYSIX_THREADS`` (threads per gthread worker), ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``;
+``SIXTYSIX_THREADS`` (threads per gthread worker), ``SIXTYSIX_READ_TIMEOUT`` (seconds a
+gevent worker's connection may stall, its request's head or body; then 408 or closed),
+``SIXTYSIX_GRACEFUL_TIMEOUT`` (seconds a stop waits for running requests),
+``SIXTYSIX_ACCESS_LOG`` (a path or ``-``;
 off by default so that no tokens end up in logs).
 """
 
@@ -13,6 +16,7 @@ import os
 import shutil
 import tempfile
 
+from api.runtime.gunicorn_worker import read_timeout
 from engine.numerals import parse_natural
 
 
@@ -54,10 +58,16 @@ if _kind not in _WORKER_CLASSES:
     raise SystemExit(f"SIXTYSIX_WORKER_CLASS must be gevent or gthread; got {_kind!r}")
 worker_class = _WORKER_CLASSES[_kind]  # both with problem+json error pages
 worker_connections = _env_int("SIXTYSIX_WORKER_CONNECTIONS", 4096)  # gevent only
+try:  # read by each gevent worker (api.runtime.gunicorn_gevent); checked here, once
+    read_timeout()
+except ValueError as _exc:
+    raise SystemExit(str(_exc)) from None
 threads = _env_int("SIXTYSIX_THREADS", 8)  # gthread only
 
 timeout = 60  # long-polls wait up to 30 s
-graceful_timeout = 35  # let a running long-poll finish on reload/shutdown
+# On a stop the workers end their streams and long-polls at once (api.runtime.gunicorn_worker);
+# this bounds the wait for the other running requests (a computer's move waited for).
+graceful_timeout = _env_int("SIXTYSIX_GRACEFUL_TIMEOUT", 35)
 keepalive = 5
 # Worker heartbeat files in memory: works on a read-only root filesystem and never stalls on disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

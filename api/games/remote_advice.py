@@ -5,7 +5,9 @@ The web request checks the position (cheap), enqueues :func:`api.worker.jobs.adv
 When ``SIXTYSIX_ADVICE_QUEUE`` jobs are already waiting it is refused at once: 503
 ``advice-queue-full`` with ``Retry-After`` (nothing was enqueued or saved); no result in time
 is a 503 ``advice-timeout`` with ``Retry-After`` (the job is cancelled if it has not started;
-a hint marks nothing). Workers take computer moves before hints and analyses.
+a hint marks nothing). When no worker process runs (:mod:`api.worker.tier`) it is refused at
+once, before anything is enqueued: 503 ``workers-unavailable`` with ``Retry-After``. Workers
+take computer moves before hints and analyses.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ QUEUE_FULL: Final = ProblemType("advice-queue-full", 503,
                                 "Too many hints and analyses are waiting for the computer")
 ADVICE_TIMEOUT: Final = ProblemType("advice-timeout", 503,
                                     "The computer did not answer in time")
+WORKERS_UNAVAILABLE: Final = ProblemType("workers-unavailable", 503,
+                                         "No worker process of the computers runs")
 
 
 def advise_on_worker(position: dict[str, Any], level: str | None, budget_ms: float | None,
@@ -35,6 +39,9 @@ def advise_on_worker(position: dict[str, Any], level: str | None, budget_ms: flo
     config = current_app.config
     wait = float(config["SIXTYSIX_ADVICE_WAIT"])
     retry = {"Retry-After": str(config["SIXTYSIX_RETRY_AFTER"])}
+    if queue.tier.workers_down():
+        raise Problem(WORKERS_UNAVAILABLE, "the worker tier runs no process for the computer "
+                      "now; retry later (nothing was done)", headers=retry)
     try:
         job_id = queue.submit_advice(ADVICE_JOB, position, level, budget_ms, samples,
                                      reveal_declare, timeout=int(wait) + 1)

@@ -17,6 +17,9 @@ after the save is logged, not answered as an error: the save stands, and the nex
 touching the game (or a worker's sweep) enqueues the move. Likewise a store that stops
 answering while the request waits (the save confirmed, so never a 503 "nothing was applied"):
 the wait ends as at its bound, and the answer is the view right after the request's own save.
+While no worker process runs
+(:mod:`api.worker.tier`) the request answers at once: the move waits on the queue, and the
+view's ``computers_unavailable`` says so (:func:`computers_unavailable`).
 """
 
 from __future__ import annotations
@@ -95,6 +98,12 @@ def replied(saved: Game, svc: Services | None = None) -> tuple[Game, dict[str, s
     return after_computers(services() if svc is None else svc, saved,
                            preference([] if prefer is None else [prefer]),
                            config["SIXTYSIX_COMPUTER_WAIT"], config["SIXTYSIX_MAX_WAIT"])
+
+
+def computers_unavailable(svc: Services, game: Game) -> bool:
+    """Whether a computer of ``game`` is to move and no worker process runs to move it."""
+    return (svc.queue is not None and computer_to_move(game.state, game.meta) is not None
+            and svc.queue.tier.workers_down())
 
 
 def enqueue_computers(svc: Services, game: Game, *, check: bool = False) -> bool:
@@ -200,7 +209,8 @@ def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait
         applied["Preference-Applied"] = "respond-async"
     else:
         bound = default_wait
-    if not enqueue_computers(svc, saved) or bound <= 0 or svc.queue is None:
+    if not enqueue_computers(svc, saved) or bound <= 0 or svc.queue is None or (
+            svc.queue.tier.workers_down()):  # no worker to wait for: the view says so
         return saved, applied
     try:
         game = _wait(svc, saved, time.monotonic() + bound)

@@ -366,13 +366,16 @@ def view_seats(game: Game, seat: int | None) -> list[dict[str, Any]]:
     return seats
 
 
-def game_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events."""
+def game_view(game: Game, seat: int | None, computers_unavailable: bool = False
+              ) -> dict[str, Any]:
+    """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events;
+    ``computers_unavailable``: a computer is to move and no worker runs to move it."""
     out = view(game.state, seat)
     out["settings"]["auto_continue"] = game.meta["auto_continue"]
     if (timing := game.meta.get("clock")) is not None:
         out["settings"].update({k: timing[k] for k in clock.SETTINGS})
     out["can_abort"] = seat is not None and abort_refusal(game, seat) is None
+    out["computers_unavailable"] = computers_unavailable
     return {
         "game_id": game.game_id,
         "version": game.version,

@@ -4,6 +4,8 @@
   one with a ``Content-Length`` over it is: werkzeug alone would hand the app the first
   ``MAX_CONTENT_LENGTH`` bytes of it as if they were all.
 * A body whose framing the HTTP server refuses while it is read (a malformed chunk) is a 400.
+* A body that stalls (no byte for the server's read timeout, ``SIXTYSIX_READ_TIMEOUT`` under
+  ``sixtysix serve``) is a 408 ``request-timeout``, and its connection is closed.
 * A JSON body nested deeper than :data:`MAX_DEPTH` is a 400 ``bad-request`` with
   ``errors.body``: Python's JSON decoder recurses once per array or object, and a 2 KB body of
   about 1,000 opening brackets ended in a ``RecursionError``. Every request with a JSON media
@@ -19,7 +21,9 @@ from typing import Final
 from flask import Flask, current_app, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.http.errors import BAD_REQUEST, Problem
+from api.http.errors import BAD_REQUEST, Problem, ProblemType
+
+REQUEST_TIMEOUT: Final = ProblemType("request-timeout", 408, "The request body stalled")
 
 #: Deepest nesting of arrays and objects a request body may have.
 MAX_DEPTH: Final = 32
@@ -54,7 +58,11 @@ def _read() -> bytes:
         if (request.content_length is None and limit is not None and len(data) >= limit
                 and request.environ["wsgi.input"].read(1)):
             raise RequestEntityTooLarge()
-    except HTTPException:
+    except HTTPException as exc:
+        # werkzeug reports a read that failed as ClientDisconnected, the error its context
+        if isinstance(exc.__context__, TimeoutError):  # the server's read timeout
+            raise Problem(REQUEST_TIMEOUT, "no byte of the request body came within the "
+                          "server's read timeout; nothing was done") from None
         raise
     except Exception as exc:  # the server's body parser: e.g. gunicorn's InvalidChunkSize
         raise Problem(BAD_REQUEST, f"the request body is malformed: {exc}") from None

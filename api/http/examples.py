@@ -58,6 +58,7 @@ VIEW: Final[dict[str, Any]] = {
     "tricks_won": [{"side": 0, "seats": [0], "tricks": 0}, {"side": 1, "seats": [1], "tricks": 0}],
     "known_cards": {}, "melds": [], "legal_actions": _LEGAL, "can_resign": True,
     "can_abort": False,
+    "computers_unavailable": False,
     "match": {"match_no": 1, "target": 7, "points": [0, 0], "needed": [7, 7], "bummerl": [0, 0],
               "matches_won": [0, 0], "set_bummerl": 1, "winner": None, "set_winner": None,
               "result_reason": None, "resigned_by": None, "aborted_by": None,
@@ -136,6 +137,10 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
     "advice_timeout": problem(
         "advice-timeout", "The computer did not answer in time", 503,
         "no answer within 15 s; retry later (nothing was saved)", "/v1/analysis"),
+    "workers_unavailable": problem(
+        "workers-unavailable", "No worker process of the computers runs", 503,
+        "the worker tier runs no process for the computer now; retry later (nothing was done)",
+        "/v1/analysis"),
     "too_many_games": problem(
         "too-many-games", "Too many active games from this address", 403,
         "this address already has 200 active games, the most allowed: finish one (a finished "

@@ -157,9 +157,11 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
     "AdviceUnavailable": _errors(
         "advice-queue-full (as many hints and analyses as SIXTYSIX_ADVICE_QUEUE allows wait "
         "for a worker; nothing was done), advice-timeout (no worker answered within "
-        "SIXTYSIX_ADVICE_WAIT seconds; nothing was saved) or store-unavailable: retry after "
+        "SIXTYSIX_ADVICE_WAIT seconds; nothing was saved), workers-unavailable (no worker "
+        "process runs; nothing was done) or store-unavailable: retry after "
         "Retry-After; a hint's mark may also be outcome-unknown (no Retry-After: reload)",
-        "advice_queue_full", "advice_timeout", "store_unavailable", "outcome_unknown",
+        "advice_queue_full", "advice_timeout", "workers_unavailable", "store_unavailable",
+        "outcome_unknown",
         headers=("Retry-After",)),
     "StoreFull": _errors("insufficient-storage: the game store is full (Redis maxmemory); "
                          "nothing was saved", "store_full"),

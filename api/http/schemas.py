@@ -429,6 +429,10 @@ class GameViewSchema(Schema):
     can_abort = fields.Boolean(metadata={
         "description": "The seat may post {\"type\": \"abort\"} now: while another human "
                        "seat has not made its first move"})
+    computers_unavailable = fields.Boolean(metadata={
+        "description": "A computer seat is to move and no worker process of the computers "
+                       "runs: its move waits until one runs again (/readyz names the missing "
+                       "part); false otherwise"})
     match = fields.Nested(MatchSchema)
     settlement = fields.Dict(allow_none=True, metadata={
         "description": "The finished hand's settlement with its working; null during a hand"})
@@ -475,7 +479,11 @@ class RulesSchema(Schema):
 
 
 class HealthSchema(Schema):
-    status = fields.String(metadata={"example": "ok"})
+    status = fields.String(metadata={"example": "ok", "description": (
+        "ok, or (readiness) degraded: a part of the worker tier is missing")})
+    missing = fields.List(fields.String(), metadata={"example": [], "description": (
+        "readiness only: the parts of the worker tier with no process running (workers, "
+        "scheduler); the web tier serves meanwhile")})
 
 
 class ProblemSchema(Schema):

@@ -84,6 +84,8 @@ class VersionWaiter:
         self._seqs: dict[str, int] = {}  # channel -> highest chat event number announced
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: the server is stopping: every wait answers now, every stream ends (:meth:`drain`)
+        self.draining = False
 
     def wait(self, channel: str, after: int, timeout: float,
              current: Callable[[], int]) -> int:
@@ -97,7 +99,7 @@ class VersionWaiter:
             while True:
                 version = current()
                 remaining = deadline - time.monotonic()
-                if version > after or remaining <= 0:
+                if version > after or remaining <= 0 or self.draining:
                     return version
                 with cond:
                     pause = (self._live_recheck * random.uniform(0.5, 1.0) if self._live
@@ -109,7 +111,7 @@ class VersionWaiter:
         """Whether a wait must look again: a notice past ``after`` on ``channel``, or the
         listener's state changed since ``generation``."""
         return lambda: (self._seen.get(channel, 0) > after
-                        or self._generation != generation)
+                        or self._generation != generation or self.draining)
 
     @contextmanager
     def watching(self, channel: str) -> Iterator[None]:
@@ -139,8 +141,8 @@ class VersionWaiter:
                   seq_after: int | None = None) -> int | None:
         """The highest version announced on ``channel`` once it exceeds ``after`` (or, with
         ``seq_after``, once a chat message numbered above ``seq_after`` is announced: then
-        at least ``after``), or ``None`` after ``timeout`` seconds; only inside
-        :meth:`watching` of that channel."""
+        at least ``after``), or ``None`` after ``timeout`` seconds or once :meth:`drain` is
+        called; only inside :meth:`watching` of that channel."""
         cond = self._conds[channel]
 
         def changed() -> bool:
@@ -148,9 +150,19 @@ class VersionWaiter:
                 seq_after is not None and self._seqs.get(channel, 0) > seq_after)
 
         with cond:
-            if cond.wait_for(changed, timeout=max(timeout, 0.0)):
+            if cond.wait_for(lambda: changed() or self.draining, timeout=max(timeout, 0.0)
+                             ) and changed():
                 return max(self._seen.get(channel, 0), after)
         return None
+
+    def drain(self) -> None:
+        """The server is stopping: every wait returns now with the version it has, and every
+        stream ends (:func:`api.live.streams.follow`; its client resumes elsewhere with
+        ``Last-Event-ID``), so that a stop does not wait for them."""
+        with self._lock:
+            self.draining = True
+            for cond in self._conds.values():
+                cond.notify_all()
 
     def close(self) -> None:
         """Stop the listener thread (it exits within a second)."""

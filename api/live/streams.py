@@ -84,12 +84,13 @@ class Source(Protocol):
 def follow(waiter: VersionWaiter, channel: str, source: Source,
            heartbeat: float) -> Iterator[bytes]:
     """The chunks of a stream of ``source``, woken by notices on ``channel``, until the client
-    goes away (the server closes this generator) or the source is gone."""
+    goes away (the server closes this generator), the source is gone or the server stops
+    (:meth:`~api.live.notify.VersionWaiter.drain`)."""
     try:
         with waiter.watching(channel):
             yield source.first()
             next_beat = time.monotonic() + heartbeat
-            while True:
+            while not waiter.draining:
                 announced = None
                 if time.monotonic() >= next_beat:
                     extra, current = source.beat()
@@ -150,12 +151,14 @@ SHARED: Final = Shared()
 @dataclass(slots=True)
 class GameSource:
     """A game as ``seat`` (``None``: a spectator) follows it, from event ``after`` on
-    (``None``: from the loaded game's last event)."""
+    (``None``: from the loaded game's last event); ``unavailable`` tells whether a game's
+    computer is to move with no worker running (the view's ``computers_unavailable``)."""
 
     store: GameStore
     game: Game
     seat: int | None
     after: int | None
+    unavailable: Callable[[Game], bool] = lambda game: False
     version: int = 0
     cursor: int = 0
     connected: list[bool] = field(default_factory=list)
@@ -196,13 +199,13 @@ class GameSource:
             raise StreamEnded from None
         events = b"".join(sse("game_event", e.for_seat(self.seat), e.seq)
                           for e in self.store.events_since(game, self.cursor))
-        view = game_view(game, self.seat)
+        view = game_view(game, self.seat, self.unavailable(game))
         return events + sse("view", view), game.version, game.event_count, game.connected or []
 
     def _view(self, game: Game) -> dict[str, Any]:
         self.game, self.version, self.cursor = game, game.version, game.event_count
         self.connected = game.connected or []
-        return game_view(game, self.seat)
+        return game_view(game, self.seat, self.unavailable(game))
 
     def _seen(self, force: bool = False) -> None:
         if self.seat is not None:

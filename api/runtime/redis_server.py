@@ -21,6 +21,7 @@ from typing import IO, Self
 import redis
 
 from api.runtime.started import Started
+from api.runtime.supervise import die_with_parent
 
 HOST = "127.0.0.1"
 
@@ -69,7 +70,9 @@ class EmbeddedRedis(Started):
     ``maxmemory-policy noeviction``: a full server refuses writes (OOM errors) and never drops a
     game; ``None`` leaves it unbounded. :meth:`restart` relaunches a dead server on the same
     port and data directory (it reloads its append-only file). ``extra_args`` are appended to
-    the command line (e.g. ``("--cluster-enabled", "yes")``).
+    the command line (e.g. ``("--cluster-enabled", "yes")``). The server dies with its owner,
+    even one killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`), so no stale
+    server holds the port and data directory of the next start.
     """
 
     def __init__(
@@ -178,10 +181,11 @@ class EmbeddedRedis(Started):
         # Output goes to an unnamed file, not a pipe nobody reads (a full pipe blocks redis).
         self._output = tempfile.TemporaryFile()  # noqa: SIM115 (closed in _reap)
         # Its own process group: a Ctrl-C in the terminal reaches the owner, which stops the
-        # server after its clients (gunicorn's draining workers) are done.
+        # server after its clients (gunicorn's draining workers) are done. It dies with its
+        # owner all the same (SIGTERM: it flushes its AOF), even an owner killed by SIGKILL.
         self._process = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT,
-            process_group=0,
+            process_group=0, preexec_fn=die_with_parent(),
         )
         client = redis.Redis(host=HOST, port=self.port, socket_timeout=1.0)
         deadline = time.monotonic() + timeout

@@ -10,8 +10,11 @@ capped at ``maxmemory`` with ``noeviction`` (a full store refuses writes; games 
 evicted). When it dies it is restarted on the same port and data directory (it reloads its
 append-only file; ``/readyz`` answers 503 meanwhile); after :data:`MAX_DEATHS` deaths within
 :data:`DEATH_WINDOW` seconds the whole server is stopped with exit status 1. A dead worker
-process is restarted likewise (the pool gives up, and the server stops, after
-:data:`api.worker.run.MAX_DEATHS` deaths within a minute).
+process is restarted after a pause that grows with its deaths (:class:`api.worker.run.WorkerPool`):
+the worker tier never stops the web tier, which answers meanwhile (games between humans go on,
+computer seats wait). Every child (gunicorn, Redis, the workers) dies with this process, even
+when it is killed by SIGKILL. A stop (SIGINT, SIGTERM) ends the open event streams at once
+(clients resume with ``Last-Event-ID``) and ends with the line ``stopped``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from types import FrameType
 from typing import Final
 
 from api.runtime.redis_server import EmbeddedRedis, RedisServerError
-from api.runtime.supervise import DeathWindow
+from api.runtime.supervise import DeathWindow, SettingError, die_with_parent
 from api.worker.run import WorkerPool
 from engine.numerals import parse_natural
 
@@ -214,8 +217,10 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 say(f"{count} worker process{'es' if count > 1 else ''} for the computers")
             say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
                 "press Ctrl-C to stop")
-            return run_gunicorn(env, supervisor, pool, pass_fds)
-    except (ServeError, RedisServerError) as exc:
+            status = run_gunicorn(env, supervisor, pool, pass_fds)
+        say(f"stopped (exit status {status})")
+        return status
+    except (ServeError, RedisServerError, SettingError) as exc:
         say(str(exc))
         return 1
     raise AssertionError("unreachable")  # pragma: no cover
@@ -236,10 +241,10 @@ def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
     """Run gunicorn as a child (``pass_fds``: its listening socket, named in
     ``SIXTYSIX_BIND`` as ``fd://N``), passing SIGINT and SIGTERM on to it (and to the worker
     processes), and wait for it while the supervisor keeps Redis up and the pool its
-    workers; stop gunicorn (status 1) when either gives up.
+    workers; stop gunicorn (status 1) when the supervisor gives up on Redis.
     """
     cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
-    child = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
+    child = subprocess.Popen(cmd, env=env, pass_fds=pass_fds, preexec_fn=die_with_parent())
     stopping = False
 
     def forward(signum: int, frame: FrameType | None) -> None:
@@ -258,11 +263,12 @@ def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
                 pass
             if stopping:
                 continue
-            if (supervisor is not None and not supervisor.check()) or (
-                    pool is not None and not pool.check()):
+            if supervisor is not None and not supervisor.check():
                 child.terminate()
                 child.wait()
                 return 1
+            if pool is not None:
+                pool.check()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -52,6 +52,7 @@ from rq.serializers import JSONSerializer
 
 from api.live.clock import SWEPT, clock_job_id, clock_job_ids
 from api.runtime.redis_connect import connect
+from api.worker.tier import TierWatch
 
 MOVES: Final = "sixtysix-moves"
 ADVICE: Final = "sixtysix-advice"
@@ -134,6 +135,8 @@ class TaskQueue:
         self._reseen = client.register_script(_RESEEN)
         self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
         self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
+        #: which parts of the worker tier are missing (:mod:`api.worker.tier`)
+        self.tier = TierWatch(client)
 
     @classmethod
     def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:

@@ -4,9 +4,13 @@
 processes (``python -m api.worker.run``; default one per core) and one scheduler process
 (``python -m api.worker.run --scheduler``: RQ's scheduler, which moves delayed jobs to their
 queue when due; of several pools' schedulers one holds RQ's lock and the others stand by),
-each restarted when it dies (at most :data:`MAX_DEATHS` deaths within :data:`DEATH_WINDOW`
-seconds, then the pool gives up). The scheduler is a process of the pool, not a child of a
-worker (RQ's ``--with-scheduler``), so a worker killed by SIGKILL leaves no orphan behind.
+each restarted when it dies, after a pause that doubles with every death from
+:data:`RESTART_FIRST` up to ``SIXTYSIX_RESTART_MAX`` seconds (default :data:`RESTART_CAP`) and
+falls back once a process has run :data:`RESTART_STABLE` seconds: a crash loop is paced, never
+given up on, and never stops the web tier. Every process of the pool dies with its parent,
+even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`). The
+scheduler is a process of the pool, not a child of a worker (RQ's ``--with-scheduler``), so
+a worker killed by SIGKILL leaves no orphan behind.
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
 ``REDIS_URL``); a worker takes moves before hints and analyses and every
 :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
@@ -16,7 +20,9 @@ will run (the job lost with its Redis keys, or failed), whose job it enqueues at
 (:func:`sweep_clocks`); at most :data:`SWEEP_LIMIT` games of each per sweep.
 
 :class:`WorkerThreads` runs workers as threads of this process, without scheduler (the
-in-process server of ``sixtysix play`` and the test fixtures).
+in-process server of ``sixtysix play`` and the test fixtures). Every worker process (or
+process of worker threads) and every scheduler beats (:mod:`api.worker.tier`), so the web
+tier knows when either is missing.
 """
 
 from __future__ import annotations
@@ -45,10 +51,11 @@ from api.games.store import GameNotFound, GameStore
 from api.live import clock
 from api.runtime.redis_connect import connect, redact
 from api.runtime.started import Started
-from api.runtime.supervise import DeathWindow
+from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
+from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +66,34 @@ SWEEP_LIMIT: Final = 100
 #: Seconds past its deadline after which a clock whose job neither waits nor runs is lost
 #: (RQ's scheduler moves a due job within about a second).
 CLOCK_LATE: Final = 3.0
-#: This many deaths of worker processes within DEATH_WINDOW seconds stop the pool.
-MAX_DEATHS: Final = 5
-DEATH_WINDOW: Final = 60.0
+#: Seconds before the first restart of a dead process of the pool (doubled after each death).
+RESTART_FIRST: Final = 0.5
+#: Longest pause before a restart, in seconds, unless SIXTYSIX_RESTART_MAX says other.
+RESTART_CAP: Final = 30.0
+#: Seconds a process must run for its next death to be paused RESTART_FIRST again.
+RESTART_STABLE: Final = 60.0
 #: Seconds a worker or scheduler whose loop ended on an error waits before working again.
 RESTART_PAUSE: Final = 1.0
 #: Seconds between two looks at the pool's processes.
 POLL_INTERVAL: Final = 0.2
 #: Seconds an idle worker blocks on the queue before it looks round (stop, maintenance).
 IDLE_BLOCK: Final = 1
+
+
+def restart_cap(env: Mapping[str, str]) -> float:
+    """The longest pause before a restart: ``SIXTYSIX_RESTART_MAX`` seconds, else
+    :data:`RESTART_CAP`; :class:`SettingError` if it is not a number of seconds."""
+    raw = env.get("SIXTYSIX_RESTART_MAX", "").strip()
+    if not raw:
+        return RESTART_CAP
+    try:
+        cap = float(raw)
+    except ValueError:
+        cap = -1.0
+    if not 0 < cap <= 3600:
+        raise SettingError(f"SIXTYSIX_RESTART_MAX must be seconds (above 0, at most 3600); "
+                         f"got {raw!r}")
+    return cap
 
 
 def queue_url(env: Mapping[str, str]) -> str:
@@ -84,6 +110,17 @@ def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
     return jobs.WorkerContext(store, TaskQueue.from_url(queue, timeout))
 
 
+def _on_stop_signals(stopped: threading.Event,
+                     request_stop: Callable[[int, FrameType | None], None]) -> None:
+    """SIGINT and SIGTERM set ``stopped`` and call RQ's ``request_stop``."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopped.set()
+        request_stop(signum, frame)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
 class GameWorker(SimpleWorker):
     """An RQ worker that binds its :class:`~api.worker.jobs.WorkerContext` for each job;
     SIGINT and SIGTERM set its ``stop`` event (and ask RQ to stop after the job)."""
@@ -92,16 +129,23 @@ class GameWorker(SimpleWorker):
     stop: threading.Event
 
     def _install_signal_handlers(self) -> None:
-        def stop(signum: int, frame: FrameType | None) -> None:
-            self.stop.set()
-            self.request_stop(signum, frame)  # type: ignore[no-untyped-call]
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
+        _on_stop_signals(self.stop, self.request_stop)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         jobs.bind(self.context)
         super().execute_job(job, queue)
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
+                                     ) -> tuple[Job, Queue] | None:
+        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
+        (``None`` once it is set: the work loop then ends; it may have been set by a signal
+        that came before RQ's handlers were installed)."""
+        while not self.stop.is_set():
+            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
+                timeout, IDLE_BLOCK)
+            if found is not None:
+                return found
+        return None
 
 
 class ThreadWorker(GameWorker):
@@ -111,17 +155,6 @@ class ThreadWorker(GameWorker):
 
     def _install_signal_handlers(self) -> None:
         """Signals belong to the main thread; :meth:`WorkerThreads.stop` stops it."""
-
-    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None
-                                     ) -> tuple[Job, Queue] | None:
-        """RQ's dequeue, looking at the stop event every :data:`IDLE_BLOCK` seconds
-        (``None`` once it is set: the work loop then ends)."""
-        while not self.stop.is_set():
-            found: tuple[Job, Queue] | None = super().dequeue_job_and_maintain_ttl(
-                timeout, IDLE_BLOCK)
-            if found is not None:
-                return found
-        return None
 
 
 def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
@@ -208,11 +241,25 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
 
 class Scheduler(RQScheduler):
     """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
-    minutes), so a stand-by takes over within seconds of the holder's death."""
+    minutes), so a stand-by takes over within seconds of the holder's death. Its stop flag
+    is ``stopped``, an event that outlives this scheduler: RQ's own flag was lost when Redis
+    failed at the stop and a new scheduler was made, which then ran on for ever; and a
+    signal that came before RQ's handlers were installed counts too."""
+
+    stopped: threading.Event
 
     @property
     def should_reacquire_locks(self) -> bool:
         return bool(self._queue_names != self.acquired_locks)
+
+    @property
+    def _stop_requested(self) -> bool:
+        return self.stopped.is_set()
+
+    @_stop_requested.setter
+    def _stop_requested(self, value: bool) -> None:  # RQ's request_stop sets it
+        if value:
+            self.stopped.set()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -224,18 +271,21 @@ def main(argv: list[str] | None = None) -> None:
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"])
     scheduler = args == ["--scheduler"]
+    stop = threading.Event()  # set by SIGINT or SIGTERM from here on, RQ's handlers or not
+    _on_stop_signals(stop, lambda signum, frame: None)
     if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
     ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                         queue_url(os.environ), timeout)
     if scheduler:
-        _schedule(ctx)
+        with Heartbeat(ctx.queue.redis, SCHEDULER):
+            _schedule(ctx, stop)
         return
-    stop = threading.Event()
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
     try:
-        work_until(ctx, stop)
+        with Heartbeat(ctx.queue.redis, WORKERS):
+            work_until(ctx, stop)
     finally:
         stop.set()
 
@@ -250,66 +300,88 @@ def _lower_priority() -> None:
         log.info("worker at %s, nice %d", found.policy, found.nice)
 
 
-def _schedule(ctx: jobs.WorkerContext) -> None:
-    """Run the scheduler until SIGTERM; a Redis error pauses it, it never ends it."""
-    while True:
+def _schedule(ctx: jobs.WorkerContext, stopped: threading.Event) -> None:
+    """Run the scheduler until ``stopped`` is set (SIGTERM or SIGINT); a Redis error pauses
+    it, it never ends it."""
+    while not stopped.is_set():
         scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
                               logging_level="WARNING", serializer=SERIALIZER)
+        scheduler.stopped = stopped
         try:
             scheduler.work()  # type: ignore[no-untyped-call]
             return  # stopped by a signal
         except redis.RedisError as exc:
             log.warning("scheduler lost Redis (%s); again in %.0f s", type(exc).__name__,
                         RESTART_PAUSE)
-            time.sleep(RESTART_PAUSE)
+            stopped.wait(RESTART_PAUSE)
 
 
 class WorkerPool(Started):
     """``processes`` worker processes and (with ``scheduler``) a scheduler process, all with
-    ``env``; :meth:`check` restarts the dead ones. :attr:`children` lists the workers first."""
+    ``env``; :meth:`check` restarts the dead ones, each after its :class:`Backoff` pause.
+    :attr:`children` lists the workers first."""
 
     def __init__(self, processes: int, env: Mapping[str, str], say: Callable[[str], None],
                  clock: Callable[[], float] = time.monotonic, scheduler: bool = True) -> None:
         self.env = dict(env)
         self.say = say
-        self.deaths = DeathWindow(DEATH_WINDOW, clock)
+        self.clock = clock
         self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
             [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
         self.names = ["worker"] * processes + ["scheduler"] * scheduler
-        self.children: list[subprocess.Popen[bytes]] = []
+        cap = restart_cap(self.env)
+        self.backoffs = [Backoff(RESTART_FIRST, cap, RESTART_STABLE) for _ in self.commands]
+        self.children: list[subprocess.Popen[bytes] | None] = []
+        self.started = [0.0] * len(self.commands)
+        #: when each dead process is to start again (``None``: it runs)
+        self.due: list[float | None] = [None] * len(self.commands)
 
     def start(self) -> Self:
-        self.children = [subprocess.Popen(cmd, env=self.env) for cmd in self.commands]
+        self.children = [self._spawn(i) for i in range(len(self.commands))]
         return self
 
-    def check(self) -> bool:
-        """Restart dead processes; ``False`` when they died too often."""
+    def _spawn(self, i: int) -> subprocess.Popen[bytes]:
+        self.started[i], self.due[i] = self.clock(), None
+        # deaf to SIGINT until main() listens: a Ctrl-C reaches the terminal's whole group,
+        # and one that came while the process still imported was a KeyboardInterrupt's
+        # traceback; the pool stops it with SIGTERM all the same
+        return subprocess.Popen(self.commands[i], env=self.env,
+                                preexec_fn=die_with_parent(deaf_to_interrupt=True))
+
+    def check(self) -> None:
+        """Note the processes that died and start again those whose pause is over."""
+        now = self.clock()
         for i, child in enumerate(self.children):
+            if child is None:
+                due = self.due[i]
+                if due is not None and now >= due:
+                    self.children[i] = self._spawn(i)
+                continue
             status = child.poll()
             if status is None:
                 continue
-            if (deaths := self.deaths.died()) >= MAX_DEATHS:
-                self.say(f"worker processes died {deaths} times within "
-                         f"{DEATH_WINDOW:g} s (last exit status {status}); stopping")
-                return False
+            pause = self.backoffs[i].died(now - self.started[i])
             self.say(f"{self.names[i]} process {child.pid} exited with status {status}; "
-                     "restarting it")
-            self.children[i] = subprocess.Popen(self.commands[i], env=self.env)
-        return True
+                     f"restarting it in {pause:g} s")
+            self.children[i], self.due[i] = None, now + pause
+
+    def running(self) -> list[subprocess.Popen[bytes]]:
+        """The processes that run (not those dead or waiting out their pause)."""
+        return [c for c in self.children if c is not None and c.poll() is None]
 
     def signal(self, signum: int) -> None:
-        for child in self.children:
-            if child.poll() is None:
-                child.send_signal(signum)
+        for child in self.running():
+            child.send_signal(signum)
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM every worker (each finishes its job), SIGKILL those still alive after
         ``timeout`` seconds."""
-        for child in self.children:
-            if child.poll() is None:
-                child.terminate()
+        children = self.running()
+        self.children = []
+        for child in children:
+            child.terminate()
         deadline = time.monotonic() + timeout
-        for child in self.children:
+        for child in children:
             try:
                 child.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -319,7 +391,7 @@ class WorkerPool(Started):
 
 def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None]) -> int:
     """``sixtysix worker``: run a supervised pool until SIGINT or SIGTERM (passed on to the
-    workers, which finish their jobs); 1 if the workers died too often, else 0."""
+    workers, which finish their jobs); 0."""
     stopping = threading.Event()
 
     def forward(signum: int, frame: FrameType | None) -> None:
@@ -332,8 +404,7 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         while not stopping.wait(POLL_INTERVAL):
-            if not pool.check():
-                return 1
+            pool.check()
         return 0
     finally:
         pool.stop()
@@ -352,6 +423,7 @@ class WorkerThreads(Started):
         self._stop = threading.Event()
         self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
+        self._beat: Heartbeat | None = None
 
     def start(self) -> Self:
         self._stop.clear()
@@ -362,11 +434,16 @@ class WorkerThreads(Started):
             thread.start()
             self._contexts.append(ctx)
             self._threads.append(thread)
+        if self._contexts:
+            self._beat = Heartbeat(self._contexts[0].queue.redis, WORKERS).start()
         return self
 
     def stop(self) -> None:
         """Stop the workers after their current job (within about a second when idle)."""
         self._stop.set()
+        if self._beat is not None:
+            self._beat.stop()
+            self._beat = None
         for thread in self._threads:
             thread.join(timeout=30)
         for ctx in self._contexts:

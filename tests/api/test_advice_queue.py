@@ -1,6 +1,7 @@
 """Hints and analyses run on the workers, with a bounded queue: a full queue is a 503 with
 ``Retry-After`` at once, a wait without a worker's answer a 503 ``advice-timeout`` (the job is
-cancelled), and a worker answers once there is one. A Redis of its own: no session workers."""
+cancelled), no worker process at all a 503 ``workers-unavailable`` at once, and a worker
+answers once there is one. A Redis of its own: no session workers."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerThreads
+from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
+from tests.waiting import until
 
 LIMIT = 2
 CONFIG = {"SIXTYSIX_ADVICE_QUEUE": LIMIT, "SIXTYSIX_ADVICE_WAIT": 3.0, "SIXTYSIX_RETRY_AFTER": 4}
@@ -25,10 +28,33 @@ CONFIG = {"SIXTYSIX_ADVICE_QUEUE": LIMIT, "SIXTYSIX_ADVICE_WAIT": 3.0, "SIXTYSIX
 
 @pytest.fixture
 def own(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """The API without workers on a Redis of its own: (its URL, the Redis URL)."""
+    """The API on a Redis of its own with a worker tier that runs but takes no job (its
+    heartbeat alone: every worker busy): (its URL, the Redis URL)."""
+    with EmbeddedRedis(tmp_path, appendonly=False) as server, LocalServer(
+            server.url, CONFIG, workers=0) as api, Heartbeat(
+                redis.Redis.from_url(server.url), WORKERS):
+        yield api.url, server.url
+
+
+def _missing(url: str) -> list[str]:
+    ready = requests.get(f"{url}/readyz", timeout=10)
+    assert ready.status_code == 200
+    missing: list[str] = ready.json()["missing"]
+    return missing
+
+
+def test_without_a_worker_process_advice_is_refused_at_once(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path, appendonly=False) as server, LocalServer(
             server.url, CONFIG, workers=0) as api:
-        yield api.url, server.url
+        until(lambda: _missing(api.url) == [WORKERS, SCHEDULER], "/readyz names the workers")
+        refused = _analyse(api.url)
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "4"
+        assert refused.json()["type"].endswith("/workers-unavailable")
+        assert TaskQueue(redis.Redis.from_url(server.url)).advice.count == 0  # nothing queued
+        with WorkerThreads(server.url):
+            until(lambda: _missing(api.url) == [SCHEDULER], "/readyz sees the workers")
+            answered = _analyse(api.url)
+        assert answered.status_code == 200, answered.text
 
 
 def _analyse(url: str) -> requests.Response:

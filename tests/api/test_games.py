@@ -257,7 +257,7 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
 
 def test_health_readiness_and_docs(client: FlaskClient) -> None:
     assert client.get("/healthz").json == {"status": "ok"}
-    assert client.get("/readyz").json == {"status": "ok"}
+    assert client.get("/readyz").json == {"status": "ok", "missing": []}
     for path in ("/docs", "/redoc"):
         page = client.get(path)
         assert page.status_code == 200 and b"openapi.json" in page.data

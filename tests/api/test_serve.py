@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -13,7 +12,6 @@ import sys
 import threading
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +28,20 @@ from api.runtime.serve import (
     RedisSupervisor,
     data_path,
 )
+from tests.api.serving import (
+    PATIENCE,
+    ROOT,
+    Served,
+    alive,
+    answers,
+    family,
+    launch,
+    serve_env,
+    stop,
+    up,
+    worker_pids,
+)
 from tests.waiting import until
-
-ROOT = Path(__file__).resolve().parents[2]
-#: Seconds to wait at most to see a change (a bound, not a performance limit: once, on a
-#: 2-core machine loaded by other test runs, a restart was not seen within 30 s).
-PATIENCE = 90.0
 
 
 def _free_port() -> int:
@@ -45,73 +51,20 @@ def _free_port() -> int:
         return port
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    return {**env, "PYTHONPATH": str(ROOT), **extra}
-
-
-@dataclass
-class Served:
-    """A running ``sixtysix serve`` with its stderr in a file."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-    log: Path
-
-    def err(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def listening(self) -> str | None:
-        """The API's address as serve's ``API on`` line names it (``None`` before it)."""
-        assert self.process.poll() is None, self.err()
-        found = re.search(r"^sixtysix: API on (http://\S+);", self.err(), re.MULTILINE)
-        return found.group(1) if found else None
-
-    def redis_url(self) -> str:
-        found = re.search(r"embedded redis-server at (redis://\S+),", self.err())
-        assert found, self.err()
-        return found.group(1)
-
-
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    """Starts ``sixtysix serve`` on a free port (extra arguments appended); killed at the end."""
+    """Starts ``sixtysix serve`` on a free port (extra arguments appended); stopped at the
+    end."""
     started: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str, env: dict[str, str] | None = None, port: int = 0) -> Served:
-        log = tmp_path / f"serve-{len(started)}.log"
-        with log.open("wb") as err:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1",
-                 "--computer-workers", "1", "--data-dir", str(tmp_path / "var"), *args],
-                env=env or _env(), stdout=subprocess.DEVNULL, stderr=err)
-        started.append(process)
-        served = Served(process, "", log)
-        if port:
-            served.url = f"http://127.0.0.1:{port}"
-        else:  # a free port serve bound itself: the one its API line names
-            until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
-            served.url = served.listening() or ""
-        until(lambda: _answers(served), f"{served.url} answers /healthz", PATIENCE)
-        return served
+        served = launch(tmp_path, len(started), *args, env=env, port=port)
+        started.append(served.process)
+        return up(served)
 
     yield start
     for process in started:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _answers(served: Served) -> bool:
-    assert served.process.poll() is None, served.err()
-    try:
-        return requests.get(f"{served.url}/healthz", timeout=2).ok
-    except (requests.ConnectionError, requests.Timeout):
-        return False
+        stop(process)
 
 
 def _ready(url: str) -> int:
@@ -126,10 +79,11 @@ def _redis_pid(url: str) -> int:
         client.close()
 
 
-def _restarted_pid(url: str, old: int) -> int:
+def _restarted_pid(url: str, old: int, served: Served) -> int:
     pids: list[int] = []
 
     def new_pid() -> bool:
+        assert served.process.poll() is None, served.err()  # it did not restart: say why
         try:
             pids.append(_redis_pid(url))
         except redis.RedisError:
@@ -142,7 +96,7 @@ def _restarted_pid(url: str, old: int) -> int:
 
 def test_version_is_the_package_version() -> None:
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    out = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=_env(),
+    out = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=serve_env(),
                          capture_output=True, text=True, check=True).stdout
     assert out.strip() == f"sixtysix {expected}"
 
@@ -190,14 +144,14 @@ def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
     served = serve(port=port)
     watcher.join()
     assert taken == [errno.EADDRINUSE], served.err()
-    assert _answers(served)  # and gunicorn serves on it
+    assert answers(served)  # and gunicorn serves on it
 
 
 def test_a_port_out_of_range_is_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "api.cli", "serve", "--port", "70000",
          "--data-dir", str(tmp_path / "var")],
-        env=_env(), capture_output=True, text=True, timeout=60)
+        env=serve_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         "sixtysix: port 70000 is not a port (0 to 65535; 0: a free one); choose another "
@@ -213,7 +167,7 @@ def test_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:
         done = subprocess.run(
             [sys.executable, "-m", "api.cli", "serve", "--port", str(port),
              "--data-dir", str(tmp_path / "var")],
-            env=_env(), capture_output=True, text=True, timeout=60)
+            env=serve_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         f"sixtysix: port {port} on 127.0.0.1 is in use; choose another with --port"]
@@ -231,7 +185,7 @@ def test_embedded_redis_is_capped_with_noeviction(serve: Callable[..., Served]) 
 
 
 def test_default_cap_comes_from_the_environment(serve: Callable[..., Served]) -> None:
-    served = serve(env=_env(SIXTYSIX_REDIS_MAXMEMORY="32mb"))
+    served = serve(env=serve_env(SIXTYSIX_REDIS_MAXMEMORY="32mb"))
     client = redis.Redis.from_url(served.redis_url())
     try:
         assert client.config_get("maxmemory") == {"maxmemory": str(32 * 1024 * 1024)}
@@ -250,7 +204,7 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
         before = me.view(game["game_id"])
         old = _redis_pid(url)
         os.kill(old, signal.SIGKILL)
-        _restarted_pid(url, old)
+        _restarted_pid(url, old, served)
         until(lambda: _ready(served.url) == 200, "/readyz answers 200 again", PATIENCE)
         assert me.view(game["game_id"])["hand"] == before["hand"]  # reloaded from the AOF
         after = me.act(game["game_id"], before["legal_actions"][0])
@@ -258,19 +212,6 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
     err = served.err()
     assert "embedded redis-server exited with status -9; restarting it on port" in err
     assert f"embedded redis-server is back at {url}" in err
-
-
-def _worker_pids(served: Served, scheduler: bool = False) -> list[int]:
-    """The worker processes (``python -m api.worker.run``) among the server's children, or
-    its scheduler process (``... --scheduler``)."""
-    pid = served.process.pid
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    found = []
-    for child in children:
-        argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-        if b"api.worker.run" in argv and (b"--scheduler" in argv) == scheduler:
-            found.append(int(child))
-    return found
 
 
 def _play_match(url: str, level: str) -> dict[str, Any]:
@@ -288,16 +229,16 @@ def _play_match(url: str, level: str) -> dict[str, Any]:
 def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served]) -> None:
     served = serve()
     assert "sixtysix: 1 worker process for the computers" in served.err()
-    assert len(_worker_pids(served)) == len(_worker_pids(served, scheduler=True)) == 1
+    assert len(worker_pids(served)) == len(worker_pids(served, scheduler=True)) == 1
     assert _play_match(served.url, "easy")["match"]["winner"] is not None
 
 
 def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:
     served = serve()
-    until(lambda: len(_worker_pids(served)) == 1, "one worker process runs", PATIENCE)
-    [old] = _worker_pids(served)
+    until(lambda: len(worker_pids(served)) == 1, "one worker process runs", PATIENCE)
+    [old] = worker_pids(served)
     os.kill(old, signal.SIGKILL)
-    until(lambda: _worker_pids(served) not in ([], [old]), "a new worker process runs", PATIENCE)
+    until(lambda: worker_pids(served) not in ([], [old]), "a new worker process runs", PATIENCE)
     assert f"worker process {old} exited with status -9; restarting it" in served.err()
     assert _play_match(served.url, "random")["status"] == "match_over"
 
@@ -308,11 +249,15 @@ def test_a_redis_that_keeps_dying_stops_the_server(serve: Callable[..., Served])
     pid = _redis_pid(url)
     for _ in range(MAX_DEATHS - 1):
         os.kill(pid, signal.SIGKILL)
-        pid = _restarted_pid(url, pid)
+        pid = _restarted_pid(url, pid, served)
     os.kill(pid, signal.SIGKILL)
     assert served.process.wait(60) == 1
-    assert (f"embedded redis-server died {MAX_DEATHS} times within {DEATH_WINDOW:g} s"
-            in served.err())
+    # the Redis rule, and only it, stopped the server: the workers, which lose the same Redis
+    # meanwhile, are restarted however often they die (they raced the Redis rule with their own)
+    lines = [x for x in served.err().splitlines() if x.startswith("sixtysix: ")]
+    assert lines[-2].startswith(
+        f"sixtysix: embedded redis-server died {MAX_DEATHS} times within {DEATH_WINDOW:g} s"), lines
+    assert lines[-1] == "sixtysix: stopped (exit status 1)"
     with pytest.raises(requests.ConnectionError):
         requests.get(f"{served.url}/healthz", timeout=2)
 
@@ -320,7 +265,7 @@ def test_a_redis_that_keeps_dying_stops_the_server(serve: Callable[..., Served])
 def test_readyz_is_503_while_redis_is_down(serve: Callable[..., Served],
                                             tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path / "own", appendonly=False) as own:
-        served = serve(env=_env(REDIS_URL=own.url))
+        served = serve(env=serve_env(REDIS_URL=own.url))
         assert _ready(served.url) == 200
     assert _ready(served.url) == 503
     assert requests.get(f"{served.url}/healthz", timeout=10).status_code == 200
@@ -363,7 +308,7 @@ def test_the_data_directory_comes_from_the_environment_and_is_named_in_full(
     with log.open("wb") as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "1",
-             "--computer-workers", "0"], cwd=elsewhere, env=_env(SIXTYSIX_DATA_DIR=str(data)),
+             "--computer-workers", "0"], cwd=elsewhere, env=serve_env(SIXTYSIX_DATA_DIR=str(data)),
             stdout=subprocess.DEVNULL, stderr=err)
     served = Served(process, "", log)
     try:
@@ -383,3 +328,98 @@ def test_the_data_path_is_the_flag_else_the_environment_else_var(tmp_path: Path,
     assert data_path(None, {"SIXTYSIX_DATA_DIR": "/env/d"}) == Path("/env/d")
     assert data_path(None, {"SIXTYSIX_DATA_DIR": ""}) == tmp_path / "var"
     assert data_path(None, {}) == tmp_path / "var"
+
+
+def _ends(served: Served) -> int:
+    until(lambda: served.process.poll() is not None, "serve exits", PATIENCE)
+    return served.process.wait()
+
+
+def test_ctrl_c_stops_cleanly_with_a_closing_line(tmp_path: Path) -> None:
+    """A Ctrl-C reaches the terminal's whole process group: serve, gunicorn's master and
+    workers, the worker pool (gunicorn's quick exit raised SystemExit in a gevent greenlet,
+    a traceback at every Ctrl-C)."""
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "1",
+             "--computer-workers", "1", "--data-dir", str(tmp_path / "var")],
+            env=serve_env(), stdout=subprocess.DEVNULL, stderr=err, process_group=0)
+    served = Served(process, "", log)
+    try:
+        up(served)
+        until(lambda: len(worker_pids(served)) == 1, "its worker runs", PATIENCE)
+        os.killpg(process.pid, signal.SIGINT)
+        assert _ends(served) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    err = served.err()
+    assert "Traceback" not in err, err
+    assert err.splitlines()[-1] == "sixtysix: stopped (exit status 0)"
+
+
+def test_a_stop_ends_open_streams_at_once(serve: Callable[..., Served]) -> None:
+    """With a graceful timeout far beyond the patience, a stop that waited for the streams
+    (one still read, one whose client has gone) would not end within it."""
+    served = serve(env=serve_env(SIXTYSIX_GRACEFUL_TIMEOUT="3600",
+                            SIXTYSIX_STREAM_HEARTBEAT="3600"))
+    with SixtySixClient(served.url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "human"}])
+    path = f"{served.url}/v1/games/{game['game_id']}/stream"
+    gone = requests.get(path, stream=True, timeout=PATIENCE)
+    next(gone.iter_content(chunk_size=None))
+    gone.close()  # a browser that left /play
+    read = requests.get(path, stream=True, timeout=PATIENCE)
+    chunks = read.iter_content(chunk_size=None)
+    assert b"event: view" in next(chunks)
+    served.process.send_signal(signal.SIGTERM)
+    assert b"".join(chunks) == b""  # the stream ends (its client resumes with Last-Event-ID)
+    assert _ends(served) == 0
+
+
+def test_a_killed_serve_leaves_no_process_behind(serve: Callable[..., Served]) -> None:
+    """SIGKILL gives serve no chance to stop its children: each dies with it all the same
+    (the embedded Redis is in a process group of its own), and the next start on the same
+    data directory finds no stale server."""
+    served = serve()
+    until(lambda: len(worker_pids(served)) == len(worker_pids(served, True)) == 1,
+          "the worker and the scheduler run", PATIENCE)
+    children = family(served.process.pid)
+    assert _redis_pid(served.redis_url()) in children
+    served.process.kill()
+    served.process.wait()
+    try:
+        until(lambda: not any(alive(p) for p in children), "every child of serve is gone",
+              PATIENCE)
+    finally:  # none left behind by this test, whatever it found
+        for pid in filter(alive, children):
+            os.kill(pid, signal.SIGKILL)
+    again = serve()
+    with SixtySixClient(again.url) as client:
+        assert client.create_game(seats=[{"kind": "human"}, {"kind": "human"}])["game_id"]
+
+
+def test_stalled_bodies_are_answered_408_and_closed(serve: Callable[..., Served]) -> None:
+    """Each sends a head announcing 100 bytes, 10 of them, and stalls (they were held for
+    ever); the read timeout answers each 408 problem+json and closes it."""
+    served = serve(env=serve_env(SIXTYSIX_READ_TIMEOUT="1", SIXTYSIX_RATE_CREATE="off",
+                            SIXTYSIX_RATE_ADDRESS="off"))
+    host, port = served.url.removeprefix("http://").rsplit(":", 1)
+    head = (f"POST /v1/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n{\"seats\": ").encode()
+    sockets = [socket.create_connection((host, int(port)), timeout=PATIENCE) for _ in range(20)]
+    try:
+        for sock in sockets:
+            sock.sendall(head)
+        for sock in sockets:
+            answer = b""
+            while chunk := sock.recv(65536):  # until the server closes it
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 408 "), answer
+            assert b"application/problem+json" in answer and b"request-timeout" in answer
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert answers(served)

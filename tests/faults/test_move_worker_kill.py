@@ -24,6 +24,7 @@ from api.worker.queue import lease_key
 from api.worker.run import WorkerPool
 from engine.replay import replay
 from tests.conftest import worker_env
+from tests.waiting import until
 
 ATTEMPTS = 6
 
@@ -57,6 +58,15 @@ def _wait_for(check: object, timeout: float) -> bool:
 
 
 @pytest.mark.slow
+def _restarted(pool: WorkerPool) -> None:
+    """Supervise the pool as serve does until its killed worker runs again (after its pause)."""
+    def started() -> bool:
+        pool.check()
+        return pool.children[0] is not None
+
+    until(started, "the killed worker started again")
+
+
 def test_a_worker_killed_mid_move_loses_nothing(own: tuple[EmbeddedRedis, str]) -> None:
     server, url = own
     data = redis.Redis.from_url(server.url)
@@ -91,10 +101,10 @@ def test_a_worker_killed_mid_move_loses_nothing(own: tuple[EmbeddedRedis, str]) 
             if store.version(game_id) == answer["version"]:  # killed mid-move: not saved
                 killed = True
                 assert data.exists(lease_key(game_id))  # the dead worker's lease stands
-                assert pool.check()  # a new worker process is started
+                _restarted(pool)  # a new worker process is started
                 view = _human_turn(me, game_id)  # once the lease runs out the move is redone
                 break
-            assert pool.check()
+            _restarted(pool)
             view = _human_turn(me, game_id)
         assert killed, f"no kill fell inside a move in {ATTEMPTS} attempts"
         while view["status"] not in ("match_over", "aborted"):

@@ -10,7 +10,13 @@ from typing import Any, Final
 import redis
 from flask import Response, current_app
 
-from api.games.replies import clocked, enqueue_computers, replied, require_queue
+from api.games.replies import (
+    clocked,
+    computers_unavailable,
+    enqueue_computers,
+    replied,
+    require_queue,
+)
 from api.games.service import PAUSE, act, game_view, parse_action, pause
 from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
 from api.games.tokens import digest
@@ -158,7 +164,7 @@ def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: s
         enqueue_computers(svc, saved)
         return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
     answered, applied = replied(saved, svc)
-    return json_response(game_view(answered, seat), 200,
+    return json_response(game_view(answered, seat, computers_unavailable(svc, answered)), 200,
                          {"ETag": etag(answered.version), **applied})
 
 

@@ -10,7 +10,13 @@ import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.games.replies import clocked, enqueue_computers, replied, require_queue
+from api.games.replies import (
+    clocked,
+    computers_unavailable,
+    enqueue_computers,
+    replied,
+    require_queue,
+)
 from api.games.service import (
     create_game,
     game_view,
@@ -231,4 +237,5 @@ class GameResource(MethodView):
         headers = {"ETag": etag(game.version), "Vary": "Authorization"}
         if not_modified(game.version, if_none_match):
             return Response(status=304, headers=headers)
-        return json_response(game_view(game, seat), 200, headers)
+        return json_response(game_view(game, seat, computers_unavailable(svc, game)), 200,
+                             headers)

@@ -1,6 +1,10 @@
-"""``GET /healthz`` (the process answers) and ``GET /readyz`` (Redis answers a PING)."""
+"""``GET /healthz`` (the process answers) and ``GET /readyz`` (Redis answers a PING; the
+parts of the worker tier that are missing are named, the answer stays 200: the web tier
+serves without them)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask.views import MethodView
 
@@ -23,7 +27,13 @@ class Health(MethodView):
 class Ready(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, response="StoreUnavailable")
-    def get(self) -> dict[str, str]:
-        """Redis answers a PING; else 503 with Retry-After."""
-        services().store.redis.ping()
-        return {"status": "ok"}
+    def get(self) -> dict[str, Any]:
+        """Redis answers a PING; else 503 with Retry-After. ``status`` is ``degraded`` and
+        ``missing`` names the parts of the worker tier that run no process (``workers``:
+        the computers wait, hints and analyses are refused; ``scheduler``: delayed jobs such
+        as clocks are late): the web tier keeps serving, so the answer stays 200."""
+        svc = services()
+        svc.store.redis.ping()
+        absent = [] if svc.queue is None else svc.queue.tier.missing()
+        return {"status": "degraded", "missing": absent} if absent else {"status": "ok",
+                                                                        "missing": []}

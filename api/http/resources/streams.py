@@ -14,7 +14,7 @@ from typing import Any, Final
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api.games.replies import clocked, clocked_meta, clocked_table
+from api.games.replies import clocked, clocked_meta, clocked_table, computers_unavailable
 from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
 from api.http.errors import UNAUTHORIZED, FieldError, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
@@ -117,7 +117,8 @@ class GameStream(MethodView):
         else:
             spectate(game_id, game.meta, query.get("invite_code"))
         game = clocked(svc, game, 0)  # a passed deadline: applied first (a computer's: queued)
-        source = GameSource(svc.store, game, seat, after)
+        source = GameSource(svc.store, game, seat, after,
+                            lambda seen: computers_unavailable(svc, seen))
         return _stream(follow(svc.waiter, notify_channel(game_id), source,
                               current_app.config["SIXTYSIX_STREAM_HEARTBEAT"]))
 
