@@ -98,7 +98,7 @@ def test_version_is_the_package_version() -> None:
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     out = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=serve_env(),
                          capture_output=True, text=True, check=True).stdout
-    assert out.strip() == f"sixtysix {expected}"
+    assert out.strip().startswith(f"sixtysix {expected} (engine: ")  # and which engine runs
 
 
 def test_serve_says_where_the_api_and_docs_are_and_how_to_stop(
