@@ -53,7 +53,7 @@ HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in ra
 BEATERS: Final = tuple(
     tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
     for trump in SUITS)
-#: Points of a marriage (meld) in trumps and in a side suit (RULES.md §2).
+#: Points of a marriage (meld) in trumps and in a side suit (docs/rules.md §2).
 TRUMP_MELD_POINTS: Final = 40
 MELD_POINTS: Final = 20
 #: ``MELD_VALUES[trump][suit]``: the points of a meld in ``suit`` when ``trump`` is trumps.

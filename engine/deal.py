@@ -1,4 +1,4 @@
-"""Shuffling, choosing the first dealer, and dealing a hand (RULES.md §2, §6).
+"""Shuffling, choosing the first dealer, and dealing a hand (docs/rules.md §2, §6).
 
 Deal order of a deck (explicit or shuffled), card 0 first:
 
@@ -64,7 +64,7 @@ def cut_for_dealer(
 ) -> tuple[int, list[list[Card]]]:
     """Each player draws a card of ``variant``'s deck; the highest rank deals; ties draw again.
 
-    Suits do not count (RULES.md §2: "higher card deals; equal → draw again"). Returns the
+    Suits do not count (docs/rules.md §2: "higher card deals; equal → draw again"). Returns the
     dealer and the rounds of cards drawn, each in seat order of the players still in the draw.
     A Schnapsen cut draws from its 20 cards, so never a nine.
     """

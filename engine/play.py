@@ -1,4 +1,4 @@
-"""Legal actions and applying them (RULES.md §2, §6): the engine's hot path.
+"""Legal actions and applying them (docs/rules.md §2, §6): the engine's hot path.
 
 ``legal_actions(state, seat)`` is exactly the set of moves :func:`apply` accepts from ``seat``;
 it is empty when it is not that seat's turn. Besides those moves :func:`apply` accepts the two
@@ -32,7 +32,7 @@ Following duty, once the talon is closed or exhausted (two- and three-hand) and 
 trick in four-hand: follow suit and beat the best card so far if you can; else follow suit;
 else trump, over-trumping a trump already in the trick if you can (and, unable to, any
 trump); else any card. In two-hand the best card so far is the led card, so this is the rule
-of RULES.md §2. Four-hand decision: the duty to beat holds even against one's partner, as the
+of docs/rules.md §2. Four-hand decision: the duty to beat holds even against one's partner, as the
 sources state it without exception.
 """
 

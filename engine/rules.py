@@ -1,4 +1,4 @@
-"""Variants, rule options (house rules) and table settings — RULES.md §2, §6, §7.
+"""Variants, rule options (house rules) and table settings — docs/rules.md §2, §6, §7.
 
 :class:`Rules` is immutable and validated: an unknown option, a wrong type or an
 out-of-range value raises :class:`~engine.errors.InvalidOption` naming the option
@@ -48,7 +48,7 @@ from engine.errors import InvalidOption
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """Fixed properties of a variant (RULES.md §6)."""
+    """Fixed properties of a variant (docs/rules.md §6)."""
 
     name: str
     players: int
@@ -326,7 +326,7 @@ class Rules:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Table settings that shape views, not play (RULES.md §7)."""
+    """Table settings that shape views, not play (docs/rules.md §7)."""
 
     #: Show each side's current points in the view.
     point_counter: bool = False

@@ -1,10 +1,10 @@
-"""Scoring a finished hand in game points, with its working (RULES.md §3, §4).
+"""Scoring a finished hand in game points, with its working (docs/rules.md §3, §4).
 
 The *table* applied to the loser: no trick → 3; a trick but at most 32 points → 2;
 33 or more → 1. Points are trick points plus *credited* melds (plus the last-trick bonus
 when the hand was played out with the talon exhausted, not closed).
 
-Decisions where RULES.md leaves room, taken as a careful player would:
+Decisions where docs/rules.md leaves room, taken as a careful player would:
 
 * A closer's false declaration is a failed closing (the table of §4 says so), not a
   ``false_declaration`` under that option.

@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may know: :func:`view` (RULES.md §2, §7).
+"""What one seat (or a spectator) may know: :func:`view` (docs/rules.md §2, §7).
 
 A view holds the seat's own hand and public facts only: the face-up trump card, talon size,
 cards on the table and taken tricks, melds, and the other seats' cards that were shown face up

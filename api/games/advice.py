@@ -36,7 +36,7 @@ from engine.replay import replay
 MAX_BUDGET_MS: Final = 2000
 #: Most sampled deals a request may ask for.
 MAX_SAMPLES: Final = 2000
-#: Level that answers hints (RULES.md §7: "a hint from the strong computer").
+#: Level that answers hints (docs/rules.md §7: "a hint from the strong computer").
 HINT_LEVEL: Final = "strong"
 #: Members of a view that a position must have (the others are ignored).
 REQUIRED: Final = ("seat", "variant", "rules", "status", "dealer", "to_act", "hand",

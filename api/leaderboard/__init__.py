@@ -1,1 +1,2 @@
-"""The leaderboard (RULES.md §9): points per player from rated table, tour and computer games."""
+"""The leaderboard (docs/rules.md §9): points per player from rated table, tour and computer
+games."""

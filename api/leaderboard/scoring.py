@@ -1,4 +1,4 @@
-"""What a game's events award on the leaderboard and to ratings (RULES.md §9); pure, no I/O.
+"""What a game's events award on the leaderboard and to ratings (docs/rules.md §9); pure, no I/O.
 
 Rules, per player seat (computer seats never score):
 

@@ -1,4 +1,4 @@
-"""Computer opponents that never see hidden cards (RULES.md §8).
+"""Computer opponents that never see hidden cards (docs/rules.md §8).
 
 Public interface, used by the hint and analysis endpoints and the arena::
 

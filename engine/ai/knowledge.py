@@ -1,4 +1,4 @@
-"""What one seat knows, derived from its view only (RULES.md §8).
+"""What one seat knows, derived from its view only (docs/rules.md §8).
 
 :func:`Knowledge.from_view` reads the dict of :func:`engine.views.view` (or a pasted one) and
 remembers what an attentive player remembers: the cards played, the cards of the other hands

@@ -1,4 +1,4 @@
-"""Decisions of the computer levels (RULES.md §8): :func:`choose` and :func:`evaluate`.
+"""Decisions of the computer levels (docs/rules.md §8): :func:`choose` and :func:`evaluate`.
 
 Both take only a seat's view, so a computer never sees hidden cards. Method (determinized
 search): draw deals of the unseen cards uniformly among those consistent with what the seat
@@ -45,7 +45,7 @@ fallible one the first is better.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
-the game points of a declaration (RULES.md §4: 1, 2 if the opponent has at most 32, 3 if he has
+the game points of a declaration (docs/rules.md §4: 1, 2 if the opponent has at most 32, 3 if he has
 no trick) depend on the opponent's points and tricks, which playing on can only raise, so
 playing on "for Schneider" never pays with 66 in hand; before 66 the search values every line
 in game points, Schneider and Schwarz included.

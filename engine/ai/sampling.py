@@ -1,4 +1,4 @@
-"""Uniform sampling of the unseen cards consistent with a :class:`Knowledge` (RULES.md §8).
+"""Uniform sampling of the unseen cards consistent with a :class:`Knowledge` (docs/rules.md §8).
 
 The unseen cards go to *places*: the unknown part of each other hand and of the talon. A card
 may go to a hand only if that seat has not shown it cannot hold it (``Knowledge.excluded``).

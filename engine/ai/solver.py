@@ -25,7 +25,7 @@ closer who never took a trick closed before the first trick). Only :meth:`Solver
 differs: a meld reaching 66 ends the hand. ``closing`` matters only to the talon search
 (:mod:`engine.ai.talon`).
 
-Follower's duty (RULES.md §2): follow suit and win if he can; else follow suit; else trump;
+Follower's duty (docs/rules.md §2): follow suit and win if he can; else follow suit; else trump;
 else any card — :func:`engine.play.playable` for two cards.
 """
 
@@ -308,7 +308,7 @@ class Solver:
                     e1 += mv
             rest = mine ^ (1 << c)
             last = not rest & (rest - 1)  # one card each after this trick
-            # The follower's legal answers (RULES.md §2): all of one kind, winning or losing.
+            # The follower's legal answers (docs/rules.md §2): all of one kind, winning or losing.
             follow = theirs & _SUIT_MASK_OF[c]
             if follow:
                 legal = follow & HIGHER_IN_SUIT[c]

@@ -5,7 +5,7 @@ information. :class:`TalonSolver` searches it by negamax alpha-beta over bitmask
 transposition table, and hands over to the phase-2 :class:`~engine.ai.solver.Solver` once the
 talon is closed or exhausted. Values are game points (−3..3) for the player to move.
 
-Phase-1 rules (RULES.md §2): no duty to follow; the trick's winner draws the top card, the
+Phase-1 rules (docs/rules.md §2): no duty to follow; the trick's winner draws the top card, the
 loser the next (the last card of the talon goes to the loser). The player on lead may exchange
 the low trump (``exchange_rank``) for the bottom card, close (then phase 2 with the closing
 snapshot), meld by leading the King or Queen of a held marriage (pending before a first trick

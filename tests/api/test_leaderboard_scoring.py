@@ -1,4 +1,4 @@
-"""The leaderboard's arithmetic (RULES.md §9) on constructed events, every rule and variant."""
+"""The leaderboard's arithmetic (docs/rules.md §9) on constructed events, every rule and variant."""
 
 from __future__ import annotations
 

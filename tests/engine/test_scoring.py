@@ -1,4 +1,4 @@
-"""Scoring rows of RULES.md §4 beyond the worked cases, matches (Bummerl) and sets."""
+"""Scoring rows of docs/rules.md §4 beyond the worked cases, matches (Bummerl) and sets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring at its edges (RULES.md §4, §5): each test tells a rule from its wrong twin.
+"""Scoring at its edges (docs/rules.md §4, §5): each test tells a rule from its wrong twin.
 
 Exactly 66 is enough (not more than 66 needed); a closed hand is scored by the opponent's state
 **when the talon was closed**, credited melds included (not by his state at the end); the

@@ -1,4 +1,4 @@
-"""RULES.md §10: every worked case, played out from an explicit deck.
+"""docs/rules.md §10: every worked case, played out from an explicit deck.
 
 Unless stated, sixty-six with seat 0 dealing: seat 1 is forehand, seat 0 the dealer; trump is
 clubs (the face-up trump card JC).

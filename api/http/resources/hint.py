@@ -1,5 +1,5 @@
 """``POST /v1/games/{game_id}/hint``: the strong computer's advice to a seat; the hand is then
-marked as hinted (RULES.md §7, §9: it does not count for the leaderboard).
+marked as hinted (docs/rules.md §7, §9: it does not count for the leaderboard).
 
 The mark is kept in the game's meta as ``hinted_hands`` (``[{"seat", "hand_no", "match_no"}]``,
 shown in every view) and saved with the same version compare-and-set as an action: if the game

@@ -1,4 +1,4 @@
-"""``GET /v1/leaderboard``: points per player (RULES.md §9), all time or per month."""
+"""``GET /v1/leaderboard``: points per player (docs/rules.md §9), all time or per month."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class Leaderboard(MethodView):
         UTC, ``month=YYYY-MM``, default the current one), one ``variant`` or all, and
         ``kind=human`` (default) or ``bot`` (bot accounts have their own board).
 
-        Points (RULES.md §9): every hand won counts its 1–3 game points; at the end of a match
+        Points (docs/rules.md §9): every hand won counts its 1–3 game points; at the end of a match
         30 / 15 / 5 for first, second, third by match points (partners share their side's
         place; level sides share the better place; two sides: 30 and 15); resigning against
         another player costs 10 and gives no placement; a hand with a hint does not count, and
