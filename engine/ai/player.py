@@ -68,6 +68,7 @@ from engine.ai.solver import Position, Solver
 from engine.ai.talon import TalonSolver
 from engine.cards import meld_value
 from engine.play import apply, legal_actions
+from engine.rules import Variant
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
 
@@ -137,6 +138,12 @@ class Level:
     infer_depth: int = 0
     infer_beta: float = 0.5
     infer_candidates: int = 6
+    #: Most nodes of the exact talon search (:attr:`TalonSolver.nodes`) per move: sampling
+    #: stops once the deals so far have used that many (0: no cap; the CPU budget binds).
+    max_nodes: int = 0
+    #: The level that decides instead where the variant has no talon (four-hand: no exact
+    #: search fits, so a level above ``strong`` would only spend more time); "" for none.
+    fallback: str = ""
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
@@ -152,6 +159,11 @@ class Level:
 #: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
 #: --n 50 --oracle-samples 600 --levels strong strong:budget_ms=450,max_samples=400`` with
 #: ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms, 0.027 against 0.030).
+#: ``expert``'s CPU budget per move (ms): about 1 s a move in the median, p99 within 3 s.
+EXPERT_BUDGET_MS: Final = 2000.0
+#: ``expert``'s cap of talon-search nodes per move (a safety stop well above what its CPU
+#: budget allows on the pure path: about 20,000 nodes a second there).
+EXPERT_MAX_NODES: Final = 400_000
 LEVEL_TABLE: Final = {
     lv.name: lv
     for lv in (
@@ -165,6 +177,11 @@ LEVEL_TABLE: Final = {
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
               "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
+        Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
+              "about 1 s a move; more sampled deals, and the whole rest of the hand searched "
+              "exactly from 8 talon cards on. In four-hand it plays as strong.",
+              EXPERT_BUDGET_MS, 2000, 6, 6, 8, 0.0, 0.0, switch_talon=4,
+              max_nodes=EXPERT_MAX_NODES, fallback="strong"),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
               "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),
@@ -200,6 +217,8 @@ class Evaluation:
     reason: str
     #: The seat holds 66 credited points on lead and would declare now.
     would_declare: bool
+    #: Nodes of the exact talon search used (0 when none ran).
+    nodes: int = 0
 
     @property
     def best(self) -> Action:
@@ -213,6 +232,14 @@ class Evaluation:
 
 def _level(level: str | Level) -> Level:
     return level if isinstance(level, Level) else level_variant(level)
+
+
+def plays_as(level: Level, variant: Variant) -> Level:
+    """The level that decides for ``level`` in ``variant``: its ``fallback`` where the variant
+    has no talon (no exact search fits), else ``level`` itself."""
+    if level.fallback and not variant.has_talon:
+        return LEVEL_TABLE[level.fallback]
+    return level
 
 
 def level_variant(spec: str) -> Level:
@@ -427,6 +454,9 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
               samples: int | None, declare: bool, early: bool = False) -> Evaluation:
     """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first);
     ``early``: stop sampling once the choice is settled (``EARLY_MIN``)."""
+    acting = plays_as(lv, k.rules.variant)
+    if acting is not lv:
+        lv = replace(acting, name=lv.name)
     start, wall = time.thread_time(), time.perf_counter()
     budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
@@ -449,6 +479,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     chances: list[float] = []
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
+    nodes = 0  # of the exact talon searches, against ``lv.max_nodes``
     while n < cap:
         state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
                                  lv.infer_candidates))
@@ -470,6 +501,10 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
+        if deep is not None:
+            nodes += deep.nodes
+            if lv.max_nodes and nodes * (n + 1) > lv.max_nodes * n:
+                break  # one more deal like these would pass the cap
         if (time.thread_time() - start > budget * n / (n + 1)
                 or time.perf_counter() - wall > WALL_FACTOR * budget):
             break
@@ -499,7 +534,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         wider = (len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]
                  and ranked[0][1][1] > ranked[1][1][1])
         reason = _reason(values, n, exact, wider)
-    return Evaluation(lv.name, values, n, reason, would_declare)
+    return Evaluation(lv.name, values, n, reason, would_declare, nodes)
 
 
 def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -> str:

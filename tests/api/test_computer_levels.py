@@ -12,7 +12,7 @@ from tests.api.helpers import bearer, create, view
 
 
 def test_rules_list_every_level() -> None:
-    assert set(LEVELS) == {"random", "easy", "normal", "strong"}
+    assert set(LEVELS) == {"random", "easy", "normal", "strong", "expert"}
 
 
 def test_rules_endpoint_publishes_the_levels(client: FlaskClient) -> None:

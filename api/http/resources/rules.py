@@ -1,4 +1,5 @@
-"""``GET /v1/rules``: variants, rule options, table settings and computer levels."""
+"""``GET /v1/rules``: variants, rule options, table settings and computer levels (with their
+think-time budgets, and per variant the level each plays as: :mod:`engine.ai.catalogue`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from api.http.resources.blueprint import Blueprint
 from api.http.schemas import RulesSchema
 from api.live.clock import clock_settings
 from engine import describe
+from engine.ai.catalogue import THINK_BUDGETS, listing
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="What can be played: variants, options, settings, computer levels")
@@ -29,6 +31,15 @@ class RulesResource(MethodView):
         return {
             **described,
             "settings": settings,
-            "computer_levels": [{"name": lv.name, "description": lv.description}
-                                for lv in COMPUTER_LEVELS.values()],
+            "computer_levels": [_level(lv.name, lv.description) for lv in COMPUTER_LEVELS.values()],
+            "computer_levels_by_variant": {variant: [lv.as_dict() for lv in levels]
+                                           for variant, levels in listing().items()},
         }
+
+
+def _level(name: str, description: str) -> dict[str, Any]:
+    """A registered level, with its think-time budget when it is one of engine.ai's."""
+    out: dict[str, Any] = {"name": name, "description": description}
+    if name in THINK_BUDGETS:
+        out["think_median_ms"], out["think_p99_ms"] = THINK_BUDGETS[name]
+    return out
