@@ -1,15 +1,15 @@
 """The strength table of the computer levels: ``python -m api.strength`` writes docs/strength.md.
 
 Every pairing of adjacent levels (``easy``–``random``, ``normal``–``easy``, ``strong``–
-``normal``) and ``strong`` against its frozen predecessor ``strong_v1`` plays a sequential
-arena (:mod:`api.arena`, :mod:`api.sequential`): duplicate deals until the anytime-valid 95%
-interval of the stronger level's share of game points excludes 50%, ``--hands`` are played or
-``--max-minutes`` have passed. The results are merged into a JSON file (``--json``, default
-docs/strength.json: one entry per pairing, so a pairing may be re-measured alone with
-``--pairs strong:strong_v1``; ``A/B`` when a level is a variant with settings, such as
-``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table (``--out``) is
-rendered from all of them, with each level's CPU time per move (median and p99, of the
-deciding thread).
+``normal``, ``expert``–``strong``), and ``strong`` and ``expert`` against the frozen
+``strong_v1``, plays a sequential arena (:mod:`api.arena`, :mod:`api.sequential`): duplicate
+deals until the anytime-valid 95% interval of the stronger level's share of game points
+excludes 50%, ``--hands`` are played or ``--max-minutes`` have passed. The results are merged
+into a JSON file (``--json``, default docs/strength.json: one entry per pairing, so a pairing
+may be re-measured alone with ``--pairs strong:strong_v1``; ``A/B`` when a level is a variant
+with settings, such as ``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table
+(``--out``) is rendered from all of them, with each level's CPU time per move (median and p99,
+of the deciding thread).
 
 ``--jobs N`` plays the duplicate pairs in ``N`` processes (the test still looks at them in deal
 order, so the stopping point does not depend on ``N``). Each entry names the engine path it
@@ -33,7 +33,7 @@ from api import arena
 
 #: Pairings of the table, (stronger, weaker) as (a, b).
 PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
-                   ("strong", "strong_v1"))
+                   ("strong", "strong_v1"), ("expert", "strong"), ("expert", "strong_v1"))
 
 
 #: Engine paths: the pure-Python reference and the compiled extension of its hot modules.

@@ -1,9 +1,10 @@
 """The eight stations of the Route-66 tour, Chicago to Santa Monica.
 
 Each station is a diner with a named opponent: easy at the first two, normal in the middle,
-strong at Flagstaff and expert at the last, Santa Monica; each with its own variant and match length (the seed names neither,
-so the diners and their cooks are the game's own). In three-hand the diner's two regulars sit
-at the table; in four-hand the player's partner is a normal computer.
+strong at Flagstaff and expert at the last, Santa Monica; each with its own variant and match
+length (the seed names neither, so the diners and their cooks are the game's own). In
+three-hand the diner's two regulars sit at the table; in four-hand the player's partner is a
+normal computer.
 """
 
 from __future__ import annotations

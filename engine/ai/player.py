@@ -43,6 +43,15 @@ are ranked by the opponent's chances to go wrong: in each deal, the mean value o
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
 
+``expert`` spends a larger budget (``EXPERT_BUDGET_MS``) on the phase-1 decisions policy
+playouts judge worst: from the first trick (``search_from`` 12) each sampled deal is played
+on by the policy only until 4 talon cards are left (``switch_talon``) and then searched
+exactly to the end of the hand, the opponent's replies, draws, closing and exchanging
+included; with 6 talon cards or fewer, exactly at once, as ``strong``. A cap of search nodes
+per move (``max_nodes``) bounds it where CPU time does not (tests, a fast compiled path).
+Where the variant has no talon (four-hand) no exact search fits: it plays as ``strong``
+(``fallback``; :mod:`engine.ai.catalogue` lists what each level plays as, per variant).
+
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
 the game points of a declaration (RULES.md §4: 1, 2 if the opponent has at most 32, 3 if he has
@@ -178,9 +187,10 @@ LEVEL_TABLE: Final = {
               "exactly in each, and the whole rest of the hand once the talon is short; "
               "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
         Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
-              "about 1 s a move; more sampled deals, and the whole rest of the hand searched "
-              "exactly from 8 talon cards on. In four-hand it plays as strong.",
-              EXPERT_BUDGET_MS, 2000, 6, 6, 8, 0.0, 0.0, switch_talon=4,
+              "about 1 s a move. From the first trick every sampled deal is played on "
+              "quickly until 4 talon cards are left and then searched exactly to the end of "
+              "the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
+              "strong.", EXPERT_BUDGET_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
               max_nodes=EXPERT_MAX_NODES, fallback="strong"),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "

@@ -39,7 +39,7 @@ def test_expert_plays_a_whole_hand_with_legal_moves_only() -> None:
 def test_expert_stops_sampling_at_its_node_budget() -> None:
     rules = Rules.make("sixty-six")
     expert = LEVEL_TABLE["expert"]
-    assert expert.max_nodes > 0 and expert.search_from >= 8
+    assert expert.max_nodes > 0 and expert.search_from >= 12
     for state in short_talon_positions(rules, 5, 3, 6):
         seen = view(state, state.to_act())
         free = evaluate(seen, UNTIMED, random.Random(2))
@@ -58,7 +58,7 @@ def test_expert_stops_sampling_at_its_node_budget() -> None:
 
 def test_expert_searches_with_more_of_the_talon_than_strong() -> None:
     rules = Rules.make("sixty-six")
-    for state in short_talon_positions(rules, 9, 2, 8):
+    for state in short_talon_positions(rules, 9, 2, 10):
         seen = view(state, state.to_act())
         assert evaluate(seen, UNTIMED, random.Random(1)).nodes > 0
         assert evaluate(seen, "strong", random.Random(1), budget_ms=1e6, samples=6).nodes == 0
