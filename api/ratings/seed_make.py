@@ -9,9 +9,10 @@ seed file is replaced by the levels' ratings, the runs (marker source, matches r
 arena's printed figures) and the command that made it; other variants' entries are kept.
 
 *Extending* an entry (``previous``: the variant's recorded entry) plays only the pairs of the
-chain it lacks: the store is first loaded with its ratings and runs (:func:`api.ratings.seed.apply`),
-which is the state the chain's recorded runs left, since a chain's ratings are updated run by
-run; so a level added at the top of the chain is rated without replaying the runs below it.
+chain it lacks: the store is first loaded with its ratings and runs
+(:func:`api.ratings.seed.apply`), which is the state the chain's recorded runs left, since a
+chain's ratings are updated run by run; so a level added at the top of the chain is rated
+without replaying the runs below it.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from api.arena import ArenaResult, BotStats
 from api.cli import main
 from api.games.computers import COMPUTER_LEVELS
 from api.http.resources.ratings import EXAMPLE as RATINGS_EXAMPLE
+from api.ratings import seed_make
 from api.ratings.arena import arena_matches, rate_arena
 from api.ratings.model import Rating
 from api.ratings.seed import SEED_PATH, SeedError, VariantSeed, apply, parse, shipped
-from api.ratings import seed_make
 from api.ratings.seed_make import SCHEDULE
 from api.ratings.store import RatingStore
 from api.runtime.redis_server import EmbeddedRedis
