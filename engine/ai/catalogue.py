@@ -2,8 +2,8 @@
 
 A level's *think-time budget* is the CPU time per move (ms, of the deciding thread, on one
 core) its median and its 99th percentile stay within, forced moves included: what a table
-waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert`` spends about
-a second a move and stays within 3 s. ``docs/strength.md`` shows the measured figures.
+waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert``, which may
+spend up to 2 s on a move, within 1 s and 3 s. ``docs/strength.md`` shows the measured figures.
 
 In a variant without a talon (four-hand) no exact search fits (the solvers are two-hand), so
 a level with a fallback (``expert``) plays as that level there: :func:`variant_levels` says

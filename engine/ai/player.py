@@ -155,6 +155,13 @@ class Level:
     fallback: str = ""
 
 
+#: ``expert``'s CPU budget per move (ms): a median well under 1 s, p99 within 3 s.
+EXPERT_BUDGET_MS: Final = 2000.0
+#: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
+#: CPU budget allows on the pure path (about 35,000 nodes a second there, 8-10 talon cards).
+EXPERT_MAX_NODES: Final = 400_000
+
+
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
 #: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
@@ -168,11 +175,6 @@ class Level:
 #: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
 #: --n 50 --oracle-samples 600 --levels strong strong:budget_ms=450,max_samples=400`` with
 #: ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms, 0.027 against 0.030).
-#: ``expert``'s CPU budget per move (ms): about 1 s a move in the median, p99 within 3 s.
-EXPERT_BUDGET_MS: Final = 2000.0
-#: ``expert``'s cap of talon-search nodes per move (a safety stop well above what its CPU
-#: budget allows on the pure path: about 20,000 nodes a second there).
-EXPERT_MAX_NODES: Final = 400_000
 LEVEL_TABLE: Final = {
     lv.name: lv
     for lv in (
@@ -187,7 +189,7 @@ LEVEL_TABLE: Final = {
               "exactly in each, and the whole rest of the hand once the talon is short; "
               "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
         Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
-              "about 1 s a move. From the first trick every sampled deal is played on "
+              "up to 2 s a move. From the first trick every sampled deal is played on "
               "quickly until 4 talon cards are left and then searched exactly to the end of "
               "the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
               "strong.", EXPERT_BUDGET_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
