@@ -19,6 +19,13 @@ and those every other process used meanwhile. The ramp stops after the first ste
 passes ``--limit`` (1.5 s); the capacity is the largest ``N`` whose p99 stayed within it.
 Each step also prints the worker's CPU time per reply, and from it how many games a core
 would carry kept wholly busy (an upper bound that ignores the queueing a p99 pays for).
+
+**The model** (``--model-hands``, first): what one *whole, quiet* core would carry, for a
+machine where the worker cannot get one. The computer's CPU time per reply (its moves between
+two of a human's, against the same random human, thread CPU time, which load inflates little)
+is sampled in this process over that many hands; then a single first-come-first-served server
+with those service times and the same humans is simulated (no job overhead, no Redis): the
+largest ``N`` of the ramp whose simulated reply p99 stays within ``--limit``.
 The worker runs at ``nice`` priority 0 (``SIXTYSIX_WORKER_POLICY=nice``,
 ``SIXTYSIX_WORKER_NICE=0``), not the idle class ``sixtysix serve`` gives it, so that on a shared
 machine it competes with other work on equal terms: a busy machine lowers the figure (the
@@ -46,8 +53,9 @@ from api.runtime.redis_server import EmbeddedRedis
 from api.strength import engine_path
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerPool
-from engine import legal_actions
+from engine import PLAYING, Rules, apply, legal_actions, new_game, view
 from engine.actions import DECLARE
+from engine.ai import choose
 from engine.scoring import DECLARE_TARGET
 from engine.state import MATCH_OVER
 from tests.bench_http import _cpu_seconds, _machine_busy
@@ -141,6 +149,67 @@ def step(store: GameStore, queue: TaskQueue, games: int, args: argparse.Namespac
     return replies, used, (_machine_busy() - busy) / elapsed - used
 
 
+def reply_cpu(level: str, hands: int, seed: int) -> list[float]:
+    """CPU seconds of each of ``level``'s replies (its moves between two of the random
+    human's) over ``hands`` hands of two-hand sixty-six, in this process."""
+    rules, rng = Rules.make("sixty-six"), random.Random(seed)
+    out: list[float] = []
+    for hand in range(hands):
+        state, _ = new_game(rules, first_dealer=hand % 2, rng=rng)
+        spent = 0.0
+        while state.status == PLAYING:
+            seat = state.to_act()
+            assert seat is not None
+            if seat == HUMAN:
+                if spent:
+                    out.append(spent)
+                spent = 0.0
+                honest = state.credited_points(state.side_of(seat)) >= DECLARE_TARGET
+                action = rng.choice([a for a in legal_actions(state, seat)
+                                     if a.kind != DECLARE or honest])
+            else:
+                start = time.thread_time()
+                action = choose(view(state, seat), level, rng)
+                spent += time.thread_time() - start
+            apply(state, seat, action)
+        if spent:
+            out.append(spent)
+    return out
+
+
+def modelled_p99(service: list[float], games: int, pace: float, seconds: float,
+                 rng: random.Random) -> float:
+    """Simulated reply p99 (s) of one first-come-first-served server whose replies take
+    ``service`` times (drawn at random) for ``games`` humans acting as :func:`step`'s do."""
+    ready = sorted(_think(rng, pace) for _ in range(games))  # when each human acts
+    free = 0.0  # when the server is next idle
+    replies: list[float] = []
+    while ready[0] < seconds:
+        acted = ready.pop(0)
+        free = max(free, acted) + rng.choice(service)
+        replies.append(free - acted)
+        due = free + _think(rng, pace)
+        ready.insert(next((i for i, t in enumerate(ready) if t > due), len(ready)), due)
+    return percentile(replies, 99)
+
+
+def model(args: argparse.Namespace, ramp: list[int]) -> None:
+    service = reply_cpu(args.level, args.model_hands, 1)
+    rng = random.Random(1)
+    carried = 0
+    for games in ramp:
+        p99 = modelled_p99(service, games, args.human_seconds, 3600.0, rng)
+        print(f"model, {games:4} games: reply p99 {p99:.3f} s", flush=True)
+        if p99 > args.limit:
+            break
+        carried = games
+    mean = sum(service) / len(service)
+    print(f"model: {len(service)} replies of {args.level} over {args.model_hands} hands, CPU "
+          f"mean {mean * 1000:.0f} ms, p99 {percentile(service, 99) * 1000:.0f} ms; one whole "
+          f"core would carry {carried} games with a reply p99 within {args.limit:g} s "
+          f"({engine_path()} path)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--level", default="strong")
@@ -152,8 +221,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="a human's mean time per move")
     parser.add_argument("--limit", type=float, default=1.5, help="p99 of a reply, s")
     parser.add_argument("--poll-ms", type=float, default=20.0)
+    parser.add_argument("--model-hands", type=int, default=16,
+                        help="hands sampled for the model (0: no model)")
     args = parser.parse_args(argv)
     ramp = [int(n) for n in args.games.split(",")]
+    if args.model_hands > 0:
+        model(args, ramp)
     env = {**os.environ, "SIXTYSIX_LOG_LEVEL": "warning", "SIXTYSIX_WORKER_POLICY": "nice",
            "SIXTYSIX_WORKER_NICE": "0",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
