@@ -9,7 +9,9 @@ through the service functions the web tier calls (:func:`api.games.service.act`,
 about every ``--human-seconds`` (uniform within ±1/3 of it, so the humans do not act in step),
 always a random legal action (never a false declaration). A *reply* is the wall-clock time
 from a human's saved action to the save after which that human must act again (the
-computer's moves in between, all of them), polled every ``--poll-ms`` (one pipelined read
+computer's moves in between, all of them: a reply may hold several of its decisions, such as a
+trick it takes and its next lead, or a meld and the card it leads, each up to the level's
+budget), polled every ``--poll-ms`` (one pipelined read
 of every waiting game's version). A new game starts when
 a match ends.
 
