@@ -160,7 +160,8 @@ class Level:
 #: machine): median 146 ms, p99 2,008 ms, max 2,012 ms over 205 moves; ``strong`` there median
 #: 73 ms, p99 462 ms over 233. Against ``strong`` its search (as the variant
 #: ``strong:budget_ms=2000,max_samples=2000,search_from=12,switch_talon=4``) took 55.2% of the
-#: game points [37.1%, 73.4%] over 56 hands, undecided (docs/strength.md).
+#: game points [37.1%, 73.4%] over 56 hands, and against ``strong_v1`` 45.7% [32.6%, 58.8%]
+#: over 110: both undecided, not yet shown stronger (docs/strength.md).
 EXPERT_BUDGET_MS: Final = 2000.0
 #: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
 #: CPU budget allows on the pure path (about 35,000 nodes a second there, 8-10 talon cards).
