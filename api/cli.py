@@ -29,7 +29,7 @@ from api.play import play_against_computer, resume
 from api.player_tokens import PlayerTokens, config_dir
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
-from api.ratings.seed_make import make_variant, write_variant
+from api.ratings.seed_make import make_variant, read_variant, write_variant
 from api.ratings.store import RatingStore
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import RedisURLError, connect
@@ -270,15 +270,18 @@ def add_rating_seed(sub: Subparsers) -> None:
                        "and write them, with the runs' figures and this command, into the "
                        "seed file that a fresh deployment loads (api/ratings/seed.py).")
     p.add_argument("--variant", required=True, choices=list(VARIANTS))
-    p.add_argument("--hands", default="200,80,30",
-                   help="hands of the three runs, comma-separated, each even (default "
-                   "200,80,30)")
+    p.add_argument("--hands", default="200,80,30,20",
+                   help="hands of the four runs, comma-separated, each even (default "
+                   "200,80,30,20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--out", type=Path, default=SEED_PATH,
                    help=f"the seed file to update (default {SEED_PATH})")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar on stderr")
+    p.add_argument("--extend", action="store_true",
+                   help="keep the variant's recorded runs (asked for with the same hands) and "
+                   "play only the pairs of the chain it lacks, on top of its ratings")
     p.set_defaults(run=rating_seed_command)
 
 
@@ -290,10 +293,11 @@ def rating_seed_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     command = (f"sixtysix rating-seed --variant {args.variant} --hands {args.hands} "
-               f"--seed {args.seed} --jobs {args.jobs}")
+               f"--seed {args.seed} --jobs {args.jobs}" + " --extend" * args.extend)
     try:
+        previous = read_variant(args.out, args.variant) if args.extend else None
         entry = make_variant(args.variant, hands, args.seed, args.jobs, args.progress, command,
-                             lambda line: print(line, file=sys.stderr))
+                             lambda line: print(line, file=sys.stderr), previous)
     except (arena.ArenaError, EngineError) as exc:
         print(f"sixtysix rating-seed: {exc}", file=sys.stderr)
         return 2

@@ -1,15 +1,21 @@
 """The strength table of the computer levels: ``python -m api.strength`` writes docs/strength.md.
 
 Every pairing of adjacent levels (``easy``–``random``, ``normal``–``easy``, ``strong``–
-``normal``) and ``strong`` against its frozen predecessor ``strong_v1`` plays a sequential
-arena (:mod:`api.arena`, :mod:`api.sequential`): duplicate deals until the anytime-valid 95%
-interval of the stronger level's share of game points excludes 50%, ``--hands`` are played or
-``--max-minutes`` have passed. The results are merged into a JSON file (``--json``, default
-docs/strength.json: one entry per pairing, so a pairing may be re-measured alone with
-``--pairs strong:strong_v1``; ``A/B`` when a level is a variant with settings, such as
-``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table (``--out``) is
-rendered from all of them, with each level's CPU time per move (median and p99, of the
-deciding thread).
+``normal``, ``expert``–``strong``), and ``strong`` and ``expert`` against the frozen
+``strong_v1``, plays a sequential arena (:mod:`api.arena`, :mod:`api.sequential`): duplicate
+deals until the anytime-valid 95% interval of the stronger level's share of game points
+excludes 50%, ``--hands`` are played or ``--max-minutes`` have passed. The results are merged
+into a JSON file (``--json``, default docs/strength.json: one entry per pairing, so a pairing
+may be re-measured alone with ``--pairs strong:strong_v1``; ``A/B`` when a level is a variant
+with settings, such as ``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table
+(``--out``) is rendered from all of them, with each level's CPU time per move (median and p99,
+of the deciding thread).
+
+``--jobs N`` plays the duplicate pairs in ``N`` processes (the test still looks at them in deal
+order, so the stopping point does not depend on ``N``). Each entry names the engine path it
+was measured on (``pure`` or ``compiled``, :func:`engine_path`): the two are kept apart, a
+compiled entry under its own key, since a faster search buys the levels more deals within the
+same CPU budget. Each entry also states its pace, hands per minute of wall-clock time.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,21 +33,43 @@ from api import arena
 
 #: Pairings of the table, (stronger, weaker) as (a, b).
 PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
-                   ("strong", "strong_v1"))
+                   ("strong", "strong_v1"), ("expert", "strong"), ("expert", "strong_v1"))
 
 
-def pair_key(a: str, b: str) -> str:
-    return f"{a} vs {b}"
+#: Engine paths: the pure-Python reference and the compiled extension of its hot modules.
+PURE: Final = "pure"
+COMPILED: Final = "compiled"
+
+
+def engine_path() -> str:
+    """``compiled`` when the engine's hot module (:mod:`engine.play`) was loaded from a
+    compiled extension and ``SIXTYSIX_PURE`` is not ``1``, else ``pure``."""
+    if os.environ.get("SIXTYSIX_PURE") == "1":
+        return PURE
+    from engine import play
+
+    return PURE if (play.__file__ or "").endswith(".py") else COMPILED
+
+
+def pair_key(a: str, b: str, engine: str = PURE) -> str:
+    """The JSON key of a pairing: ``a vs b``, with `` (compiled)`` on the compiled path."""
+    return f"{a} vs {b}" + ("" if engine == PURE else f" ({engine})")
 
 
 def measure(a: str, b: str, hands: int, max_minutes: float, seed: int,
-            progress: bool) -> dict[str, Any]:
+            progress: bool, jobs: int = 1) -> dict[str, Any]:
     """One pairing's sequential arena, as the JSON entry of the table."""
-    result = arena.run(a, b, hands, seed=seed, progress=progress, sequential=True,
+    start = time.monotonic()
+    result = arena.run(a, b, hands, seed=seed, jobs=jobs, progress=progress, sequential=True,
                        max_minutes=max_minutes)
+    minutes = (time.monotonic() - start) / 60
     entry = result.as_dict()
     entry["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     entry["cap_hands"] = hands
+    entry["engine"] = engine_path()
+    entry["jobs"] = jobs
+    entry["minutes"] = round(minutes, 2)
+    entry["hands_per_minute"] = round(result.hands / minutes, 2) if minutes > 0 else 0.0
     return entry
 
 
@@ -59,42 +88,55 @@ def _verdict(entry: dict[str, Any]) -> str:
 def render(entries: dict[str, dict[str, Any]]) -> str:
     """The markdown of docs/strength.md from the JSON entries (in the order of PAIRINGS, then
     any others)."""
-    order = [pair_key(a, b) for a, b in PAIRINGS if pair_key(a, b) in entries]
+    order = [key for a, b in PAIRINGS for key in (pair_key(a, b), pair_key(a, b, COMPILED))
+             if key in entries]
     order += sorted(k for k in entries if k not in order)
     lines = [
         "# Strength of the computer levels",
         "",
         "Generated by `python -m api.strength` (api/strength.py) from docs/strength.json; do "
         "not edit by hand. Two-hand `sixty-six`, duplicate deals (each played twice with the "
-        "seats swapped), one process. Each pairing stops once the anytime-valid 95% interval "
+        "seats swapped). Each pairing stops once the anytime-valid 95% interval "
         "of a's share of game points (a confidence sequence, api/sequential.py) excludes 50%, "
         "or at its cap of hands or minutes; the interval is valid at whatever point it "
         "stopped. CPU time per move is that of the deciding thread (forced moves included), "
-        "so load on the machine does not inflate it.",
+        "so load on the machine does not inflate it. Engine: the pure-Python path or the "
+        "compiled one (measured apart); pace: hands per minute of wall-clock time with that "
+        "many processes (jobs; older entries: one).",
         "",
-        "| a vs b | hands (deals) | a's share of game points [95%] | verdict | game points a:b "
-        "| hands won by a [95% Wilson] | a CPU ms/move median, p99 | b CPU ms/move median, p99 "
-        "| measured | seed |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| a vs b | engine | hands (deals) | a's share of game points [95%] | verdict "
+        "| game points a:b | hands won by a [95% Wilson] | a CPU ms/move median, p99 "
+        "| b CPU ms/move median, p99 | hands/min (jobs) | measured | seed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     think: dict[str, tuple[float, float, int]] = {}
     for key in order:
         e = entries[key]
         a, b = e["bots"]
         lines.append(
-            f"| {a['level']} vs {b['level']} | {e['hands']} ({e['hands'] // 2}) of at most "
+            f"| {a['level']} vs {b['level']} | {e.get('engine', PURE)} | {e['hands']} "
+            f"({e['hands'] // 2}) of at most "
             f"{e['cap_hands']} | {_share_cell(e)} | {_verdict(e)} | {a['game_points']}:"
             f"{b['game_points']} | {a['hands_won']} ({a['win_rate']:.1%} [{a['win_rate_low']:.1%}"
             f", {a['win_rate_high']:.1%}]) | {a['median_cpu_ms']:.0f}, {a['p99_cpu_ms']:.0f} | "
-            f"{b['median_cpu_ms']:.0f}, {b['p99_cpu_ms']:.0f} | {e['measured']} | {e['seed']} |")
+            f"{b['median_cpu_ms']:.0f}, {b['p99_cpu_ms']:.0f} | {_pace(e)} | {e['measured']} "
+            f"| {e['seed']} |")
         for bot in (a, b):
-            if bot["moves"] > think.get(bot["level"], (0.0, 0.0, 0))[2]:
-                think[bot["level"]] = (bot["median_cpu_ms"], bot["p99_cpu_ms"], bot["moves"])
+            name = bot["level"] + ("" if e.get("engine", PURE) == PURE else f" ({e['engine']})")
+            if bot["moves"] > think.get(name, (0.0, 0.0, 0))[2]:
+                think[name] = (bot["median_cpu_ms"], bot["p99_cpu_ms"], bot["moves"])
     lines += ["", "Think time per level (CPU ms per move, from the pairing where it made most "
               "moves):", "", "| level | median | p99 | moves |", "|---|---|---|---|"]
     for level, (med, p99, moves) in think.items():
         lines.append(f"| {level} | {med:.0f} | {p99:.0f} | {moves} |")
     return "\n".join(lines) + "\n"
+
+
+def _pace(entry: dict[str, Any]) -> str:
+    """Hands per minute and jobs of an entry, or "n/a" for one measured before they were."""
+    if "hands_per_minute" not in entry:
+        return "n/a"
+    return f"{entry['hands_per_minute']:.1f} ({entry['jobs']})"
 
 
 def _pairs(specs: Sequence[str]) -> list[tuple[str, str]]:
@@ -117,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=math.inf,
                         help="cap of minutes per pairing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing the duplicate pairs (default 1)")
     parser.add_argument("--json", type=Path, default=Path("docs/strength.json"))
     parser.add_argument("--out", type=Path, default=Path("docs/strength.md"))
     parser.add_argument("--no-progress", dest="progress", action="store_false")
@@ -125,8 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                           if args.json.exists() else {})
     for a, b in _pairs(args.pairs):
         try:
-            entries[pair_key(a, b)] = measure(a, b, args.hands, args.max_minutes, args.seed,
-                                              args.progress)
+            entry = measure(a, b, args.hands, args.max_minutes, args.seed, args.progress,
+                            args.jobs)
+            entries[pair_key(a, b, entry["engine"])] = entry
         except arena.ArenaError as exc:
             raise SystemExit(f"api.strength: {exc}") from None
         args.json.parent.mkdir(parents=True, exist_ok=True)

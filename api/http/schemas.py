@@ -448,9 +448,30 @@ class EventPageSchema(Schema):
     last_seq = fields.Integer(metadata={"description": "seq of the newest event of the game"})
 
 
+_THINK_MEDIAN: Final = {"description": "Think-time budget: median CPU ms per move it stays "
+                                        "within", "example": 500}
+_THINK_P99: Final = {"description": "Think-time budget: 99th percentile of CPU ms per move",
+                     "example": 1500}
+
+
 class LevelSchema(Schema):
     name = fields.String(metadata={"example": "random"})
     description = fields.String()
+    think_median_ms = fields.Integer(metadata=_THINK_MEDIAN)
+    think_p99_ms = fields.Integer(metadata=_THINK_P99)
+
+
+class VariantLevelSchema(Schema):
+    name = fields.String(metadata={"example": "expert"})
+    plays_as = fields.String(metadata={
+        "description": "The level whose search decides in this variant: the level itself, or "
+                       "strong where expert's exact search does not fit (four-hand, no talon)",
+        "example": "expert"})
+    exact_search = fields.Boolean(metadata={
+        "description": "Whether sampled deals are searched exactly (endgame solver, talon "
+                       "search) in this variant"})
+    think_median_ms = fields.Integer(metadata=_THINK_MEDIAN)
+    think_p99_ms = fields.Integer(metadata=_THINK_P99)
 
 
 class LeaderboardRulesSchema(Schema):
@@ -476,6 +497,9 @@ class RulesSchema(Schema):
     settings = fields.List(fields.Dict())
     computer_levels = fields.List(fields.Nested(LevelSchema))
     leaderboard = fields.Nested(LeaderboardRulesSchema)
+    computer_levels_by_variant = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(VariantLevelSchema)),
+        metadata={"description": "Per variant, every computer level as it plays there"})
 
 
 class HealthSchema(Schema):

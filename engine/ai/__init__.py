@@ -9,7 +9,8 @@ Public interface, used by the hint and analysis endpoints and the arena::
     ev.best, ev.actions[0].value, ev.samples, ev.reason, ev.would_declare, ev.as_dict()
 
 ``view`` is a seat's view (:func:`engine.view`) or a pasted one of the same shape; levels are
-``random``, ``easy``, ``normal`` and ``strong`` (:data:`LEVELS` describes them), or a variant
+``random``, ``easy``, ``normal``, ``strong`` and ``expert`` (:data:`LEVELS` describes them;
+:mod:`~engine.ai.catalogue` lists them per variant with their think-time budgets), or a variant
 of one with changed settings for measurements (``"strong:close_hedge=2"``,
 :func:`level_variant`); ``strong_v1`` is ``strong`` as of issue 19, frozen to
 measure changes against (``sixtysix arena`` and the benches take it; :data:`LEVELS` and the

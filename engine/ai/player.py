@@ -43,6 +43,15 @@ are ranked by the opponent's chances to go wrong: in each deal, the mean value o
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
 
+``expert`` spends a larger budget (``EXPERT_BUDGET_MS``) on the phase-1 decisions policy
+playouts judge worst: from the first trick (``search_from`` 12) each sampled deal is played
+on by the policy only until 4 talon cards are left (``switch_talon``) and then searched
+exactly to the end of the hand, the opponent's replies, draws, closing and exchanging
+included; with 6 talon cards or fewer, exactly at once, as ``strong``. A cap of search nodes
+per move (``max_nodes``) bounds it where CPU time does not (tests, a fast compiled path).
+Where the variant has no talon (four-hand) no exact search fits: it plays as ``strong``
+(``fallback``; :mod:`engine.ai.catalogue` lists what each level plays as, per variant).
+
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
 the game points of a declaration (docs/rules.md §4: 1, 2 if the opponent has at most 32, 3 if he has
@@ -68,6 +77,7 @@ from engine.ai.solver import Position, Solver
 from engine.ai.talon import TalonSolver
 from engine.cards import meld_value
 from engine.play import apply, legal_actions
+from engine.rules import Variant
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
 
@@ -137,6 +147,25 @@ class Level:
     infer_depth: int = 0
     infer_beta: float = 0.5
     infer_candidates: int = 6
+    #: Most nodes of the exact talon search (:attr:`TalonSolver.nodes`) per move: sampling
+    #: stops once the deals so far have used that many (0: no cap; the CPU budget binds).
+    max_nodes: int = 0
+    #: The level that decides instead where the variant has no talon (four-hand: no exact
+    #: search fits, so a level above ``strong`` would only spend more time); "" for none.
+    fallback: str = ""
+
+
+#: ``expert``'s CPU budget per move (ms): a median well under 1 s, p99 within 3 s. Measured
+#: (``python -m engine.ai.bench levels --hands 12 --seed 11 --levels expert strong``, loaded
+#: machine): median 146 ms, p99 2,008 ms, max 2,012 ms over 205 moves; ``strong`` there median
+#: 73 ms, p99 462 ms over 233. Against ``strong`` its search (as the variant
+#: ``strong:budget_ms=2000,max_samples=2000,search_from=12,switch_talon=4``) took 55.2% of the
+#: game points [37.1%, 73.4%] over 56 hands, and against ``strong_v1`` 45.7% [32.6%, 58.8%]
+#: over 110: both undecided, not yet shown stronger (docs/strength.md).
+EXPERT_BUDGET_MS: Final = 2000.0
+#: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
+#: CPU budget allows on the pure path (about 35,000 nodes a second there, 8-10 talon cards).
+EXPERT_MAX_NODES: Final = 400_000
 
 
 #: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
@@ -165,6 +194,12 @@ LEVEL_TABLE: Final = {
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
               "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
+        Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
+              "up to 2 s a move. From the first trick every sampled deal is played on "
+              "quickly until 4 talon cards are left and then searched exactly to the end of "
+              "the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
+              "strong.", EXPERT_BUDGET_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
+              max_nodes=EXPERT_MAX_NODES, fallback="strong"),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
               "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),
@@ -200,6 +235,8 @@ class Evaluation:
     reason: str
     #: The seat holds 66 credited points on lead and would declare now.
     would_declare: bool
+    #: Nodes of the exact talon search used (0 when none ran).
+    nodes: int = 0
 
     @property
     def best(self) -> Action:
@@ -213,6 +250,14 @@ class Evaluation:
 
 def _level(level: str | Level) -> Level:
     return level if isinstance(level, Level) else level_variant(level)
+
+
+def plays_as(level: Level, variant: Variant) -> Level:
+    """The level that decides for ``level`` in ``variant``: its ``fallback`` where the variant
+    has no talon (no exact search fits), else ``level`` itself."""
+    if level.fallback and not variant.has_talon:
+        return LEVEL_TABLE[level.fallback]
+    return level
 
 
 def level_variant(spec: str) -> Level:
@@ -427,6 +472,9 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
               samples: int | None, declare: bool, early: bool = False) -> Evaluation:
     """Evaluate every legal action; ``declare``: a seat holding 66 declares (ranked first);
     ``early``: stop sampling once the choice is settled (``EARLY_MIN``)."""
+    acting = plays_as(lv, k.rules.variant)
+    if acting is not lv:
+        lv = replace(acting, name=lv.name)
     start, wall = time.thread_time(), time.perf_counter()
     budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
@@ -449,6 +497,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     chances: list[float] = []
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
+    nodes = 0  # of the exact talon searches, against ``lv.max_nodes``
     while n < cap:
         state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
                                  lv.infer_candidates))
@@ -470,6 +519,10 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
+        if deep is not None:
+            nodes += deep.nodes
+            if lv.max_nodes and nodes * (n + 1) > lv.max_nodes * n:
+                break  # one more deal like these would pass the cap
         if (time.thread_time() - start > budget * n / (n + 1)
                 or time.perf_counter() - wall > WALL_FACTOR * budget):
             break
@@ -499,7 +552,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         wider = (len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]
                  and ranked[0][1][1] > ranked[1][1][1])
         reason = _reason(values, n, exact, wider)
-    return Evaluation(lv.name, values, n, reason, would_declare)
+    return Evaluation(lv.name, values, n, reason, would_declare, nodes)
 
 
 def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -> str:

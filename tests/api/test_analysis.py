@@ -230,3 +230,10 @@ def test_bad_text_records_are_422_on_their_field(client: FlaskClient, body: dict
                                                  field: str, message: str) -> None:
     problem = assert_problem(analyse(client, {**body, **KNOBS}), 422, "validation-error")
     assert message in " ".join(problem["errors"][field]), problem
+
+
+def test_the_expert_analyses_on_request(client: FlaskClient) -> None:
+    response = analyse(client, {**POSITION_EXAMPLE, **KNOBS, "level": "expert"})
+    assert response.status_code == 200, response.json
+    assert response.json is not None and response.json["level"] == "expert"
+    assert_ranks_legal_actions(response.json, POSITION_EXAMPLE)

@@ -203,7 +203,7 @@ def test_help_shows_defaults_and_choices() -> None:
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
                          capture_output=True, text=True, check=True).stdout
     flat = " ".join(out.split())
-    assert "--level {random,easy,normal,strong}" in flat
+    assert "--level {random,easy,normal,strong,expert}" in flat
     assert "--variant {sixty-six,schnapsen,three-hand,four-hand}" in flat
     assert "--match-points {3,7,11}" in flat
     assert "computer level (default: random)" in flat

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from api.games import rated
 from engine.ai import LEVELS
+from engine.ai.catalogue import THINK_BUDGETS
 from tests.api.helpers import (
     CREATE_KEY,
     DECK,
@@ -248,7 +249,18 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     assert [v["name"] for v in body["variants"]] == [
         "sixty-six", "schnapsen", "three-hand", "four-hand"]
     assert body["computer_levels"] == [
-        {"name": name, "description": text} for name, text in LEVELS.items()]
+        {"name": name, "description": text, "think_median_ms": THINK_BUDGETS[name][0],
+         "think_p99_ms": THINK_BUDGETS[name][1]} for name, text in LEVELS.items()]
+    by_variant = body["computer_levels_by_variant"]
+    assert list(by_variant) == [v["name"] for v in body["variants"]]
+    assert [lv["name"] for lv in by_variant["four-hand"]] == list(LEVELS)
+    expert = {v: next(lv for lv in levels if lv["name"] == "expert")
+              for v, levels in by_variant.items()}
+    assert expert["sixty-six"] == {"name": "expert", "plays_as": "expert",
+                                   "exact_search": True, "think_median_ms": 1000,
+                                   "think_p99_ms": 3000}
+    assert expert["four-hand"]["plays_as"] == "strong"
+    assert not expert["four-hand"]["exact_search"]
     assert {s["name"] for s in body["settings"]} == {
         "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",
         "timeout_level"}

@@ -20,6 +20,7 @@ from api.arena import ArenaResult, BotStats
 from api.cli import main
 from api.games.computers import COMPUTER_LEVELS
 from api.http.resources.ratings import EXAMPLE as RATINGS_EXAMPLE
+from api.ratings import seed_make
 from api.ratings.arena import arena_matches, rate_arena
 from api.ratings.model import Rating
 from api.ratings.seed import SEED_PATH, SeedError, VariantSeed, apply, parse, shipped
@@ -172,7 +173,9 @@ def test_a_broken_seed_file_is_a_seed_error(doc: dict[str, Any]) -> None:
 
 
 def test_rating_seed_writes_a_variant_from_its_arena_runs(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seed_make, "SCHEDULE", SCHEDULE[:3])  # expert's run: too slow here
     out = tmp_path / "seed.json"
     out.write_text(json.dumps({"about": "", "variants": {"sixty-six": json.loads(
         SEED_PATH.read_text(encoding="utf-8"))["variants"]["sixty-six"]}}), encoding="utf-8")
@@ -193,6 +196,32 @@ def test_rating_seed_writes_a_variant_from_its_arena_runs(
         level: r["display"] for level, r in entry["ratings"].items()}
     assert f"four-hand: easy ≈ {loaded['easy'].display}" in printed.out
     assert loaded["easy"].matches == entry["runs"][0]["matches"] + entry["runs"][1]["matches"]
+
+
+def test_rating_seed_extends_a_variant_with_the_pairs_it_lacks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "seed.json"
+    args = ["rating-seed", "--variant", "sixty-six", "--out", str(out), "--no-progress"]
+    with monkeypatch.context() as patched:
+        patched.setattr(seed_make, "SCHEDULE", SCHEDULE[:3])
+        assert main([*args, "--hands", "8,2,2"]) == 0
+    before = json.loads(out.read_text(encoding="utf-8"))["variants"]["sixty-six"]
+    assert main([*args, "--hands", "8,2,4,2", "--extend"]) == 2  # not the recorded chain
+    assert "strong-normal was recorded with 2 hands" in capsys.readouterr().err
+    assert main([*args, "--hands", "8,2,2,2", "--extend"]) == 0
+    entry = json.loads(out.read_text(encoding="utf-8"))["variants"]["sixty-six"]
+    assert entry["command"] == ("sixtysix rating-seed --variant sixty-six --hands 8,2,2,2 "
+                                "--seed 1 --jobs 1 --extend")
+    assert entry["runs"][:3] == before["runs"]  # kept, not replayed
+    assert [(r["a"], r["b"], r["hands"]) for r in entry["runs"][3:]] == [("expert", "strong", 2)]
+    for level in ("random", "easy", "normal"):
+        assert entry["ratings"][level] == before["ratings"][level]
+    new = entry["runs"][3]["matches"]
+    assert entry["ratings"]["strong"]["matches"] == before["ratings"]["strong"]["matches"] + new
+    assert entry["ratings"]["expert"]["matches"] == new
+    assert set(parse({"variants": {"sixty-six": entry}})["sixty-six"].ratings) == {
+        "random", "easy", "normal", "strong", "expert"}
 
 
 def test_rating_seed_refuses_a_bad_schedule(tmp_path: Path,

@@ -15,15 +15,19 @@ def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
     common = ["--hands", "400", "--json", str(data), "--out", str(out), "--no-progress"]
     assert strength.main(["--pairs", "easy:random", *common]) == 0
     assert strength.main(["--pairs", "random:random", "easy:feel=0/random", "--hands", "6",
-                          *common[2:]]) == 0
+                          "--jobs", "2", *common[2:]]) == 0
     entries = json.loads(data.read_text())
     assert set(entries) == {"easy vs random", "random vs random", "easy:feel=0 vs random"}
     easy = entries["easy vs random"]
     assert easy["sequential"]["decided"] and easy["hands"] < 400
     assert entries["random vs random"]["hands"] == 6
+    assert easy["engine"] == strength.engine_path() and easy["jobs"] == 1
+    assert entries["random vs random"]["jobs"] == 2
+    assert entries["random vs random"]["hands_per_minute"] > 0
     table = out.read_text()
     assert "| easy vs random |" in table and "a stronger" in table
-    assert "| random vs random | 6 (3) of at most 6 |" in table
+    assert f"| random vs random | {strength.engine_path()} | 6 (3) of at most 6 |" in table
+    assert f"| {entries['random vs random']['hands_per_minute']:.1f} (2) |" in table
     assert "undecided (50% inside)" in table
     assert table.index("easy vs random") < table.index("random vs random")
     assert "| easy |" in table and "| random |" in table  # think time per level
@@ -37,3 +41,10 @@ def test_bad_pairs_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="unknown level 'master'"):
         strength.main(["--pairs", "master:random", "--json", str(tmp_path / "j"),
                        "--out", str(tmp_path / "m")])
+
+
+def test_engine_paths_are_kept_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIXTYSIX_PURE", "1")
+    assert strength.engine_path() == strength.PURE
+    assert strength.pair_key("a", "b", strength.PURE) == "a vs b"
+    assert strength.pair_key("a", "b", strength.COMPILED) == "a vs b (compiled)"

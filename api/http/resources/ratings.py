@@ -24,7 +24,7 @@ EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
      "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,
      "provisional": False},
     {"place": 2, "kind": "computer", "id": "strong", "name": "Computer (strong)",
-     "display": 1974, "mu": 40.808, "sigma": 6.061, "ordinal": 22.625, "matches": 9,
+     "display": 1918, "mu": 38.929, "sigma": 5.935, "ordinal": 21.125, "matches": 11,
      "provisional": True}], "next_cursor": "2"}
 
 

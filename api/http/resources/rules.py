@@ -1,4 +1,5 @@
-"""``GET /v1/rules``: variants, rule options, table settings and computer levels."""
+"""``GET /v1/rules``: variants, rule options, table settings and computer levels (with their
+think-time budgets, and per variant the level each plays as: :mod:`engine.ai.catalogue`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW
 from api.leaderboard.scoring import BONUS, LEAVE_PENALTY, MIN_SETTLED
 from api.live.clock import clock_settings
 from engine import describe
+from engine.ai.catalogue import THINK_BUDGETS, listing
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="What can be played: variants, options, settings, computer levels, "
@@ -34,9 +36,18 @@ class RulesResource(MethodView):
         return {
             **described,
             "settings": settings,
-            "computer_levels": [{"name": lv.name, "description": lv.description}
-                                for lv in COMPUTER_LEVELS.values()],
+            "computer_levels": [_level(lv.name, lv.description) for lv in COMPUTER_LEVELS.values()],
+            "computer_levels_by_variant": {variant: [lv.as_dict() for lv in levels]
+                                           for variant, levels in listing().items()},
             "leaderboard": {"placement_bonus": list(BONUS), "leave_penalty": LEAVE_PENALTY,
                             "min_settled_hands": MIN_SETTLED, "rated_pair_limit": PAIR_LIMIT,
                             "rated_pair_window_s": PAIR_WINDOW},
         }
+
+
+def _level(name: str, description: str) -> dict[str, Any]:
+    """A registered level, with its think-time budget when it is one of engine.ai's."""
+    out: dict[str, Any] = {"name": name, "description": description}
+    if name in THINK_BUDGETS:
+        out["think_median_ms"], out["think_p99_ms"] = THINK_BUDGETS[name]
+    return out
