@@ -143,7 +143,7 @@ def worker_pids(served: Served, scheduler: bool = False) -> list[int]:
     for child in children:
         try:
             argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-        except FileNotFoundError:  # gone meanwhile
+        except (FileNotFoundError, ProcessLookupError):  # gone meanwhile (before or while read)
             continue
         if b"api.worker.run" in argv and (b"--scheduler" in argv) == scheduler:
             found.append(int(child))
@@ -157,7 +157,10 @@ def family(pid: int) -> list[int]:
     while todo:
         parent = todo.pop()
         for task in Path(f"/proc/{parent}/task").iterdir():
-            children = [int(c) for c in (task / "children").read_text().split()]
+            try:
+                children = [int(c) for c in (task / "children").read_text().split()]
+            except (FileNotFoundError, ProcessLookupError):  # the task ended meanwhile
+                continue
             out += children
             todo += children
     return out
@@ -167,6 +170,6 @@ def alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie does not)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"

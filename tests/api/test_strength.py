@@ -16,7 +16,10 @@ def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
     assert strength.main(["--pairs", "easy:random", *common]) == 0
     assert strength.main(["--pairs", "random:random", "easy:feel=0/random", "--hands", "6",
                           "--jobs", "2", *common[2:]]) == 0
-    entries = json.loads(data.read_text())
+    path = strength.engine_path()
+    by_pair = {strength.pair_key(a, b, path): f"{a} vs {b}" for a, b in (
+        ("easy", "random"), ("random", "random"), ("easy:feel=0", "random"))}
+    entries = {by_pair[k]: v for k, v in json.loads(data.read_text()).items()}
     assert set(entries) == {"easy vs random", "random vs random", "easy:feel=0 vs random"}
     easy = entries["easy vs random"]
     assert easy["sequential"]["decided"] and easy["hands"] < 400
@@ -30,8 +33,9 @@ def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
     assert f"| {entries['random vs random']['hands_per_minute']:.1f} (2) |" in table
     assert "undecided (50% inside)" in table
     assert table.index("easy vs random") < table.index("random vs random")
-    assert "| easy |" in table and "| random |" in table  # think time per level
-    assert strength.render(entries) == table
+    tag = "" if path == strength.PURE else f" ({path})"
+    assert f"| easy{tag} |" in table and f"| random{tag} |" in table  # think time per level
+    assert strength.render(json.loads(data.read_text())) == table
 
 
 def test_bad_pairs_are_refused(tmp_path: Path) -> None:
