@@ -201,7 +201,7 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
     with SixtySixClient(served.url) as client:
         game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer"}])
         me = client.with_token(game["seats"][0]["token"])
-        before = me.view(game["game_id"])
+        before = _my_turn(me, me.view(game["game_id"]))
         old = _redis_pid(url)
         os.kill(old, signal.SIGKILL)
         _restarted_pid(url, old, served)
@@ -214,15 +214,30 @@ def test_a_killed_embedded_redis_is_restarted_with_its_games(
     assert f"embedded redis-server is back at {url}" in err
 
 
+def _my_turn(me: SixtySixClient, view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` once this seat has a move or the match is over. Serve's workers run at
+    SCHED_IDLE, so under other load the computer may answer after a write's bounded wait:
+    wait for its moves as any client would, as long as each comes within PATIENCE."""
+    while not view["legal_actions"] and view["status"] != "match_over":
+        newer = me.view(view["game_id"], after_version=view["version"], wait=PATIENCE / 3)
+        for _ in range(2):
+            if newer["version"] != view["version"]:
+                break
+            newer = me.view(view["game_id"], after_version=view["version"], wait=PATIENCE / 3)
+        assert newer["version"] > view["version"], f"no computer move within {PATIENCE} s"
+        view = newer
+    return view
+
+
 def _play_match(url: str, level: str) -> dict[str, Any]:
     with SixtySixClient(url) as client:
         game = client.create_game(seats=[{"kind": "human"}, {"kind": "computer", "level": level}],
                                   match_points=3)
         me = client.with_token(game["seats"][0]["token"])
-        view = me.view(game["game_id"])
+        view = _my_turn(me, me.view(game["game_id"]))
         while view["status"] != "match_over":
-            assert view["legal_actions"], view  # the answer came after the computer's replies
             view = me.act(game["game_id"], view["legal_actions"][0], if_match=view["version"])
+            view = _my_turn(me, view)
         return view
 
 

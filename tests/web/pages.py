@@ -50,6 +50,19 @@ def wait_for(driver: webdriver.Chrome, condition: Callable[[webdriver.Chrome], T
                          ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
+def on_element(driver: webdriver.Chrome, css: str, action: Callable[[Any], object],
+               index: int = 0) -> None:
+    """Find the ``index``-th element matching ``css`` and do ``action`` to it, both again if
+    the page redrew it in between (the lobby's lists and the table refresh by themselves)."""
+    def done(d: webdriver.Chrome) -> bool:
+        found = d.find_elements(By.CSS_SELECTOR, css)
+        if len(found) <= index:
+            return False
+        action(found[index])
+        return True
+    wait_for(driver, done)
+
+
 def state(driver: webdriver.Chrome) -> dict[str, Any]:
     result: dict[str, Any] = driver.execute_script(STATE_JS)
     return result
@@ -96,21 +109,30 @@ def open_play(driver: webdriver.Chrome, base: str, fragment: str = "") -> None:
 
 def choose_name(driver: webdriver.Chrome, name: str) -> None:
     """Type a name and Enter: the page creates the player."""
-    field = wait_for(driver, lambda d: d.find_element(By.ID, "f-name"))
-    field.send_keys(name + Keys.ENTER)
+    on_element(driver, "#f-name", lambda field: field.send_keys(name + Keys.ENTER))
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".player-name")
              or d.find_elements(By.CSS_SELECTOR, "section.game, main.waiting"))
+
+
+def fill_and_send(driver: webdriver.Chrome, form_css: str, choices: dict[str, str],
+                  send: Callable[[Any], object]) -> None:
+    """Choose each ``name: value`` of the form's selects, then ``send`` its submit button; all
+    of it again from the start if the page redrew the form meanwhile (nothing was sent then)."""
+    def done(d: webdriver.Chrome) -> bool:
+        form = d.find_element(By.CSS_SELECTOR, form_css)
+        for name, value in choices.items():
+            Select(form.find_element(By.NAME, name)).select_by_value(value)
+        send(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        return True
+    wait_for(driver, done)
 
 
 def play_computer(driver: webdriver.Chrome, level: str = "random", match_points: int = 3,
                   variant: str = "sixty-six") -> None:
     """Choose the computer, variant and match length by keyboard, then Enter on Play."""
-    form = driver.find_element(By.CSS_SELECTOR, "form.computer")
-    for name, value in (("level", level), ("variant", variant),
-                        ("match_points", str(match_points))):
-        field = form.find_element(By.NAME, name)
-        Select(field).select_by_value(value)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").send_keys(Keys.ENTER)
+    fill_and_send(driver, "form.computer", {"level": level, "variant": variant,
+                                            "match_points": str(match_points)},
+                  lambda button: button.send_keys(Keys.ENTER))
     wait_for(driver, lambda d: state(d)["screen"] == "game")
 
 
@@ -120,17 +142,14 @@ def create_table(driver: webdriver.Chrome, visibility: str = "private",
     """A two-hand table, its other seat ``open`` or ``computer:<level>``, with a clock of
     ``think_time_s`` if given; answers the invite link shown while waiting (a private table),
     else "" once the game is shown."""
-    form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    choices = {"visibility": visibility, "t_match_points": str(match_points), "seat_1": seat}
     if think_time_s is not None:
-        Select(form.find_element(By.NAME, "think_time_s")).select_by_value(str(think_time_s))
-        Select(form.find_element(By.NAME, "on_timeout")).select_by_value(on_timeout)
-    Select(form.find_element(By.NAME, "visibility")).select_by_value(visibility)
-    Select(form.find_element(By.NAME, "t_match_points")).select_by_value(str(match_points))
-    Select(form.find_element(By.NAME, "seat_1")).select_by_value(seat)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        choices |= {"think_time_s": str(think_time_s), "on_timeout": on_timeout}
+    fill_and_send(driver, "form.new-table", choices, lambda button: button.click())
     if visibility == "private":
-        field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.invite"))
-        link: str = field.get_attribute("value") or ""
+        # read in the look-up: the waiting screen redraws as the table's stream comes up
+        link: str = wait_for(driver, lambda d: d.find_element(
+            By.CSS_SELECTOR, "input.invite").get_attribute("value") or "")
         return link
     wait_for(driver, lambda d: state(d)["screen"] == "game")
     return ""
@@ -154,13 +173,13 @@ def step(driver: webdriver.Chrome, clicks: bool = False) -> bool:
     before = state(driver)
     if before["overlay"] is not None and before["status"] == "hand_over":
         if clicks:
-            driver.find_element(By.CSS_SELECTOR, ".overlay [data-primary]").click()
+            on_element(driver, ".overlay [data-primary]", lambda button: button.click())
         else:
             press(driver, Keys.ENTER)
     elif True in before["legal"]:
         index = before["legal"].index(True)
         if clicks:
-            driver.find_elements(By.CSS_SELECTOR, ".hand button.card")[index].click()
+            on_element(driver, ".hand button.card", lambda card: card.click(), index)
         else:
             press(driver, str(index + 1))
     else:
