@@ -80,10 +80,15 @@ def _redis_pid(url: str) -> int:
 
 
 def _restarted_pid(url: str, old: int, served: Served) -> int:
+    """The pid of the redis-server that replaced ``old``, once the supervisor says it is back
+    (a server killed while the supervisor still starts it is a failed start, not a death)."""
     pids: list[int] = []
+    back = served.err().count(f"embedded redis-server is back at {url}")
 
     def new_pid() -> bool:
         assert served.process.poll() is None, served.err()  # it did not restart: say why
+        if served.err().count(f"embedded redis-server is back at {url}") == back:
+            return False
         try:
             pids.append(_redis_pid(url))
         except redis.RedisError:
