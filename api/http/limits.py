@@ -21,16 +21,9 @@ that honours ``Retry-After`` waits at most one window (a second for the per-seco
 the rest of a fixed minute. If Redis is unreachable the request is a 503, like any other store
 outage.
 
-The defaults are set from what a fast bot sends. ``python -m tests.bench_bot_rate --matches 40``
-(``examples/random_bot.py`` against the random computer, gunicorn as shipped, 2 cores) measured:
-a match to 7 game points is 17-71 requests (15-69 actions) in 0.03-0.15 s, 414-581 requests/s
-while it runs; back to back, one process sent up to 491 requests and created 16 games in 1 s.
-So ``150/second`` actions per token and ``200/second`` requests per address let any one match
-through untouched (2.1 and 2.8 times its largest burst), while a client playing match after
-match without pause is slowed to 200 requests/s, not locked out; ``10 per 10 seconds`` games
-per address lets a bot start its next match at once and bounds what one address can store to
-about one game a second. Chat is people typing: ``5 per 10 seconds`` lets a burst of quick
-replies through and holds a flood to one message in two seconds per seat.
+The defaults let any one match of a fast bot through untouched and slow a client that plays
+match after match without pause, without locking it out (the measurements behind them:
+docs/performance.md#rate-limits).
 
 The client address is the peer's, or with ``SIXTYSIX_TRUSTED_PROXIES = n`` the n-th address
 from the right of ``X-Forwarded-For`` (set n to the number of proxies in front, e.g. 1 behind

@@ -1,22 +1,13 @@
 """The task queue of the worker tier: RQ on a Redis server, behind :class:`TaskQueue`.
 
-Why RQ (``python -m tests.bench_queue``: 200 jobs one every 10 ms, then 20 jobs due 1 s
-later, one worker process, real ``redis-server``, this 2-core machine)::
-
-    rq SimpleWorker           enqueue→start p50   1.2 ms  p95   1.5 ms  max   2.0 ms
-                              delayed (late) p50   8.7 ms  p95 474   ms  (due times in whole s)
-    rq Worker (fork per job)  enqueue→start p50 904   ms  p95 1774 ms  (forks fall behind)
-    dramatiq (1 proc, 1 thr)  enqueue→start p50   5.3 ms  p95  16.4 ms  max  19.2 ms
-                              delayed (late) p50 552   ms  p95 807   ms
-
-RQ's non-forking ``SimpleWorker`` starts a job 4–10× sooner than Dramatiq and runs delayed
+Why RQ: its non-forking ``SimpleWorker`` starts a job sooner than Dramatiq and runs delayed
 jobs (``enqueue_at``/``enqueue_in``; RQ's scheduler moves them to their queue when due, run
-as a process of the worker pool) sooner after their due time; it also keeps results in Redis
-(a stream per job) for the hint and analysis requests that wait for them. A delayed job may
-start up to a second *early* (RQ keeps due times in whole seconds), so a clock job checks its
-deadline itself. Jobs and results are serialised as JSON (:data:`SERIALIZER`), not pickled.
-``sixtysix worker`` runs ``SimpleWorker``\\ s (one process per core), see
-:mod:`api.worker.run`.
+as a process of the worker pool) sooner after their due time (figures:
+docs/performance.md#the-task-queue); it also keeps results in Redis (a stream per job) for the
+hint and analysis requests that wait for them. A delayed job may start up to a second *early*
+(RQ keeps due times in whole seconds), so a clock job checks its deadline itself. Jobs and
+results are serialised as JSON (:data:`SERIALIZER`), not pickled. ``sixtysix worker`` runs
+``SimpleWorker``\\ s (one process per core), see :mod:`api.worker.run`.
 
 Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
 so ``QUEUE_URL`` names a single server when the games live on a cluster):

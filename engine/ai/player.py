@@ -14,28 +14,7 @@ position in each deal, with one first lead for all deals. ``strong`` with a shor
 playing out (:mod:`engine.ai.talon`): the opponent's replies, the draws, closing and exchanging
 included. A little earlier (``Level.search_from``) its playouts switch to that search once the
 talon is that short: so late in phase 1 a trick played by the policy misleads more than fewer
-deals do. Measured with ``python -m engine.ai.bench regret --levels strong
-strong:search_from=2`` (choices against the exact search over 80 deals) and an earlier script
-of the same method, over 220 positions with 4 talon cards: a loss of 0.12 game points per
-choice on average instead of 0.16, though runs of 30-60 positions went either way. At 6 cards,
-where the search leaves time for a quarter of the deals, the choices lost more (0.17 against
-0.10, 40 positions). With the searches made about twice as fast (issue 19), ``strong`` searches
-exactly from 4 talon cards on (``search_talon`` 4, was 2): over 100 choices with 4 talon cards
-(``python -m engine.ai.bench regret --talon 4 --levels strong:search_talon=2 strong``,
-``--n 40`` seed 1 and ``--n 60`` seed 2) its choices lost 0.011 game points on average instead of
-0.074, and chose a worse action 14 times instead of 28 (the oracle is that search over 80
-deals). From 6 talon cards on (``search_talon`` 6) it searches exactly too, though that leaves
-time for only 4-15 deals: with 6 talon cards (``python -m engine.ai.bench regret --talon 6
---n 30 --oracle-samples 60 --oracle strong:search_talon=6 --levels strong:search_talon=4
-strong``) its choices lost 0.052 game points on average over 120 choices (seeds 1-4), where
-policy playouts over hundreds of deals lost 0.178 over 90 (seeds 1, 2, 4); playing one trick by
-the policy first (``search_from`` 6 with ``search_talon`` 4: about 23 deals) lost 0.085, and a
-budget of 1,300 ms instead of 900 did not help (0.048 against 0.041, seed 3). The oracle is
-the same method with more deals, so it favours it. Sequential arenas against ``strong_v1``
-(9 minutes each on a loaded machine) were each undecided, about 55% every time: 54.1% of game
-points [30.3%, 77.8%] over 42 hands (seed 3), 55.3% [41.6%, 69.0%] over 48 (seed 4), 54.7%
-[41.0%, 68.4%] over 76 (seed 5) and docs/strength.md's 34 (seed 1): 197:162 game points over
-200 hands, 54.9%.
+deals do. Why these settings: docs/ai-tuning.md (the regret and arena figures behind them).
 
 An action is worth the best average over the plans that start with it, in game points for
 the seat's side. In a two-hand phase 2 (talon closed or exhausted), actions of equal value
