@@ -70,13 +70,24 @@ class ActiveGames:
         self._lock = threading.Lock()
         self._pending: set[str] = set()
         self._flushed = time.monotonic()
+        self._flushing: threading.Thread | None = None
 
     def touch(self, game_id: str) -> None:
+        """Note ``game_id``; when a flush is due, start it in a thread of its own, so that no
+        request waits on Redis for the estimate (a paused Redis held a request for the
+        socket timeout). At most one such flush runs at a time."""
         with self._lock:
             self._pending.add(game_id)
-            due = time.monotonic() - self._flushed >= FLUSH_EVERY
-        if due:
-            self.flush()
+            due = (time.monotonic() - self._flushed >= FLUSH_EVERY
+                   and (self._flushing is None or not self._flushing.is_alive()))
+            if due:
+                self._flushing = threading.Thread(target=self.flush, daemon=True,
+                                                  name="sixtysix-active-games")
+                self._flushing.start()
+
+    def flushing(self) -> threading.Thread | None:
+        """The background flush last started (for tests and a clean stop), if any."""
+        return self._flushing
 
     def flush(self) -> None:
         """Add the games seen since the last flush to this minute's HyperLogLog."""

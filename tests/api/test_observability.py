@@ -6,18 +6,21 @@ import json
 import logging
 import os
 import re
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
-from prometheus_client import CONTENT_TYPE_LATEST
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter
 
 from api.app import create_app
 from api.client import SixtySixClient
-from api.http.metrics import Metrics
+from api.http.metrics import ActiveGames, Metrics
 from api.http.observability import (
     REQUEST_LOGGER,
     Answered,
@@ -28,6 +31,7 @@ from api.http.observability import (
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans
+from tests.api.serving import PATIENCE
 
 
 def _log_lines(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
@@ -208,3 +212,28 @@ def test_metrics_name_their_content_type_once(client: FlaskClient) -> None:
     content_type = client.get("/metrics").headers["Content-Type"]
     assert content_type == CONTENT_TYPE_LATEST
     assert content_type.count("charset") == 1
+
+
+def test_a_paused_redis_holds_no_request_for_the_active_games_estimate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimate's flush runs beside the request: touch() returns while Redis is stopped,
+    and the games it noted reach the HyperLogLog once Redis runs again."""
+    monkeypatch.setattr("api.http.metrics.FLUSH_EVERY", 0.0)
+    with EmbeddedRedis(tmp_path, appendonly=False) as server:
+        client = redis.Redis.from_url(server.url)  # no socket timeout: a blocked read waits
+        active = ActiveGames(client, Counter("errors", "errors", ["error"],
+                                             registry=CollectorRegistry()))
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGSTOP)
+        try:
+            toucher = threading.Thread(target=active.touch, args=("g1",))
+            toucher.start()
+            toucher.join(PATIENCE)
+            assert not toucher.is_alive(), "touch() waited on the stopped Redis"
+            flushing = active.flushing()
+            assert flushing is not None and flushing.is_alive()  # blocked on Redis, not us
+        finally:
+            os.kill(server.pid, signal.SIGCONT)
+        flushing.join(PATIENCE)
+        assert active.count() == 1
+        client.close()
