@@ -1,5 +1,5 @@
 """``POST /v1/games/{game_id}/actions``: a seat acts and saves; the computers' replies are
-enqueued and, by default, waited for (:mod:`api.games.replies`)."""
+enqueued and, by default, waited for (:mod:`api.http.replies`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Final
 import redis
 from flask import Response, current_app
 
-from api.games.replies import (
+from api.http.replies import (
     clocked,
     computers_unavailable,
     enqueue_computers,

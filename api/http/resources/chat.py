@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from flask import Response, current_app
 
-from api.games.replies import clocked_meta
+from api.http.replies import clocked_meta
 from api.games.store import idem_key
 from api.games.tokens import digest
 from api.http import idempotency

@@ -10,7 +10,7 @@ import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.games.replies import (
+from api.http.replies import (
     clocked,
     computers_unavailable,
     enqueue_computers,

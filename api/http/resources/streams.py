@@ -14,7 +14,7 @@ from typing import Any, Final
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api.games.replies import clocked, clocked_meta, clocked_table, computers_unavailable
+from api.http.replies import clocked, clocked_meta, clocked_table, computers_unavailable
 from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
 from api.http.errors import UNAUTHORIZED, FieldError, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from flask import current_app
 
-from api.games.replies import NO_TASK_QUEUE
+from api.http.replies import NO_TASK_QUEUE
 from api.http.errors import FieldError, Problem, ProblemType
 from api.http.support import services
 from api.worker.queue import QueueFull, ResultTimeout
