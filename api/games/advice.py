@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from api.http.errors import FieldError
+from api.errors import FieldError
 from engine import (
     Action,
     EngineError,
@@ -184,7 +184,7 @@ def _check_turn(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
 def check_position(view: Any) -> dict[str, Any]:
     """The position of ``view`` with its legal actions as the rules give them.
 
-    Raises :class:`~api.http.errors.FieldError` (422) naming the first problem found: a missing
+    Raises :class:`~api.errors.FieldError` (422) naming the first problem found: a missing
     member, an unknown or repeated card, a hand of the wrong size, a hand that is over, not
     the seat's turn, a position no deal of the unseen cards fits, or ``legal_actions`` that
     differ from what the rules allow.

@@ -29,13 +29,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from api.errors import FieldError
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
 from api.games.standings import record_standings
 from api.games.store import Game, GameStore, IdempotentWrite, owner_key
+from api.games.think_time import computer_thinking
 from api.games.tokens import digest, new_token
-from api.http.errors import FieldError
-from api.http.metrics import computer_thinking
 from api.live import clock
 from api.live.presence import Seen
 from api.players.store import Player

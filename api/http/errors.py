@@ -5,7 +5,8 @@ A problem has ``type`` (``https://sixtysix.dev/problems/<slug>``), ``title``, ``
 extension members where useful:
 ``errors`` (field → messages) on 400/422, ``reason`` and ``legal_actions`` on an illegal
 action, ``current_version`` on a version conflict, ``max_messages`` on a full chat. Flask's
-own errors (404, 405, 413, 500), flask-smorest's 422 and Redis' are mapped here too: an outage
+own errors (404, 405, 413, 500), flask-smorest's 422, the domain's (:mod:`api.errors`: its
+slug and title, the status of its kind) and Redis' are mapped here too: an outage
 or a fail-over in progress (a read-only replica, a cluster down, resharding or with slots no
 master serves, a Sentinel with no master: Redis refused the command, nothing was applied) is
 a 503 with ``Retry-After``; a full Redis (``maxmemory`` reached: OOM) is a 507
@@ -29,6 +30,7 @@ from flask import Flask, Response, current_app, json, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from api.errors import Busy, Conflict, DomainError, FieldError, NotFound, Unavailable
 from api.games.store import ChatFull, GameNotFound, OutcomeUnknown, TooManyGames, VersionConflict
 from api.http import metrics
 from api.http.observability import request_id
@@ -69,7 +71,7 @@ TOO_MANY_GAMES: Final = ProblemType("too-many-games", 403,
                                     "Too many active games from this address")
 PAYLOAD_TOO_LARGE: Final = ProblemType("payload-too-large", 413, "Request body too large")
 UNSUPPORTED_MEDIA: Final = ProblemType("unsupported-media-type", 415, "Send application/json")
-VALIDATION: Final = ProblemType("validation-error", 422, "Invalid request field")
+VALIDATION: Final = ProblemType(FieldError.slug, 422, FieldError.title)
 IDEMPOTENCY_KEY_REUSED: Final = ProblemType(
     "idempotency-key-reused", 422, "Idempotency-Key already used for another request")
 INTERNAL: Final = ProblemType("internal-error", 500, "Internal server error")
@@ -122,15 +124,15 @@ class Problem(Exception):
         super().__init__(detail)
 
 
-class FieldError(Problem):
-    """A request field with a value the rules do not accept (422)."""
+#: The HTTP status of each kind of :class:`api.errors.DomainError`.
+DOMAIN_STATUS: Final[dict[type[DomainError], int]] = {
+    FieldError: 422, NotFound: 404, Conflict: 409, Busy: 409, Unavailable: 503}
 
-    def __init__(self, field: str, message: str, allowed: list[object] | None = None) -> None:
-        extra: dict[str, Any] = {"errors": {field: [message]}}
-        if allowed is not None:
-            extra["allowed"] = allowed
-        super().__init__(VALIDATION, f"{field}: {message}", **extra)
-        self.field = field
+
+def domain_problem(error: DomainError) -> ProblemType:
+    """The problem type of a domain error: its slug and title, the status of its kind."""
+    status = next(DOMAIN_STATUS[kind] for kind in type(error).__mro__ if kind in DOMAIN_STATUS)
+    return ProblemType(error.slug, status, error.title)
 
 
 def problem_response(kind: ProblemType, detail: str, headers: Mapping[str, str] | None = None,
@@ -194,6 +196,13 @@ def register(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem) -> Response:
         return problem_response(error.kind, error.detail, error.headers, **error.extra)
+
+    @app.errorhandler(DomainError)
+    def _domain(error: DomainError) -> Response:
+        headers = {}
+        if isinstance(error, Unavailable) and error.retry_after is not None:
+            headers["Retry-After"] = str(error.retry_after)
+        return problem_response(domain_problem(error), error.detail, headers, **error.extra)
 
     @app.errorhandler(TextRefused)
     def _text_refused(error: TextRefused) -> Response:

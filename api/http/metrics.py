@@ -4,9 +4,10 @@
   is the route template (``unmatched`` for unknown URLs).
 * ``sixtysix_http_request_duration_seconds{endpoint, method}`` — latency histogram.
 * ``sixtysix_computer_think_seconds{level}`` — time of each computer seat's move (its view and
-  its choice), observed by the worker that played it (:data:`THINK`, a histogram of the
-  process; ``sixtysix serve`` gives its workers gunicorn's ``PROMETHEUS_MULTIPROC_DIR``, so
-  ``/metrics`` sums theirs; an app shows its own process's, e.g. of its worker threads).
+  its choice), observed by the worker that played it (:data:`api.games.think_time.THINK`, a
+  histogram of the process; ``sixtysix serve`` gives its workers gunicorn's
+  ``PROMETHEUS_MULTIPROC_DIR``, so ``/metrics`` sums theirs; an app shows its own process's,
+  e.g. of its worker threads).
 * ``sixtysix_redis_errors_total{error}`` — Redis errors by exception class, whether answered
   503 or 500 or met while keeping the active-games estimate.
 * ``sixtysix_active_games`` — games with a successful request in the last
@@ -26,7 +27,6 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Final
 
 import redis
@@ -42,6 +42,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from api.games.think_time import THINK
 from api.http import observability
 from api.http.observability import Answered
 from api.runtime.redis_connect import Client
@@ -53,8 +54,6 @@ ACTIVE_WINDOW: Final = 15
 FLUSH_EVERY: Final = 5.0
 LATENCY_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
                           5.0, 10.0, 30.0)
-THINK_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
-                        2.5, 5.0, 10.0)
 
 
 def active_key(minute: int) -> str:
@@ -187,21 +186,6 @@ def redis_error(error: BaseException) -> None:
     metrics = _current()
     if metrics is not None:
         metrics.redis_errors.labels(type(error).__name__).inc()
-
-
-#: The think time of the computer moves played in this process (by its workers).
-THINK: Final = Histogram("sixtysix_computer_think_seconds", "Time of one computer seat's move",
-                         ["level"], buckets=THINK_BUCKETS)
-
-
-@contextmanager
-def computer_thinking(level: str) -> Iterator[None]:
-    """Time a computer seat's move into this process's :data:`THINK` histogram."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        THINK.labels(level).observe(time.perf_counter() - started)
 
 
 def init(app: Flask, client: Client) -> Metrics:

@@ -39,8 +39,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
+from api.errors import FieldError
 from api.games.computers import COMPUTER_LEVELS
-from api.http.errors import FieldError
 from engine import (
     HAND_OVER,
     PLAYING,

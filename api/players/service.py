@@ -19,8 +19,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from api.errors import Conflict, FieldError, NotFound
 from api.games.tokens import digest, new_token
-from api.http.errors import FieldError, Problem, ProblemType
 from api.players.store import NameTaken, Player, PlayerStore
 from api.text_policy import checked
 from engine import VARIANTS
@@ -32,8 +32,16 @@ KINDS: Final = ("human", "bot")
 PLAYER_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
 
 
-PLAYER_NOT_FOUND: Final = ProblemType("player-not-found", 404, "No such player")
-NAME_TAKEN: Final = ProblemType("name-taken", 409, "Name taken")
+class PlayerNotFound(NotFound):
+    slug = "player-not-found"
+    title = "No such player"
+
+
+class NameRefused(Conflict):
+    """The name is another player's (compared as :class:`~api.players.store.NameTaken` says)."""
+
+    slug = "name-taken"
+    title = "Name taken"
 
 
 def check_name(raw: str) -> str:
@@ -54,7 +62,7 @@ def create_player(store: PlayerStore, name: str, kind: str) -> tuple[Player, str
     try:
         store.create(player)
     except NameTaken as exc:
-        raise Problem(NAME_TAKEN, str(exc)) from None
+        raise NameRefused(str(exc)) from None
     return player, token
 
 
@@ -70,7 +78,7 @@ def player_of_token(store: PlayerStore, token: str) -> Player | None:
 def load_player(store: PlayerStore, player_id: str) -> Player:
     player = store.load(player_id) if PLAYER_ID.fullmatch(player_id) else None
     if player is None:
-        raise Problem(PLAYER_NOT_FOUND, f"no player {player_id!r}", player_id=player_id)
+        raise PlayerNotFound(f"no player {player_id!r}", player_id=player_id)
     return player
 
 

@@ -32,11 +32,11 @@ from typing import Any, Final
 
 import redis
 
+from api.errors import Busy, Conflict, FieldError, NotFound
 from api.games.rated import TABLE
 from api.games.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
 from api.games.store import Game, GameNotFound, GameStore, Logged
 from api.games.tokens import digest
-from api.http.errors import FieldError, Problem, ProblemType
 from api.leaderboard.pairs import admit, unrated_reason
 from api.players.service import iso
 from api.players.store import Player, PlayerStore
@@ -47,11 +47,6 @@ from engine import Rules, legal_actions
 
 log = logging.getLogger(__name__)
 
-TABLE_NOT_FOUND: Final = ProblemType("table-not-found", 404, "No such table")
-TABLE_CONFLICT: Final = ProblemType("table-conflict", 409, "Not possible at this table now")
-TABLE_BUSY: Final = ProblemType("table-busy", 409, "The table kept changing; nothing was done")
-TOO_MANY_OPEN_TABLES: Final = ProblemType("too-many-open-tables", 409,
-                                          "You have as many open tables as allowed")
 #: Attempts of one change against concurrent changes before answering ``table-busy``.
 RETRIES: Final = 20
 INVITE_BYTES: Final = 16
@@ -60,13 +55,33 @@ OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 TABLE_ID_LENGTH: Final = 12
 
 
-def _not_found(table_id: str) -> Problem:
-    return Problem(TABLE_NOT_FOUND, f"no table {table_id!r} (unknown, expired, or private "
-                   "and no invite code given)", table_id=table_id)
+class TableNotFound(NotFound):
+    slug = "table-not-found"
+    title = "No such table"
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"no table {table_id!r} (unknown, expired, or private and no invite "
+                         "code given)", table_id=table_id)
 
 
-def _conflict(reason: str) -> Problem:
-    return Problem(TABLE_CONFLICT, reason, reason=reason)
+class TableRefused(Conflict):
+    """``reason``: why the table refuses this now."""
+
+    slug = "table-conflict"
+    title = "Not possible at this table now"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, reason=reason)
+
+
+class TableBusy(Busy):
+    slug = "table-busy"
+    title = "The table kept changing; nothing was done"
+
+
+class TooManyOpenTables(Conflict):
+    slug = "too-many-open-tables"
+    title = "You have as many open tables as allowed"
 
 
 # --------------------------------------------------------------------------- create
@@ -169,13 +184,11 @@ def _hold_open(tables: TableStore, creator: Player, table_id: str, expires_at: i
         held = tables.hold_open(creator.player_id, table_id, expires_at, cap)
         if not held:
             return
-    raise Problem(TOO_MANY_OPEN_TABLES,
-                  f"you have {len(held)} open table{'s' if len(held) != 1 else ''}, the most "
-                  "allowed "
-                  f"(max_open_tables {cap}): free one by leaving it (POST "
-                  "/v1/tables/{table_id}/leave; a table nobody is left at closes), or wait "
-                  "until one fills and starts or expires", max_open_tables=cap,
-                  open_tables=sorted(held))
+    raise TooManyOpenTables(
+        f"you have {len(held)} open table{'s' if len(held) != 1 else ''}, the most allowed "
+        f"(max_open_tables {cap}): free one by leaving it (POST /v1/tables/{{table_id}}/leave; "
+        "a table nobody is left at closes), or wait until one fills and starts or expires",
+        max_open_tables=cap, open_tables=sorted(held))
 
 
 def _seated(player: Player) -> dict[str, Any]:
@@ -249,12 +262,12 @@ def visible(table: Table | None, table_id: str, player: Player | None,
             invite: str | None) -> Table:
     """The table if the caller may see it: public, or seated, or with the invite code."""
     if table is None:
-        raise _not_found(table_id)
+        raise TableNotFound(table_id)
     doc = table.doc
     if doc["visibility"] == "private" and _seat_of(doc, player) is None and not (
             invite is not None and hmac.compare_digest(invite.encode(),
                                                        doc["invite_code"].encode())):
-        raise _not_found(table_id)
+        raise TableNotFound(table_id)
     return table
 
 
@@ -282,8 +295,8 @@ def _change(tables: TableStore, table_id: str, player: Player, invite: str | Non
             continue
         _after(tables, before, saved)
         return saved
-    raise Problem(TABLE_BUSY, f"table {table_id!r} changed {RETRIES} times meanwhile; nothing "
-                  "was changed: try again")
+    raise TableBusy(f"table {table_id!r} changed {RETRIES} times meanwhile; nothing was "
+                    "changed: try again")
 
 
 def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
@@ -292,18 +305,18 @@ def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
     def change(table: Table) -> Game | None:
         doc = table.doc
         if _seat_of(doc, player) is not None:
-            raise _conflict("you already have a seat at this table")
+            raise TableRefused("you already have a seat at this table")
         if doc["status"] != OPEN:
-            raise _conflict(f"the table is {doc['status']}, not open")
+            raise TableRefused(f"the table is {doc['status']}, not open")
         free = [i for i, s in enumerate(doc["seats"]) if s["kind"] == "open"]
         if seat is None:
             if not free:
-                raise _conflict("every seat is taken")
+                raise TableRefused("every seat is taken")
             taken = free[0]
         elif not 0 <= seat < len(doc["seats"]):
             raise FieldError("seat", f"this table has seats 0..{len(doc['seats']) - 1}")
         elif seat not in free:
-            raise _conflict(f"seat {seat} is taken")
+            raise TableRefused(f"seat {seat} is taken")
         else:
             taken = seat
         doc["seats"][taken] = _seated(player)
@@ -318,9 +331,9 @@ def leave(tables: TableStore, player: Player, table_id: str) -> Table:
         doc = table.doc
         seat = _seat_of(doc, player)
         if seat is None:
-            raise _conflict("you have no seat at this table")
+            raise TableRefused("you have no seat at this table")
         if doc["status"] != OPEN:
-            raise _conflict(f"the table is {doc['status']}: a seat can be left only before "
+            raise TableRefused(f"the table is {doc['status']}: a seat can be left only before "
                             "the start")
         doc["seats"][seat] = {"kind": "open"}
         if not any(s["kind"] == "player" for s in doc["seats"]):
@@ -340,9 +353,9 @@ def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str)
         doc = table.doc
         seat = _seat_of(doc, player)
         if seat is None:
-            raise _conflict("only a seated player can ask for a rematch")
+            raise TableRefused("only a seated player can ask for a rematch")
         if doc["status"] != FINISHED:
-            raise _conflict(f"the table is {doc['status']}: a rematch follows a finished match")
+            raise TableRefused(f"the table is {doc['status']}: a rematch follows a finished match")
         if seat not in doc["rematch"]:
             doc["rematch"].append(seat)
         humans = {i for i, s in enumerate(doc["seats"]) if s["kind"] == "player"}

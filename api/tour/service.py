@@ -18,11 +18,10 @@ from typing import Any, Final
 
 import redis
 
+from api.errors import Conflict, NotFound
 from api.games.service import prepare_game
 from api.games.store import Game, GameNotFound, GameStore, owner_key
 from api.games.tokens import seal, sealing_key, unseal
-from api.http.errors import Problem, ProblemType
-from api.http.schemas import TableSettingsSchema
 from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
@@ -30,14 +29,25 @@ from engine import find_variant
 
 log = logging.getLogger(__name__)
 
-STATION_NOT_FOUND: Final = ProblemType("station-not-found", 404, "No such tour station")
-STATION_CLOSED: Final = ProblemType("station-not-open", 409, "The station is not open yet")
+#: The table settings of a tour match: the defaults of a created game (no clock).
+SETTINGS: Final = {"point_counter": False, "hint_66": False, "auto_continue": False,
+                   "think_time_s": None, "on_timeout": "computer", "timeout_level": "normal"}
+
+
+class StationNotFound(NotFound):
+    slug = "station-not-found"
+    title = "No such tour station"
+
+
+class StationClosed(Conflict):
+    slug = "station-not-open"
+    title = "The station is not open yet"
 
 
 def station(slug: str) -> Station:
     found = BY_SLUG.get(slug)
     if found is None:
-        raise Problem(STATION_NOT_FOUND, f"no tour station {slug!r}; the stations are "
+        raise StationNotFound(f"no tour station {slug!r}; the stations are "
                       + ", ".join(s.slug for s in STATIONS), station=slug)
     return found
 
@@ -122,11 +132,11 @@ def start(games: GameStore, tours: TourStore, player: Player, player_token: str,
     index = STATIONS.index(s)
     if index > first_unstamped(progress):
         before = STATIONS[index - 1]
-        raise Problem(STATION_CLOSED, f"{s.city} opens when {before.city} is stamped: win "
+        raise StationClosed(f"{s.city} opens when {before.city} is stamped: win "
                       f"the match there first", station=slug)
     players = find_variant(s.variant).players
     body = {"variant": s.variant, "rules": {"match_points": s.match_points},
-            "settings": TableSettingsSchema().load({}), "seats": _seats(s, player.name)}
+            "settings": dict(SETTINGS), "seats": _seats(s, player.name)}
     extra: dict[str, Any] = {"tour": {"station": s.slug, "player_id": player.player_id,
                                       "players": [player.player_id] + [None] * (players - 1),
                                       "started_ms": int(time.time() * 1000)}}

@@ -25,10 +25,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+from api.errors import FieldError
 from api.games.advice import advise
 from api.games.service import expire, play_computer, request_computers
 from api.games.store import Game, GameNotFound, GameStore, VersionConflict
-from api.http.errors import FieldError
 from api.live import clock
 from api.worker.queue import TaskQueue
 
@@ -148,4 +148,4 @@ def advice(position: dict[str, Any], level: str, budget_ms: float | None,
     try:
         return {"result": advise(position, level, budget_ms, samples, reveal_declare)}
     except FieldError as exc:
-        return {"field": exc.field, "message": exc.extra["errors"][exc.field][0]}
+        return {"field": exc.field, "message": exc.message}

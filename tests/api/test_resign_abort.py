@@ -8,8 +8,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.games import play_move
 from api.games.store import Game
-from api.http.resources import actions
 from tests.api.helpers import DECK, HAND_0, act, assert_problem, create, two_humans, view
 
 RESIGN = {"type": "resign"}
@@ -112,14 +112,14 @@ def _a_save_first(app: Flask, monkeypatch: pytest.MonkeyPatch, times: int) -> li
     written."""
     store = app.extensions["sixtysix"].store
     written: list[int] = []
-    real = actions.clocked
+    real = play_move.clocked
 
     def clocked(svc: Any, game: Game, wait: float) -> Game:
         if len(written) < times:
             written.append(store.save(store.load(game.game_id), [], write_meta=True).version)
         return real(svc, game, wait)
 
-    monkeypatch.setattr(actions, "clocked", clocked)
+    monkeypatch.setattr(play_move, "clocked", clocked)
     return written
 
 

@@ -1,48 +1,30 @@
-"""``POST /v1/games/{game_id}/actions``: a seat acts and saves; the computers' replies are
-enqueued and, by default, waited for (:mod:`api.games.replies`)."""
+"""``POST /v1/games/{game_id}/actions``: a seat acts and saves
+(:func:`api.games.play_move.play_move`); the computers' replies are enqueued and, by default,
+waited for (:mod:`api.http.replies`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import suppress
 from typing import Any, Final
 
-import redis
 from flask import Response, current_app
 
-from api.games.replies import (
-    clocked,
-    computers_unavailable,
-    enqueue_computers,
-    replied,
-    require_queue,
-)
-from api.games.service import PAUSE, act, game_view, parse_action, pause
-from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
+from api.games.play_move import Replayed, play_move
+from api.games.service import PAUSE, game_view
+from api.games.store import Game, IdempotentWrite, idem_key
 from api.games.tokens import digest
+from api.games.turns import computers_unavailable
 from api.http import idempotency
-from api.http.preconditions import IF_MATCH, Condition, check_if_match, condition
+from api.http.preconditions import IF_MATCH, check_if_match, condition
+from api.http.replies import waited
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
-from api.http.support import (
-    Services,
-    bearer_token,
-    checked_game_id,
-    etag,
-    json_response,
-    seat_of,
-    services,
-)
-from api.live.presence import Seen
+from api.http.support import bearer_token, checked_game_id, etag, json_response, seat_of, services
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
 
 ACTION_EXAMPLE: Final = {"type": "play", "card": "QH"}
-#: Attempts of an action without ``If-Match`` against saves made meanwhile (a computer's move).
-CONFLICT_ATTEMPTS: Final = 5
-
-
 
 #: The body's schema, for the documentation and for :func:`actions`.
 ACTION_SCHEMA: Final = ActionSchema()
@@ -104,66 +86,34 @@ def actions(game_id: str) -> Response:
 
 def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     """The seat's action (the body ``load_body`` loads by :data:`ACTION_SCHEMA`) on game
-    ``game_id``. The body is loaded once the token is known to be a seat's: a 401 comes
-    before a 422.
-
-    The seat is seen now (:mod:`api.live.presence`): its save writes that in the same script;
-    an action refused or replayed, which saves nothing, writes it on its own. Without
-    ``If-Match``, a save that came first is no reason to refuse: the action is tried again on
-    the reloaded game (at most :data:`CONFLICT_ATTEMPTS` times; nothing was applied before).
-    """
+    ``game_id``, played by :func:`~api.games.play_move.play_move`; its answer, once the
+    computers have replied as ``Prefer`` asks (:func:`api.http.replies.waited`; not after a
+    pause). The body is loaded once the token is known to be a seat's: a 401 comes before a
+    422. Without ``If-Match`` the action is tried again on a game saved meanwhile."""
     svc = services()
-    store = svc.store
     game_id = checked_game_id(game_id)
     token = bearer_token(required=True)
     assert token is not None
     key = idempotency.key()
     if_match = condition(IF_MATCH)
-    game = store.load(game_id)
+    game = svc.store.load(game_id)
     seat = seat_of(game_id, game.meta, token)
     body = load_body()
-    seen = store.presence.due(game_id, seat)
-    try:
-        for _ in range(CONFLICT_ATTEMPTS - 1):
-            try:
-                return _act_on(svc, body, game, seat, token, key, if_match, seen)
-            except VersionConflict:
-                if if_match is not None:
-                    raise
-            game = store.load(game_id)  # saved meanwhile: the action on the new game
-        return _act_on(svc, body, game, seat, token, key, if_match, seen)
-    finally:
-        if seen is not None and not seen.carried:
-            with suppress(redis.RedisError):  # never in place of the action's own error
-                store.presence.write(game_id, seen)
-
-
-def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
-            key: str | None, if_match: Condition | None, seen: Seen | None) -> Response:
-    store = svc.store
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
-        write = _idempotent_write(idem_key(game.game_id, key),
+        write = _idempotent_write(idem_key(game_id, key),
                                   idempotency.fingerprint(digest(token), body), seat)
-        # after the load: a record saved with that version or an earlier one is seen here
-        if (replayed := _replay(store, write)) is not None:
-            return replayed
-    game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
-    check_if_match(game.version, if_match)
-    require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
-    try:
-        if body["type"] == PAUSE:
-            saved = pause(store, game, seat, write, seen)
-        else:
-            saved = act(store, game, seat, parse_action(body), write, seen=seen)
-    except VersionConflict:
-        if write is not None and (replayed := _replay(store, write)) is not None:
-            return replayed
-        raise
-    if body["type"] == PAUSE:  # the new deadline's job; nobody else is to move
-        enqueue_computers(svc, saved)
-        return json_response(game_view(saved, seat), 200, {"ETag": etag(saved.version)})
-    answered, applied = replied(saved, svc)
+    precondition = None if if_match is None else (
+        lambda found: check_if_match(found.version, if_match))
+    played = play_move(svc, game, seat, body, write, precondition,
+                       current_app.config["SIXTYSIX_COMPUTER_WAIT"])
+    if isinstance(played, Replayed):
+        assert write is not None
+        return idempotency.replay(idempotency.check(played.record, write.fingerprint))
+    if body["type"] == PAUSE:  # nobody else is to move
+        return json_response(game_view(played.game, seat), 200,
+                             {"ETag": etag(played.game.version)})
+    answered, applied = waited(svc, played.game, played.to_move)
     return json_response(game_view(answered, seat, computers_unavailable(svc, answered)), 200,
                          {"ETag": etag(answered.version), **applied})
 
@@ -174,11 +124,3 @@ def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
 
     return IdempotentWrite(record_key, record, current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"],
                            fp)
-
-
-def _replay(store: GameStore, write: IdempotentWrite) -> Response | None:
-    """The stored answer of this key, if any (a 422 problem if it was another request's)."""
-    stored = store.get_record(write.key)
-    if stored is None:
-        return None
-    return idempotency.replay(idempotency.check(stored, write.fingerprint))

@@ -7,8 +7,8 @@ from typing import Any, Final
 from flask.views import MethodView
 
 from api.games.advice import check_position, position_of_record
-from api.games.remote_advice import advise_on_worker
 from api.http.examples import RULES
+from api.http.remote_advice import advise_on_worker
 from api.http.resources.blueprint import Blueprint
 from api.http.schemas_ai import AnalysisRequestSchema, AnalysisSchema
 

@@ -7,9 +7,9 @@ from typing import Any, Final
 
 from flask import Response, current_app
 
-from api.games.replies import clocked_meta
 from api.games.store import idem_key
 from api.games.tokens import digest
+from api.games.turns import clocked_meta
 from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas_chat import ChatMessageSchema, ChatSchema

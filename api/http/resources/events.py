@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api.games.replies import clocked_meta
+from api.games.turns import clocked_meta
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import spectate
 from api.http.schemas import EventPageSchema, EventsQuerySchema

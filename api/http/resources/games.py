@@ -10,13 +10,6 @@ import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.games.replies import (
-    clocked,
-    computers_unavailable,
-    enqueue_computers,
-    replied,
-    require_queue,
-)
 from api.games.service import (
     create_game,
     game_view,
@@ -34,9 +27,11 @@ from api.games.store import (
     notify_channel,
 )
 from api.games.tokens import seal, unseal
+from api.games.turns import clocked, computers_unavailable, enqueue_computers, require_queue
 from api.http import examples, idempotency
 from api.http.limits import client_address
 from api.http.preconditions import IF_NONE_MATCH, condition, not_modified
+from api.http.replies import replied
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import OPTIONAL_PLAYER_TOKEN, current_player, spectate
 from api.http.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ViewQuerySchema

@@ -15,10 +15,10 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from api.games.advice import HINT_LEVEL
-from api.games.remote_advice import advise_on_worker
-from api.games.replies import clocked
 from api.games.store import Game, GameStore
+from api.games.turns import clocked
 from api.http.errors import Problem, ProblemType
+from api.http.remote_advice import advise_on_worker
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas_ai import HintQuerySchema, HintSchema
 from api.http.support import (

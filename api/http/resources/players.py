@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
-from api.games.replies import clocked
+from api.games.turns import clocked
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,

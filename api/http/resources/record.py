@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.games.records import game_record, may_read_record, record_text
-from api.games.replies import clocked
+from api.games.turns import clocked
 from api.http.errors import UNAUTHORIZED, Problem
 from api.http.examples import RULES
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint

@@ -14,9 +14,10 @@ from typing import Any, Final
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api.games.replies import clocked, clocked_meta, clocked_table, computers_unavailable
+from api.errors import FieldError
 from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
-from api.http.errors import UNAUTHORIZED, FieldError, Problem
+from api.games.turns import clocked, clocked_meta, clocked_table, computers_unavailable
+from api.http.errors import UNAUTHORIZED, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,

@@ -10,8 +10,8 @@ import redis
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.games.replies import clocked_table, enqueue_computers, require_queue, schedule_clock
 from api.games.store import GameNotFound
+from api.games.turns import clocked_table, enqueue_computers, require_queue, schedule_clock
 from api.http import metrics
 from api.http.errors import SAVED_VIEW_UNAVAILABLE, Problem
 from api.http.resources.blueprint import Blueprint

@@ -16,18 +16,27 @@ from typing import Any, Final
 
 from flask import current_app
 
-from api.games.replies import NO_TASK_QUEUE
-from api.http.errors import FieldError, Problem, ProblemType
+from api.errors import FieldError, Unavailable
+from api.games.turns import NoTaskQueue
 from api.http.support import services
 from api.worker.queue import QueueFull, ResultTimeout
 
 ADVICE_JOB: Final = "api.worker.jobs.advice"
-QUEUE_FULL: Final = ProblemType("advice-queue-full", 503,
-                                "Too many hints and analyses are waiting for the computer")
-ADVICE_TIMEOUT: Final = ProblemType("advice-timeout", 503,
-                                    "The computer did not answer in time")
-WORKERS_UNAVAILABLE: Final = ProblemType("workers-unavailable", 503,
-                                         "No worker process of the computers runs")
+
+
+class AdviceQueueFull(Unavailable):
+    slug = "advice-queue-full"
+    title = "Too many hints and analyses are waiting for the computer"
+
+
+class AdviceTimeout(Unavailable):
+    slug = "advice-timeout"
+    title = "The computer did not answer in time"
+
+
+class WorkersUnavailable(Unavailable):
+    slug = "workers-unavailable"
+    title = "No worker process of the computers runs"
 
 
 def advise_on_worker(position: dict[str, Any], level: str | None, budget_ms: float | None,
@@ -35,24 +44,24 @@ def advise_on_worker(position: dict[str, Any], level: str | None, budget_ms: flo
     """:func:`api.games.advice.advise` of ``position``, computed by a worker (see the module)."""
     queue = services().queue
     if queue is None:
-        raise Problem(NO_TASK_QUEUE, "this server has no task queue for the computer")
+        raise NoTaskQueue("this server has no task queue for the computer")
     config = current_app.config
     wait = float(config["SIXTYSIX_ADVICE_WAIT"])
-    retry = {"Retry-After": str(config["SIXTYSIX_RETRY_AFTER"])}
+    retry = config["SIXTYSIX_RETRY_AFTER"]
     if queue.tier.workers_down():
-        raise Problem(WORKERS_UNAVAILABLE, "the worker tier runs no process for the computer "
-                      "now; retry later (nothing was done)", headers=retry)
+        raise WorkersUnavailable("the worker tier runs no process for the computer now; retry "
+                                 "later (nothing was done)", retry_after=retry)
     try:
         job_id = queue.submit_advice(ADVICE_JOB, position, level, budget_ms, samples,
                                      reveal_declare, timeout=int(wait) + 1)
     except QueueFull as exc:
-        raise Problem(QUEUE_FULL, f"{exc}; retry later (nothing was done)", headers=retry,
-                      queue_limit=exc.limit) from None
+        raise AdviceQueueFull(f"{exc}; retry later (nothing was done)", retry_after=retry,
+                              queue_limit=exc.limit) from None
     try:
         answer: dict[str, Any] = queue.result(job_id, wait)
     except ResultTimeout:
-        raise Problem(ADVICE_TIMEOUT, f"no answer within {wait:g} s; retry later (nothing "
-                      "was saved)", headers=retry) from None
+        raise AdviceTimeout(f"no answer within {wait:g} s; retry later (nothing was saved)",
+                            retry_after=retry) from None
     if "field" in answer:
         raise FieldError(answer["field"], answer["message"])
     result: dict[str, Any] = answer["result"]
