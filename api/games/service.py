@@ -31,7 +31,7 @@ from typing import Any, Final, Protocol
 
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
-from api.games.standings import record_standings
+from api.standings import record_standings
 from api.games.store import Game, GameStore, IdempotentWrite, owner_key
 from api.games.tokens import digest, new_token
 from api.http.errors import FieldError

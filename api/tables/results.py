@@ -9,7 +9,7 @@ recorded later. Every step is idempotent: the game moves to each player's finish
 once, by the standings below), and the table moves to
 ``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
 ``playing`` with that game current; a rematch may follow either way. The game is also offered to
-:func:`api.games.standings.record_standings` (leaderboard, ratings, history; idempotent too).
+:func:`api.standings.record_standings` (leaderboard, ratings, history; idempotent too).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import redis
 
-from api.games.standings import record_standings
+from api.standings import record_standings
 from api.games.store import Game
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore

@@ -3,7 +3,7 @@
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
-matches count for the leaderboard and ratings (:mod:`api.games.standings`), each match's
+matches count for the leaderboard and ratings (:mod:`api.standings`), each match's
 game within the bound of rated matches per pair of players (:mod:`api.leaderboard.pairs`;
 beyond it the game is unrated and its ``unrated_reason`` says why). Its status is ``open``
 (seats free), ``playing``, ``finished`` (the match is over, its ``result`` ``points``,

@@ -11,7 +11,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.standings import record_standings
+from api.standings import record_standings
 from api.games.store import Game
 from api.ratings.seed import apply, shipped
 from tests.api.helpers import act, bearer

@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.games.replies import enqueue_computers, require_queue
-from api.games.standings import record_standings
+from api.standings import record_standings
 from api.http.limits import client_address
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import PLAYER_TOKEN, required_player
