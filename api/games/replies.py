@@ -35,6 +35,7 @@ from typing import Any, Final
 import redis
 from flask import current_app, request
 
+from api.composition import Services
 from api.games.service import computer_to_move, expire, request_computers
 from api.games.store import (
     MAX_PAGE,
@@ -46,7 +47,7 @@ from api.games.store import (
 )
 from api.http import metrics
 from api.http.errors import Problem, ProblemType
-from api.http.support import Services, services
+from api.http.support import services
 from api.live import clock
 from api.tables.service import PLAYING
 from api.tables.store import Table
@@ -145,9 +146,9 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
     if not clock.due(game.meta, time.time()):
         return game
     try:
-        saved = expire(svc.store, game, search=False)
+        saved = expire(svc.games, game, search=False, after_save=svc.after_save)
     except VersionConflict:  # the clock's job (or another request) saved first
-        return svc.store.load(game.game_id)
+        return svc.games.load(game.game_id)
     except OutcomeUnknown as unknown:  # the clock's save, not the request's: none was tried
         raise redis.TimeoutError(f"game {game.game_id}: the clock's save was not confirmed; "
                                  "the request was not applied") from unknown
@@ -161,10 +162,10 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
             log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
                         "job makes it", game.game_id, type(exc).__name__)
             return game
-        if wait > 0 and svc.waiter.wait(notify_channel(game.game_id), game.version, wait,
-                                        lambda: svc.store.version(game.game_id),
+        if wait > 0 and svc.notifier.wait(notify_channel(game.game_id), game.version, wait,
+                                        lambda: svc.games.version(game.game_id),
                                         ) > game.version:
-            return svc.store.load(game.game_id)
+            return svc.games.load(game.game_id)
         return game
     if saved is None:
         return game
@@ -178,7 +179,7 @@ def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
     has passed; whether it had."""
     if not clock.due(meta, time.time()):
         return False
-    clocked(svc, svc.store.load(game_id), 0)
+    clocked(svc, svc.games.load(game_id), 0)
     return True
 
 
@@ -189,7 +190,7 @@ def clocked_table(svc: Services, table: Table) -> None:
     if table.doc["status"] != PLAYING or not game_id:
         return
     try:
-        game = svc.store.load(game_id)
+        game = svc.games.load(game_id)
     except GameNotFound:
         return
     clocked(svc, game, 0)
@@ -217,7 +218,7 @@ def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait
         if game.version == saved.version:
             return game, applied
         first = saved.event_count - len(saved.recent)
-        _, _, logged = svc.store.events(saved.game_id, first, MAX_PAGE)
+        _, _, logged = svc.games.events(saved.game_id, first, MAX_PAGE)
     except redis.RedisError as exc:  # saved is true: its answer must not say otherwise
         log.warning("game %s saved; the wait for the computers ended by the store (%s)",
                     saved.game_id, type(exc).__name__)
@@ -229,7 +230,7 @@ def after_computers(svc: Services, saved: Game, prefer: Preference, default_wait
 
 def _wait(svc: Services, game: Game, deadline: float) -> Game:
     """``game`` as it is once no computer is to move, or at ``deadline``."""
-    store = svc.store
+    store = svc.games
 
     def version() -> int:
         return store.version(game.game_id)
@@ -238,7 +239,7 @@ def _wait(svc: Services, game: Game, deadline: float) -> Game:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return game
-        if svc.waiter.wait(notify_channel(game.game_id), game.version, min(remaining, RECHECK),
+        if svc.notifier.wait(notify_channel(game.game_id), game.version, min(remaining, RECHECK),
                            version) > game.version:
             game = store.load(game.game_id)
         else:  # nothing moved for a while: a job lost with its worker is enqueued again

@@ -10,6 +10,7 @@ from typing import Any, Final
 import redis
 from flask import Response, current_app
 
+from api.composition import Services
 from api.games.replies import (
     clocked,
     computers_unavailable,
@@ -25,7 +26,6 @@ from api.http.preconditions import IF_MATCH, Condition, check_if_match, conditio
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
 from api.http.support import (
-    Services,
     bearer_token,
     checked_game_id,
     etag,
@@ -113,7 +113,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     the reloaded game (at most :data:`CONFLICT_ATTEMPTS` times; nothing was applied before).
     """
     svc = services()
-    store = svc.store
+    store = svc.games
     game_id = checked_game_id(game_id)
     token = bearer_token(required=True)
     assert token is not None
@@ -140,7 +140,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
 
 def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: str,
             key: str | None, if_match: Condition | None, seen: Seen | None) -> Response:
-    store = svc.store
+    store = svc.games
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
         write = _idempotent_write(idem_key(game.game_id, key),
@@ -155,7 +155,8 @@ def _act_on(svc: Services, body: dict[str, Any], game: Game, seat: int, token: s
         if body["type"] == PAUSE:
             saved = pause(store, game, seat, write, seen)
         else:
-            saved = act(store, game, seat, parse_action(body), write, seen=seen)
+            saved = act(store, game, seat, parse_action(body), write,
+                        after_save=svc.after_save, seen=seen)
     except VersionConflict:
         if write is not None and (replayed := _replay(store, write)) is not None:
             return replayed
