@@ -3,7 +3,7 @@
 The app factory (:func:`api.app.create_app`) and the worker's main
 (:func:`api.worker.run.build_context`) each call :func:`compose` once, on one Redis client,
 and hand the :class:`Services` it answers to the services; no domain module builds a store of
-its own. :class:`AfterSave` is the one pipeline that follows every save of a game (the web
+its own. :class:`Pipeline` is the one pipeline that follows every save of a game (the web
 request's and a worker's alike, :func:`api.games.service.act`, and the views that find a
 finished match not yet recorded): first the standings (:class:`api.standings.Standings`:
 leaderboard, ratings, tour stamp, history), then, once a table's match is over, its result
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from api.games.service import AfterSave
 from api.games.store import Game, GameStore
 from api.leaderboard.store import LeaderboardStore
 from api.live.notify import VersionWaiter
@@ -30,7 +31,7 @@ from api.worker.queue import TaskQueue
 
 
 @dataclass(frozen=True, slots=True)
-class AfterSave:
+class Pipeline:
     """What follows every save of a game, in order (see the module docstring)."""
 
     standings: Standings
@@ -76,4 +77,4 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
     return Services(games=games, tables=tables, players=players, history=history, tour=tour,
                     leaderboard=leaderboard, ratings=ratings, queue=queue,
                     notifier=VersionWaiter(client),
-                    after_save=AfterSave(standings, tables, players))
+                    after_save=Pipeline(standings, tables, players))

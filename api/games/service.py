@@ -65,7 +65,7 @@ GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
 
 #: What follows every save of a game (the composition root's pipeline,
-#: :class:`api.composition.AfterSave`: standings, a table's result).
+#: :class:`api.composition.Pipeline`: standings, a table's result).
 AfterSave = Callable[[Game], None]
 
 

@@ -1,7 +1,7 @@
 """The end of a table's match: the players' counts and lists, the table's status.
 
 :func:`after_save` is the last step of the pipeline after every save of a game
-(:class:`api.composition.AfterSave`): it records the match whenever a save leaves a table's game
+(:class:`api.composition.Pipeline`): it records the match whenever a save leaves a table's game
 over (``match_over`` however it got there: the last hand, a resignation, which the other side
 wins; or ``aborted``). The table and "my games" views run that pipeline again for a finished
 game still listed as active, so a result lost to a crash between the game's save and this step

@@ -1,4 +1,4 @@
-"""Exactly once: the pipeline after a save (:class:`api.composition.AfterSave`) run for the same
+"""Exactly once: the pipeline after a save (:class:`api.composition.Pipeline`) run for the same
 saved game from many threads at once (two requests settling together, a worker retrying)
 counts every hand and match once."""
 

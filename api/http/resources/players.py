@@ -23,8 +23,8 @@ from api.http.schemas_lobby import (
 )
 from api.http.schemas_rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
 from api.http.support import json_response, services
-from api.players.profiles import full_profile
 from api.players.service import create_player, load_player, profile
+from api.profiles import full_profile
 from api.tables.service import my_games
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
