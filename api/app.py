@@ -1,12 +1,13 @@
 """The application factory: ``create_app(config)``; gunicorn runs ``api.app:create_app()``.
 
 Configuration comes from the environment (:mod:`api.config`), then ``config`` overrides it.
-Extensions are set up here, in one place: Redis (one pool per process), the game store, the
-lobby's player and table stores, the long-poll waiter, the workers' task queue (``QUEUE_URL``,
-default ``REDIS_URL``), request ids and JSON logs, ``/metrics``, security headers and CORS, rate
-limits, flask-smorest with problem+json errors, and the resource blueprints in
-:data:`api.http.resources.BLUEPRINTS`. Documentation: ``/docs`` (Swagger UI), ``/redoc`` (both
-served from the package, :mod:`api.http.docs`), ``/openapi.json``; ``/`` answers a landing page.
+Extensions are set up here, in one place: Redis (one pool per process), the adapters and the
+pipeline after a save (:func:`api.composition.compose`: the stores, the long-poll waiter, the
+workers' task queue on ``QUEUE_URL``, default ``REDIS_URL``), request ids and JSON logs,
+``/metrics``, security headers and CORS, rate limits, flask-smorest with problem+json errors,
+and the resource blueprints in :data:`api.http.resources.BLUEPRINTS`. Documentation: ``/docs``
+(Swagger UI), ``/redoc`` (both served from the package, :mod:`api.http.docs`),
+``/openapi.json``; ``/`` answers a landing page.
 The web client is served at ``/play`` (:mod:`api.http.webclient`).
 """
 
@@ -21,7 +22,7 @@ from typing import Any, Final
 from flask import Flask
 
 from api import config as api_config
-from api.games.store import GameStore
+from api.composition import compose
 from api.http import (
     body,
     credentials,
@@ -36,12 +37,7 @@ from api.http import (
 )
 from api.http.flask_app import App
 from api.http.resources import BLUEPRINTS
-from api.http.resources.lobby_support import Lobby
-from api.http.support import Services
-from api.live.notify import VersionWaiter
-from api.players.store import PlayerStore
 from api.runtime.redis_connect import connect
-from api.tables.store import TableStore
 from api.worker.queue import QueueConfigError, TaskQueue
 
 log = logging.getLogger(__name__)
@@ -106,17 +102,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     client = connect(app.config["REDIS_URL"], app.config["SIXTYSIX_REDIS_POOL"],
                      socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
-    app.extensions["sixtysix"] = Services(
-        store=GameStore(client, app.config["SIXTYSIX_GAME_TTL"],
-                        app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"], settle_wait=timeout,
-                        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"]),
-        waiter=VersionWaiter(client),
-        queue=_task_queue(app.config, timeout),
-    )
-    app.extensions["sixtysix_lobby"] = Lobby(
-        players=PlayerStore(client),
-        tables=TableStore(client, app.config["SIXTYSIX_GAME_TTL"], settle_wait=timeout),
-    )
+    app.extensions["sixtysix"] = compose(
+        client, _task_queue(app.config, timeout), game_ttl=app.config["SIXTYSIX_GAME_TTL"],
+        settle_wait=timeout, max_games=app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"],
+        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"])
     observability.init(app)  # first: its request id and clock serve the other hooks
     metrics.init(app, client)
     security.init(app)

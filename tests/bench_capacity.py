@@ -49,6 +49,7 @@ from pathlib import Path
 import redis
 
 from api.arena import percentile
+from api.composition import Services, compose
 from api.games.service import act, computer_to_move, create_game, request_computers
 from api.games.store import Game, GameStore, game_key
 from api.runtime.redis_server import EmbeddedRedis
@@ -100,21 +101,23 @@ def _start(store: GameStore, queue: TaskQueue, level: str, now: float, rng: rand
     return Human(game.game_id, game.version, None if waiting else now + _think(rng, pace), now)
 
 
-def _move(store: GameStore, queue: TaskQueue, human: Human, rng: random.Random) -> None:
+def _move(services: Services, queue: TaskQueue, human: Human, rng: random.Random) -> None:
+    store = services.games
     game = store.load(human.game_id)
     side = game.state.side_of(HUMAN)
     honest = game.state.credited_points(side) >= DECLARE_TARGET
     choices = [a for a in legal_actions(game.state, HUMAN) if a.kind != DECLARE or honest]
-    saved = act(store, game, HUMAN, rng.choice(choices))
+    saved = act(store, game, HUMAN, rng.choice(choices), after_save=services.after_save)
     human.version, human.acted, human.due = saved.version, time.monotonic(), None
     if not request_computers(queue, saved):
         human.due = time.monotonic()  # no computer to move (a hand dealt to the human)
 
 
-def step(store: GameStore, queue: TaskQueue, games: int, args: argparse.Namespace,
+def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namespace,
          pids: list[int]) -> tuple[list[float], float, float]:
     """Play ``games`` games for ``args.step_seconds``; the replies (s) after the warm-up, the
     cores the worker used and those other processes used meanwhile."""
+    store = services.games
     rng = random.Random(games)
     now = time.monotonic()
     humans = [_start(store, queue, args.level, now, rng, args.human_seconds)
@@ -144,7 +147,7 @@ def step(store: GameStore, queue: TaskQueue, games: int, args: argparse.Namespac
                         replies.append(now - human.acted)
                     human.due = now + _think(rng, args.human_seconds)
             elif now >= human.due:
-                _move(store, queue, human, rng)
+                _move(services, queue, human, rng)
         time.sleep(args.poll_ms / 1000)
     elapsed = time.monotonic() - counted_from
     used = (_cpu_seconds(pids) - cpu) / elapsed
@@ -243,14 +246,15 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
         env["REDIS_URL"] = server.url
         client = redis.Redis.from_url(server.url)
-        store, queue = GameStore(client, 3600), TaskQueue(client)
+        queue = TaskQueue(client)
+        services = compose(client, queue, game_ttl=3600, settle_wait=5.0)
         with WorkerPool(1, env, lambda line: print(line, file=sys.stderr),
                         scheduler=False) as pool:
             time.sleep(3)  # the worker starts
             pids = [child.pid for child in pool.children]
             for games in ramp:
                 client.flushdb()
-                replies, used, others = step(store, queue, games, args, pids)
+                replies, used, others = step(services, queue, games, args, pids)
                 if not replies:
                     print(f"{games:4} games: no reply counted")
                     break

@@ -81,8 +81,8 @@ def app(redis_server: EmbeddedRedis, redis_client: redis.Redis, workers: WorkerP
                               "RATELIMIT_ENABLED": False})
     yield application
     services = application.extensions["sixtysix"]
-    services.waiter.close()
-    services.store.redis.close()
+    services.notifier.close()
+    services.games.redis.close()
     services.queue.close()
 
 

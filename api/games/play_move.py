@@ -57,7 +57,7 @@ def play_move(svc: Backends, game: Game, seat: int, body: dict[str, Any],
     ``precondition``: raises if it refuses the game as it is once its clock is applied
     (``None``: the action applies to the game as it is when saved); ``clock_wait``: seconds
     to wait for a computer's move the clock makes for a seat."""
-    store = svc.store
+    store = svc.games
     seen = store.presence.due(game.game_id, seat)
     try:
         for _ in range(CONFLICT_ATTEMPTS - 1):
@@ -77,7 +77,7 @@ def play_move(svc: Backends, game: Game, seat: int, body: dict[str, Any],
 def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
              write: IdempotentWrite | None, precondition: Callable[[Game], None] | None,
              clock_wait: float, seen: Seen | None) -> Played | Replayed:
-    store = svc.store
+    store = svc.games
     # after the load: a record saved with that version or an earlier one is seen here
     if write is not None and (stored := store.get_record(write.key)) is not None:
         return Replayed(stored)
@@ -89,7 +89,8 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
         if body["type"] == PAUSE:
             saved = pause(store, game, seat, write, seen)
         else:
-            saved = act(store, game, seat, parse_action(body), write, seen=seen)
+            saved = act(store, game, seat, parse_action(body), write,
+                            after_save=svc.after_save, seen=seen)
     except VersionConflict:
         if write is not None and (stored := store.get_record(write.key)) is not None:
             return Replayed(stored)

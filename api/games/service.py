@@ -25,21 +25,18 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from api.errors import FieldError
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
-from api.games.standings import record_standings
 from api.games.store import Game, GameStore, IdempotentWrite, owner_key
 from api.games.think_time import computer_thinking
 from api.games.tokens import digest, new_token
 from api.live import clock
 from api.live.presence import Seen
-from api.players.store import Player
-from api.tables.results import after_save
 from engine import (
     Action,
     Event,
@@ -66,6 +63,20 @@ from engine.play import illegal_reason
 GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
 #: Rule options that the create request also takes at top level.
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
+
+#: What follows every save of a game (the composition root's pipeline,
+#: :class:`api.composition.Pipeline`: standings, a table's result).
+AfterSave = Callable[[Game], None]
+
+
+class SeatedPlayer(Protocol):
+    """What a create request's player (:class:`api.players.store.Player`) lends a game."""
+
+    @property
+    def player_id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
 
 
 def default_seats(players: int) -> list[dict[str, Any]]:
@@ -167,7 +178,7 @@ def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None =
 
 
 def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = None,
-                player: Player | None = None) -> tuple[Game, list[str | None]]:
+                player: SeatedPlayer | None = None) -> tuple[Game, list[str | None]]:
     """Validate a create request, deal and save (then :func:`request_computers`).
 
     ``owner`` is the client address the game counts against (see :class:`GameStore`).
@@ -181,7 +192,7 @@ def create_game(store: GameStore, body: Mapping[str, Any], owner: str | None = N
 
 
 def prepare_create(body: Mapping[str, Any], owner: str | None = None,
-                   player: Player | None = None) -> NewGame:
+                   player: SeatedPlayer | None = None) -> NewGame:
     """:func:`prepare_game` of a create request counted against ``owner`` (an address), its
     first human seat ``player``'s when given (see :func:`create_game`)."""
     extra: dict[str, Any] = {} if owner is None else {"owner": {"key": owner_key(owner)}}
@@ -209,7 +220,7 @@ def save_created(store: GameStore, game_id: str, new: NewGame) -> Game:
     return store.create(game_id, new.state, new.meta, new.events)
 
 
-def _unrated(player: Player | None, seats: list[dict[str, Any]]) -> str | None:
+def _unrated(player: SeatedPlayer | None, seats: list[dict[str, Any]]) -> str | None:
     """Why a created game (no deck) does not count, or ``None`` if it does."""
     if player is None:
         return rated.ANONYMOUS
@@ -232,10 +243,10 @@ def parse_action(body: Mapping[str, Any]) -> Action:
 
 
 def act(store: GameStore, game: Game, seat: int, action: Action,
-        idempotent: IdempotentWrite | None = None, *, timed_out: bool = False,
-        seen: Seen | None = None) -> Game:
-    """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, and
-    save once.
+        idempotent: IdempotentWrite | None = None, *, after_save: AfterSave,
+        timed_out: bool = False, seen: Seen | None = None) -> Game:
+    """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, save
+    once, and run ``after_save`` on the saved game.
 
     The same for a human's request, a computer's move (:func:`play_computer`) and the
     clock's action for a seat whose time ran out (``timed_out``: :func:`expire`). Raises
@@ -252,12 +263,12 @@ def act(store: GameStore, game: Game, seat: int, action: Action,
     if clocked:
         clock.stamp(game.state, game.meta, time.time(), seat, timed_out)
     saved = store.save(game, events, write_meta=clocked, idempotent=idempotent, seen=seen)
-    after_save(store.redis, store.ttl, saved)  # a table's finished match: counts, status
-    record_standings(store.redis, store.ttl, saved)  # leaderboard, ratings, tour, history
+    after_save(saved)  # standings; a table's finished match: counts, status
     return saved
 
 
-def expire(store: GameStore, game: Game, *, search: bool) -> Game | None:
+def expire(store: GameStore, game: Game, *, search: bool, after_save: AfterSave
+           ) -> Game | None:
     """Apply what the game's clock does now that it has run out (see :mod:`api.live.clock`), one
     save per action; the last saved game, or ``None`` when nothing is due. The delayed job
     calls it at the deadline (``search``: a computer may choose the move), and every request
@@ -268,7 +279,7 @@ def expire(store: GameStore, game: Game, *, search: bool) -> Game | None:
         chosen = clock.timeout_action(game.state, game.meta, search=search)
         if chosen is None:
             break
-        game = saved = act(store, game, *chosen, timed_out=True)
+        game = saved = act(store, game, *chosen, after_save=after_save, timed_out=True)
     return saved
 
 
@@ -302,7 +313,7 @@ def computer_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
     return None
 
 
-def play_computer(store: GameStore, game: Game) -> Game | None:
+def play_computer(store: GameStore, game: Game, after_save: AfterSave) -> Game | None:
     """Choose the next computer seat's action from its view (the search: a worker's CPU work)
     and :func:`act` it; ``None`` if no computer is to move. Raises as :func:`act` does."""
     seat = computer_to_move(game.state, game.meta)
@@ -311,7 +322,7 @@ def play_computer(store: GameStore, game: Game) -> Game | None:
     level = game.meta["seats"][seat]["level"]
     with computer_thinking(level):
         choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
-    return act(store, game, seat, choice)
+    return act(store, game, seat, choice, after_save=after_save)
 
 
 class MoveQueue(Protocol):

@@ -19,10 +19,9 @@ from typing import Any, Protocol
 import redis
 
 from api.errors import Unavailable
-from api.games.service import computer_to_move, expire, request_computers
+from api.games.service import AfterSave, computer_to_move, expire, request_computers
 from api.games.store import (
     Game,
-    GameNotFound,
     GameStore,
     OutcomeUnknown,
     VersionConflict,
@@ -30,25 +29,27 @@ from api.games.store import (
 )
 from api.live import clock
 from api.live.notify import VersionWaiter
-from api.tables.service import PLAYING
-from api.tables.store import Table
 from api.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
 
 
 class Backends(Protocol):
-    """What the game's use cases need of the app's services (its game store, its long-poll
-    notices, its task queue: ``None`` when it has none)."""
+    """What the game's use cases need of the app's services (:class:`api.composition.Services`:
+    its game store, its long-poll notices, its task queue, ``None`` when it has none, and the
+    after-save pipeline of a finished match)."""
 
     @property
-    def store(self) -> GameStore: ...
+    def games(self) -> GameStore: ...
 
     @property
-    def waiter(self) -> VersionWaiter: ...
+    def notifier(self) -> VersionWaiter: ...
 
     @property
     def queue(self) -> TaskQueue | None: ...
+
+    @property
+    def after_save(self) -> AfterSave: ...
 
 
 class NoTaskQueue(Unavailable):
@@ -109,9 +110,9 @@ def clocked(svc: Backends, game: Game, wait: float) -> Game:
     if not clock.due(game.meta, time.time()):
         return game
     try:
-        saved = expire(svc.store, game, search=False)
+        saved = expire(svc.games, game, search=False, after_save=svc.after_save)
     except VersionConflict:  # the clock's job (or another request) saved first
-        return svc.store.load(game.game_id)
+        return svc.games.load(game.game_id)
     except OutcomeUnknown as unknown:  # the clock's save, not the request's: none was tried
         raise redis.TimeoutError(f"game {game.game_id}: the clock's save was not confirmed; "
                                  "the request was not applied") from unknown
@@ -125,10 +126,10 @@ def clocked(svc: Backends, game: Game, wait: float) -> Game:
             log.warning("game %s: the clock's move could not be enqueued (%s); its delayed "
                         "job makes it", game.game_id, type(exc).__name__)
             return game
-        if wait > 0 and svc.waiter.wait(notify_channel(game.game_id), game.version, wait,
-                                        lambda: svc.store.version(game.game_id),
+        if wait > 0 and svc.notifier.wait(notify_channel(game.game_id), game.version, wait,
+                                        lambda: svc.games.version(game.game_id),
                                         ) > game.version:
-            return svc.store.load(game.game_id)
+            return svc.games.load(game.game_id)
         return game
     if saved is None:
         return game
@@ -142,18 +143,5 @@ def clocked_meta(svc: Backends, game_id: str, meta: Mapping[str, Any]) -> bool:
     has passed; whether it had."""
     if not clock.due(meta, time.time()):
         return False
-    clocked(svc, svc.store.load(game_id), 0)
+    clocked(svc, svc.games.load(game_id), 0)
     return True
-
-
-def clocked_table(svc: Backends, table: Table) -> None:
-    """For a request on a table (its view or stream): apply the clock of the game it is
-    playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
-    game_id = table.doc.get("game_id")
-    if table.doc["status"] != PLAYING or not game_id:
-        return
-    try:
-        game = svc.store.load(game_id)
-    except GameNotFound:
-        return
-    clocked(svc, game, 0)

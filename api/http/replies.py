@@ -32,11 +32,12 @@ from typing import Final
 import redis
 from flask import current_app, request
 
+from api.composition import Services
 from api.games.service import computer_to_move
 from api.games.store import MAX_PAGE, Game, notify_channel
 from api.games.turns import enqueue_computers
 from api.http import metrics
-from api.http.support import Services, services
+from api.http.support import services
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ def after_computers(svc: Services, saved: Game, to_move: bool, prefer: Preferenc
         if game.version == saved.version:
             return game, applied
         first = saved.event_count - len(saved.recent)
-        _, _, logged = svc.store.events(saved.game_id, first, MAX_PAGE)
+        _, _, logged = svc.games.events(saved.game_id, first, MAX_PAGE)
     except redis.RedisError as exc:  # saved is true: its answer must not say otherwise
         log.warning("game %s saved; the wait for the computers ended by the store (%s)",
                     saved.game_id, type(exc).__name__)
@@ -117,7 +118,7 @@ def after_computers(svc: Services, saved: Game, to_move: bool, prefer: Preferenc
 
 def _wait(svc: Services, game: Game, deadline: float) -> Game:
     """``game`` as it is once no computer is to move, or at ``deadline``."""
-    store = svc.store
+    store = svc.games
 
     def version() -> int:
         return store.version(game.game_id)
@@ -126,7 +127,7 @@ def _wait(svc: Services, game: Game, deadline: float) -> Game:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return game
-        if svc.waiter.wait(notify_channel(game.game_id), game.version, min(remaining, RECHECK),
+        if svc.notifier.wait(notify_channel(game.game_id), game.version, min(remaining, RECHECK),
                            version) > game.version:
             game = store.load(game.game_id)
         else:  # nothing moved for a while: a job lost with its worker is enqueued again

@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, request
 
+from api.composition import Services
 from api.fastjson import dumps
 from api.games.service import GAME_ID
-from api.games.store import GameNotFound, GameStore
+from api.games.store import GameNotFound
 from api.games.tokens import find_seat
 from api.http.errors import UNAUTHORIZED, Problem
 from api.http.flask_app import AppResponse
-from api.live.notify import VersionWaiter
-from api.worker.queue import TaskQueue
-
-
-@dataclass(frozen=True, slots=True)
-class Services:
-    """What the app factory builds once and the resources share; ``queue`` is ``None`` when
-    no task queue can be had (a Redis Cluster without ``QUEUE_URL``; see :mod:`api.app`)."""
-
-    store: GameStore
-    waiter: VersionWaiter
-    queue: TaskQueue | None = None
 
 
 def services() -> Services:
+    """The request's app's :class:`~api.composition.Services` (built by :mod:`api.app`)."""
     found: Services = current_app.extensions["sixtysix"]
     return found
 
@@ -64,7 +53,7 @@ def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
     """The seat of game ``game_id`` whose token this is (see :func:`seat_of`); it is seen
     now (its presence, see :mod:`api.live.presence`)."""
     seat = seat_of(game_id, meta, token)
-    services().store.presence.seen(game_id, seat)
+    services().games.presence.seen(game_id, seat)
     return seat
 
 

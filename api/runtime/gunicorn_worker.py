@@ -85,7 +85,7 @@ def end_streams(app: Any) -> None:
     end: :meth:`api.live.notify.VersionWaiter.drain`); nothing for another app."""
     services = getattr(app, "extensions", {}).get("sixtysix")
     if services is not None:
-        services.waiter.drain()
+        services.notifier.drain()
 
 
 class ProblemPages:

@@ -18,7 +18,7 @@ from typing import Any, Self
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from api.http.support import Services
+from api.composition import Services
 from api.runtime.redis_server import HOST, EmbeddedRedis
 from api.runtime.started import Started
 from api.worker.run import WorkerThreads
@@ -62,8 +62,8 @@ class LocalServer(Started):
             app = create_app({"RATELIMIT_ENABLED": False, "SIXTYSIX_LOG_REQUESTS": 0,
                               **self.config, "REDIS_URL": redis_url})
             services: Services = app.extensions["sixtysix"]
-            stack.callback(services.store.redis.close)
-            stack.callback(services.waiter.close)
+            stack.callback(services.games.redis.close)
+            stack.callback(services.notifier.close)
             if services.queue is not None:
                 stack.callback(services.queue.close)
             if self.workers and services.queue is not None:

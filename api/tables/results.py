@@ -1,15 +1,16 @@
 """The end of a table's match: the players' counts and lists, the table's status.
 
-:func:`record_match` is called by the game service whenever a save leaves a table's game over
-(``match_over`` however it got there: the last hand, a resignation, which the other side
-wins; or ``aborted``), and again by the table and "my games" views for a finished game still
-listed as active, so a result lost to a crash between the game's save and this step is
-recorded later. Every step is idempotent: the game moves to each player's finished list
+:func:`after_save` is the last step of the pipeline after every save of a game
+(:class:`api.composition.Pipeline`): it records the match whenever a save leaves a table's game
+over (``match_over`` however it got there: the last hand, a resignation, which the other side
+wins; or ``aborted``). The table and "my games" views run that pipeline again for a finished
+game still listed as active, so a result lost to a crash between the game's save and this step
+is recorded later. Every step is idempotent: the game moves to each player's finished list
 (:meth:`api.players.store.PlayerStore.finish_game`; his counts are written with his history,
-once, by the standings below), and the table moves to
+once, by the standings), and the table moves to
 ``finished``, with the game's ``result`` (``points``, ``resigned`` or ``aborted``), only from
-``playing`` with that game current; a rematch may follow either way. The game is also offered to
-:func:`api.games.standings.record_standings` (leaderboard, ratings, history; idempotent too).
+``playing`` with that game current; a rematch may follow either way. The pipeline's first step
+has counted the game's standings (:mod:`api.standings`: leaderboard, ratings, history).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any, Final
 
 import redis
 
-from api.games.standings import record_standings
 from api.games.store import Game
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
@@ -48,7 +48,6 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     info = table_of(game.meta)
     if info is None or not game.state.over:
         return
-    record_standings(tables.redis, tables.game_ttl, game)  # leaderboard, ratings, history
     state = game.state
     variant = state.rules.variant.name
     for player_id in info["players"]:
@@ -74,9 +73,8 @@ def finishes(table: Table, game_id: str) -> bool:
     return bool(table.doc["status"] == "playing" and table.doc["game_id"] == game_id)
 
 
-def after_save(client: Any, game_ttl: int, game: Game) -> None:
-    """The game service's hook after a save: record a table match that is over (won, resigned
-    or aborted).
+def after_save(tables: TableStore, players: PlayerStore, game: Game) -> None:
+    """Record a table match that is over (won, resigned or aborted), after a save.
 
     A failure here is logged, not raised: the game is saved and its answer must say so; the
     next view of the table or of the player's games records the match.
@@ -84,7 +82,7 @@ def after_save(client: Any, game_ttl: int, game: Game) -> None:
     if not game.state.over or table_of(game.meta) is None:
         return
     try:
-        record_match(TableStore(client, game_ttl), PlayerStore(client), game)
+        record_match(tables, players, game)
     except redis.RedisError as exc:
         log.warning("match %s saved but its result not yet recorded: %s", game.game_id,
                     type(exc).__name__)

@@ -3,7 +3,7 @@
 A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
 :class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
-matches count for the leaderboard and ratings (:mod:`api.games.standings`), each match's
+matches count for the leaderboard and ratings (:mod:`api.standings`), each match's
 game within the bound of rated matches per pair of players (:mod:`api.leaderboard.pairs`;
 beyond it the game is unrated and its ``unrated_reason`` says why). Its status is ``open``
 (seats free), ``playing``, ``finished`` (the match is over, its ``result`` ``points``,
@@ -34,13 +34,13 @@ import redis
 
 from api.errors import Busy, Conflict, FieldError, NotFound
 from api.games.rated import TABLE
-from api.games.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
+from api.games.service import TOP_LEVEL_OPTIONS, AfterSave, check_options, prepare_game
 from api.games.store import Game, GameNotFound, GameStore, Logged
 from api.games.tokens import digest
+from api.games.turns import Backends, clocked
 from api.leaderboard.pairs import admit, unrated_reason
 from api.players.service import iso
 from api.players.store import Player, PlayerStore
-from api.tables.results import record_match
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableStore
 from engine import Rules, legal_actions
@@ -103,8 +103,8 @@ def _game_body(doc: dict[str, Any], names: list[str], first_dealer: int | None,
     return body
 
 
-def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
-                 open_ttl: int, max_open: int = 0) -> Table:
+def create_table(tables: TableStore, players: PlayerStore, creator: Player,
+                 body: dict[str, Any], open_ttl: int, max_open: int = 0) -> Table:
     """Check the options and seats, save the table open (or start it if no seat is open).
 
     A table that opens counts among the creator's open tables until it starts, closes or
@@ -152,7 +152,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
         if held:
             tables.release_open(creator.player_id, table_id)
         raise
-    _after(tables, None, saved)
+    _after(tables, players, None, saved)
     return saved
 
 
@@ -233,7 +233,8 @@ def _start(tables: TableStore, table: Table, first_dealer: int | None = None) ->
                 [Logged(i, e) for i, e in enumerate(new.events, 1)])
 
 
-def _after(tables: TableStore, before: str | None, table: Table) -> None:
+def _after(tables: TableStore, players: PlayerStore, before: str | None, table: Table
+           ) -> None:
     """Keep the lobby's index and the players' lists up to date after a change (idempotent
     steps outside the table's slot: a failure is logged, the change stands)."""
     doc = table.doc
@@ -246,7 +247,6 @@ def _after(tables: TableStore, before: str | None, table: Table) -> None:
             if doc["status"] in (OPEN, PLAYING):
                 tables.index(table.table_id, doc["created_ms"], doc["status"], doc["variant"])
         if doc["status"] == PLAYING:
-            players = PlayerStore(tables.redis)
             for seat in doc["seats"]:
                 if seat["kind"] == "player":
                     players.add_game(seat["player_id"], doc["started_ms"], doc["game_id"])
@@ -282,8 +282,8 @@ def load_table(tables: TableStore, table_id: str) -> Table | None:
     return tables.load(table_id) if len(table_id) == TABLE_ID_LENGTH else None
 
 
-def _change(tables: TableStore, table_id: str, player: Player, invite: str | None,
-            change: Callable[[Table], Game | None]) -> Table:
+def _change(tables: TableStore, players: PlayerStore, table_id: str, player: Player,
+            invite: str | None, change: Callable[[Table], Game | None]) -> Table:
     """Apply ``change`` to the fresh table and commit it, again if another change came first."""
     for _ in range(RETRIES):
         table = visible(load_table(tables, table_id), table_id, player, invite)
@@ -293,14 +293,14 @@ def _change(tables: TableStore, table_id: str, player: Player, invite: str | Non
             saved = tables.commit(table, _ttl(table.doc, tables), game)
         except TableConflict:
             continue
-        _after(tables, before, saved)
+        _after(tables, players, before, saved)
         return saved
     raise TableBusy(f"table {table_id!r} changed {RETRIES} times meanwhile; nothing was "
                     "changed: try again")
 
 
-def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
-         invite: str | None) -> Table:
+def join(tables: TableStore, players: PlayerStore, player: Player, table_id: str,
+         seat: int | None, invite: str | None) -> Table:
     """Take ``seat`` (or the first open one); the game starts when the last seat is taken."""
     def change(table: Table) -> Game | None:
         doc = table.doc
@@ -322,10 +322,10 @@ def join(tables: TableStore, player: Player, table_id: str, seat: int | None,
         doc["seats"][taken] = _seated(player)
         return _start(tables, table) if _full(doc) else None
 
-    return _change(tables, table_id, player, invite, change)
+    return _change(tables, players, table_id, player, invite, change)
 
 
-def leave(tables: TableStore, player: Player, table_id: str) -> Table:
+def leave(tables: TableStore, players: PlayerStore, player: Player, table_id: str) -> Table:
     """Free the player's seat before the start; the table closes when no player is left."""
     def change(table: Table) -> None:
         doc = table.doc
@@ -339,15 +339,17 @@ def leave(tables: TableStore, player: Player, table_id: str) -> Table:
         if not any(s["kind"] == "player" for s in doc["seats"]):
             doc["status"] = CLOSED
 
-    return _change(tables, table_id, player, None, change)
+    return _change(tables, players, table_id, player, None, change)
 
 
-def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str) -> Table:
+def rematch(tables: TableStore, players: PlayerStore, games: GameStore, player: Player,
+            table_id: str, after_save: AfterSave) -> Table:
     """Ask for a rematch; when every player has asked, the next match starts at once, its
-    first dealer the seat after the last dealer of the previous match."""
+    first dealer the seat after the last dealer of the previous match (a finished match not
+    yet recorded passes through ``after_save`` first)."""
     table = load_table(tables, table_id)
     if table is not None:
-        finish_if_over(tables, games, table)
+        finish_if_over(games, table, after_save)
 
     def change(table: Table) -> Game | None:
         doc = table.doc
@@ -364,12 +366,13 @@ def rematch(tables: TableStore, games: GameStore, player: Player, table_id: str)
         last = games.load(doc["game_id"]).state
         return _start(tables, table, (last.dealer + 1) % last.players)
 
-    return _change(tables, table_id, player, None, change)
+    return _change(tables, players, table_id, player, None, change)
 
 
-def finish_if_over(tables: TableStore, games: GameStore, table: Table) -> bool:
-    """Record the current game's result if it is over (won, resigned or aborted) and the
-    table does not know yet; whether it did."""
+def finish_if_over(games: GameStore, table: Table, after_save: AfterSave) -> bool:
+    """Run ``after_save`` (the pipeline after a save: standings, the table's result) for the
+    current game if it is over (won, resigned or aborted) and the table does not know yet;
+    whether it did."""
     if table.doc["status"] != PLAYING:
         return False
     try:
@@ -378,7 +381,7 @@ def finish_if_over(tables: TableStore, games: GameStore, table: Table) -> bool:
         return False
     if not game.state.over:
         return False
-    record_match(tables, PlayerStore(tables.redis), game)
+    after_save(game)
     return True
 
 
@@ -469,13 +472,14 @@ def listing(tables: TableStore, status: str, variant: str | None, cursor: str | 
     return out, rows[-1][0] if len(rows) == limit else None
 
 
-def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player: Player,
-             status: str, cursor: str | None, limit: int,
-             clocked: Callable[[Game], Game],
-             ) -> tuple[list[dict[str, Any]], str | None]:
+def my_games(games: GameStore, players: PlayerStore, player: Player, status: str,
+             cursor: str | None, limit: int, clocked: Callable[[Game], Game],
+             after_save: AfterSave) -> tuple[list[dict[str, Any]], str | None]:
     """A page of the player's games (``active`` or ``finished``), newest first; each game
     passes through ``clocked`` first, which applies a deadline that has passed (as every
-    request touching a game does), so the listed turn is the one a view would show."""
+    request touching a game does), so the listed turn is the one a view would show; a
+    finished game still listed as active passes through ``after_save`` (its result not yet
+    recorded)."""
     members = players.games(player.player_id, status, cursor, limit)
     out = []
     for member in members:
@@ -487,7 +491,7 @@ def my_games(games: GameStore, players: PlayerStore, tables: TableStore, player:
             continue
         game = clocked(game)
         if status == "active" and game.state.over:
-            record_match(tables, players, game)  # a result not yet recorded
+            after_save(game)  # a result not yet recorded
         out.append(game_item(game, player))
     return out, members[-1] if len(members) == limit else None
 
@@ -509,3 +513,16 @@ def game_item(game: Game, player: Player) -> dict[str, Any]:
         "started_at": iso(info["started_ms"] / 1000),
         "version": game.version,
     }
+
+
+def clocked_table(svc: Backends, table: Table) -> None:
+    """For a request on a table (its view or stream): apply the clock of the game it is
+    playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
+    game_id = table.doc.get("game_id")
+    if table.doc["status"] != PLAYING or not game_id:
+        return
+    try:
+        game = svc.games.load(game_id)
+    except GameNotFound:
+        return
+    clocked(svc, game, 0)

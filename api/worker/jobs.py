@@ -1,7 +1,8 @@
 """The jobs a worker runs: the computers' moves of a game, hints and analyses.
 
-A worker binds its :class:`WorkerContext` (the game store and the queue it reads) before each
-job (:mod:`api.worker.run`); a job finds it with :func:`context`.
+A worker binds its :class:`WorkerContext` (the game store, the queue it reads and the pipeline
+after a save, from the composition root :mod:`api.composition`) before each job
+(:mod:`api.worker.run`); a job finds it with :func:`context`.
 
 :func:`play_computers` names the game and the version it was made for. A worker that finds
 the game at another version drops the job (a duplicate, a redelivery, or a job outrun by
@@ -27,7 +28,7 @@ from typing import Any, Final
 
 from api.errors import FieldError
 from api.games.advice import advise
-from api.games.service import expire, play_computer, request_computers
+from api.games.service import AfterSave, expire, play_computer, request_computers
 from api.games.store import Game, GameNotFound, GameStore, VersionConflict
 from api.live import clock
 from api.worker.queue import TaskQueue
@@ -47,6 +48,7 @@ EARLY_WAIT: Final = 2.0
 class WorkerContext:
     store: GameStore
     queue: TaskQueue
+    after_save: AfterSave
 
 
 _bound = threading.local()
@@ -86,7 +88,7 @@ def play_computers(game_id: str, version: int) -> str:
     try:
         while True:
             try:
-                saved = play_computer(ctx.store, game)
+                saved = play_computer(ctx.store, game, ctx.after_save)
             except VersionConflict as exc:
                 log.info("move of %s at version %d dropped: saved by another at %d", game_id,
                          exc.expected, exc.current)
@@ -125,7 +127,7 @@ def clock_expired(game_id: str, version: int) -> str:
     if early > 0:
         time.sleep(early)
     try:
-        saved = expire(ctx.store, game, search=True)
+        saved = expire(ctx.store, game, search=True, after_save=ctx.after_save)
     except VersionConflict:
         return STALE
     if saved is None:

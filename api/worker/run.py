@@ -45,9 +45,10 @@ from rq.queue import Queue
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
+from api.composition import compose
 from api.config import DEFAULTS
 from api.games.service import request_computers
-from api.games.store import GameNotFound, GameStore
+from api.games.store import GameNotFound
 from api.live import clock
 from api.runtime.redis_connect import connect, redact
 from api.runtime.started import Started
@@ -103,11 +104,13 @@ def queue_url(env: Mapping[str, str]) -> str:
 
 def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
         "SIXTYSIX_REDIS_TIMEOUT"]) -> jobs.WorkerContext:
-    """The store of the games on ``redis_url`` and the task queue on ``queue``."""
+    """The worker's adapters on ``redis_url`` and the task queue on ``queue``, built once by
+    the composition root (:func:`api.composition.compose`)."""
     client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
-    store = GameStore(client, DEFAULTS["SIXTYSIX_GAME_TTL"], settle_wait=timeout)
-    return jobs.WorkerContext(store, TaskQueue.from_url(queue, timeout))
+    tasks = TaskQueue.from_url(queue, timeout)
+    built = compose(client, tasks, game_ttl=DEFAULTS["SIXTYSIX_GAME_TTL"], settle_wait=timeout)
+    return jobs.WorkerContext(built.games, tasks, built.after_save)
 
 
 def _on_stop_signals(stopped: threading.Event,

@@ -35,7 +35,7 @@ def configured(redis_url: str, **config: Any) -> Iterator[FlaskClient]:
     application = create_app({"TESTING": True, "REDIS_URL": redis_url,
                               "RATELIMIT_ENABLED": False, **config})
     yield application.test_client()
-    application.extensions["sixtysix"].store.redis.close()
+    application.extensions["sixtysix"].games.redis.close()
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from tests.api.helpers import bearer
 
 
 def game_store(app: Flask) -> GameStore:
-    store: GameStore = app.extensions["sixtysix"].store
+    store: GameStore = app.extensions["sixtysix"].games
     return store
 
 

@@ -201,7 +201,7 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[
     application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
                               **SHIPPED_LIMITS})
     yield application.test_client()
-    application.extensions["sixtysix"].store.redis.close()
+    application.extensions["sixtysix"].games.redis.close()
 
 
 def test_the_shipped_rate_limit_is_five_messages_per_ten_seconds_per_token(

@@ -33,10 +33,11 @@ def _contiguous(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
 def test_a_save_loaded_before_a_message_numbers_its_events_after_it(
         app: Flask, client: FlaskClient, redis_client: redis.Redis) -> None:
     game_id, tokens = two_humans(client, first_dealer=1)
-    store: GameStore = app.extensions["sixtysix"].store
+    store: GameStore = app.extensions["sixtysix"].games
     loaded = store.load(game_id)  # a request that loaded the game, then a chat came in
     assert chat(client, game_id, tokens[1], "think fast").status_code == 201
-    saved = act(store, loaded, 0, Action.from_text("close"))
+    saved = act(store, loaded, 0, Action.from_text("close"),
+                after_save=app.extensions["sixtysix"].after_save)
     assert saved.version == loaded.version + 1
     log = _contiguous(client, game_id)
     kinds = [e["type"] for e in log]
@@ -137,7 +138,7 @@ def test_a_message_publishes_the_unchanged_version_and_its_number(
 def test_the_store_logs_nothing_for_a_game_that_is_gone(app: Flask, client: FlaskClient,
                                                        redis_client: redis.Redis) -> None:
     game_id, _ = two_humans(client)
-    store: GameStore = app.extensions["sixtysix"].store
+    store: GameStore = app.extensions["sixtysix"].games
     meta = store.meta(game_id)
     redis_client.delete(game_key(game_id), events_key(game_id))
     response = client.post(f"/v1/games/{game_id}/chat", json={"text": "anyone?"},

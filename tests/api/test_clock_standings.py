@@ -57,7 +57,7 @@ def test_a_clocked_match_to_its_end_counts_hands_won_and_placement(
     assert load(app, game_id).meta["clock"]["think_time_s"] == 20
     final = play_to_end(client, game_id, tokens, random.Random("clocked"))
     game = load(app, game_id)
-    events = [e.event for e in app.extensions["sixtysix"].store.all_events(game)]
+    events = [e.event for e in app.extensions["sixtysix"].games.all_events(game)]
     assert final["match"]["timed_out_by"] is None
     expected = {pid: expected_points(final, "sixty-six", seat)
                 for seat, pid, _ in players.values()}
@@ -124,7 +124,7 @@ def test_three_expiries_forfeit_and_count_as_leaving_once(app: Flask,
     assert final["match"]["result_reason"] == "timeout"
     assert final["match"]["timed_out_by"] == bob_seat and final["match"]["winner"] == ann_seat
     points = final["match"]["points"]
-    events = app.extensions["sixtysix"].store.all_events(load(app, game_id))
+    events = app.extensions["sixtysix"].games.all_events(load(app, game_id))
     played = any(e.event.type == "hand_settled" for e in events)
     # Ann: her hands' game points and first place (if a hand was settled before the forfeit:
     # else the match was too short to place her); Bob: his hands' points, 10 off, no place

@@ -112,5 +112,5 @@ def test_root_and_static_files_are_not_rate_limited(redis_server: EmbeddedRedis,
         assert client.get("/v1/rules").status_code == 200
         assert client.get("/v1/rules").status_code == 429  # the limit is on, and counts /v1
     finally:
-        app.extensions["sixtysix"].waiter.close()
-        app.extensions["sixtysix"].store.redis.close()
+        app.extensions["sixtysix"].notifier.close()
+        app.extensions["sixtysix"].games.redis.close()

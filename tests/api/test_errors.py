@@ -24,7 +24,7 @@ def dead_redis_app() -> Iterator[Flask]:
     app = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
                       "SIXTYSIX_RETRY_AFTER": 7})
     yield app
-    app.extensions["sixtysix"].waiter.close()
+    app.extensions["sixtysix"].notifier.close()
 
 
 def test_unknown_route_is_404(client: FlaskClient) -> None:

@@ -33,7 +33,7 @@ def _app(url: str, **config: Any) -> Flask:
 def capped(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[Flask]:
     app = _app(redis_server.url)
     yield app
-    app.extensions["sixtysix"].store.redis.close()
+    app.extensions["sixtysix"].games.redis.close()
 
 
 def _create(client: FlaskClient, address: str = "127.0.0.1", **headers: str) -> Any:
@@ -108,13 +108,13 @@ def test_an_expired_game_frees_its_place(redis_server: EmbeddedRedis,
             time.sleep(0.2)
         assert response.status_code == 201
     finally:
-        app.extensions["sixtysix"].store.redis.close()
+        app.extensions["sixtysix"].games.redis.close()
 
 
 def test_a_save_renews_a_place_that_runs_short(capped: Flask, redis_client: redis.Redis) -> None:
     client = capped.test_client()
     created: Any = _create(client).json
-    store: GameStore = capped.extensions["sixtysix"].store
+    store: GameStore = capped.extensions["sixtysix"].games
     game = store.load(created["game_id"])
     owner = game.meta["owner"]
     now = int(time.time())
@@ -137,4 +137,4 @@ def test_a_cap_of_0_is_no_cap(redis_server: EmbeddedRedis, redis_client: redis.R
         game_id = _create(client).get_json()["game_id"]
         assert "owner" not in json.loads(redis_client.hget(game_key(game_id), "meta"))
     finally:
-        app.extensions["sixtysix"].store.redis.close()
+        app.extensions["sixtysix"].games.redis.close()

@@ -75,7 +75,7 @@ def test_a_hint_needs_the_seat_token(client: FlaskClient) -> None:
 
 def test_marking_a_changed_game_is_a_version_conflict(app: Flask, client: FlaskClient) -> None:
     game_id, tokens = two_humans(client, first_dealer=1)
-    store = app.extensions["sixtysix"].store
+    store = app.extensions["sixtysix"].games
     stale = store.load(game_id)
     first = view(client, game_id, tokens[0])["legal_actions"][0]
     assert act(client, game_id, tokens[0], first).status_code == 200

@@ -64,7 +64,7 @@ def test_a_match_to_the_end_counts_hands_and_placement(
     _, game_id, tokens, players = _start(client, variant, seats, kinds)
     final = play_to_end(client, game_id, tokens, random.Random(variant + str(len(players))))
     game = load(app, game_id)
-    events = [e.event for e in app.extensions["sixtysix"].store.all_events(game)]
+    events = [e.event for e in app.extensions["sixtysix"].games.all_events(game)]
     kind_of = {p: (kinds or ["human"] * len(players))[i] for i, (p, _, _) in
                enumerate(players)}
     # a computer's move that ends the match is saved (and seen) before the worker's hook
@@ -162,7 +162,7 @@ def test_a_hinted_hand_and_its_match_lose_their_points(app: Flask, client: Flask
     hint = client.post(f"/v1/games/{game_id}/hint?budget_ms=50", headers=bearer(token))
     assert hint.status_code == 200, hint.json
     final = play_to_end(client, game_id, {seat: token}, random.Random(11))
-    events = [e.event for e in app.extensions["sixtysix"].store.all_events(load(app, game_id))]
+    events = [e.event for e in app.extensions["sixtysix"].games.all_events(load(app, game_id))]
     hands = [e for e in events if e.type == "hand_settled"]
     first = hands[0].data["settlement"]
     hand_one = first["game_points"] if first["winner_side"] == seat else 0
@@ -280,7 +280,7 @@ def test_a_bad_query_is_a_422(client: FlaskClient, query: dict[str, str]) -> Non
 def test_pages_follow_the_cursor(client: FlaskClient) -> None:
     from api.leaderboard.store import LeaderboardStore
     from api.runtime.redis_connect import Client
-    redis: Client = client.application.extensions["sixtysix"].store.redis
+    redis: Client = client.application.extensions["sixtysix"].games.redis
     store = LeaderboardStore(redis, 60)
     ids = [new_player(client, f"Pager {i}")[0] for i in range(5)]
     from api.leaderboard.store import Increment

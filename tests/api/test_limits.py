@@ -37,8 +37,8 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis,
             request: pytest.FixtureRequest) -> Iterator[FlaskClient]:
     app = _app(redis_server.url, **request.param)
     yield app.test_client()
-    app.extensions["sixtysix"].waiter.close()
-    app.extensions["sixtysix"].store.redis.close()
+    app.extensions["sixtysix"].notifier.close()
+    app.extensions["sixtysix"].games.redis.close()
 
 
 def _rate_limited(response: Any, limit: str) -> None:

@@ -20,7 +20,7 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[
                       "SIXTYSIX_RATE_ACTIONS": "off", "SIXTYSIX_RATE_PLAYERS": "3/minute",
                       "SIXTYSIX_RATE_TABLES": "2/minute"})
     yield app.test_client()
-    app.extensions["sixtysix"].store.redis.close()
+    app.extensions["sixtysix"].games.redis.close()
 
 
 def test_players_per_address(limited: FlaskClient) -> None:

@@ -153,7 +153,7 @@ def test_request_lines_can_be_turned_off(app: Flask, capsys: pytest.CaptureFixtu
     capsys.readouterr()
     quiet.test_client().get("/healthz")
     assert _log_lines(capsys) == []
-    quiet.extensions["sixtysix"].store.redis.close()
+    quiet.extensions["sixtysix"].games.redis.close()
 
 
 def test_request_counter_and_latency(client: FlaskClient) -> None:
@@ -200,8 +200,8 @@ def test_active_games_estimate(app: Flask, client: FlaskClient) -> None:
 
 
 def test_redis_errors_are_counted(app: Flask, client: FlaskClient) -> None:
-    app.extensions["sixtysix"].store.redis.connection_pool.connection_kwargs["port"] = 1
-    app.extensions["sixtysix"].store.redis.connection_pool.disconnect()
+    app.extensions["sixtysix"].games.redis.connection_pool.connection_kwargs["port"] = 1
+    app.extensions["sixtysix"].games.redis.connection_pool.disconnect()
     assert_problem(client.get("/v1/games/abc"), 503, "store-unavailable")
     text = client.get("/metrics").get_data(as_text=True)
     assert 'sixtysix_redis_errors_total{error="ConnectionError"}' in text

@@ -10,11 +10,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.store import GameStore
 from api.games.tokens import digest
-from api.players.store import PlayerStore, player_key
-from api.tables.results import record_match
-from api.tables.store import TableStore
+from api.players.store import player_key
 from tests.api.helpers import assert_problem, bearer, two_humans
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
 
@@ -121,16 +118,14 @@ def test_a_match_is_counted_once_however_often_it_is_recorded(
     game_id, seats = seat_tokens(client, table["table_id"], [ann, bob])
     final = play_to_end(client, game_id, seats, random.Random(3))
     winner = final["match"]["set_winner"]
-    store = GameStore(redis_client, 3600)
-    game = store.load(game_id)
-    tables, players = TableStore(redis_client, 3600), PlayerStore(redis_client)
-    threads = [threading.Thread(target=record_match, args=(tables, players, game))
-               for _ in range(8)]
+    services = app.extensions["sixtysix"]
+    game = services.games.load(game_id)
+    threads = [threading.Thread(target=services.after_save, args=(game,)) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    record_match(tables, players, game)
+    services.after_save(game)
     for seat, player_id in ((0, ann_id), (1, bob_id)):
         stats = client.get(f"/v1/players/{player_id}").json["stats"]  # type: ignore[index]
         assert stats["sixty-six"] == {"played": 1, "won": int(seat == winner)}

@@ -59,7 +59,7 @@ def test_a_burst_larger_than_the_pool_is_served(redis_server: EmbeddedRedis,
         for thread in threads:
             thread.join(60)
         assert statuses == [200] * 480
-        assert app.extensions["sixtysix"].store.redis.connection_pool.max_connections == 2
+        assert app.extensions["sixtysix"].games.redis.connection_pool.max_connections == 2
     finally:
         _close(app)
 
@@ -71,6 +71,6 @@ def test_the_pool_size_must_be_positive(redis_server: EmbeddedRedis) -> None:
 
 def _close(app: Flask) -> None:
     services = app.extensions["sixtysix"]
-    services.waiter.close()
-    services.store.redis.close()
+    services.notifier.close()
+    services.games.redis.close()
     services.queue.close()

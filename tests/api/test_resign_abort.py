@@ -110,7 +110,7 @@ def _a_save_first(app: Flask, monkeypatch: pytest.MonkeyPatch, times: int) -> li
     """Make another writer save the game (a meta-only save, as a computer's move or a hint's
     mark would) right after the action's request loaded it, ``times`` times; the versions
     written."""
-    store = app.extensions["sixtysix"].store
+    store = app.extensions["sixtysix"].games
     written: list[int] = []
     real = play_move.clocked
 

@@ -93,7 +93,7 @@ def cors_client(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Itera
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "RATELIMIT_ENABLED": False,
                       "SIXTYSIX_CORS_ORIGINS": "https://play.example, http://localhost:3000/"})
     yield app.test_client()
-    app.extensions["sixtysix"].store.redis.close()
+    app.extensions["sixtysix"].games.redis.close()
 
 
 def test_cors_is_closed_by_default(client: FlaskClient) -> None:

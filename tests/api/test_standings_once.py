@@ -1,5 +1,6 @@
-"""Exactly once: the standings hook called for the same saved game from many threads at once
-(two requests settling together, a worker retrying) counts every hand and match once."""
+"""Exactly once: the pipeline after a save (:class:`api.composition.Pipeline`) run for the same
+saved game from many threads at once (two requests settling together, a worker retrying)
+counts every hand and match once."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.standings import record_standings
 from api.games.store import Game
 from api.ratings.seed import apply, shipped
 from tests.api.helpers import act, bearer
@@ -50,14 +50,14 @@ def _forget(client: redis.Redis) -> None:
 
 
 def _at_once(app: Flask, game: Game) -> None:
-    store = app.extensions["sixtysix"].store
+    after_save = app.extensions["sixtysix"].after_save
     barrier = threading.Barrier(THREADS)
     errors: list[BaseException] = []
 
     def run() -> None:
         try:
             barrier.wait(timeout=10)
-            record_standings(store.redis, store.ttl, game)
+            after_save(game)
         except BaseException as exc:  # reported below
             errors.append(exc)
 
@@ -93,8 +93,7 @@ def test_a_finished_match_is_counted_once(app: Flask, client: FlaskClient,
     assert board(client) == {}
     _at_once(app, load(app, game_id))
     assert _snapshot(redis_client) == counted
-    store = app.extensions["sixtysix"].store
-    record_standings(store.redis, store.ttl, load(app, game_id))  # a retry, later
+    app.extensions["sixtysix"].after_save(load(app, game_id))  # a retry, later
     assert _snapshot(redis_client) == counted
 
 
@@ -115,7 +114,7 @@ def test_hands_settled_by_two_saves_at_once_count_once(app: Flask, client: Flask
     counted = _snapshot(redis_client)
     assert board(client)  # the settled hand's winner is on the board
     _forget(redis_client)
-    logged = app.extensions["sixtysix"].store.all_events(game)
+    logged = app.extensions["sixtysix"].games.all_events(game)
     batch = Game(game.game_id, game.version, game.state, game.meta, game.event_count, logged)
     _at_once(app, batch)  # every save's batch offered by eight requests at once
     assert _snapshot(redis_client) == counted

@@ -226,7 +226,7 @@ def test_the_open_ttl_is_configurable(redis_server: EmbeddedRedis,
     _, bob = new_player(client, "Bob")
     join(client, bob, made["table_id"])
     assert redis_client.ttl(table_key(made["table_id"])) > 120  # started: the game's TTL
-    app.extensions["sixtysix"].store.redis.close()
+    app.extensions["sixtysix"].games.redis.close()
 
 
 def test_rematch_continues_the_dealer_rotation_and_keeps_the_history(

@@ -96,7 +96,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     assert token is not None
     key = idempotency.key()
     if_match = condition(IF_MATCH)
-    game = svc.store.load(game_id)
+    game = svc.games.load(game_id)
     seat = seat_of(game_id, game.meta, token)
     body = load_body()
     write = None

@@ -65,7 +65,7 @@ def chat(game_id: str) -> Response:
 
 def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     """The seat's chat message (the body ``load_body`` loads) on game ``game_id``."""
-    store = services().store
+    store = services().games
     token = required_token()
     key = idempotency.key()
     meta = store.meta(checked_game_id(game_id))

@@ -34,12 +34,12 @@ class Events(MethodView):
         token = bearer_token(required=False)
         game_id = checked_game_id(game_id)
         svc = services()
-        meta, count, logged = svc.store.events(game_id, query["after"], query["limit"])
+        meta, count, logged = svc.games.events(game_id, query["after"], query["limit"])
         seat = authenticate(game_id, meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, meta, query.get("invite_code"))
         if clocked_meta(svc, game_id, meta):  # applied first (a computer's move: queued)
-            meta, count, logged = svc.store.events(game_id, query["after"], query["limit"])
+            meta, count, logged = svc.games.events(game_id, query["after"], query["limit"])
         # Not dumped through EventPageSchema: it would drop each event's type-specific members.
         return json_response({
             "events": [e.for_seat(seat) for e in logged],

@@ -186,8 +186,8 @@ class Games(MethodView):
                       body["settings"].get("think_time_s") is not None)
         key = idempotency.create_key()
         if key is not None:
-            return _create_once(svc.store, body, key, player)
-        game, tokens = create_game(svc.store, body, client_address(), player)
+            return _create_once(svc.games, body, key, player)
+        game, tokens = create_game(svc.games, body, client_address(), player)
         game, applied = replied(game)
         return json_response(_created(game, tokens), 201, {**_headers(game), **applied})
 
@@ -217,7 +217,7 @@ class GameResource(MethodView):
         game_id = checked_game_id(game_id)
         token = bearer_token(required=False)
         if_none_match = condition(IF_NONE_MATCH)
-        game = svc.store.load(game_id)
+        game = svc.games.load(game_id)
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             spectate(game_id, game.meta, query.get("invite_code"))
@@ -226,9 +226,9 @@ class GameResource(MethodView):
         after = query.get("after_version")
         if after is not None and game.version <= after and query["wait"] > 0:
             wait = min(query["wait"], current_app.config["SIXTYSIX_MAX_WAIT"])
-            if svc.waiter.wait(notify_channel(game_id), after, wait,
-                               lambda: svc.store.version(game_id)) > game.version:
-                game = svc.store.load(game_id)
+            if svc.notifier.wait(notify_channel(game_id), after, wait,
+                               lambda: svc.games.version(game_id)) > game.version:
+                game = svc.games.load(game_id)
         headers = {"ETag": etag(game.version), "Vary": "Authorization"}
         if not_modified(game.version, if_none_match):
             return Response(status=304, headers=headers)

@@ -33,7 +33,7 @@ class Ready(MethodView):
         the computers wait, hints and analyses are refused; ``scheduler``: delayed jobs such
         as clocks are late): the web tier keeps serving, so the answer stays 200."""
         svc = services()
-        svc.store.redis.ping()
+        svc.games.redis.ping()
         absent = [] if svc.queue is None else svc.queue.tier.missing()
         return {"status": "degraded", "missing": absent} if absent else {"status": "ok",
                                                                         "missing": []}

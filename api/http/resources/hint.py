@@ -84,7 +84,7 @@ class Hint(MethodView):
         that has passed is applied first (then the seat may have no decision: a 409).
         """
         svc = services()
-        store = svc.store
+        store = svc.games
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None

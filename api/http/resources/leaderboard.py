@@ -9,11 +9,10 @@ from flask import Response
 from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
-from api.http.resources.lobby_support import lobby
 from api.http.schemas_rank import LeaderboardPageSchema, LeaderboardQuerySchema
-from api.http.support import json_response
+from api.http.support import json_response, services
 from api.leaderboard.service import board_page
-from api.leaderboard.store import LeaderboardStore, month_of
+from api.leaderboard.store import month_of
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard",
                 description="The leaderboard: points from hands won, placements and leaving")
@@ -45,8 +44,8 @@ class Leaderboard(MethodView):
         """
         period = query["period"]
         month = query.get("month") or month_of(time.time()) if period == "month" else None
-        players = lobby().players
-        entries, cursor = board_page(LeaderboardStore(players.redis), players, query["kind"],
+        svc = services()
+        entries, cursor = board_page(svc.leaderboard, svc.players, query["kind"],
                                      period, query.get("variant"), month,
                                      int(query.get("cursor", 0)), query["limit"])
         return json_response({"period": period, "month": month,

@@ -1,4 +1,4 @@
-"""What the players and tables resources share: their stores, the player token, invite codes.
+"""What the players and tables resources share: the player token, invite codes.
 
 A player token travels as ``Authorization: Bearer <player token>`` (OpenAPI scheme
 ``playerToken``); an invite code as ``?invite_code=`` or the ``X-Invite-Code`` header.
@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
-from flask import current_app, g, request
+from flask import g, request
 
 from api.games.store import GameNotFound
 from api.games.tokens import digest
 from api.http.errors import UNAUTHORIZED, Problem, ProblemType
-from api.http.support import bearer_token
+from api.http.support import bearer_token, services
 from api.players.service import player_of_token
-from api.players.store import Player, PlayerStore
-from api.tables.store import TableStore
+from api.players.store import Player
 
 INVITE_HEADER: Final = "X-Invite-Code"
 #: ``flask.g`` attribute of the request's player, once looked up.
@@ -28,19 +26,6 @@ PLAYER_UNAUTHORIZED: Final = ProblemType(UNAUTHORIZED.slug, 401, "Missing or unk
 #: OpenAPI security of endpoints that need a player token, and of those where it is optional.
 PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
 OPTIONAL_PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}, {}]
-
-
-@dataclass(frozen=True, slots=True)
-class Lobby:
-    """The stores of the lobby, built once by the app factory."""
-
-    players: PlayerStore
-    tables: TableStore
-
-
-def lobby() -> Lobby:
-    found: Lobby = current_app.extensions["sixtysix_lobby"]
-    return found
 
 
 def current_player(*, required: bool) -> Player | None:
@@ -54,7 +39,7 @@ def current_player(*, required: bool) -> Player | None:
         if required:
             raise _unauthorized("this request needs Authorization: Bearer <player token>")
         return None
-    player = player_of_token(lobby().players, token)
+    player = player_of_token(services().players, token)
     if player is None:
         raise _unauthorized("the token belongs to no player (a seat token is not a player "
                             "token)")
@@ -92,7 +77,7 @@ def spectate(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> 
     if info is None:
         return
     watcher = digest(request.remote_addr or "unknown")[:32]
-    lobby().tables.watched(info["table_id"], watcher)
+    services().tables.watched(info["table_id"], watcher)
 
 
 def invite_code(query_value: str | None = None) -> str | None:

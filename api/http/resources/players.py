@@ -13,7 +13,6 @@ from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
     PLAYER_TOKEN,
     current_player,
-    lobby,
     required_player,
 )
 from api.http.schemas_lobby import (
@@ -24,9 +23,8 @@ from api.http.schemas_lobby import (
 )
 from api.http.schemas_rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
 from api.http.support import json_response, services
-from api.players.history import HistoryStore
-from api.players.profiles import full_profile
 from api.players.service import create_player, load_player, profile
+from api.profiles import full_profile
 from api.tables.service import my_games
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
@@ -81,7 +79,7 @@ class Players(MethodView):
         ``Authorization: Bearer`` to the lobby (``/v1/players/me``, ``/v1/tables``). It is not
         a seat token: a seat token comes from the table once its game has started.
         """
-        player, token = create_player(lobby().players, body["name"], body["kind"])
+        player, token = create_player(services().players, body["name"], body["kind"])
         return json_response({**profile(player), "token": token}, 201,
                              {"Location": f"/v1/players/{player.player_id}"})
 
@@ -94,7 +92,9 @@ class Me(MethodView):
     def get(self) -> Response:
         """The player of the token: his profile as ``GET /v1/players/{player_id}`` answers
         it, with his own points and rank on every leaderboard of his kind."""
-        return json_response(full_profile(lobby().players.redis, required_player()))
+        svc = services()
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
+                                          required_player()))
 
 
 @blp.route("/me/games")
@@ -111,11 +111,10 @@ class MyGames(MethodView):
         client can resume: the seat token of a game is in ``GET /v1/tables/{table_id}``.
         """
         player = required_player()
-        stores = lobby()
         svc = services()
-        page, cursor = my_games(svc.store, stores.players, stores.tables, player,
-                                query["status"], query.get("cursor"), query["limit"],
-                                lambda game: clocked(svc, game, 0))
+        page, cursor = my_games(svc.games, svc.players, player, query["status"],
+                                query.get("cursor"), query["limit"],
+                                lambda game: clocked(svc, game, 0), svc.after_save)
         return json_response({"games": page, "next_cursor": cursor})
 
 
@@ -127,9 +126,9 @@ class PlayerResource(MethodView):
         """A player's public profile: name, kind, created; per variant matches played and
         won, hands won and rating; points and rank on every leaderboard (all time and this
         month; all variants and each); tour stamps."""
-        stores = lobby()
-        return json_response(full_profile(stores.players.redis,
-                                          load_player(stores.players, player_id)))
+        svc = services()
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
+                                          load_player(svc.players, player_id)))
 
 
 @blp.route("/<player_id>/games")
@@ -148,11 +147,11 @@ class PlayerGames(MethodView):
         Page on with ``cursor=next_cursor`` until it is null; a page may hold fewer than
         ``limit`` matches.
         """
-        stores = lobby()
-        player = load_player(stores.players, player_id)
+        svc = services()
+        player = load_player(svc.players, player_id)
         caller = current_player(required=False)
         own = caller is not None and caller.player_id == player.player_id
-        games, cursor = HistoryStore(stores.players.redis).page(
+        games, cursor = svc.history.page(
             player.player_id, query.get("cursor"), query["limit"])
         return json_response({"games": [g for g in games if own or not g["private"]],
                               "next_cursor": cursor})

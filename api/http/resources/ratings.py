@@ -8,11 +8,9 @@ from flask import Response
 from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
-from api.http.resources.lobby_support import lobby
 from api.http.schemas_rank import RatingsPageSchema, RatingsQuerySchema
-from api.http.support import json_response
+from api.http.support import json_response, services
 from api.ratings.service import listing
-from api.ratings.store import RatingStore
 
 blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
                 description="Ratings (OpenSkill Plackett-Luce) per variant")
@@ -42,9 +40,9 @@ class Ratings(MethodView):
         with ``cursor=next_cursor``.
         """
         variant, kind = query["variant"], query["kind"]
-        store = RatingStore(lobby().players.redis)
+        svc = services()
         offset = int(query.get("cursor", 0))
-        rows = listing(store, variant, kind, offset, query["limit"], lobby().players.names)
+        rows = listing(svc.ratings, variant, kind, offset, query["limit"], svc.players.names)
         return json_response({"variant": variant, "kind": kind, "ratings": rows,
                               "next_cursor": str(offset + query["limit"])
                               if len(rows) == query["limit"] else None})

@@ -70,7 +70,7 @@ class Record(MethodView):
         """
         svc = services()
         token = bearer_token(required=False)
-        game = svc.store.load(checked_game_id(game_id))
+        game = svc.games.load(checked_game_id(game_id))
         seat = authenticate(game_id, game.meta, token) if token is not None else None
         if seat is None:
             admit(game.game_id, game.meta, query.get("invite_code"))
@@ -79,7 +79,7 @@ class Record(MethodView):
             raise Problem(UNAUTHORIZED, "the record of a game in play is shown only to its "
                           "seats: send Authorization: Bearer <seat token>",
                           headers={"WWW-Authenticate": 'Bearer realm="sixtysix"'})
-        record = game_record(svc.store, game, seat)
+        record = game_record(svc.games, game, seat)
         headers = {"ETag": etag(game.version), "Vary": "Authorization",
                    "Cache-Control": "private, no-cache"}
         if query["format"] == "text":

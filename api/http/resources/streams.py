@@ -16,21 +16,20 @@ from flask.views import MethodView
 
 from api.errors import FieldError
 from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
-from api.games.turns import clocked, clocked_meta, clocked_table, computers_unavailable
+from api.games.turns import clocked, clocked_meta, computers_unavailable
 from api.http.errors import UNAUTHORIZED, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import (
     OPTIONAL_PLAYER_TOKEN,
     current_player,
     invite_code,
-    lobby,
     spectate,
 )
 from api.http.schemas import StreamQuerySchema, TicketSchema
 from api.http.schemas_lobby import InviteQuerySchema
 from api.http.support import authenticate, bearer_token, checked_game_id, json_response, services
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
-from api.tables.service import finish_if_over, load_table, table_view, visible
+from api.tables.service import clocked_table, finish_if_over, load_table, table_view, visible
 from api.tables.store import table_channel
 from engine.numerals import parse_natural
 
@@ -107,20 +106,20 @@ class GameStream(MethodView):
         game_id = checked_game_id(game_id)
         after = _resume_after(query)
         token = bearer_token(required=False)
-        game = svc.store.load(game_id)
+        game = svc.games.load(game_id)
         seat: int | None = None
         if token is not None:
             seat = authenticate(game_id, game.meta, token)
         elif "ticket" in query:
-            seat = svc.store.use_ticket(game_id, query["ticket"])
+            seat = svc.games.use_ticket(game_id, query["ticket"])
             if seat is None:
                 raise _ticket_refused()
         else:
             spectate(game_id, game.meta, query.get("invite_code"))
         game = clocked(svc, game, 0)  # a passed deadline: applied first (a computer's: queued)
-        source = GameSource(svc.store, game, seat, after,
+        source = GameSource(svc.games, game, seat, after,
                             lambda seen: computers_unavailable(svc, seen))
-        return _stream(follow(svc.waiter, notify_channel(game_id), source,
+        return _stream(follow(svc.notifier, notify_channel(game_id), source,
                               current_app.config["SIXTYSIX_STREAM_HEARTBEAT"]))
 
 
@@ -138,11 +137,11 @@ class StreamTicket(MethodView):
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None
-        meta, _, _ = svc.store.events(game_id, 0, 1)
+        meta, _, _ = svc.games.events(game_id, 0, 1)
         seat = authenticate(game_id, meta, token)
         clocked_meta(svc, game_id, meta)  # a passed deadline: applied first
         ticket = secrets.token_urlsafe(24)
-        svc.store.issue_ticket(game_id, seat, ticket)
+        svc.games.issue_ticket(game_id, seat, ticket)
         return json_response({"ticket": ticket, "expires_in": TICKET_TTL})
 
 
@@ -163,20 +162,19 @@ class TableStream(MethodView):
         seat token once the game started), or the invite code of a private table, or
         nothing for a public one.
         """
-        stores = lobby()
-        games = services().store
+        svc = services()
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
-        table = visible(load_table(stores.tables, table_id), table_id, player, invite)
-        clocked_table(services(), table)  # its game's passed deadline: applied first
+        table = visible(load_table(svc.tables, table_id), table_id, player, invite)
+        clocked_table(svc, table)  # its game's passed deadline: applied first
 
         def render() -> tuple[int, dict[str, Any]]:
-            table = load_table(stores.tables, table_id)
+            table = load_table(svc.tables, table_id)
             if table is None:
                 raise StreamEnded
-            if finish_if_over(stores.tables, games, table):
+            if finish_if_over(svc.games, table, svc.after_save):
                 return render()
-            return table.version, table_view(table, player, stores.tables.watchers(table_id))
+            return table.version, table_view(table, player, svc.tables.watchers(table_id))
 
-        return _stream(follow(services().waiter, table_channel(table_id), TableSource(render),
+        return _stream(follow(svc.notifier, table_channel(table_id), TableSource(render),
                               current_app.config["SIXTYSIX_STREAM_HEARTBEAT"]))

@@ -11,7 +11,7 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from api.games.store import GameNotFound
-from api.games.turns import clocked_table, enqueue_computers, require_queue, schedule_clock
+from api.games.turns import enqueue_computers, require_queue, schedule_clock
 from api.http import metrics
 from api.http.errors import SAVED_VIEW_UNAVAILABLE, Problem
 from api.http.resources.blueprint import Blueprint
@@ -20,7 +20,6 @@ from api.http.resources.lobby_support import (
     PLAYER_TOKEN,
     current_player,
     invite_code,
-    lobby,
     required_player,
 )
 from api.http.schemas_lobby import (
@@ -34,9 +33,9 @@ from api.http.schemas_lobby import (
 from api.http.support import bearer_token, json_response, services
 from api.players.store import Player
 from api.ratings.service import rate_seats
-from api.ratings.store import RatingStore
 from api.tables.service import (
     PLAYING,
+    clocked_table,
     create_table,
     finish_if_over,
     join,
@@ -100,10 +99,10 @@ _LOCATION: Final = {"Location": "TableLocation"}
 
 def _answer(table: Table, player: Player | None, status: int = 200) -> Response:
     """The table view; a seated caller's seat token is minted on his first fetch."""
-    token = your_seat_token(services().store, table, player,
+    token = your_seat_token(services().games, table, player,
                             bearer_token(required=False) if player is not None else None)
-    view = table_view(table, player, lobby().tables.watchers(table.table_id), token)
-    rate_seats(RatingStore(lobby().players.redis), [view])
+    view = table_view(table, player, services().tables.watchers(table.table_id), token)
+    rate_seats(services().ratings, [view])
     return json_response(view, status, {"Location": f"/v1/tables/{table.table_id}"})
 
 
@@ -130,7 +129,7 @@ def _started(table: Table) -> Table:
     if table.doc["status"] == PLAYING and game_id:
         svc = services()
         with suppress(GameNotFound):
-            game = svc.store.load(game_id)
+            game = svc.games.load(game_id)
             if game.version == 1:  # just started: nobody has scheduled its deadline yet
                 schedule_clock(svc, game)
             enqueue_computers(svc, game, check=True)
@@ -165,8 +164,9 @@ class Tables(MethodView):
         expires.
         """
         player = required_player()
-        require_queue(services(), body["seats"])
-        table = create_table(lobby().tables, player, body,
+        svc = services()
+        require_queue(svc, body["seats"])
+        table = create_table(svc.tables, svc.players, player, body,
                              current_app.config["SIXTYSIX_TABLE_OPEN_TTL"],
                              current_app.config["SIXTYSIX_MAX_OPEN_TABLES"])
         return _changed(table, player, 201)
@@ -182,10 +182,10 @@ class Tables(MethodView):
         Page on with ``cursor=next_cursor`` until it is null; a page may hold fewer than
         ``limit`` tables.
         """
-        page, cursor = listing(lobby().tables, query["status"], query.get("variant"),
+        page, cursor = listing(services().tables, query["status"], query.get("variant"),
                                query.get("cursor"), query["limit"],
                                current_app.config["SIXTYSIX_TABLE_OPEN_TTL"])
-        rate_seats(RatingStore(lobby().players.redis), page)
+        rate_seats(services().ratings, page)
         return json_response({"tables": page, "next_cursor": cursor})
 
 
@@ -204,13 +204,13 @@ class TableResource(MethodView):
         A private table needs a seated player's token or the invite code (``?invite_code=``
         or ``X-Invite-Code``); otherwise it is a 404, as for an unknown table.
         """
-        stores = lobby()
+        svc = services()
         player = current_player(required=False)
         invite = invite_code(query.get("invite_code"))
-        table = visible(load_table(stores.tables, table_id), table_id, player, invite)
-        clocked_table(services(), table)  # its game's passed deadline: applied first
-        if finish_if_over(stores.tables, services().store, table):
-            table = visible(load_table(stores.tables, table_id), table_id, player, invite)
+        table = visible(load_table(svc.tables, table_id), table_id, player, invite)
+        clocked_table(svc, table)  # its game's passed deadline: applied first
+        if finish_if_over(svc.games, table, svc.after_save):
+            table = visible(load_table(svc.tables, table_id), table_id, player, invite)
         return _answer(table, player)
 
 
@@ -227,7 +227,8 @@ class Join(MethodView):
         full or started table is a 409.
         """
         player = required_player()
-        table = join(lobby().tables, player, table_id, body.get("seat"),
+        svc = services()
+        table = join(svc.tables, svc.players, player, table_id, body.get("seat"),
                      invite_code(body.get("invite_code")))
         return _changed(table, player)
 
@@ -240,7 +241,8 @@ class Leave(MethodView):
     def post(self, table_id: str) -> Response:
         """Free your seat before the start; a table that no player sits at is closed."""
         player = required_player()
-        return _changed(leave(lobby().tables, player, table_id), player)
+        svc = services()
+        return _changed(leave(svc.tables, svc.players, player, table_id), player)
 
 
 @blp.route("/<table_id>/rematch")
@@ -254,4 +256,6 @@ class Rematch(MethodView):
         after the last dealer. ``games`` lists the table's games in order.
         """
         player = required_player()
-        return _changed(rematch(lobby().tables, services().store, player, table_id), player)
+        svc = services()
+        return _changed(rematch(svc.tables, svc.players, svc.games, player, table_id,
+                                svc.after_save), player)

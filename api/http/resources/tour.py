@@ -7,7 +7,6 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
-from api.games.standings import record_standings
 from api.games.turns import enqueue_computers, require_queue
 from api.http.limits import client_address
 from api.http.resources.blueprint import Blueprint
@@ -15,7 +14,6 @@ from api.http.resources.lobby_support import PLAYER_TOKEN, required_player
 from api.http.schemas_rank import TourSchema, TourStartSchema
 from api.http.support import bearer_token, etag, json_response, services
 from api.tour.service import latest_unstamped_game, start, tour_view
-from api.tour.store import TourStore
 
 blp = Blueprint("tour", __name__, url_prefix="/v1/tour",
                 description="The Route-66 tour: win a station's match to stamp it and open "
@@ -53,11 +51,10 @@ class Tour(MethodView):
         """The player's tour: every station (city, diner, opponent, level, variant, match
         length), its stamp, whether it is open, and his latest game there (to resume)."""
         player = required_player()
-        store = services().store
-        tours = TourStore(store.redis)
-        if (game := latest_unstamped_game(store, tours, player)) is not None:
-            record_standings(store.redis, store.ttl, game)  # a result its save's hook missed
-        return json_response(tour_view(tours, player, _player_token()))
+        svc = services()
+        if (game := latest_unstamped_game(svc.games, svc.tour, player)) is not None:
+            svc.after_save(game)  # a result its save's pipeline missed
+        return json_response(tour_view(svc.tour, player, _player_token()))
 
 
 @blp.route("/<station>/start")
@@ -79,11 +76,10 @@ class TourStart(MethodView):
         """
         player = required_player()
         svc = services()
-        store = svc.store
         require_queue(svc, [{"kind": "computer"}])  # every station's opponent is a computer
-        game, token = start(store, TourStore(store.redis), player, _player_token(), station,
+        game, token = start(svc.games, svc.tour, player, _player_token(), station,
                             client_address())
-        record_standings(store.redis, store.ttl, game)  # hands finished at the start
+        svc.after_save(game)  # hands finished at the start
         enqueue_computers(svc, game)  # the opponent's opening moves, on the worker tier
         out: dict[str, Any] = {"station": station, "game_id": game.game_id, "seat": 0,
                                "token": token, "game": f"/v1/games/{game.game_id}"}

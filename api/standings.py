@@ -1,10 +1,10 @@
 """After a game's save: its leaderboard points, ratings, tour stamp and players' history.
 
-:func:`record_standings` is called by the game service after every save of a game (the web
-request's and a worker's alike, :func:`api.games.service.act`), when a table's finished match is
-recorded (:func:`api.tables.results.record_match`: also a match that ended as the table
-started it, as a three-hand dealer sits out a first hand worth the match), and after a tour
-game is created. Games without a player (``POST /v1/games`` without a player token) are
+:meth:`Standings.record` is the first step of the pipeline after every save of a game
+(:mod:`api.composition`: the web request's and a worker's alike, :func:`api.games.service.act`;
+the views that find a finished match not yet recorded, also one that ended as its table
+started it, as a three-hand dealer sits out a first hand worth the match; and after a tour
+game is created). Games without a player (``POST /v1/games`` without a player token) are
 skipped at once. A save's own events are offered while the game runs; once it is over (or
 aborted) the game's whole log is, so that hands settled when the game was created, or whose
 save's hook failed, are counted then.
@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -36,7 +37,6 @@ from api.players.service import iso
 from api.players.store import PlayerStore
 from api.ratings.service import RatingBusy, entity_of_seat, rank_sides, rate_match
 from api.ratings.store import RatingStore
-from api.runtime.redis_connect import Client
 from api.tour.results import stamp_if_won
 from api.tour.store import TourStore
 from engine import ABORTED, RESIGNED, GameState
@@ -55,37 +55,47 @@ def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
     return players
 
 
-def record_standings(client: Client, game_ttl: int, game: Game) -> None:
-    """Count what ``game``'s latest save settled (see the module docstring)."""
-    players = seat_players(game.meta)
-    if players is None or not any(players):
-        return
-    try:
-        _record(GameStore(client, game_ttl), game, players)
-    except (redis.RedisError, RatingBusy) as exc:
-        log.warning("game %s saved but its standings not yet recorded: %s", game.game_id,
-                    type(exc).__name__)
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The stores the standings write, handed over by the composition root."""
 
+    games: GameStore
+    players: PlayerStore
+    history: HistoryStore
+    tour: TourStore
+    leaderboard: LeaderboardStore
+    ratings: RatingStore
 
-def _record(store: GameStore, game: Game, players: list[str | None]) -> None:
-    state = game.state
-    if state.over:
-        events = [e.event for e in store.all_events(game)]
-        before = 0
-    else:
-        events = [e.event for e in game.recent]
-        before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
-    client = store.redis
-    found = awards(state, game.meta, events, before, players) if game.meta.get("rated") else []
-    if not found and not state.over:
-        return
-    kinds = player_kinds(PlayerStore(client), players)
-    if state.over:  # first the cheap steps, which need no retries
-        if game.meta.get("tour") is not None:
-            stamp_if_won(TourStore(client), game)
-        write_history(HistoryStore(client), game, players, kinds)
-    count_awards(LeaderboardStore(client, store.ttl), game, found, players, kinds)
-    rate_awards(RatingStore(client), store.ttl, game, found, players, kinds)
+    def record(self, game: Game) -> None:
+        """Count what ``game``'s latest save settled (see the module docstring)."""
+        players = seat_players(game.meta)
+        if players is None or not any(players):
+            return
+        try:
+            self._record(game, players)
+        except (redis.RedisError, RatingBusy) as exc:
+            log.warning("game %s saved but its standings not yet recorded: %s", game.game_id,
+                        type(exc).__name__)
+
+    def _record(self, game: Game, players: list[str | None]) -> None:
+        state = game.state
+        if state.over:
+            events = [e.event for e in self.games.all_events(game)]
+            before = 0
+        else:
+            events = [e.event for e in game.recent]
+            before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
+        found = awards(state, game.meta, events, before, players) if game.meta.get(
+            "rated") else []
+        if not found and not state.over:
+            return
+        kinds = player_kinds(self.players, players)
+        if state.over:  # first the cheap steps, which need no retries
+            if game.meta.get("tour") is not None:
+                stamp_if_won(self.tour, game)
+            write_history(self.history, game, players, kinds)
+        count_awards(self.leaderboard, game, found, players, kinds)
+        rate_awards(self.ratings, self.games.ttl, game, found, players, kinds)
 
 
 def player_kinds(players: PlayerStore, ids: Sequence[str | None]) -> dict[str, str]:

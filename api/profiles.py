@@ -12,24 +12,22 @@ from api.players.store import Player
 from api.ratings.model import Rating
 from api.ratings.service import rating_doc
 from api.ratings.store import RatingStore
-from api.runtime.redis_connect import Client
 from api.tour.stations import STATIONS
 from api.tour.store import STAMP, TourStore
 from engine import VARIANTS
 
 
-def full_profile(client: Client, player: Player) -> dict[str, Any]:
+def full_profile(board: LeaderboardStore, ratings: RatingStore, tours: TourStore,
+                 player: Player) -> dict[str, Any]:
     """:func:`api.players.service.profile` plus hands won, ratings, ranks and tour stamps."""
     out = profile(player)
-    board = LeaderboardStore(client)
     out["hands_won"] = board.hands_won(player.player_id, list(VARIANTS))
-    ratings = RatingStore(client)
     out["ratings"] = {}
     for variant in VARIANTS:
         raw = ratings.read(variant, [(player.kind, player.player_id)])[0]
         out["ratings"][variant] = None if raw is None else rating_doc(Rating.decode(raw))
     out["leaderboard"] = standings(board, player.player_id, player.kind)
-    progress = TourStore(client).progress(player.player_id)
+    progress = tours.progress(player.player_id)
     stamped = [s.slug for s in STATIONS if f"{STAMP}{s.slug}" in progress]
     out["tour"] = {"stamps": len(stamped), "stamped": stamped}
     return out

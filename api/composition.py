@@ -1,0 +1,80 @@
+"""The composition root: the one bag of adapters a process builds, and the pipeline after a save.
+
+The app factory (:func:`api.app.create_app`) and the worker's main
+(:func:`api.worker.run.build_context`) each call :func:`compose` once, on one Redis client,
+and hand the :class:`Services` it answers to the services; no domain module builds a store of
+its own. :class:`Pipeline` is the one pipeline that follows every save of a game (the web
+request's and a worker's alike, :func:`api.games.service.act`, and the views that find a
+finished match not yet recorded): first the standings (:class:`api.standings.Standings`:
+leaderboard, ratings, tour stamp, history), then, once a table's match is over, its result
+(:func:`api.tables.results.after_save`: the players' lists, the table's status). Each step is
+idempotent and logs, never raises, a Redis failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.games.service import AfterSave
+from api.games.store import Game, GameStore
+from api.leaderboard.store import LeaderboardStore
+from api.live.notify import VersionWaiter
+from api.players.history import HistoryStore
+from api.players.store import PlayerStore
+from api.ratings.store import RatingStore
+from api.runtime.redis_connect import Client
+from api.standings import Standings
+from api.tables.results import after_save
+from api.tables.store import TableStore
+from api.tour.store import TourStore
+from api.worker.queue import TaskQueue
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    """What follows every save of a game, in order (see the module docstring)."""
+
+    standings: Standings
+    tables: TableStore
+    players: PlayerStore
+
+    def __call__(self, game: Game) -> None:
+        self.standings.record(game)
+        after_save(self.tables, self.players, game)
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """The adapters of one process, built once by :func:`compose`, and the pipeline after a
+    save; ``queue`` is ``None`` when no task queue can be had (a Redis Cluster without
+    ``QUEUE_URL``; see :mod:`api.app`)."""
+
+    games: GameStore
+    tables: TableStore
+    players: PlayerStore
+    history: HistoryStore
+    tour: TourStore
+    leaderboard: LeaderboardStore
+    ratings: RatingStore
+    queue: TaskQueue | None
+    notifier: VersionWaiter
+    after_save: AfterSave
+
+
+def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wait: float,
+            max_games: int = 0, presence_window: float = 30.0) -> Services:
+    """Every adapter on ``client`` (``game_ttl``, ``settle_wait`` and ``presence_window`` in
+    seconds; ``max_games``: a client address's cap, 0 for none), and the pipeline on them."""
+    games = GameStore(client, game_ttl, max_games, settle_wait=settle_wait,
+                      presence_window=presence_window)
+    tables = TableStore(client, game_ttl, settle_wait=settle_wait)
+    players = PlayerStore(client)
+    history = HistoryStore(client)
+    tour = TourStore(client)
+    leaderboard = LeaderboardStore(client, game_ttl)
+    ratings = RatingStore(client)
+    standings = Standings(games, players, history, tour, leaderboard, ratings)
+    return Services(games=games, tables=tables, players=players, history=history, tour=tour,
+                    leaderboard=leaderboard, ratings=ratings, queue=queue,
+                    notifier=VersionWaiter(client),
+                    after_save=Pipeline(standings, tables, players))
