@@ -1,7 +1,7 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API (and its workers), ``sixtysix
 worker`` runs worker processes only (:mod:`api.worker.run`), ``sixtysix play`` plays a match
 against the computer in the terminal (``--lobby``: against people, at a table; see
-:mod:`api.lobby_terminal`), ``sixtysix arena`` plays two computer levels against each other
+:mod:`api.clients.lobby_terminal`), ``sixtysix arena`` plays two computer levels against each other
 (:mod:`api.arena`), ``sixtysix rating-seed`` rewrites a variant's entry of the levels' rating
 seed (:mod:`api.ratings.seed_make`), ``sixtysix replay RECORD`` checks a record of play
 (:mod:`engine.replay`; ``--show`` prints its hands).
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TypeAlias
 
 from api import arena
-from api.client import ApiError, SixtySixClient
-from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
-from api.play import play_against_computer, resume
-from api.player_tokens import PlayerTokens, config_dir
+from api.clients.client import ApiError, SixtySixClient
+from api.clients.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
+from api.clients.play import play_against_computer, resume
+from api.clients.player_tokens import PlayerTokens, config_dir
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
 from api.ratings.seed_make import make_variant, read_variant, write_variant

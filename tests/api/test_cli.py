@@ -17,9 +17,9 @@ import redis
 import requests
 
 from api.cli import build_parser, main
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
+from api.clients.play import play_against_computer, play_match
 from api.games.store import GameStore
-from api.play import play_against_computer, play_match
 from api.runtime.redis_server import EmbeddedRedis
 from engine import legal_actions
 from tests.api.helpers import HEARTS_DECK

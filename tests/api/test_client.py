@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from api.client import ApiError, SixtySixClient, action_dict, action_text
+from api.clients.client import ApiError, SixtySixClient, action_dict, action_text
 from engine import InvalidAction
 
 # Seat 0 is forehand (seat 1 deals): KH QH AS TS 9C JC; seat 1: AH TH KS QS 9D JD; 9H trump.

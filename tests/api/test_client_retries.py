@@ -1,4 +1,4 @@
-"""api.client honours Retry-After: a 429 is waited out and sent again, a bounded number of
+"""api.clients.client honours Retry-After: a 429 is waited out and sent again, a bounded number of
 times, then raised as an ApiError saying so; an action's retries reuse its Idempotency-Key.
 
 Each test serves the app (real socket, real Redis) with one small limit on.
@@ -14,7 +14,7 @@ import pytest
 import redis
 import requests
 
-from api.client import ApiError, SixtySixClient
+from api.clients.client import ApiError, SixtySixClient
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 

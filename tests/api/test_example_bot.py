@@ -12,7 +12,7 @@ import pytest
 import redis
 import requests
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "examples" / "random_bot.py"

@@ -12,12 +12,12 @@ import requests
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.client import ApiError
+from api.clients.client import ApiError
+from api.clients.terminal import parse_choice
 from api.config import from_env
 from api.live.clock import _env_seconds
 from api.runtime.redis_connect import RedisURLError, parse
 from api.runtime.serve import ServeError, default_workers, split_bind
-from api.terminal import parse_choice
 from api.worker.priority import PriorityError, worker_nice
 from engine.numerals import parse_natural
 from engine.record import InvalidRecord, parse_text

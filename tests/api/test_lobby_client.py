@@ -7,7 +7,7 @@ import random
 import pytest
 import redis
 
-from api.client import ApiError, SixtySixClient
+from api.clients.client import ApiError, SixtySixClient
 
 
 def test_the_lobby_through_the_client(live_url: str, redis_client: redis.Redis) -> None:

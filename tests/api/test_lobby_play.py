@@ -11,7 +11,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.client import ApiError, SixtySixClient
+from api.clients.client import ApiError, SixtySixClient
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens, table
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import redis
 
 from api.cli import build_parser
-from api.client import SixtySixClient
-from api.lobby_terminal import LobbyChoice, join_command, lobby_choice, play_lobby
-from api.player_tokens import PlayerTokens, config_dir
+from api.clients.client import SixtySixClient
+from api.clients.lobby_terminal import LobbyChoice, join_command, lobby_choice, play_lobby
+from api.clients.player_tokens import PlayerTokens, config_dir
 from api.players.store import player_key
 
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.app import create_app
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.http.metrics import Metrics
 from api.http.observability import (
     REQUEST_LOGGER,

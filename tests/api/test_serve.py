@@ -19,7 +19,7 @@ import pytest
 import redis
 import requests
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.runtime.redis_server import EmbeddedRedis
 from api.runtime.serve import (
     DEATH_WINDOW,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from api.terminal import (
+from api.clients.terminal import (
     order_actions,
     parse_choice,
     render_actions,

@@ -10,8 +10,8 @@ import unicodedata
 import pytest
 from flask.testing import FlaskClient
 
+from api.clients.terminal import render_chat, table_names
 from api.http.schemas import CreateGameSchema
-from api.terminal import render_chat, table_names
 from api.text_policy import (
     FILLERS,
     REFUSED_CATEGORIES,

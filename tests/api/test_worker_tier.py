@@ -10,7 +10,7 @@ import redis
 import requests
 from rq.job import Job, JobStatus
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.games.service import prepare_game
 from api.games.store import GameStore
 from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from api.client import OUTCOME_UNKNOWN, ApiError, SeatSpec, SixtySixClient, View
-from api.terminal import (
+from api.clients.client import OUTCOME_UNKNOWN, ApiError, SeatSpec, SixtySixClient, View
+from api.clients.terminal import (
     HINT_COMMAND,
     PROMPT,
     SAY_COMMAND,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.client import ActionDict, action_dict, action_text
+from api.clients.client import ActionDict, action_dict, action_text
 from api.text_policy import shown
 from engine.errors import InvalidAction
 from engine.numerals import parse_natural

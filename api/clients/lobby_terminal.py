@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Final
 
-from api.client import ApiError, SixtySixClient, TableSeatSpec, TableView
-from api.play import play_match
-from api.player_tokens import PlayerTokens, SavedPlayer
+from api.clients.client import ApiError, SixtySixClient, TableSeatSpec, TableView
+from api.clients.play import play_match
+from api.clients.player_tokens import PlayerTokens, SavedPlayer
 from api.text_policy import shown
 from engine.numerals import parse_natural
 
@@ -120,7 +120,7 @@ def _player(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], st
 
 def _changed(me: SixtySixClient, change: Callable[[], TableView], invite: str | None,
              say: Callable[[str], None]) -> TableView:
-    """``change()``'s table; one that may stand (:attr:`~api.client.ApiError.unsettled`) is
+    """``change()``'s table; one that may stand (:attr:`~api.clients.client.ApiError.unsettled`) is
     said so, never that it failed, and the table read again (the caller sees whether it holds
     the change)."""
     try:

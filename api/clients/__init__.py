@@ -1,0 +1,2 @@
+"""The clients of the HTTP API: the typed Python client, the terminal game and its lobby, and
+the player tokens they keep."""
