@@ -194,8 +194,8 @@ def add_arena(sub: Subparsers) -> None:
                        description="Play duplicate deals (each deal twice, seats swapped) "
                        "between two computer levels in this process and print per bot: game "
                        "points per hand, hands won with a 95% confidence interval, matches "
-                       "won, mean and p95 time per move. See api/arena.py for the seating of "
-                       "three- and four-hand.")
+                       "won, mean and p95 time per move. See api/arena/__init__.py for the "
+                       "seating of three- and four-hand.")
     p.add_argument("--a", default="strong",
                    help="level of bot a, or a variant of one with changed settings, e.g. "
                    "strong:close_hedge=2,max_samples=500 (default strong)")
@@ -208,7 +208,7 @@ def add_arena(sub: Subparsers) -> None:
     p.add_argument("--sequential", action="store_true",
                    help="stop early, after the first deal at which an anytime-valid interval "
                    "of a's share of game points excludes 50%%; --hands is then a cap "
-                   "(api/sequential.py)")
+                   "(api/arena/sequential.py)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="with --sequential: error level of the test (default 0.05)")
     p.add_argument("--max-minutes", type=float, default=math.inf,

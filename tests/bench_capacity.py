@@ -49,10 +49,10 @@ from pathlib import Path
 import redis
 
 from api.arena import percentile
+from api.arena.strength import engine_path
 from api.games.service import act, computer_to_move, create_game, request_computers
 from api.games.store import Game, GameStore, game_key
 from api.runtime.redis_server import EmbeddedRedis
-from api.strength import engine_path
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerPool
 from engine import PLAYING, Rules, apply, legal_actions, new_game, view

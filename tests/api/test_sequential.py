@@ -9,8 +9,8 @@ import random
 import pytest
 
 from api import arena
+from api.arena.sequential import MIN_PAIRS, SequentialShare, half_width_factor
 from api.cli import main
-from api.sequential import MIN_PAIRS, SequentialShare, half_width_factor
 
 
 def test_the_boundary_is_wider_than_a_fixed_interval_and_shrinks() -> None:

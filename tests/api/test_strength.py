@@ -1,4 +1,4 @@
-"""python -m api.strength: sequential arenas merged into the JSON, rendered as markdown."""
+"""python -m api.arena.strength: sequential arenas merged into the JSON, rendered as markdown."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api import strength
+from api.arena import strength
 
 
 def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:

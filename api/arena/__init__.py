@@ -22,7 +22,7 @@ budgets count, and what load on the machine does not inflate).
 
 **Sequential mode** (``sequential=True``, ``sixtysix arena --sequential``): ``hands`` is a cap;
 the arena stops after the first duplicate pair at which the anytime-valid interval of bot a's
-share of game points excludes 50% (:mod:`api.sequential` says which test and why), so that a
+share of game points excludes 50% (:mod:`api.arena.sequential` says which test and why), so that a
 clear difference costs minutes; the progress bar shows the running share and interval. It
 may also stop at a time limit (``max_minutes``): the interval holds at any stopping time.
 """
@@ -43,7 +43,7 @@ from typing import Any, Final, TextIO
 
 from tqdm import tqdm
 
-from api.sequential import SequentialShare, ShareInterval
+from api.arena.sequential import SequentialShare, ShareInterval
 from engine import PLAYING, Rules, apply, new_game, view
 from engine.ai import Level, choose, level_variant
 from engine.cards import CARD_CODES
