@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import lobby
-from api.http.schemas_rank import LeaderboardPageSchema, LeaderboardQuerySchema
+from api.http.schemas.rank import LeaderboardPageSchema, LeaderboardQuerySchema
 from api.http.support import json_response
 from api.leaderboard.service import board_page
 from api.leaderboard.store import LeaderboardStore, month_of

@@ -16,13 +16,13 @@ from api.http.resources.lobby_support import (
     lobby,
     required_player,
 )
-from api.http.schemas_lobby import (
+from api.http.schemas.lobby import (
     CreatedPlayerSchema,
     CreatePlayerSchema,
     MyGamesPageSchema,
     MyGamesQuerySchema,
 )
-from api.http.schemas_rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
+from api.http.schemas.rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
 from api.http.support import json_response, services
 from api.players.history import HistoryStore
 from api.players.profiles import full_profile

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import lobby
-from api.http.schemas_rank import RatingsPageSchema, RatingsQuerySchema
+from api.http.schemas.rank import RatingsPageSchema, RatingsQuerySchema
 from api.http.support import json_response
 from api.ratings.service import listing
 from api.ratings.store import RatingStore

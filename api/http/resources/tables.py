@@ -23,7 +23,7 @@ from api.http.resources.lobby_support import (
     lobby,
     required_player,
 )
-from api.http.schemas_lobby import (
+from api.http.schemas.lobby import (
     CreateTableSchema,
     InviteQuerySchema,
     JoinSchema,

@@ -8,7 +8,7 @@ from typing import Final
 from marshmallow import Schema, fields, validate
 
 from api.http.schemas import QueryInteger
-from api.http.schemas_lobby import PlayerSchema
+from api.http.schemas.lobby import PlayerSchema
 from api.ratings.store import KINDS as RATED_KINDS
 from engine import VARIANTS
 

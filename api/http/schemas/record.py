@@ -7,7 +7,7 @@ from typing import Final
 from marshmallow import Schema, fields, validate
 
 from api.http.schemas import SeatSchema, invite_code_query
-from api.http.schemas_chat import RecordChatSchema
+from api.http.schemas.chat import RecordChatSchema
 
 RECORD_FORMATS: Final = ("json", "text")
 
