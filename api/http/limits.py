@@ -21,8 +21,9 @@ that honours ``Retry-After`` waits at most one window (a second for the per-seco
 the rest of a fixed minute. If Redis is unreachable the request is a 503, like any other store
 outage.
 
-The defaults are set from what a fast bot sends. ``python -m tests.bench_bot_rate --matches 40``
-(``examples/random_bot.py`` against the random computer, gunicorn as shipped, 2 cores) measured:
+The defaults are set from what a fast bot sends. ``python -m tests.bench.bench_bot_rate
+--matches 40`` (``examples/random_bot.py`` against the random computer, gunicorn as shipped,
+2 cores) measured:
 a match to 7 game points is 17-71 requests (15-69 actions) in 0.03-0.15 s, 414-581 requests/s
 while it runs; back to back, one process sent up to 491 requests and created 16 games in 1 s.
 So ``150/second`` actions per token and ``200/second`` requests per address let any one match

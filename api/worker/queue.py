@@ -1,6 +1,6 @@
 """The task queue of the worker tier: RQ on a Redis server, behind :class:`TaskQueue`.
 
-Why RQ (``python -m tests.bench_queue``: 200 jobs one every 10 ms, then 20 jobs due 1 s
+Why RQ (``python -m tests.bench.bench_queue``: 200 jobs one every 10 ms, then 20 jobs due 1 s
 later, one worker process, real ``redis-server``, this 2-core machine)::
 
     rq SimpleWorker           enqueue→start p50   1.2 ms  p95   1.5 ms  max   2.0 ms

@@ -1,5 +1,5 @@
 """The farming attack of issue 23 against a real server with the shipped rate limits
-(:mod:`tests.farm_leaderboard`): two accounts of one person, the second resigning at once and
+(:mod:`tests.bench.farm_leaderboard`): two accounts of one person, the second resigning at once and
 both asking for a rematch, gain nothing; honest play between two accounts still counts."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import requests
 from api.leaderboard.pairs import PAIR_LIMIT, unrated_reason
 from api.leaderboard.scoring import LEAVE_PENALTY
 from tests.api.rank_helpers import expected_points
-from tests.farm_leaderboard import farm
+from tests.bench.farm_leaderboard import farm
 
 #: Rounds that stay within the shipped budget of tables and rematches per address (30 a
 #: minute: 1 table + 2 rematches a round), two more than the pair's rated matches.

@@ -1,11 +1,11 @@
-"""The bare stack of an action, for ``python -m tests.bench_http``'s ``bare`` phase.
+"""The bare stack of an action, for ``python -m tests.bench.bench_http``'s ``bare`` phase.
 
 A Flask app with redis-py and nothing else, served by gunicorn with
 ``deploy/gunicorn.conf.py`` (``gunicorn -c deploy/gunicorn.conf.py
-'tests.bench_bare_app:create_app()'``): the physical limit of the act path's own stack.
+'tests.bench.bench_bare_app:create_app()'``): the physical limit of the act path's own stack.
 ``POST /bare/<n>`` does only the storage work of one action, on a record the benchmark copied
 from a real game (the action of a hand whose answer has the median size,
-:func:`tests.bench_http.bare_records`): one ``HGETALL`` of the game's hash
+:func:`tests.bench.bench_http.bare_records`): one ``HGETALL`` of the game's hash
 ``sixtysix:game:{bare-<n>}`` (the same fields and sizes as the real one), the game store's own
 compare-and-set save script (:data:`api.games.store.SAVE_SCRIPT`: version check, state, recent
 events, event log, write record, TTLs, publish; no presence, which an action's save writes only

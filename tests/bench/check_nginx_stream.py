@@ -1,8 +1,8 @@
 """One event stream through a real nginx with ``deploy/nginx.conf``:
-``python -m tests.check_nginx_stream`` (needs ``nginx`` on PATH: ``apt-get install nginx``).
+``python -m tests.bench.check_nginx_stream`` (needs ``nginx`` on PATH: ``apt-get install nginx``).
 
 Starts Redis and gunicorn as ``deploy/gunicorn.conf.py`` runs them
-(:func:`tests.bench_http.served`, heartbeat 1 s), and nginx with ``deploy/nginx.conf``, its
+(:func:`tests.bench.bench_http.served`, heartbeat 1 s), and nginx with ``deploy/nginx.conf``, its
 upstream pointed at that gunicorn and listening on a free loopback port. Through nginx it
 opens a seat's stream with a stream ticket (as a browser's EventSource would), times the
 first view, three heartbeats and the event of an action by the other seat, and prints them:
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from api.runtime.redis_server import HOST
-from tests.bench_http import _free_port, served
+from tests.bench.bench_http import _free_port, served
 
-NGINX_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+NGINX_CONF: Final = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 HEARTBEAT: Final = 1.0
 
 

@@ -1,8 +1,8 @@
-"""Event-stream benchmark: ``python -m tests.bench_streams [--worker-class gevent|gthread]
+"""Event-stream benchmark: ``python -m tests.bench.bench_streams [--worker-class gevent|gthread]
 [--streams 500 2000] [--fanout 200] [--actions 20] [--workers N] [--threads T]``.
 
 Starts Redis and gunicorn as ``deploy/gunicorn.conf.py`` runs them (as ``sixtysix serve``
-does; :func:`tests.bench_http.served`) with the chosen worker class, raises this process's
+does; :func:`tests.bench.bench_http.served`) with the chosen worker class, raises this process's
 open-file limit to its hard limit (the server inherits it), and then, for each count N of
 ``--streams``:
 
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from api.runtime.redis_server import HOST
-from tests.bench_http import _tree, served
+from tests.bench.bench_http import _tree, served
 
 OPEN_TIMEOUT: Final = 10.0
 PROBE_TIMEOUT: Final = 10.0

@@ -1,4 +1,4 @@
-"""Enqueue→start latency of RQ and Dramatiq: ``python -m tests.bench_queue [--jobs 200]``.
+"""Enqueue→start latency of RQ and Dramatiq: ``python -m tests.bench.bench_queue [--jobs 200]``.
 
 Starts a real ``redis-server`` and, per library, one worker process as its CLI runs it (RQ's
 forking ``Worker`` and its ``SimpleWorker``; Dramatiq with one process and one thread), then
@@ -25,7 +25,7 @@ import redis
 
 from api.runtime.redis_server import EmbeddedRedis
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _percentiles(values: list[float]) -> str:
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         os.environ["SIXTYSIX_BENCH_REDIS"] = server.url
         from rq import Queue
 
-        from tests import bench_queue_jobs as jobs
+        from tests.bench import bench_queue_jobs as jobs
         client = redis.Redis.from_url(server.url)
         queue = Queue("bench", connection=client)
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
             _run(name, cmd, server.url, client, rq_now, rq_later, args.jobs, args.gap,
                  args.delayed)
         _run("dramatiq (1 proc, 1 thr)", [sys.executable, "-m", "dramatiq", "--processes", "1",
-                                          "--threads", "1", "tests.bench_queue_jobs"],
+                                          "--threads", "1", "tests.bench.bench_queue_jobs"],
              server.url, client, dq_now, dq_later, args.jobs, args.gap, args.delayed)
 
 

@@ -1,4 +1,4 @@
-"""What a fast bot sends: ``python -m tests.bench_bot_rate [--matches 40] [--url URL]``.
+"""What a fast bot sends: ``python -m tests.bench.bench_bot_rate [--matches 40] [--url URL]``.
 
 Runs ``examples/random_bot.py`` (against the random computer, to 7 game points) ``--matches``
 times back to back in this process and records every HTTP request it makes (a wrapper around
@@ -26,9 +26,9 @@ from typing import Any
 
 import requests
 
-from tests.bench_http import HOST, served
+from tests.bench.bench_http import HOST, served
 
-BOT = Path(__file__).resolve().parents[1] / "examples" / "random_bot.py"
+BOT = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
 
 Sent = tuple[float, str, str]  # (monotonic time, method, last path segment)
 

@@ -1,4 +1,4 @@
-"""Stalled bodies and stop time of a real ``sixtysix serve``: ``python -m tests.bench_stop
+"""Stalled bodies and stop time of a real ``sixtysix serve``: ``python -m tests.bench.bench_stop
 [--stalled 200] [--within 20] [--streams 1]``.
 
 Starts ``sixtysix serve --port 0 --workers 1 --computer-workers 1`` with its embedded Redis in
@@ -35,7 +35,7 @@ import requests
 
 from tests.api.serving import alive, family
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(data: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:

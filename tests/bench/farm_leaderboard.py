@@ -1,12 +1,12 @@
 """The farming attack of issue 23, as a script:
-``python -m tests.farm_leaderboard [--rounds 30] [--patient] [--url URL] [--tree DIR]``.
+``python -m tests.bench.farm_leaderboard [--rounds 30] [--patient] [--url URL] [--tree DIR]``.
 
 Two accounts of one person (one client address) sit at one rated two-hand table; the second
 resigns at once, both ask for a rematch, ``--rounds`` times, as fast as the server answers.
 A 429 stops the run, unless ``--patient``: then the script waits the ``Retry-After`` and goes
 on (what the rate limit alone does not stop, the leaderboard's rules must).
 
-Without ``--url`` it serves the API as :mod:`tests.bench_http` does (gunicorn, Redis, a worker
+Without ``--url`` it serves the API as :mod:`tests.bench.bench_http` does (gunicorn, Redis, a worker
 per core) with the **shipped** rate limits (``api.config.DEFAULTS``, whatever the environment
 says); ``--tree DIR`` serves another source tree of the project instead (``/work/main``: the
 figures before a change).
@@ -27,7 +27,7 @@ import requests
 
 from api.config import DEFAULTS
 from api.http.limits import LIMIT_SETTINGS
-from tests.bench_http import HOST, served_stack
+from tests.bench.bench_http import HOST, served_stack
 
 #: The shipped rate limits, as environment variables of the served API.
 SHIPPED_ENV = {name: str(DEFAULTS[name])

@@ -1,4 +1,4 @@
-"""HTTP load benchmark: ``python -m tests.bench_http [--connections 32] [--duration 10]
+"""HTTP load benchmark: ``python -m tests.bench.bench_http [--connections 32] [--duration 10]
 [--pace 0.5]`` (or ``--computer-load``, ``--streaming``: see below).
 
 Starts a real redis-server (append-only file on, as ``deploy/`` runs it) and the API under
@@ -14,7 +14,7 @@ each, every connection busy all the time (closed loop):
   The games are created with an explicit ``deck``; the generator replays each deal with the
   engine beforehand, so it knows every seat's legal actions without reading any view.
 
-* ``bare`` — the act path's physical limit (:mod:`tests.bench_bare_app`): a Flask + redis-py
+* ``bare`` — the act path's physical limit (:mod:`tests.bench.bench_bare_app`): a Flask + redis-py
   app served by a second gunicorn with the same settings, environment and Redis, whose
   ``POST /bare/<n>`` does only the storage work of one action on a copy of a real game's
   record (one ``HGETALL``, the store's save script, an answer of the real action's size),
@@ -113,7 +113,7 @@ from engine.actions import DECLARE_ACTION
 from engine.cards import card_code
 from engine.scoring import DECLARE_TARGET
 
-GUNICORN_CONF: Final = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+GUNICORN_CONF: Final = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 #: Environment that turns every rate limit of the app off for the run (with one left on,
 #: flask-limiter is installed and costs every request), and the cap on games per address (200
 #: by default: the act phase, one client address, creates that many in seconds).
@@ -291,7 +291,7 @@ class Player:
 
 
     async def bare(self) -> None:
-        """The bare stack's action (:mod:`tests.bench_bare_app`) on this connection's record,
+        """The bare stack's action (:mod:`tests.bench.bench_bare_app`) on this connection's record,
         with the headers and body of an action."""
         answer = await self.timed(
             BARE, "POST", f"/bare/{self.slot}",
@@ -482,14 +482,14 @@ def _gunicorn(env: dict[str, str], log: Path, *app: str, conf: Path = GUNICORN_C
 
 @contextmanager
 def bare_served(stack: Stack, connections: int, seed: int) -> Iterator[tuple[int, int]]:
-    """The bare stack (:mod:`tests.bench_bare_app`) beside ``stack``: the same gunicorn
+    """The bare stack (:mod:`tests.bench.bench_bare_app`) beside ``stack``: the same gunicorn
     settings, environment and Redis, its records made by :func:`bare_records`;
     (port, gunicorn pid)."""
     bare_records(stack, connections, seed)
     port = _free_port()
     log = stack.tmp / "bare.log"
     server = _gunicorn({**stack.env, "SIXTYSIX_BIND": f"{HOST}:{port}"}, log,
-                       "tests.bench_bare_app:create_app()")
+                       "tests.bench.bench_bare_app:create_app()")
     try:
         _wait_healthy(f"http://{HOST}:{port}/healthz", server, log)
         _wait_idle(server.pid)
@@ -512,7 +512,7 @@ def bare_records(stack: Stack, connections: int, seed: int) -> int:
     that action, its answer, its events); each of ``connections`` records
     ``sixtysix:game:{bare-<n>}`` is a copy of that hash. Returns the answer's size in bytes."""
     from api.games.store import game_key
-    from tests.bench_bare_app import store_records
+    from tests.bench.bench_bare_app import store_records
 
     deck, plan = plan_hand(random.Random(seed))
     _, created = _call(stack.port, "/v1/games", create_body(deck), {})
@@ -602,7 +602,7 @@ def figures(kind: str, latencies: list[float], errors: dict[str, int], wall: flo
 
 def say_bare(act: Figures, bare: Figures, say: Callable[[str], None],
              create: Figures | None = None) -> None:
-    """The act path against the bare stack of its storage work (:mod:`tests.bench_bare_app`):
+    """The act path against the bare stack of its storage work (:mod:`tests.bench.bench_bare_app`):
     the ratio of throughputs (actions only, and with the act phase's creations, which are
     requests of about an action's cost), the server CPU milliseconds per request of each
     phase, and the load average."""
@@ -1138,9 +1138,9 @@ def streaming(streams: int, fanout: int, actions: int, duration: float, heartbea
     held open while ``/healthz`` and a seat's view are probed for ``duration`` seconds
     (:func:`probe`), counting the heartbeats that arrive (every ``heartbeat`` seconds); then,
     with them still open, ``fanout`` spectator streams of one more game and ``actions`` actions
-    in it: when each stream got each event. Uses :mod:`tests.bench_streams`' reader.
+    in it: when each stream got each event. Uses :mod:`tests.bench.bench_streams`' reader.
     Returns the figures said."""
-    from tests import bench_streams as bs  # it imports this module: not at the top
+    from tests.bench import bench_streams as bs  # it imports this module: not at the top
 
     limit = bs._raise_file_limit()
     env = {"SIXTYSIX_STREAM_HEARTBEAT": str(heartbeat),
@@ -1185,7 +1185,7 @@ def streaming(streams: int, fanout: int, actions: int, duration: float, heartbea
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench_http",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_http",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
     add_arguments(parser)
     return run_args(parser.parse_args(argv))

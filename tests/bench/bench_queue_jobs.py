@@ -1,4 +1,4 @@
-"""The job of :mod:`tests.bench_queue`: record how late it started (importable by both
+"""The job of :mod:`tests.bench.bench_queue`: record how late it started (importable by both
 libraries' workers; the Redis is ``SIXTYSIX_BENCH_REDIS``)."""
 
 from __future__ import annotations

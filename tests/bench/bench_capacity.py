@@ -1,5 +1,5 @@
 """Games against a computer one worker core carries at a human's pace: ``python -m
-tests.bench_capacity [--level strong] [--step-seconds 60] [--games 2,4,8,...]``.
+tests.bench.bench_capacity [--level strong] [--step-seconds 60] [--games 2,4,8,...]``.
 
 Starts a real ``redis-server`` and ONE worker process (:class:`api.worker.run.WorkerPool`, no
 scheduler), then ramps the number ``N`` of simulated humans, each in a game against a
@@ -60,9 +60,9 @@ from engine.actions import DECLARE
 from engine.ai import choose
 from engine.scoring import DECLARE_TARGET
 from engine.state import MATCH_OVER
-from tests.bench_http import _cpu_seconds, _machine_busy
+from tests.bench.bench_http import _cpu_seconds, _machine_busy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HUMAN = 0  # the human's seat; the computer sits at 1
 
 

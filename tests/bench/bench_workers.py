@@ -1,4 +1,4 @@
-"""Computer moves per second with 1 and 2 worker processes: ``python -m tests.bench_workers``.
+"""Computer moves per second with 1 and 2 worker processes: ``python -m tests.bench.bench_workers``.
 
 Starts a real ``redis-server``; for each worker count it starts the pool (no scheduler),
 creates ``--games`` games (through :mod:`api.games.service`, as the web tier does) in which a
@@ -29,9 +29,9 @@ from api.games.store import GameStore
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import AWAITING, TaskQueue
 from api.worker.run import WorkerPool
-from tests.bench_http import _cpu_seconds, _machine_busy
+from tests.bench.bench_http import _cpu_seconds, _machine_busy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BODY = {"variant": "sixty-six", "rules": {}, "first_dealer": 1,  # seat 0 leads
         "settings": {"point_counter": True, "hint_66": False, "auto_continue": False}}
 
