@@ -18,7 +18,7 @@ blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
                 description="Ratings (OpenSkill Plackett-Luce) per variant")
 
 #: A fresh server's answer to ``?variant=schnapsen&kind=computer&limit=2`` (the shipped seed;
-#: tests/api/test_rating_seed.py compares).
+#: tests/api/ratings/test_rating_seed.py compares).
 EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
     {"place": 1, "kind": "computer", "id": "normal", "name": "Computer (normal)",
      "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,

@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from api.games.tokens import digest
 from api.tables.store import table_key
 from tests.api.helpers import bearer
+from tests.api.http.test_leak_scan import Scan, _hidden
 from tests.api.lobby_helpers import stored_values
-from tests.api.test_leak_scan import Scan, _hidden
 
 
 def _post(client: FlaskClient, path: str, token: str | None = None, **body: Any) -> Any:

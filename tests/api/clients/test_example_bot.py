@@ -14,7 +14,7 @@ import requests
 
 from api.clients.client import SixtySixClient
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BOT = ROOT / "examples" / "random_bot.py"
 #: Where the README's examples point; the tests point them at their own server.
 README_URL = "http://127.0.0.1:8066"

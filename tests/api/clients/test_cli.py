@@ -200,7 +200,7 @@ def test_unknown_variant_of_the_server_is_reported(
 
 def test_help_shows_defaults_and_choices() -> None:
     out = subprocess.run([sys.executable, "-m", "api.cli", "play", "--help"],
-                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])},
                          capture_output=True, text=True, check=True).stdout
     flat = " ".join(out.split())
     assert "--level {random,easy,normal,strong,expert}" in flat
@@ -264,7 +264,7 @@ def test_the_printed_resume_command_resumes_that_game(
     assert legal_actions(before.state, 0)  # the human is to move: the resumed terminal asks
     resumed = subprocess.run(
         [sys.executable, "-m", "api.cli", *words[1:]], input="1\n", capture_output=True,
-        text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+        text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])})
     assert resumed.returncode == 1, resumed.stderr  # quit at end of input, after the move
     assert f"Game {game_id.group(1)}: resumed." in resumed.stdout
     said = re.search(r"You played (\S\S)\.$", resumed.stdout, re.MULTILINE)  # after a prompt

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.cli import main
-from tests.api.test_record import random_match
+from tests.api.games.test_record import random_match
 
 
 def test_sixtysix_replay_checks_a_fetched_record(client: FlaskClient, tmp_path: Path,

@@ -17,8 +17,8 @@ from api.live.chat import chat_event
 from engine import Action
 from engine.replay import replay
 from tests.api.helpers import HEARTS_DECK, assert_problem, bearer, two_humans, view
+from tests.api.live.test_chat import chat, events
 from tests.api.lobby_helpers import new_player, new_table
-from tests.api.test_chat import chat, events
 
 THREADS = 20
 
