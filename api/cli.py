@@ -1,7 +1,7 @@
 """The ``sixtysix`` command: ``sixtysix serve`` runs the API (and its workers), ``sixtysix
 worker`` runs worker processes only (:mod:`api.worker.run`), ``sixtysix play`` plays a match
 against the computer in the terminal (``--lobby``: against people, at a table; see
-:mod:`api.lobby_terminal`), ``sixtysix arena`` plays two computer levels against each other
+:mod:`api.clients.lobby_terminal`), ``sixtysix arena`` plays two computer levels against each other
 (:mod:`api.arena`), ``sixtysix rating-seed`` rewrites a variant's entry of the levels' rating
 seed (:mod:`api.ratings.seed_make`), ``sixtysix replay RECORD`` checks a record of play
 (:mod:`engine.replay`; ``--show`` prints its hands).
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TypeAlias
 
 from api import arena
-from api.client import ApiError, SixtySixClient
-from api.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
-from api.play import play_against_computer, resume
-from api.player_tokens import PlayerTokens, config_dir
+from api.clients.client import ApiError, SixtySixClient
+from api.clients.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
+from api.clients.play import play_against_computer, resume
+from api.clients.player_tokens import PlayerTokens, config_dir
 from api.ratings.arena import check_rateable, rate_arena
 from api.ratings.seed import SEED_PATH
 from api.ratings.seed_make import make_variant, read_variant, write_variant
@@ -194,8 +194,8 @@ def add_arena(sub: Subparsers) -> None:
                        description="Play duplicate deals (each deal twice, seats swapped) "
                        "between two computer levels in this process and print per bot: game "
                        "points per hand, hands won with a 95% confidence interval, matches "
-                       "won, mean and p95 time per move. See api/arena.py for the seating of "
-                       "three- and four-hand.")
+                       "won, mean and p95 time per move. See api/arena/__init__.py for the "
+                       "seating of three- and four-hand.")
     p.add_argument("--a", default="strong",
                    help="level of bot a, or a variant of one with changed settings, e.g. "
                    "strong:close_hedge=2,max_samples=500 (default strong)")
@@ -208,7 +208,7 @@ def add_arena(sub: Subparsers) -> None:
     p.add_argument("--sequential", action="store_true",
                    help="stop early, after the first deal at which an anytime-valid interval "
                    "of a's share of game points excludes 50%%; --hands is then a cap "
-                   "(api/sequential.py)")
+                   "(api/arena/sequential.py)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="with --sequential: error level of the test (default 0.05)")
     p.add_argument("--max-minutes", type=float, default=math.inf,

@@ -42,12 +42,12 @@ bind = os.environ.get("SIXTYSIX_BIND", "127.0.0.1:8066")
 # A request is CPU-bound Python, so workers beyond the cores only add context switches and
 # spread the keep-alive connections more unevenly: one per core plus one (which keeps a core
 # busy while another worker waits on Redis or runs a long computer move). Measured with
-# ``python -m tests.bench_http`` on 2 cores, 32 connections: server CPU per action 2.6-3.0 ms
+# ``python -m tests.bench.bench_http`` on 2 cores, 32 connections: server CPU per action 2.6-3.0 ms
 # with 3 workers against 3.3-3.9 ms with 5.
 workers = _env_int("WEB_CONCURRENCY", min(_cores() + 1, 9))
 
 # gevent: an open event stream or a waiting long-poll holds a greenlet, not a thread, so a
-# worker holds thousands (``python -m tests.bench_streams`` measured it; see docs). gthread
+# worker holds thousands (``python -m tests.bench.bench_streams`` measured it; see docs). gthread
 # bounds them by workers x threads (a waiting request holds a thread) and stays available.
 # gevent never preempts: a request computing for long (a computer's search in the web tier)
 # stalls every other request of its worker meanwhile; searches belong to the worker tier.

@@ -27,7 +27,7 @@ def worker_env(redis_url: str, queue_url: str | None = None) -> dict[str, str]:
     """The environment of a worker process on ``redis_url`` importing this checkout; at the
     normal priority (``SIXTYSIX_WORKER_POLICY=nice``, ``SIXTYSIX_WORKER_NICE=0``): on a
     machine busy with other work a niced or ``SCHED_IDLE`` worker starts and moves too slowly
-    for the tests' waits (tests/api/test_worker_priority.py checks the priority itself)."""
+    for the tests' waits (tests/api/worker/test_worker_priority.py checks the priority itself)."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     return {**os.environ, "REDIS_URL": redis_url, "QUEUE_URL": queue_url or redis_url,
             "PYTHONPATH": path, "SIXTYSIX_LOG_LEVEL": "warning", "SIXTYSIX_WORKER_NICE": "0",
@@ -76,7 +76,7 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
 def app(redis_server: EmbeddedRedis, redis_client: redis.Redis, workers: WorkerPool
         ) -> Iterator[Flask]:
     """The API on the session server, with a clean database (``redis_client`` flushes it)
-    and the session's workers; rate limits off (tests/api/test_limits.py tests them)."""
+    and the session's workers; rate limits off (tests/api/http/test_limits.py tests them)."""
     application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
                               "RATELIMIT_ENABLED": False})
     yield application

@@ -96,7 +96,7 @@ FENCED_LUA: Final = f"'{FENCED}'"
 # {1, new version}; {2, version} if this write ran before; {0, current} on a version
 # conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
 # if chat messages were logged since the load.
-#: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench_bare_app.py`` runs it too.
+#: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench/bench_bare_app.py`` runs it too.
 SAVE_SCRIPT: Final = """
 local done = redis.call('GET', KEYS[3])
 if done == """ + FENCED_LUA + """ then

@@ -1,5 +1,5 @@
-"""Examples of the OpenAPI document, copied from real answers (tests/api/test_openapi_examples.py
-replays each one and compares).
+"""Examples of the OpenAPI document, copied from real answers
+(tests/api/http/test_openapi_examples.py replays each one and compares).
 
 The game is docs/api.md's seeded one: Ann in seat 0 against the random computer, ``deck`` and
 ``first_dealer`` given, seen by Ann right after the deal. Only the game id, the token and the

@@ -1,5 +1,5 @@
 """Error examples of the lobby, tour, leaderboard, ratings and players operations, copied from
-real answers (tests/api/test_openapi_examples.py replays each one and compares).
+real answers (tests/api/http/test_openapi_examples.py replays each one and compares).
 
 Ann (player :data:`PLAYER_ID`) has created table :data:`TABLE_ID` (two seats, one open) and
 has no tour stamp; only the ids and the request id differ from run to run.

@@ -16,7 +16,7 @@ every :data:`RECHECK` seconds while it is not subscribed, and otherwise only eve
 recheck together), a last resort. So a notice lost while the listener reconnects delays an
 answer by at most about :data:`RECHECK`, and waiting long-polls cost next to nothing while it
 is up (a recheck a second each cost a core's fifth with 500 waiting on 2 cores, in bursts:
-``python -m tests.bench_http --computer-load``); between checks a wait holds no Redis
+``python -m tests.bench.bench_http --computer-load``); between checks a wait holds no Redis
 connection at all. A stream registers once
 for its whole life (:meth:`VersionWaiter.watching`), so no notice between two of its waits is
 missed, and waits with :meth:`VersionWaiter.announced`, which reads nothing from Redis: the

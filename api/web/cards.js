@@ -1,4 +1,4 @@
-// Cards: names, the one order of the terminal (api/terminal.py), and pictures drawn as SVG
+// Cards: names, the one order of the terminal (api/clients/terminal.py), and pictures drawn as SVG
 // here (French suits, or German/Bavarian ones as a setting): no image files, nothing fetched.
 
 export const SUIT_ORDER = "CSHD";

@@ -18,7 +18,7 @@ export const SETTLEMENT_REASONS = {
   timeout: "out of time",
 };
 
-/** Where the other seats sit, clockwise from the reader (as in api/terminal.py). */
+/** Where the other seats sit, clockwise from the reader (as in api/clients/terminal.py). */
 const DIRECTIONS = { 3: ["West", "East"], 4: ["West", "North", "East"] };
 
 /**

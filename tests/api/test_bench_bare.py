@@ -1,4 +1,4 @@
-"""The benchmark's bare stack (:mod:`tests.bench_bare_app`) does an action's storage work on a
+"""The benchmark's bare stack (:mod:`tests.bench.bench_bare_app`) does an action's storage work on a
 copy of a real game's record: the version moves on, the events are logged, the state is
 written back, and the answer is the real action's."""
 
@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from api.games.store import events_key, game_key
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, two_humans, view
-from tests.bench_bare_app import create_app, store_records
+from tests.bench.bench_bare_app import create_app, store_records
 
 
 def test_a_bare_action_saves_as_the_store_does(client: FlaskClient, redis_server: EmbeddedRedis,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bench_http import in_process
+from tests.bench.bench_http import in_process
 
 
 def test_in_process_measures_ceiling_view_and_act() -> None:

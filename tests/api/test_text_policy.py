@@ -10,8 +10,8 @@ import unicodedata
 import pytest
 from flask.testing import FlaskClient
 
+from api.clients.terminal import render_chat, table_names
 from api.http.schemas import CreateGameSchema
-from api.terminal import render_chat, table_names
 from api.text_policy import (
     FILLERS,
     REFUSED_CATEGORIES,
@@ -22,7 +22,7 @@ from api.text_policy import (
     shown,
 )
 from tests.api.helpers import assert_problem, bearer, create
-from tests.api.test_chat import chat, events
+from tests.api.live.test_chat import chat, events
 
 #: What the attack on seat names sent, and more of the same kind.
 REFUSED_NAMES = [

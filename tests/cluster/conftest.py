@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import HOST, EmbeddedRedis, RedisServerError
 

@@ -15,7 +15,7 @@ import threading
 import pytest
 from redis.cluster import RedisCluster
 
-from api.client import ApiError, SixtySixClient
+from api.clients.client import ApiError, SixtySixClient
 from api.games.store import events_key, game_key
 from api.players.store import player_key
 from api.runtime.redis_connect import connect

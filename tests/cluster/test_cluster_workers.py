@@ -18,7 +18,7 @@ import pytest
 import redis
 from rq.registry import FinishedJobRegistry
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.games.store import GameStore, game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import connect

@@ -16,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.games.store import GameStore
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis

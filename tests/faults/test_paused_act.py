@@ -29,8 +29,8 @@ import pytest
 import redis
 import requests
 
-from api import lobby_terminal
-from api.client import SixtySixClient, TableView
+from api.clients import lobby_terminal
+from api.clients.client import SixtySixClient, TableView
 from api.games.store import SAVE_SCRIPT, events_key, game_key
 from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
 from api.runtime.local import LocalServer

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.client import SixtySixClient
-from api.play import play_match
+from api.clients.client import SixtySixClient
+from api.clients.play import play_match
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.integrity import stored_version

@@ -18,7 +18,7 @@ import pytest
 import redis
 import requests
 
-from api.client import SixtySixClient
+from api.clients.client import SixtySixClient
 from api.games.store import FENCED, GameStore, OutcomeUnknown, game_key, write_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
@@ -155,7 +155,7 @@ def test_an_action_paused_in_its_save_is_answered_truly_and_replays_once(
 
 def test_the_client_repeats_an_action_of_unknown_outcome_under_its_key(
         paused_app: str, own_redis: EmbeddedRedis) -> None:
-    """api.client sends every action with a key and repeats it on outcome-unknown (after a
+    """api.clients.client sends every action with a key and repeats it on outcome-unknown (after a
     pause of its own, there being no Retry-After) until the store answers."""
     with SixtySixClient(paused_app) as client:
         game = client.create_game(seats=[{"kind": "human"}, {"kind": "human"}],

@@ -35,8 +35,8 @@ EXAMPLES = 30
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance]
 
-# an event stream never ends, so no answer of it can be checked whole: tests/api/test_streams.py
-# tests the streams (and tests/api/test_leak_scan.py scans them)
+# an event stream never ends, so no answer of it can be checked whole:
+# tests/api/live/test_streams.py tests the streams (and tests/api/http/test_leak_scan.py scans them)
 schema = schemathesis.openapi.from_path(SCHEMA_PATH).exclude(path_regex=r"/stream$")
 
 

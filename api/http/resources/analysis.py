@@ -10,7 +10,7 @@ from api.games.advice import check_position, position_of_record
 from api.http.examples import RULES
 from api.http.remote_advice import advise_on_worker
 from api.http.resources.blueprint import Blueprint
-from api.http.schemas_ai import AnalysisRequestSchema, AnalysisSchema
+from api.http.schemas.ai import AnalysisRequestSchema, AnalysisSchema
 
 blp = Blueprint("analysis", __name__, url_prefix="/v1/analysis",
                 description="The computer's ranking of every legal action of a position")

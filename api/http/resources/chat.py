@@ -12,7 +12,7 @@ from api.games.tokens import digest
 from api.games.turns import clocked_meta
 from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
-from api.http.schemas_chat import ChatMessageSchema, ChatSchema
+from api.http.schemas.chat import ChatMessageSchema, ChatSchema
 from api.http.support import authenticate, checked_game_id, json_response, required_token, services
 from api.live.chat import chat_event, check_text, message
 

@@ -20,7 +20,7 @@ from api.games.turns import clocked
 from api.http.errors import Problem, ProblemType
 from api.http.remote_advice import advise_on_worker
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
-from api.http.schemas_ai import HintQuerySchema, HintSchema
+from api.http.schemas.ai import HintQuerySchema, HintSchema
 from api.http.support import (
     authenticate,
     bearer_token,

@@ -9,7 +9,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
-from api.http.schemas_rank import LeaderboardPageSchema, LeaderboardQuerySchema
+from api.http.schemas.rank import LeaderboardPageSchema, LeaderboardQuerySchema
 from api.http.support import json_response, services
 from api.leaderboard.service import board_page
 from api.leaderboard.store import month_of

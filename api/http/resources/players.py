@@ -15,13 +15,13 @@ from api.http.resources.lobby_support import (
     current_player,
     required_player,
 )
-from api.http.schemas_lobby import (
+from api.http.schemas.lobby import (
     CreatedPlayerSchema,
     CreatePlayerSchema,
     MyGamesPageSchema,
     MyGamesQuerySchema,
 )
-from api.http.schemas_rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
+from api.http.schemas.rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
 from api.http.support import json_response, services
 from api.players.service import create_player, load_player, profile
 from api.profiles import full_profile

@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.http.resources.blueprint import Blueprint
-from api.http.schemas_rank import RatingsPageSchema, RatingsQuerySchema
+from api.http.schemas.rank import RatingsPageSchema, RatingsQuerySchema
 from api.http.support import json_response, services
 from api.ratings.service import listing
 
@@ -16,7 +16,7 @@ blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
                 description="Ratings (OpenSkill Plackett-Luce) per variant")
 
 #: A fresh server's answer to ``?variant=schnapsen&kind=computer&limit=2`` (the shipped seed;
-#: tests/api/test_rating_seed.py compares).
+#: tests/api/ratings/test_rating_seed.py compares).
 EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
     {"place": 1, "kind": "computer", "id": "normal", "name": "Computer (normal)",
      "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,

@@ -13,7 +13,7 @@ from api.http.errors import UNAUTHORIZED, Problem
 from api.http.examples import RULES
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import admit
-from api.http.schemas_record import RecordQuerySchema, RecordSchema
+from api.http.schemas.record import RecordQuerySchema, RecordSchema
 from api.http.support import (
     authenticate,
     bearer_token,

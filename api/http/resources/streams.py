@@ -26,7 +26,7 @@ from api.http.resources.lobby_support import (
     spectate,
 )
 from api.http.schemas import StreamQuerySchema, TicketSchema
-from api.http.schemas_lobby import InviteQuerySchema
+from api.http.schemas.lobby import InviteQuerySchema
 from api.http.support import authenticate, bearer_token, checked_game_id, json_response, services
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
 from api.tables.service import clocked_table, finish_if_over, load_table, table_view, visible

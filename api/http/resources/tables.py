@@ -22,7 +22,7 @@ from api.http.resources.lobby_support import (
     invite_code,
     required_player,
 )
-from api.http.schemas_lobby import (
+from api.http.schemas.lobby import (
     CreateTableSchema,
     InviteQuerySchema,
     JoinSchema,

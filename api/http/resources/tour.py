@@ -11,7 +11,7 @@ from api.games.turns import enqueue_computers, require_queue
 from api.http.limits import client_address
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import PLAYER_TOKEN, required_player
-from api.http.schemas_rank import TourSchema, TourStartSchema
+from api.http.schemas.rank import TourSchema, TourStartSchema
 from api.http.support import bearer_token, etag, json_response, services
 from api.tour.service import latest_unstamped_game, start, tour_view
 
