@@ -6,9 +6,10 @@ alternative (``SEAT_TOKEN``, ``PLAYER_TOKEN``), read from the views' documentati
 blueprints are registered (:func:`index`). A hook that runs before the body is read
 (:func:`init`, ahead of :mod:`api.http.body`) refuses a missing or malformed
 ``Authorization``; a player token is looked up there too (and kept for the view, see
-:func:`api.http.resources.lobby_support.current_player`). Whose seat a seat token is can only
-be told from its game, which the view loads: the action route reads its body after that
-(:func:`api.http.resources.actions.act_on`).
+:func:`api.http.resources.lobby_support.current_player`). Whose seat a seat token is is told
+from its game, which the hook loads for a route of one game: a token of no seat is a 401 (a
+404 at a private table) before the body or query is read, and the action route acts on the
+game loaded then (:func:`api.http.support.seated_game`), so an action still reads the game once.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 
 from api.http.resources.lobby_support import required_player
-from api.http.support import required_token
+from api.http.support import checked_game_id, required_token, seat_of, services
 
 #: ``app.extensions`` key of the operations that need a token: (endpoint, method) → scheme.
 KEY: Final = "sixtysix_credentials"
@@ -62,7 +63,12 @@ def _check() -> None:
     if scheme == PLAYER:
         required_player()
     elif scheme == SEAT:
-        required_token()
+        token = required_token()
+        game_id = (request.view_args or {}).get("game_id")
+        if isinstance(game_id, str):  # whose seat: 401 (404 at a private table) before the body
+            game = services().games.load(checked_game_id(game_id))
+            seat_of(game_id, game.meta, token)
+            g.sixtysix_seated_game = game  # for seated_game()
 
 
 def init(app: Flask) -> None:

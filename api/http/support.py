@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 
 from api.composition import Services
 from api.fastjson import dumps
 from api.games.service import GAME_ID
-from api.games.store import GameNotFound
+from api.games.store import Game, GameNotFound
 from api.games.tokens import find_seat
 from api.http.errors import UNAUTHORIZED, Problem
 from api.http.flask_app import AppResponse
@@ -81,3 +81,12 @@ def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | Non
                   ) -> Response:
     """``body`` as compact JSON (:func:`api.fastjson.dumps`)."""
     return AppResponse(dumps(body), status=status, headers=headers, mimetype="application/json")
+
+
+def seated_game(game_id: str) -> Game:
+    """The game :mod:`api.http.credentials` loaded for this request's seat token, if it did
+    (so the action route reads the game once), else the game as the store has it now."""
+    game: Game | None = g.pop("sixtysix_seated_game", None)
+    if game is not None and game.game_id == game_id:
+        return game
+    return services().games.load(game_id)

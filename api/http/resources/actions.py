@@ -19,7 +19,15 @@ from api.http.preconditions import IF_MATCH, check_if_match, condition
 from api.http.replies import waited
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas import ActionSchema, GameViewSchema
-from api.http.support import bearer_token, checked_game_id, etag, json_response, seat_of, services
+from api.http.support import (
+    bearer_token,
+    checked_game_id,
+    etag,
+    json_response,
+    seat_of,
+    seated_game,
+    services,
+)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
@@ -96,7 +104,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     assert token is not None
     key = idempotency.key()
     if_match = condition(IF_MATCH)
-    game = svc.games.load(game_id)
+    game = seated_game(game_id)  # loaded with the token's check, before the body
     seat = seat_of(game_id, game.meta, token)
     body = load_body()
     write = None

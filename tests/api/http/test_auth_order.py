@@ -4,6 +4,7 @@ body or query, and a private table's game is a 404 to a foreign token, as an unk
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from api.http.body import MAX_DEPTH
 from api.http.credentials import documented_operations, required_scheme
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import new_player, new_table
@@ -63,13 +65,21 @@ def test_a_missing_or_unknown_token_is_a_401_before_the_body_is_read(
         assert response.headers["WWW-Authenticate"] == 'Bearer realm="sixtysix"'
 
 
-@pytest.mark.parametrize("suffix", ["/actions", "/chat"])
-def test_a_wrong_seat_token_is_a_401_before_the_body_is_read(client: FlaskClient,
-                                                             suffix: str) -> None:
+#: A JSON body nested deeper than any parser is let see (a 400 of its own once past the token).
+TOO_DEEP: bytes = b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1)
+
+
+@pytest.mark.parametrize("suffix", ["/actions", "/chat", "/hint", "/stream-ticket"])
+@pytest.mark.parametrize("body", ["malformed", "too deep"])
+def test_a_wrong_seat_token_is_a_401_before_the_body_or_query_is_read(
+        client: FlaskClient, suffix: str, body: str) -> None:
     game_id = client.post("/v1/games", json={}).json["game_id"]  # type: ignore[index]
-    response = client.post(f"/v1/games/{game_id}{suffix}", json=MALFORMED,
+    data = TOO_DEEP if body == "too deep" else json.dumps(MALFORMED).encode()
+    response = client.post(f"/v1/games/{game_id}{suffix}", data=data,
+                           content_type="application/json", query_string=BAD_QUERY,
                            headers=bearer("not-a-seat-token"))
     assert_problem(response, 401, "unauthorized")
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="sixtysix"'
 
 
 def test_post_tables_without_authorization_is_a_401_not_the_bodys_422(
