@@ -3,7 +3,7 @@
 A card is an ``int`` in ``0..31``. The 24 cards of the modern pack are ``suit * 6 + rank``
 (``0..23``); ranks run high to low (``A T K Q J 9`` → ``0..5``), so within a suit a *lower*
 rank index is a *higher* card, and the six bits of suit ``s`` are ``(mask >> 6*s) & 0b111111``.
-The 8s and 7s of the 32-card pack (option ``deck`` 32, docs/rules.md §8) are the high byte:
+The 8s and 7s of the 32-card pack (option ``deck`` 32, docs/rules.md §13) are the high byte:
 ``24 + 2*suit`` is the 8 of ``suit``, ``25 + 2*suit`` its 7 (ranks 6 and 7). A 24-card game
 never holds a bit above 23, so its masks, tables and stored states are those of the 24-card
 engine. Use :data:`SUIT_OF` and :data:`RANK_OF` (or ``c // 6`` and ``c % 6`` where a card is

@@ -60,7 +60,7 @@ from engine.errors import InvalidOption
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """Fixed properties of a variant as dealt with one pack (docs/rules.md §6, §8).
+    """Fixed properties of a variant as dealt with one pack (docs/rules.md §6, §13).
 
     :data:`VARIANTS` is the registry of variants by name, each with the 24-card pack (Schnapsen
     its 20 cards); :meth:`with_deck` gives the same variant with the 32-card pack (option
@@ -144,7 +144,7 @@ FOUR_HAND: Final = Variant(
     RANKS, (3, 3), None, False, False, 2, (24, 32),
 )
 VARIANTS: Final = {v.name: v for v in (SIXTY_SIX, SCHNAPSEN, THREE_HAND, FOUR_HAND)}
-#: The 32-card forms (docs/rules.md §8): the 8s and 7s kept, the trump 7 exchanges, a
+#: The 32-card forms (docs/rules.md §13): the 8s and 7s kept, the trump 7 exchanges, a
 #: 20-card talon in two- and three-hand; four-hand deals 3, 3 and 2, 8 cards each.
 _PACKS: Final = {
     (v.name, 32): replace(v, ranks=RANKS_32, exchange_rank=SEVEN if v.has_talon else None,

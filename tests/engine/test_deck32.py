@@ -1,4 +1,4 @@
-"""docs/rules.md §8 (option ``deck`` 32): every worked case of the 32-card game, through the
+"""docs/rules.md §13 (option ``deck`` 32): every worked case of the 32-card game, through the
 engine.
 
 Unless stated, sixty-six with ``deck`` 32 and seat 0 dealing: seat 1 is forehand (F), seat 0
