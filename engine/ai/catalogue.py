@@ -53,8 +53,8 @@ def variant_levels(variant: Variant) -> list[VariantLevel]:
     for name in LEVELS:
         acting = plays_as(LEVEL_TABLE[name], variant)
         median, p99 = THINK_BUDGETS[acting.name]
-        out.append(VariantLevel(name, acting.name, exact_search_fits(variant) and acting.solve_from > 0,
-                                median, p99))
+        exact = exact_search_fits(variant) and acting.solve_from > 0
+        out.append(VariantLevel(name, acting.name, exact, median, p99))
     return out
 
 

@@ -21,7 +21,8 @@ from engine.state import GameState
 
 def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
     """Sort key: cheapest to give away first (side cards, not marriage cards, low points)."""
-    in_marriage = hand & MARRIAGES[SUIT_OF[c]] == MARRIAGES[SUIT_OF[c]] and RANK_OF[c] in (KING, QUEEN)
+    pair = MARRIAGES[SUIT_OF[c]]
+    in_marriage = hand & pair == pair and RANK_OF[c] in (KING, QUEEN)
     return (SUIT_OF[c] == trump, in_marriage, POINTS[c])
 
 

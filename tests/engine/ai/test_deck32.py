@@ -49,7 +49,7 @@ def test_knowledge_is_true_of_the_hidden_cards_with_32(variant: str,
 
 
 def test_the_exact_searches_are_not_claimed_for_32_cards() -> None:
-    for name, v in VARIANTS.items():
+    for v in VARIANTS.values():
         assert exact_search_fits(v) == v.has_talon
         if 32 in v.decks:
             v32 = v.with_deck(32)
