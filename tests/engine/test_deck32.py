@@ -216,24 +216,21 @@ def test_case_8_closing_before_the_first_lead_and_reaching_66_scores_3() -> None
     assert s is not None and (s["winners"], s["game_points"]) == ([F], 3)
 
 
-def test_case_9_table_unchanged_32_gives_2() -> None:
-    state = start(deck32(["TH", "9S", "AC", "TC", "KC", "QC"],
-                         ["AH", "AS", "9D", "JD", "QD", "9H"]), options=DECK32)
-    run(state, "1 play:TH; 0 play:AH; 0 play:AS; 1 play:9S; 0 play:9D; 1 play:AC; 1 meld:C; "
-               "1 play:KC; 0 play:JD; 1 play:TC; 0 play:9H; 1 declare")
-    assert side(state, D)["total"] == 32 and side(state, F)["total"] == 67
+@pytest.mark.parametrize(("forehand", "dealer", "script", "taken", "points"), [
+    (["TH", "9S", "AC", "TC", "KC", "QC"], ["AH", "AS", "9D", "JD", "QD", "9H"],
+     "1 play:TH; 0 play:AH; 0 play:AS; 1 play:9S", 32, 2),
+    (["TH", "JS", "AC", "TC", "KC", "QC"], ["AH", "TS", "9D", "JD", "QD", "9H"],
+     "1 play:TH; 0 play:AH; 0 play:TS; 1 play:JS", 33, 1),
+])
+def test_case_9_table_unchanged(forehand: list[str], dealer: list[str], script: str,
+                                taken: int, points: int) -> None:
+    """The dealer takes ``taken`` points in two tricks; forehand melds 40 and reaches 67."""
+    state = start(deck32(forehand, dealer), options=DECK32)
+    run(state, script + "; 0 play:9D; 1 play:AC; 1 meld:C; 1 play:KC; 0 play:JD; 1 play:TC; "
+                        "0 play:9H; 1 declare")
+    assert side(state, D)["total"] == taken and side(state, F)["total"] == 67
     s = state.settlement
-    assert s is not None and (s["winners"], s["game_points"]) == ([F], 2)
-
-
-def test_case_9_table_unchanged_33_gives_1() -> None:
-    state = start(deck32(["TH", "JS", "AC", "TC", "KC", "QC"],
-                         ["AH", "TS", "9D", "JD", "QD", "9H"]), options=DECK32)
-    run(state, "1 play:TH; 0 play:AH; 0 play:TS; 1 play:JS; 0 play:9D; 1 play:AC; 1 meld:C; "
-               "1 play:KC; 0 play:JD; 1 play:TC; 0 play:9H; 1 declare")
-    assert side(state, D)["total"] == 33
-    s = state.settlement
-    assert s is not None and (s["winners"], s["game_points"]) == ([F], 1)
+    assert s is not None and (s["winners"], s["game_points"]) == ([F], points)
 
 
 def test_case_10_four_hand_eight_each_dealer_keeps_the_shown_card() -> None:

@@ -8,6 +8,8 @@ from engine import InvalidOption, Rules, Settings, describe, find_variant
 from engine.rules import OPTIONS, VARIANTS
 
 DEFAULTS = {
+    "deck": 24,
+    "ten_rank": "high",
     "exchange_min_talon": 2,
     "exchange_requires_trick": False,
     "close_min_talon": 3,
@@ -35,7 +37,8 @@ def test_defaults_are_those_of_rules_md() -> None:
     [(name, value) for name, opt in OPTIONS.items() for value in opt.allowed],
 )
 def test_every_allowed_option_value_is_accepted(name: str, value: object) -> None:
-    assert getattr(Rules.make("sixty-six", {name: value}), name) == value
+    needs = {"deck": 32} if (name, value) == ("ten_rank", "low") else {}
+    assert getattr(Rules.make("sixty-six", {name: value, **needs}), name) == value
 
 
 @pytest.mark.parametrize(
