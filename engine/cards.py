@@ -109,11 +109,12 @@ _SUIT_PATTERN_CODES: Final = tuple(
     for per_suit in _SUIT_PATTERN_CARDS
 )
 
-#: Sort key of each card: suit by suit, high to low.
-_ORDER: Final = tuple(SUIT_OF[c] * 8 + RANK_OF[c] for c in range(CARDS))
-#: The 8s and 7s of each 8-bit pattern of the high byte, in suit then rank order.
-_LOW_CARDS: Final = tuple(tuple(24 + i for i in range(8) if pattern >> i & 1)
-                          for pattern in range(256))
+#: ``SUIT_CARDS_32[s][pattern]``: the cards of suit ``s`` high to low, for the 8-bit
+#: ``pattern`` of its six 24-card bits (bits 0..5) and its 8 and 7 (bits 6 and 7).
+SUIT_CARDS_32: Final = tuple(
+    tuple(tuple(card(r, s) for r in range(8) if pattern >> r & 1) for pattern in range(256))
+    for s in SUITS)
+
 
 
 def meld_value(suit: Suit, trump: Suit) -> int:
@@ -152,10 +153,13 @@ def mask_of(cards: Iterable[Card]) -> Mask:
 
 def cards_of(mask: Mask) -> list[Card]:
     """The cards of ``mask`` suit by suit, high to low (index order for the 24 cards)."""
-    c, s, h, d = _SUIT_PATTERN_CARDS
     if mask >> 24:
-        return sorted((*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63],
-                       *d[mask >> 18 & 63], *_LOW_CARDS[mask >> 24]), key=_ORDER.__getitem__)
+        c, s, h, d = SUIT_CARDS_32
+        return [*c[(mask & 63) | (mask >> 18 & 0xC0)],
+                *s[(mask >> 6 & 63) | (mask >> 20 & 0xC0)],
+                *h[(mask >> 12 & 63) | (mask >> 22 & 0xC0)],
+                *d[(mask >> 18 & 63) | (mask >> 24 & 0xC0)]]
+    c, s, h, d = _SUIT_PATTERN_CARDS
     return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 
 

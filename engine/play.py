@@ -68,6 +68,7 @@ from engine.cards import (
     QUEEN,
     RANK_NAMES,
     RANK_OF,
+    SUIT_CARDS_32,
     SUIT_CODES,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -103,10 +104,19 @@ _HIGH: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern << 12))
                      for pattern in range(4096))
 
 
+#: ``_SUIT_32[s][pattern]``: the play actions of :data:`engine.cards.SUIT_CARDS_32`.
+_SUIT_32: Final = tuple(tuple(tuple(Action.play(c) for c in cards) for cards in per_suit)
+                        for per_suit in SUIT_CARDS_32)
+
+
 def _plays(mask: Mask) -> list[Action]:
     """The play actions of the cards of ``mask``, suit by suit, high to low."""
     if mask >> 24:
-        return [Action.play(c) for c in cards_of(mask)]
+        c, s, h, d = _SUIT_32
+        return [*c[(mask & 63) | (mask >> 18 & 0xC0)],
+                *s[(mask >> 6 & 63) | (mask >> 20 & 0xC0)],
+                *h[(mask >> 12 & 63) | (mask >> 22 & 0xC0)],
+                *d[(mask >> 18 & 63) | (mask >> 24 & 0xC0)]]
     return [*_LOW[mask & 4095], *_HIGH[mask >> 12]]
 
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))

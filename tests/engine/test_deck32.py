@@ -22,7 +22,18 @@ from engine import (
     apply,
     legal_actions,
 )
-from engine.cards import CARD_CODES, POINTS, SUIT_MASKS, SUIT_OF, card, cards_of, parse_card
+from engine.cards import (
+    CARD_CODES,
+    CARDS,
+    POINTS,
+    RANK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    card,
+    cards_of,
+    mask_of,
+    parse_card,
+)
 from engine.cards import SEVEN as SEVEN_RANK
 from tests.engine.helpers import act, play_out, run, start, two_hand_deck
 
@@ -250,3 +261,15 @@ def test_a_24_card_game_refuses_a_seven() -> None:
                                 ["9H", "JH", "9D", "JD", "QH", "QD"], "JC"))
     with pytest.raises(IllegalAction):
         act(state, F, "play:7S")
+
+
+def test_cards_and_plays_are_listed_suit_by_suit_high_to_low() -> None:
+    rng = random.Random(5)
+    for _ in range(500):
+        cards = rng.sample(range(CARDS), rng.randint(0, CARDS))
+        expected = sorted(cards, key=lambda c: (SUIT_OF[c], RANK_OF[c]))
+        assert cards_of(mask_of(cards)) == expected
+    state = start(deck32(["7D", "AD", "8S", "9S", "7C", "KH"],
+                         ["8D", "AC", "TS", "9D", "JD", "QD"]), options=DECK32)
+    assert [a.text() for a in legal_actions(state, F) if a.card is not None] == [
+        "play:7C", "play:9S", "play:8S", "play:KH", "play:AD", "play:7D"]
