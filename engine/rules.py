@@ -49,6 +49,7 @@ from engine.cards import (
     HIGHER_IN_SUIT_TEN_LOW,
     JACK,
     NINE,
+    RANK_CODES,
     RANKS,
     RANKS_32,
     SEVEN,
@@ -443,6 +444,14 @@ def describe() -> dict[str, object]:
                 "deck_size": len(v.deck),
                 "hand_size": v.hand_size,
                 "talon_size": v.talon_size,
+                "tricks": v.tricks,
+                "trump_by": v.trump_by,
+                # every pack of option ``deck`` with what it changes
+                "decks": [{"deck": size, "deck_size": len(p.deck), "hand_size": p.hand_size,
+                           "talon_size": p.talon_size, "tricks": p.tricks,
+                           "exchange_card": None if p.exchange_rank is None
+                           else RANK_CODES[p.exchange_rank]}
+                          for size in v.decks for p in (v.with_deck(size),)],
             }
             for v in VARIANTS.values()
         ],
