@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from engine.cards import CARD_CODES, SUIT_CODES, Card, Suit, parse_card, parse_suit
+from engine.cards import CARD_CODES, CARDS, SUIT_CODES, Card, Suit, parse_card, parse_suit
 from engine.errors import InvalidAction, InvalidCard
 
 PLAY: Final = "play"
@@ -136,7 +136,7 @@ class Action:
         return (Action.from_text, (self.text(),))
 
 
-Action._plays = tuple(Action(PLAY, card=c) for c in range(24))
+Action._plays = tuple(Action(PLAY, card=c) for c in range(CARDS))
 Action._melds = tuple(Action(MELD, suit=s) for s in range(4))
 Action._simple = {k: Action(k) for k in (EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT,
                                          TIMEOUT, FORFEIT)}

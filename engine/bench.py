@@ -1,6 +1,7 @@
 """Benchmark: random legal hands of the default variant on one core.
 
-Run ``python -m engine.bench [--hands N] [--seed S]``. Prints hands per second and
+Run ``python -m engine.bench [--hands N] [--seed S] [--variant V] [--deck 24|32]``. Prints
+hands per second and
 microseconds per action (each action: ``legal_actions`` for the seat to act, a random pick,
 ``apply``; each hand: a seeded shuffle, the deal and the settlement). The shuffle sorts the
 deck by a seeded random key per card (:func:`shuffle`: uniform, and half the cost of
@@ -8,6 +9,9 @@ deck by a seeded random key per card (:func:`shuffle`: uniform, and half the cos
 Time is this process's CPU time, so other processes on a shared machine disturb it less than
 wall-clock time; the same games are played ``--repeat`` times and the best and median runs
 are printed (on a shared machine the best run is the figure least disturbed by neighbours).
+
+``--variant`` and ``--deck`` (the option ``deck``) bench another variant or pack; the default
+sixty-six with 24 cards is then measured in the same run and printed beside it.
 
 ``--shuffle-ahead`` shuffles all the decks before the clock starts, so that the figure is the
 engine's (and the random picks') alone, without the ~1.5 µs per hand of the shuffle;
@@ -39,11 +43,14 @@ def shuffle(deck: list[int], pick: Callable[[], float]) -> None:
 
 
 def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixty-six",
-        ) -> tuple[float, float, int]:
-    """Play ``hands`` random hands of ``variant``; return (hands/s, µs/action, actions).
-    ``shuffle_ahead``: the decks are shuffled before the clock starts."""
+        deck_size: int = 24) -> tuple[float, float, int]:
+    """Play ``hands`` random hands of ``variant`` with the pack of option ``deck``
+    ``deck_size``; return (hands/s, µs/action, actions). ``shuffle_ahead``: the decks are
+    shuffled before the clock starts."""
     rng = random.Random(seed)
-    state, _ = new_game(Rules.make(variant), first_dealer=0, rng=rng)
+    options = {} if deck_size == 24 else {"deck": deck_size}
+    state, _ = new_game(Rules.make(variant, options), first_dealer=0, rng=rng)
+    sides = len(state.score)
     deck = list(state.rules.variant.deck)
     decks: list[list[int]] = []
     pick = rng.random
@@ -59,7 +66,7 @@ def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixt
         else:
             shuffle(deck, pick)
         state.status = PLAYING
-        state.score = [0, 0]
+        state.score = [0] * sides
         deal(state, deck)
         while state.status == PLAYING:
             seat = state.to_act()
@@ -87,6 +94,9 @@ def main() -> None:
                         help="runs of the same games; the best and the median are printed")
     parser.add_argument("--shuffle-ahead", action="store_true",
                         help="shuffle the decks before the clock starts")
+    parser.add_argument("--variant", default="sixty-six", help="the variant to bench")
+    parser.add_argument("--deck", type=int, default=24, choices=(24, 32),
+                        help="the option deck (cards in the pack)")
     parser.add_argument("--against", metavar="PATH",
                         help="also measure another checkout's engine and print the speed-up")
     parser.add_argument("--rounds", type=int, default=3,
@@ -99,13 +109,18 @@ def main() -> None:
                                       "repeat": args.repeat}, args.against, args.rounds,
                 {"hands/s": True, "hands/s, shuffled ahead": True})
         return
-    runs = sorted((run(args.hands, args.seed, args.shuffle_ahead) for _ in range(args.repeat)),
-                  reverse=True)
-    best, median = runs[0], runs[len(runs) // 2]
-    print(f"{args.hands} random hands of sixty-six, {best[2]} actions, {args.repeat} runs")
-    for label, (per_sec, us_per_action, _) in (("best", best), ("median", median)):
-        print(f"{label:>6}: {per_sec:,.0f} hands/s, {us_per_action:.2f} µs/action "
-              "(legal_actions + apply)")
+    benched = [(args.variant, args.deck)]
+    if benched[0] != ("sixty-six", 24):
+        benched.append(("sixty-six", 24))
+    for variant, deck_size in benched:
+        runs = sorted((run(args.hands, args.seed, args.shuffle_ahead, variant, deck_size)
+                       for _ in range(args.repeat)), reverse=True)
+        best, median = runs[0], runs[len(runs) // 2]
+        print(f"{args.hands} random hands of {variant} with {deck_size} cards, {best[2]} "
+              f"actions, {args.repeat} runs")
+        for label, (per_sec, us_per_action, _) in (("best", best), ("median", median)):
+            print(f"{label:>6}: {per_sec:,.0f} hands/s, {us_per_action:.2f} µs/action "
+                  "(legal_actions + apply)")
 
 
 if __name__ == "__main__":

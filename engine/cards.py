@@ -1,9 +1,13 @@
 """Cards as small integers and hands as bitmasks.
 
-A card is an ``int`` in ``0..23``: ``suit * 6 + rank``. Ranks run high to low
-(``A T K Q J 9`` → ``0..5``), so within a suit a *lower* rank index is a *higher*
-card. A set of cards is an ``int`` bitmask with bit ``card`` set; the six bits of
-suit ``s`` are ``(mask >> 6*s) & 0b111111``.
+A card is an ``int`` in ``0..31``. The 24 cards of the modern pack are ``suit * 6 + rank``
+(``0..23``); ranks run high to low (``A T K Q J 9`` → ``0..5``), so within a suit a *lower*
+rank index is a *higher* card, and the six bits of suit ``s`` are ``(mask >> 6*s) & 0b111111``.
+The 8s and 7s of the 32-card pack (option ``deck`` 32, docs/rules.md §13) are the high byte:
+``24 + 2*suit`` is the 8 of ``suit``, ``25 + 2*suit`` its 7 (ranks 6 and 7). A 24-card game
+never holds a bit above 23, so its masks, tables and stored states are those of the 24-card
+engine. Use :data:`SUIT_OF` and :data:`RANK_OF` (or ``c // 6`` and ``c % 6`` where a card is
+known to be of the 24).
 
 Codes are rank then suit, e.g. ``AH`` (ace of hearts), ``TD``, ``9S``.
 """
@@ -34,24 +38,55 @@ KING: Final = 2
 QUEEN: Final = 3
 JACK: Final = 4
 NINE: Final = 5
+EIGHT: Final = 6
+SEVEN: Final = 7
+#: The ranks of the modern 24-card pack, high to low.
 RANKS: Final = (ACE, TEN, KING, QUEEN, JACK, NINE)
-RANK_CODES: Final = "ATKQJ9"
-RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine")
-RANK_POINTS: Final = (11, 10, 4, 3, 2, 0)
+#: The ranks of the 32-card pack (``deck`` 32), high to low.
+RANKS_32: Final = (*RANKS, EIGHT, SEVEN)
+RANK_CODES: Final = "ATKQJ987"
+RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+RANK_POINTS: Final = (11, 10, 4, 3, 2, 0, 0, 0)
+#: Number of card indices (the 32-card pack; the 24-card pack uses ``0..23``).
+CARDS: Final = 32
 
+
+def card(rank: Rank, suit: Suit) -> Card:
+    """The card of ``rank`` and ``suit``."""
+    return suit * 6 + rank if rank < EIGHT else 24 + 2 * suit + rank - EIGHT
+
+
+#: Suit and rank of each card index.
+SUIT_OF: Final = tuple(c // 6 if c < 24 else (c - 24) // 2 for c in range(CARDS))
+RANK_OF: Final = tuple(c % 6 if c < 24 else EIGHT + (c - 24) % 2 for c in range(CARDS))
 #: Card points of each card index.
-POINTS: Final = tuple(RANK_POINTS[c % 6] for c in range(24))
-CARD_CODES: Final = tuple(RANK_CODES[c % 6] + SUIT_CODES[c // 6] for c in range(24))
+POINTS: Final = tuple(RANK_POINTS[RANK_OF[c]] for c in range(CARDS))
+CARD_CODES: Final = tuple(RANK_CODES[RANK_OF[c]] + SUIT_CODES[SUIT_OF[c]] for c in range(CARDS))
 _CODE_TO_CARD: Final = {code: i for i, code in enumerate(CARD_CODES)}
 
-SUIT_MASKS: Final = tuple(0b111111 << (6 * s) for s in SUITS)
-#: For each card, the mask of the cards of its suit that beat it.
-HIGHER_IN_SUIT: Final = tuple(((1 << (c % 6)) - 1) << (6 * (c // 6)) for c in range(24))
+#: The cards of each suit, 8s and 7s included.
+SUIT_MASKS: Final = tuple(sum(1 << c for c in range(CARDS) if SUIT_OF[c] == s) for s in SUITS)
+#: For each card, the mask of the cards of its suit that beat it (rank order A T K Q J 9 8 7).
+HIGHER_IN_SUIT: Final = tuple(
+    sum(1 << x for x in range(CARDS) if SUIT_OF[x] == SUIT_OF[c] and RANK_OF[x] < RANK_OF[c])
+    for c in range(CARDS))
 #: ``BEATERS[trump][best]``: the cards that win a trick against ``best`` (the card winning it
 #: so far) when ``trump`` is trumps: a higher card of its suit, or any trump if it is none.
 #: The one statement of the trick-winner rule; a card of another side suit never wins.
 BEATERS: Final = tuple(
-    tuple(HIGHER_IN_SUIT[c] | (0 if c // 6 == trump else SUIT_MASKS[trump]) for c in range(24))
+    tuple(HIGHER_IN_SUIT[c] | (0 if SUIT_OF[c] == trump else SUIT_MASKS[trump])
+          for c in range(CARDS))
+    for trump in SUITS)
+#: ``BEATERS_TEN_LOW``: the same with the Ten ranked below the Jack (option ``ten_rank`` low:
+#: A K Q J T 9 8 7).
+_ORDER_TEN_LOW: Final = (0, 4, 1, 2, 3, 5, 6, 7)
+HIGHER_IN_SUIT_TEN_LOW: Final = tuple(
+    sum(1 << x for x in range(CARDS) if SUIT_OF[x] == SUIT_OF[c]
+        and _ORDER_TEN_LOW[RANK_OF[x]] < _ORDER_TEN_LOW[RANK_OF[c]])
+    for c in range(CARDS))
+BEATERS_TEN_LOW: Final = tuple(
+    tuple(HIGHER_IN_SUIT_TEN_LOW[c] | (0 if SUIT_OF[c] == trump else SUIT_MASKS[trump])
+          for c in range(CARDS))
     for trump in SUITS)
 #: Points of a marriage (meld) in trumps and in a side suit (docs/rules.md §2).
 TRUMP_MELD_POINTS: Final = 40
@@ -62,7 +97,8 @@ MELD_VALUES: Final = tuple(
 #: The King and Queen of each suit (its marriage), as a mask per suit.
 MARRIAGES: Final = tuple((1 << (6 * s + KING)) | (1 << (6 * s + QUEEN)) for s in SUITS)
 #: For each card, the marriage it belongs to (0 unless it is a King or Queen).
-MARRIAGE_OF: Final = tuple(MARRIAGES[c // 6] if c % 6 in (KING, QUEEN) else 0 for c in range(24))
+MARRIAGE_OF: Final = tuple(MARRIAGES[c // 6] if c < 24 and c % 6 in (KING, QUEEN) else 0
+                           for c in range(CARDS))
 #: Cards listed by each possible 6-bit pattern of one suit, per suit (hot path helper).
 _SUIT_PATTERN_CARDS: Final = tuple(
     tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64))
@@ -73,10 +109,12 @@ _SUIT_PATTERN_CODES: Final = tuple(
     for per_suit in _SUIT_PATTERN_CARDS
 )
 
+#: ``SUIT_CARDS_32[s][pattern]``: the cards of suit ``s`` high to low, for the 8-bit
+#: ``pattern`` of its six 24-card bits (bits 0..5) and its 8 and 7 (bits 6 and 7).
+SUIT_CARDS_32: Final = tuple(
+    tuple(tuple(card(r, s) for r in range(8) if pattern >> r & 1) for pattern in range(256))
+    for s in SUITS)
 
-def card(rank: Rank, suit: Suit) -> Card:
-    """The card of ``rank`` and ``suit``."""
-    return suit * 6 + rank
 
 
 def meld_value(suit: Suit, trump: Suit) -> int:
@@ -114,11 +152,15 @@ def mask_of(cards: Iterable[Card]) -> Mask:
 
 
 def cards_of(mask: Mask) -> list[Card]:
-    """The cards of ``mask`` in index order (suit by suit, high to low)."""
+    """The cards of ``mask`` suit by suit, high to low (index order for the 24 cards)."""
+    if mask >> 24:
+        c, s, h, d = SUIT_CARDS_32
+        return [*c[(mask & 63) | (mask >> 18 & 0xC0)],
+                *s[(mask >> 6 & 63) | (mask >> 20 & 0xC0)],
+                *h[(mask >> 12 & 63) | (mask >> 22 & 0xC0)],
+                *d[(mask >> 18 & 63) | (mask >> 24 & 0xC0)]]
     c, s, h, d = _SUIT_PATTERN_CARDS
     return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
-
-
 
 
 def points_of(mask: Mask) -> int:
@@ -127,7 +169,9 @@ def points_of(mask: Mask) -> int:
 
 
 def codes(mask: Mask) -> list[str]:
-    """Card codes of ``mask`` in index order."""
+    """Card codes of ``mask`` in the order of :func:`cards_of`."""
+    if mask >> 24:
+        return [CARD_CODES[x] for x in cards_of(mask)]
     c, s, h, d = _SUIT_PATTERN_CODES
     return [*c[mask & 63], *s[mask >> 6 & 63], *h[mask >> 12 & 63], *d[mask >> 18 & 63]]
 

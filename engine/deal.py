@@ -7,8 +7,8 @@ Deal order of a deck (explicit or shuffled), card 0 first:
   rest is the talon, the first of them on top (drawn first).
 * **Three-hand**: the same between the two active players: forehand (left of the dealer,
   ``dealer + 1``) and then ``dealer + 2``; the dealer sits out.
-* **Four-hand**: 3 to each seat starting left of the dealer, then 3 more each; the dealer's
-  last card (the deck's last) is shown to all and fixes trump.
+* **Four-hand**: 3 to each seat starting left of the dealer, then 3 more each (with 32 cards
+  then 2 more each); the dealer's last card (the deck's last) is shown to all and fixes trump.
 
 Shuffles come from :class:`secrets.SystemRandom` unless a caller passes its own ``rng``
 (benchmarks and the arena do); no seed is kept in the state, so none can leak into a view.
@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import Card, card_code, parse_card
+from engine.cards import RANK_OF, SUIT_OF, Card, card_code, parse_card
 from engine.errors import InvalidDeck, InvalidOption
 from engine.events import Event
 from engine.play_events import CardsDealt, HandDealt
@@ -75,8 +75,8 @@ def cut_for_dealer(
     while True:
         drawn = r.sample(deck, len(contenders))
         rounds.append(drawn)
-        best = min(c % 6 for c in drawn)
-        contenders = [s for s, c in zip(contenders, drawn, strict=True) if c % 6 == best]
+        best = min(RANK_OF[c] for c in drawn)
+        contenders = [s for s, c in zip(contenders, drawn, strict=True) if RANK_OF[c] == best]
         if len(contenders) == 1:
             return contenders[0], rounds
 
@@ -114,12 +114,14 @@ def _plans(variant: Variant) -> tuple[Plan, ...]:
     return tuple(plans)
 
 
-_PLANS: Final = {v.name: _plans(v) for v in VARIANTS.values()}
+#: The deals of each variant by (name, pack size).
+_PLANS: Final = {(v.name, size): _plans(v.with_deck(size))
+                 for v in VARIANTS.values() for size in v.decks}
 
 
 def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     """Deal ``deck`` for a new hand with ``state.dealer`` dealing; resets the hand's state."""
-    order, places, players, at = _PLANS[state.rules.variant.name][state.dealer]
+    order, places, players, at = _PLANS[state.rules.variant.name, state.rules.deck][state.dealer]
     hands = [0] * players
     for seat, at_places in places:
         hand = 0
@@ -134,7 +136,7 @@ def deal(state: GameState, deck: Sequence[Card]) -> list[Event]:
     state.clear_hand()
     state.active = order
     state.hands = hands
-    state.trump = trump_card // 6
+    state.trump = SUIT_OF[trump_card]
     state.trump_card = trump_card
     state.talon = talon
     state.leader = order[0]

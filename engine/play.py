@@ -61,15 +61,18 @@ from engine.actions import (
 )
 from engine.cards import (
     CARD_CODES,
-    HIGHER_IN_SUIT,
+    CARDS,
     KING,
     MARRIAGES,
     POINTS,
     QUEEN,
     RANK_NAMES,
+    RANK_OF,
+    SUIT_CARDS_32,
     SUIT_CODES,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
     Card,
     Mask,
     Suit,
@@ -94,10 +97,28 @@ from engine.state import (
 )
 
 #: Play actions for each 12-bit pattern of the low two suits (clubs, spades) and of the high
-#: two (hearts, diamonds): a mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``.
+#: two (hearts, diamonds): a 24-card mask's are ``[*_LOW[mask & 4095], *_HIGH[mask >> 12]]``
+#: (:func:`_plays` for any mask).
 _LOW: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern)) for pattern in range(4096))
 _HIGH: Final = tuple(tuple(Action.play(c) for c in cards_of(pattern << 12))
                      for pattern in range(4096))
+
+
+#: ``_SUIT_32[s][pattern]``: the play actions of :data:`engine.cards.SUIT_CARDS_32`.
+_SUIT_32: Final = tuple(tuple(tuple(Action.play(c) for c in cards) for cards in per_suit)
+                        for per_suit in SUIT_CARDS_32)
+
+
+def _plays(mask: Mask) -> list[Action]:
+    """The play actions of the cards of ``mask``, suit by suit, high to low."""
+    if mask >> 24:
+        c, s, h, d = _SUIT_32
+        return [*c[(mask & 63) | (mask >> 18 & 0xC0)],
+                *s[(mask >> 6 & 63) | (mask >> 20 & 0xC0)],
+                *h[(mask >> 12 & 63) | (mask >> 22 & 0xC0)],
+                *d[(mask >> 18 & 63) | (mask >> 24 & 0xC0)]]
+    return [*_LOW[mask & 4095], *_HIGH[mask >> 12]]
+
 _MELDS: Final = tuple(Action.meld(s) for s in range(4))
 
 # --------------------------------------------------------------------------- legality
@@ -123,16 +144,17 @@ def playable(state: GameState, seat: int) -> int:
     if state.closed_by is None and state.talon:
         return hand
     best = trick[state.trick_winner_index()] if len(trick) > 1 else trick[0]
-    led_suit = trick[0] // 6
+    led_suit = SUIT_OF[trick[0]]
     follow = hand & SUIT_MASKS[led_suit]
+    higher = state.rules.plan.higher
     if follow:
-        if best // 6 == led_suit:
-            return follow & HIGHER_IN_SUIT[best] or follow
+        if SUIT_OF[best] == led_suit:
+            return follow & higher[best] or follow
         return follow
     trumps = hand & SUIT_MASKS[state.trump]
     if trumps:
-        if best // 6 == state.trump:
-            return trumps & HIGHER_IN_SUIT[best] or trumps
+        if SUIT_OF[best] == state.trump:
+            return trumps & higher[best] or trumps
         return trumps
     return hand
 
@@ -180,13 +202,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return [CONTINUE_ACTION]
         return []
     if state.trick or seat != state.leader:
-        mask = playable(state, seat)
-        return [*_LOW[mask & 4095], *_HIGH[mask >> 12]]
+        return _plays(playable(state, seat))
     suit = state.melded_suit
     mask = state.hands[seat]
     if suit is not None:
         mask &= MARRIAGES[suit]
-    return _lead_options(state, seat, [*_LOW[mask & 4095], *_HIGH[mask >> 12]])
+    return _lead_options(state, seat, _plays(mask))
 
 
 def may_abort(state: GameState, seat: int, seats: Iterable[int] | None = None) -> bool:
@@ -225,20 +246,27 @@ def _lead_legal(state: GameState, seat: int, action: Action) -> bool:
 # --------------------------------------------------------------------------- apply
 
 
-def _duel(trump: Suit, first: Card, second: Card) -> tuple[bool, str, int, Mask]:
-    """A two-card trick: whether ``second`` wins it, why, its points and its cards."""
-    if second // 6 == first // 6:
-        wins, reason = second % 6 < first % 6, "higher_card"
-    elif second // 6 == trump:
+def _duel(trump: Suit, first: Card, second: Card, ten_low: bool
+          ) -> tuple[bool, str, int, Mask]:
+    """A two-card trick: whether ``second`` wins it, why, its points and its cards
+    (``ten_low``: option ``ten_rank`` low)."""
+    if SUIT_OF[second] == SUIT_OF[first]:
+        order = _TEN_LOW_ORDER if ten_low else RANK_OF
+        wins, reason = order[second] < order[first], "higher_card"
+    elif SUIT_OF[second] == trump:
         wins, reason = True, "trump"
     else:
         wins, reason = False, "off_suit"
     return wins, reason, POINTS[first] + POINTS[second], (1 << first) | (1 << second)
 
 
-#: ``_DUELS[trump][first][second]``: :func:`_duel`, for every pair of cards.
-_DUELS: Final = tuple(tuple(tuple(_duel(t, a, b) for b in range(24)) for a in range(24))
-                      for t in range(4))
+#: Rank order of each card with ``ten_rank`` low (A K Q J T 9 8 7; smaller is higher).
+_TEN_LOW_ORDER: Final = tuple((0, 4, 1, 2, 3, 5, 6, 7)[RANK_OF[c]] for c in range(CARDS))
+#: ``_DUELS[ten_low][trump][first][second]``: :func:`_duel`, for every pair of cards.
+_DUELS: Final = tuple(
+    tuple(tuple(tuple(_duel(t, a, b, low) for b in range(CARDS)) for a in range(CARDS))
+          for t in range(4))
+    for low in (False, True))
 
 
 def apply(
@@ -281,7 +309,7 @@ def apply(
     leader = state.leader
     if len(trick) == 2:  # two- and three-hand: a side is a seat
         first = trick[0]
-        second_wins, reason, points, taken = _DUELS[state.trump][first][c]
+        second_wins, reason, points, taken = _DUELS[state.rules.plan.ten_low][state.trump][first][c]
         winner, loser = (seat, leader) if second_wins else (leader, seat)
         cards: tuple[Card, ...] = (first, c)
         side = winner
@@ -334,10 +362,10 @@ def _take_trick(state: GameState, trick: list[Card]) -> tuple[int, tuple[Card, .
     win_i = state.trick_winner_index()
     winner = active[(active.index(state.leader) + win_i) % len(active)]
     win_card = trick[win_i]
-    led_suit = trick[0] // 6
-    if win_card // 6 != led_suit:
+    led_suit = SUIT_OF[trick[0]]
+    if SUIT_OF[win_card] != led_suit:
         reason = "trump"
-    elif any(x // 6 == led_suit for x in trick if x != win_card):
+    elif any(SUIT_OF[x] == led_suit for x in trick if x != win_card):
         reason = "higher_card"
     else:
         reason = "off_suit"
@@ -596,7 +624,7 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
 
 def _names(mask: int) -> str:
     """``"TH or AH"``: the cards of ``mask``, low to high within a suit."""
-    names = [CARD_CODES[c] for c in sorted(cards_of(mask), key=lambda c: (c // 6, -c))]
+    names = [CARD_CODES[c] for c in sorted(cards_of(mask), key=lambda c: (SUIT_OF[c], -RANK_OF[c]))]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
@@ -611,11 +639,11 @@ def _play_reason(state: GameState, seat: int, c: int) -> str:
         return f"after melding {SUIT_NAMES[suit]} you must lead {_names(allowed)} (or declare)"
     trick = state.trick
     best = trick[state.trick_winner_index()]
-    led_suit = trick[0] // 6
+    led_suit = SUIT_OF[trick[0]]
     if allowed & SUIT_MASKS[led_suit]:
-        if best // 6 == led_suit and allowed != hand & SUIT_MASKS[led_suit]:
+        if SUIT_OF[best] == led_suit and allowed != hand & SUIT_MASKS[led_suit]:
             return f"you must follow suit and win the trick: {_names(allowed)}"
         return f"you must follow suit: {_names(allowed)}"
-    if best // 6 == state.trump and allowed != hand & SUIT_MASKS[state.trump]:
+    if SUIT_OF[best] == state.trump and allowed != hand & SUIT_MASKS[state.trump]:
         return f"you must over-trump: {_names(allowed)}"
     return f"you hold no {SUIT_NAMES[led_suit]}, so you must trump: {_names(allowed)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import CARD_CODES, Card, Mask, codes
+from engine.cards import CARD_CODES, SUIT_OF, Card, Mask, codes
 from engine.events import LazyEvent
 from engine.state import PendingSettlement
 
@@ -31,7 +31,7 @@ class HandDealt(LazyEvent):
             "dealer": dealer,
             "forehand": order[0],
             "active": list(order),
-            "trump_suit": "CSHD"[trump_card // 6],
+            "trump_suit": "CSHD"[SUIT_OF[trump_card]],
             "trump_card": CARD_CODES[trump_card],
             "talon_size": talon_size,
         }, {"deck": [*map(CARD_CODES.__getitem__, deck)]}

@@ -39,16 +39,33 @@ The options of other rule sets (issue 19), precisely:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from engine.cards import JACK, NINE, RANKS, Mask, card
+from engine.cards import (
+    BEATERS,
+    BEATERS_TEN_LOW,
+    HIGHER_IN_SUIT,
+    HIGHER_IN_SUIT_TEN_LOW,
+    JACK,
+    NINE,
+    RANK_CODES,
+    RANKS,
+    RANKS_32,
+    SEVEN,
+    Mask,
+    card,
+)
 from engine.errors import InvalidOption
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """Fixed properties of a variant (docs/rules.md §6)."""
+    """Fixed properties of a variant as dealt with one pack (docs/rules.md §6, §13).
+
+    :data:`VARIANTS` is the registry of variants by name, each with the 24-card pack (Schnapsen
+    its 20 cards); :meth:`with_deck` gives the same variant with the 32-card pack (option
+    ``deck``), the 8s and 7s kept: an exchange by the trump 7, four-hand 8 cards each."""
 
     name: str
     players: int
@@ -63,6 +80,9 @@ class Variant:
     last_trick_wins: bool
     #: Scoring sides: two-hand 2, three-hand 3 (one sits out each hand), four-hand 2 pairs.
     sides: int
+
+    #: Pack sizes the variant may be played with (option ``deck``).
+    decks: tuple[int, ...] = (24,)
 
     @property
     def deck(self) -> tuple[int, ...]:
@@ -80,14 +100,37 @@ class Variant:
     def hand_size(self) -> int:
         return sum(self.packets)
 
+    @property
+    def talon_size(self) -> int:
+        """Talon cards at the start of a hand, the trump card included (0: all cards dealt)."""
+        return len(self.ranks) * 4 - min(self.players, 2 if self.has_talon else 4) \
+            * self.hand_size
+
+    @property
+    def trump_by(self) -> str:
+        """How trump is fixed: ``turned_card`` (the card under the talon) or
+        ``dealer_last_card`` (four-hand: the dealer's last card, shown and kept)."""
+        return "turned_card" if self.has_talon else "dealer_last_card"
+
+    @property
+    def tricks(self) -> int:
+        """Tricks of a hand played out."""
+        return len(self.ranks) * 4 // self.players if not self.has_talon \
+            else len(self.ranks) * 2
+
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat: four-hand pairs seats 0+2 and 1+3."""
         return seat % 2 if self.players == 4 else seat
 
+    def with_deck(self, size: int) -> Variant:
+        """This variant dealt with the pack of option ``deck`` ``size`` (one of its
+        :attr:`decks`; 24, the default, is the variant's own pack, Schnapsen's 20 cards)."""
+        return VARIANTS[self.name] if size == 24 else _PACKS[self.name, size]
+
 
 SIXTY_SIX: Final = Variant(
     "sixty-six", 2, "Two-hand Sixty-Six with 24 cards (default).",
-    RANKS, (3, 3), NINE, True, False, 2,
+    RANKS, (3, 3), NINE, True, False, 2, (24, 32),
 )
 SCHNAPSEN: Final = Variant(
     "schnapsen", 2, "Austrian two-hand with 20 cards (no nines); the last trick wins.",
@@ -95,13 +138,20 @@ SCHNAPSEN: Final = Variant(
 )
 THREE_HAND: Final = Variant(
     "three-hand", 3, "Three players; the dealer sits out and the other two play two-hand.",
-    RANKS, (3, 3), NINE, True, False, 3,
+    RANKS, (3, 3), NINE, True, False, 3, (24, 32),
 )
 FOUR_HAND: Final = Variant(
     "four-hand", 4, "Pairs 0+2 against 1+3; all cards dealt, strict play from the first trick.",
-    RANKS, (3, 3), None, False, False, 2,
+    RANKS, (3, 3), None, False, False, 2, (24, 32),
 )
 VARIANTS: Final = {v.name: v for v in (SIXTY_SIX, SCHNAPSEN, THREE_HAND, FOUR_HAND)}
+#: The 32-card forms (docs/rules.md §13): the 8s and 7s kept, the trump 7 exchanges, a
+#: 20-card talon in two- and three-hand; four-hand deals 3, 3 and 2, 8 cards each.
+_PACKS: Final = {
+    (v.name, 32): replace(v, ranks=RANKS_32, exchange_rank=SEVEN if v.has_talon else None,
+                          packets=v.packets if v.has_talon else (3, 3, 2))
+    for v in VARIANTS.values() if 32 in v.decks
+}
 
 
 def find_variant(name: str) -> Variant:
@@ -139,13 +189,24 @@ class Option:
 
 
 _ALL_TALON = ("sixty-six", "schnapsen", "three-hand")
+_DECK_32 = ("sixty-six", "three-hand", "four-hand")
 
 OPTIONS: Final = {
     o.name: o
     for o in (
+        Option("deck", int, 24, (24, 32),
+               "Cards in the pack: 24 (A T K Q J 9) or the historic 32 with the 8s and 7s "
+               "(worth 0): a 20-card talon and the trump 7 as exchange card in two- and "
+               "three-hand, 8 cards each in four-hand; all point thresholds unchanged.",
+               "003; RULES-32", _DECK_32),
+        Option("ten_rank", str, "high", ("high", "low"),
+               "Where the Ten ranks in its suit: high (A T K Q J 9 8 7) or low, as in the "
+               "1715 rules of Mariage (A K Q J T 9 8 7; it still counts 10); low needs deck 32.",
+               "RULES-32 (WM)", _DECK_32),
         Option("exchange_min_talon", int, 2, (2, 3, 4),
                "Least talon size (the trump card included) at which the trump nine "
-               "(Schnapsen: jack) may be exchanged.", "000, 003; 001 uses 3", _ALL_TALON),
+               "(Schnapsen: jack; deck 32: seven) may be exchanged.", "000, 003; 001 uses 3",
+               _ALL_TALON),
         Option("exchange_requires_trick", bool, False, (False, True),
                "The exchanger must already have won a trick in this hand.",
                "001, 002 use true", _ALL_TALON),
@@ -194,6 +255,7 @@ OPTIONS: Final = {
 #: its default, why).
 _CONFLICTS: Final = (
     ("closing", False, "close_min_talon", "closing is switched off"),
+    ("deck", 24, "ten_rank", "the 24-card pack is played (the low Ten belongs to the 32)"),
 )
 
 
@@ -228,6 +290,12 @@ class Plan:
     bonus: int
     #: ``played_out_points`` one.
     played_out_one: bool
+    #: ``ten_rank`` low: the trick tables below rank the Ten under the Jack.
+    ten_low: bool
+    #: ``beaters[trump][best]``: the cards that beat ``best`` (:data:`engine.cards.BEATERS`).
+    beaters: tuple[tuple[Mask, ...], ...]
+    #: ``higher[c]``: the cards of ``c``'s suit that beat it.
+    higher: tuple[Mask, ...]
 
     @classmethod
     def of(cls, rules: Rules) -> Plan:
@@ -243,6 +311,9 @@ class Plan:
             credit_every_trick=rules.meld_credit == "next_trick",
             bonus=rules.bonus,
             played_out_one=rules.played_out_points == "one",
+            ten_low=rules.ten_rank == "low",
+            beaters=BEATERS_TEN_LOW if rules.ten_rank == "low" else BEATERS,
+            higher=HIGHER_IN_SUIT_TEN_LOW if rules.ten_rank == "low" else HIGHER_IN_SUIT,
         )
 
 
@@ -252,6 +323,8 @@ class Rules:
     derived from the rest (not an argument, not compared)."""
 
     variant: Variant = SIXTY_SIX
+    deck: int = _default("deck")
+    ten_rank: str = _default("ten_rank")
     exchange_min_talon: int = _default("exchange_min_talon")
     exchange_requires_trick: bool = _default("exchange_requires_trick")
     close_min_talon: int = _default("close_min_talon")
@@ -268,6 +341,8 @@ class Rules:
     plan: Plan = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # the variant as dealt with the pack of ``deck`` (the option decides, not the argument)
+        object.__setattr__(self, "variant", self.variant.with_deck(self.deck))
         object.__setattr__(self, "plan", Plan.of(self))
 
     @classmethod
@@ -368,8 +443,15 @@ def describe() -> dict[str, object]:
                 "description": v.description,
                 "deck_size": len(v.deck),
                 "hand_size": v.hand_size,
-                "talon_size": len(v.deck) - v.players * v.hand_size
-                if v.players != 3 else len(v.deck) - 2 * v.hand_size,
+                "talon_size": v.talon_size,
+                "tricks": v.tricks,
+                "trump_by": v.trump_by,
+                # every pack of option ``deck`` with what it changes
+                "decks": [{"deck": size, "deck_size": len(p.deck), "hand_size": p.hand_size,
+                           "talon_size": p.talon_size, "tricks": p.tricks,
+                           "exchange_card": None if p.exchange_rank is None
+                           else RANK_CODES[p.exchange_rank]}
+                          for size in v.decks for p in (v.with_deck(size),)],
             }
             for v in VARIANTS.values()
         ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.cards import BEATERS, POINTS, Card, Mask, Suit, meld_value, points_of
+from engine.cards import POINTS, Card, Mask, Suit, meld_value, points_of
 from engine.rules import Rules, Settings
 
 PLAYING: Final = "playing"
@@ -258,7 +258,7 @@ class GameState:
     def trick_winner_index(self) -> int:
         """Index in the current trick of the card winning it so far."""
         trick = self.trick
-        beaters = BEATERS[self.trump]
+        beaters = self.rules.plan.beaters[self.trump]
         best = 0
         for i in range(1, len(trick)):
             if beaters[trick[best]] >> trick[i] & 1:

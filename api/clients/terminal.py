@@ -20,7 +20,8 @@ from engine.numerals import parse_natural
 
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 SUIT_ORDER = "CSHD"
-RANK_ORDER = "ATKQJ9"
+#: High to low; the 8s and 7s only with the option ``deck`` 32.
+RANK_ORDER = "ATKQJ987"
 CARD = re.compile(f"[{RANK_ORDER}][{SUIT_ORDER}]")
 #: Where the other seats sit, clockwise from the reader (play goes to the next seat number).
 DIRECTIONS = {3: ("West", "East"), 4: ("West", "North", "East")}

@@ -2,14 +2,16 @@
 // here (French suits, or German/Bavarian ones as a setting): no image files, nothing fetched.
 
 export const SUIT_ORDER = "CSHD";
-export const RANK_ORDER = "ATKQJ9";
+export const RANK_ORDER = "ATKQJ987"; // the 8s and 7s only with the option deck 32
 export const SUIT_NAMES = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
-export const RANK_NAMES = { A: "Ace", T: "Ten", K: "King", Q: "Queen", J: "Jack", 9: "Nine" };
+export const RANK_NAMES = { A: "Ace", T: "Ten", K: "King", Q: "Queen", J: "Jack", 9: "Nine",
+  8: "Eight", 7: "Seven" };
 const GERMAN_SUIT_NAMES = { C: "acorns", S: "leaves", H: "hearts", D: "bells" };
-const GERMAN_RANK_NAMES = { A: "Ace", T: "Ten", K: "King", Q: "Ober", J: "Unter", 9: "Nine" };
+const GERMAN_RANK_NAMES = { A: "Ace", T: "Ten", K: "King", Q: "Ober", J: "Unter", 9: "Nine",
+  8: "Eight", 7: "Seven" };
 const LABELS = {
-  french: { A: "A", T: "10", K: "K", Q: "Q", J: "J", 9: "9" },
-  german: { A: "A", T: "10", K: "K", Q: "O", J: "U", 9: "9" },
+  french: { A: "A", T: "10", K: "K", Q: "Q", J: "J", 9: "9", 8: "8", 7: "7" },
+  german: { A: "A", T: "10", K: "K", Q: "O", J: "U", 9: "9", 8: "8", 7: "7" },
 };
 const COLOURS = {
   french: { C: "#1b1b1b", S: "#1b1b1b", H: "#c8102e", D: "#c8102e" },
@@ -68,6 +70,8 @@ function suitSvg(suit, deck, x, y, size, rotate = false) {
 
 // Pip places (x, y, upside down) of the nine and the ten on a 100 x 150 card.
 const PIPS = {
+  7: [[38, 32], [62, 32], [50, 53], [38, 75], [62, 75], [38, 118, 1], [62, 118, 1]],
+  8: [[38, 32], [62, 32], [50, 53], [38, 75], [62, 75], [50, 97, 1], [38, 118, 1], [62, 118, 1]],
   9: [[38, 32], [62, 32], [38, 60], [62, 60], [50, 75], [38, 90, 1], [62, 90, 1], [38, 118, 1],
     [62, 118, 1]],
   T: [[38, 32], [62, 32], [50, 47], [38, 60], [62, 60], [38, 90, 1], [62, 90, 1], [50, 103, 1],

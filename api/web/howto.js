@@ -11,7 +11,7 @@ const POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0 };
 /** The six cards of a suit, high to low, with their points under each. */
 function rankRow(deck) {
   return el("ol", { class: "howto-cards", "aria-label": "The cards, high to low" },
-    [...RANK_ORDER].map((rank) => el("li", {},
+    [...RANK_ORDER.slice(0, 6)].map((rank) => el("li", {}, // the 24-card pack
       el("figure", {}, cardImage(`${rank}H`, deck, "small"),
         el("figcaption", {}, `${POINTS[rank]} points`)))));
 }

@@ -5,7 +5,8 @@ core) its median and its 99th percentile stay within, forced moves included: wha
 waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert``, which may
 spend up to 2 s on a move, within 1 s and 3 s. ``docs/strength.md`` shows the measured figures.
 
-In a variant without a talon (four-hand) no exact search fits (the solvers are two-hand), so
+In a variant without a talon (four-hand) or with the 32-card pack no exact search fits (the
+solvers are two-hand, of 24 cards), so
 a level with a fallback (``expert``) plays as that level there: :func:`variant_levels` says
 which level each one plays as, and whether it searches sampled deals exactly in that variant.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from engine.ai.player import LEVEL_TABLE, LEVELS, plays_as
+from engine.ai.player import LEVEL_TABLE, LEVELS, exact_search_fits, plays_as
 from engine.rules import VARIANTS, Variant
 
 #: Think-time budget per public level: (median, p99) CPU ms per move.
@@ -52,8 +53,8 @@ def variant_levels(variant: Variant) -> list[VariantLevel]:
     for name in LEVELS:
         acting = plays_as(LEVEL_TABLE[name], variant)
         median, p99 = THINK_BUDGETS[acting.name]
-        out.append(VariantLevel(name, acting.name, variant.has_talon and acting.solve_from > 0,
-                                median, p99))
+        exact = exact_search_fits(variant) and acting.solve_from > 0
+        out.append(VariantLevel(name, acting.name, exact, median, p99))
     return out
 
 

@@ -34,7 +34,20 @@ from typing import Final
 from engine.actions import EXCHANGE, MELD
 from engine.ai.knowledge import Knowledge
 from engine.ai.sampling import Deal, Sampler, to_state
-from engine.cards import ACE, BEATERS, KING, MARRIAGES, POINTS, QUEEN, Card, Mask, card
+from engine.cards import (
+    ACE,
+    BEATERS,
+    CARDS,
+    KING,
+    MARRIAGES,
+    POINTS,
+    QUEEN,
+    RANK_OF,
+    SUIT_OF,
+    Card,
+    Mask,
+    card,
+)
 from engine.play import legal_actions
 
 #: Probability factor of a clear chance missed (a marriage not melded, our Ten let go...).
@@ -45,26 +58,26 @@ def _cheaper(c: Card, hand: Mask, trump: int) -> int:
     """Cards of ``hand`` other than ``c`` that are cheaper to give away than ``c``."""
 
     def key(x: Card) -> tuple[bool, bool, int]:
-        pair = MARRIAGES[x // 6]
-        return (x // 6 == trump, hand & pair == pair and x % 6 in (KING, QUEEN), POINTS[x])
+        pair = MARRIAGES[SUIT_OF[x]]
+        return (SUIT_OF[x] == trump, hand & pair == pair and RANK_OF[x] in (KING, QUEEN), POINTS[x])
 
     mine = key(c)
-    return sum(1 for x in range(24) if hand >> x & 1 and x != c and key(x) < mine)
+    return sum(1 for x in range(CARDS) if hand >> x & 1 and x != c and key(x) < mine)
 
 
 def _play_factor(before: tuple[Card, ...], c: Card, hand: Mask, trump: int,
                  beta: float) -> float:
     """Probability factor of playing ``c`` from ``hand`` on the cards ``before`` (phase 1)."""
     if before and BEATERS[trump][before[0]] >> c & 1:
-        if c // 6 != trump or before[0] // 6 == trump:
+        if SUIT_OF[c] != trump or SUIT_OF[before[0]] == trump:
             return 1.0  # won in suit: no inference
-        lower = sum(1 for x in range(24) if hand >> x & 1 and x // 6 == trump
+        lower = sum(1 for x in range(CARDS) if hand >> x & 1 and SUIT_OF[x] == trump
                     and POINTS[x] < POINTS[c])
         return math.exp(-beta * lower)  # trumped: with the cheapest trump
     factor = math.exp(-beta * _cheaper(c, hand, trump))
     if before:
         led = before[0]
-        ace = card(ACE, led // 6)
+        ace = card(ACE, SUIT_OF[led])
         if POINTS[led] == 10 and hand >> ace & 1:
             factor *= MISSED_FACTOR
     return factor

@@ -24,6 +24,7 @@ from engine.cards import (
     POINTS,
     QUEEN,
     SUIT_MASKS,
+    SUIT_OF,
     Card,
     Mask,
     card,
@@ -34,7 +35,7 @@ from engine.cards import (
 )
 from engine.deal import deal_order
 from engine.errors import EngineError
-from engine.rules import Rules, find_variant
+from engine.rules import Plan, Rules, find_variant
 
 #: A completed trick as in :class:`engine.state.GameState`: (leader, cards, winner).
 Trick = tuple[int, tuple[Card, ...], int]
@@ -46,27 +47,32 @@ class InvalidView(EngineError, ValueError):
     """A view that is not a consistent position of a hand in play."""
 
 
-def excluded_by_play(before: Sequence[Card], played: Card, trump: int) -> Mask:
-    """Cards a player cannot hold after playing ``played`` under strict play.
+def excluded_by_play(before: Sequence[Card], played: Card, trump: int,
+                     plan: Plan | None = None) -> Mask:
+    """Cards a player cannot hold after playing ``played`` under strict play (ranked by the
+    trick tables of ``plan``, by default those of the Ten ranking high).
 
     ``before`` are the cards already in the trick (leader first). The duty of
     :func:`engine.play.playable`: follow suit and beat the best card if it is of the led suit,
     else follow suit; else trump, over-trumping a trump already in the trick; else any card.
     """
-    led = before[0] // 6
+    led = SUIT_OF[before[0]]
+    beaters, higher_of = (BEATERS, HIGHER_IN_SUIT) if plan is None else (plan.beaters,
+                                                                         plan.higher)
     best = before[0]
     for c in before[1:]:
-        if BEATERS[trump][best] >> c & 1:
+        if beaters[trump][best] >> c & 1:
             best = c
-    if played // 6 == led:
-        if best // 6 == led and not played % 6 < best % 6:
-            return HIGHER_IN_SUIT[best]
+    higher = higher_of[best]
+    if SUIT_OF[played] == led:
+        if SUIT_OF[best] == led and not higher >> played & 1:
+            return higher
         return 0
     out = SUIT_MASKS[led]
-    if played // 6 != trump:
+    if SUIT_OF[played] != trump:
         return out | SUIT_MASKS[trump]
-    if best // 6 == trump and not played % 6 < best % 6:
-        out |= HIGHER_IN_SUIT[best]
+    if SUIT_OF[best] == trump and not higher >> played & 1:
+        out |= higher
     return out
 
 
@@ -252,7 +258,8 @@ class Knowledge:
             for i in range(1, len(cards)):
                 player = self.active[(start + i) % n]
                 if player in out:
-                    out[player] |= excluded_by_play(cards[:i], cards[i], self.trump)
+                    out[player] |= excluded_by_play(cards[:i], cards[i], self.trump,
+                                                       self.rules.plan)
         return out
 
     def _meld_trick_index(self, seat: int, suit: int) -> int:

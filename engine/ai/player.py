@@ -231,10 +231,17 @@ def _level(level: str | Level) -> Level:
     return level if isinstance(level, Level) else level_variant(level)
 
 
+def exact_search_fits(variant: Variant) -> bool:
+    """Whether the exact two-hand searches (:mod:`~engine.ai.solver`, :mod:`~engine.ai.talon`)
+    fit ``variant``: it has a talon and a pack of at most 24 cards (their tables are of the 24
+    cards; with ``deck`` 32 the levels play on by their playouts, as in four-hand)."""
+    return variant.has_talon and len(variant.deck) <= 24
+
+
 def plays_as(level: Level, variant: Variant) -> Level:
-    """The level that decides for ``level`` in ``variant``: its ``fallback`` where the variant
-    has no talon (no exact search fits), else ``level`` itself."""
-    if level.fallback and not variant.has_talon:
+    """The level that decides for ``level`` in ``variant``: its ``fallback`` where no exact
+    search fits the variant (:func:`exact_search_fits`), else ``level`` itself."""
+    if level.fallback and not exact_search_fits(variant):
         return LEVEL_TABLE[level.fallback]
     return level
 
@@ -383,7 +390,7 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
     With ``deep``, a state with the talon open and at most ``search_at`` talon cards
     (default: the level's ``search_talon``) is searched exactly instead.
     """
-    two_hand = state.rules.variant.has_talon
+    two_hand = exact_search_fits(state.rules.variant)
     limit = lv.search_talon if search_at is None else search_at
     while state.status == PLAYING:
         seat = state.to_act()
@@ -464,7 +471,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     if exact:
         cap = 1
     side = k.side_of(k.seat)
-    search = (k.rules.variant.has_talon and k.talon_open and lv.search_talon > 0
+    search = (exact_search_fits(k.rules.variant) and k.talon_open and lv.search_talon > 0
               and k.talon_size <= max(lv.search_from, lv.search_talon))
     search_at = (lv.switch_talon if lv.switch_talon and k.talon_size > lv.search_talon
                  else lv.search_talon)

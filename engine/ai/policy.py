@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.actions import DECLARE, DECLARE_ACTION, EXCHANGE, EXCHANGE_ACTION, MELD, PLAY, Action
-from engine.cards import BEATERS, KING, MARRIAGES, POINTS, QUEEN, Card
+from engine.cards import BEATERS, KING, MARRIAGES, POINTS, QUEEN, RANK_OF, SUIT_OF, Card
 from engine.play import legal_actions
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
@@ -21,8 +21,9 @@ from engine.state import GameState
 
 def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
     """Sort key: cheapest to give away first (side cards, not marriage cards, low points)."""
-    in_marriage = hand & MARRIAGES[c // 6] == MARRIAGES[c // 6] and c % 6 in (KING, QUEEN)
-    return (c // 6 == trump, in_marriage, POINTS[c])
+    pair = MARRIAGES[SUIT_OF[c]]
+    in_marriage = hand & pair == pair and RANK_OF[c] in (KING, QUEEN)
+    return (SUIT_OF[c] == trump, in_marriage, POINTS[c])
 
 
 def heuristic_action(state: GameState, seat: int, rng: random.Random | None = None) -> Action:
@@ -45,10 +46,10 @@ def heuristic_action(state: GameState, seat: int, rng: random.Random | None = No
         if melds:
             return max(melds, key=lambda a: a.suit == trump)
         if state.melded_suit is not None:
-            return Action.play(min(cards, key=lambda c: c % 6 != QUEEN))
+            return Action.play(min(cards, key=lambda c: RANK_OF[c] != QUEEN))
         if state.talon_open:
             return Action.play(min(cards, key=lambda c: _keep_score(c, hand, trump)))
-        return Action.play(max(cards, key=lambda c: (POINTS[c] >= 10, c // 6 != trump,
+        return Action.play(max(cards, key=lambda c: (POINTS[c] >= 10, SUIT_OF[c] != trump,
                                                      -_keep_score(c, hand, trump)[2])))
     trick = state.trick
     best_i = state.trick_winner_index()
@@ -60,14 +61,14 @@ def heuristic_action(state: GameState, seat: int, rng: random.Random | None = No
     if n == 4 and state.side_of(best_seat) == state.side_of(seat):
         losers = [c for c in cards if not beaters >> c & 1]
         pool = losers or cards
-        return Action.play(max(pool, key=lambda c: (c // 6 != trump, POINTS[c])))
+        return Action.play(max(pool, key=lambda c: (SUIT_OF[c] != trump, POINTS[c])))
     at_stake = sum(POINTS[c] for c in trick)
     winners = [c for c in cards if beaters >> c & 1]
-    in_suit = [c for c in winners if c // 6 == best // 6]
+    in_suit = [c for c in winners if SUIT_OF[c] == SUIT_OF[best]]
     if in_suit:
-        return Action.play(max(in_suit, key=lambda c: (POINTS[c], -(c % 6))))
+        return Action.play(max(in_suit, key=lambda c: (POINTS[c], -(RANK_OF[c]))))
     if winners and (at_stake >= 10 or not state.talon_open):
-        return Action.play(min(winners, key=lambda c: (POINTS[c], -(c % 6))))
+        return Action.play(min(winners, key=lambda c: (POINTS[c], -(RANK_OF[c]))))
     pool = [c for c in cards if not beaters >> c & 1] or cards
     return Action.play(min(pool, key=lambda c: _keep_score(c, hand, trump)))
 

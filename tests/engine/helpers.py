@@ -22,20 +22,22 @@ from engine import (
     legal_actions,
     new_game,
 )
-from engine.cards import CARD_CODES
+from engine.cards import CARD_CODES, CARDS
 from engine.rules import VARIANTS
 
-#: Every action there is: 24 plays, 4 melds, exchange, close, declare, continue.
+#: Every action there is: 32 plays (the 8s and 7s included), 4 melds, exchange, close,
+#: declare, continue.
 UNIVERSE: tuple[Action, ...] = (
-    *(Action.play(c) for c in range(24)),
+    *(Action.play(c) for c in range(CARDS)),
     *(Action.meld(s) for s in range(4)),
     *(Action.from_text(k) for k in ("exchange", "close", "declare", "continue")),
 )
 
 
-def _rest(variant: str, used: Iterable[str]) -> list[str]:
+def _rest(variant: str, used: Iterable[str], deck: int = 24) -> list[str]:
     taken = set(used)
-    return [CARD_CODES[c] for c in VARIANTS[variant].deck if CARD_CODES[c] not in taken]
+    return [CARD_CODES[c] for c in VARIANTS[variant].with_deck(deck).deck
+            if CARD_CODES[c] not in taken]
 
 
 def two_hand_deck(
@@ -44,8 +46,10 @@ def two_hand_deck(
     trump: str,
     talon: Sequence[str] = (),
     variant: str = "sixty-six",
+    deck_size: int = 24,
 ) -> list[str]:
-    """A deal order giving these hands, face-up ``trump`` card and talon (top first).
+    """A deal order giving these hands, face-up ``trump`` card and talon (top first), from
+    the pack of option ``deck`` ``deck_size``.
 
     Cards not named fill the bottom of the talon in deck order.
     """
@@ -56,7 +60,7 @@ def two_hand_deck(
         deck += [*forehand[i : i + size], *dealer[i : i + size]]
         i += size
     deck += [trump, *talon]
-    return deck + _rest(variant, deck)
+    return deck + _rest(variant, deck, deck_size)
 
 
 def four_hand_deck(hands: Mapping[int, Sequence[str]], dealer: int) -> list[str]:

@@ -274,7 +274,11 @@ def test_beaters_state_the_trick_winner_rule() -> None:
         SUIT_MASKS[HEARTS])
     assert BEATERS[HEARTS][card_of("KH")] == mask_of([card_of("AH"), card_of("TH")])
     assert BEATERS[HEARTS][card_of("AC")] == SUIT_MASKS[HEARTS]
-    assert BEATERS[CLUBS][card_of("9C")] == SUIT_MASKS[CLUBS] & ~(1 << card_of("9C"))
+    assert BEATERS[CLUBS][card_of("9C")] == mask_of(
+        [card_of(c) for c in ("AC", "TC", "KC", "QC", "JC")])
+    # the 8s and 7s of deck 32 rank below the 9: the 7 is beaten by every other card of its suit
+    assert BEATERS[CLUBS][card_of("8C")] == BEATERS[CLUBS][card_of("9C")] | 1 << card_of("9C")
+    assert BEATERS[CLUBS][card_of("7C")] == SUIT_MASKS[CLUBS] & ~(1 << card_of("7C"))
 
 
 def test_marriage_masks_hold_the_king_and_queen_of_a_suit() -> None:

@@ -42,17 +42,27 @@ from engine.rules import OPTIONS, VARIANTS
 from engine.state import FIELDS
 from tests.engine.helpers import UNIVERSE
 
-CODE = re.compile(r"^[ATKQJ9][CSHD]$")
+CODE = re.compile(r"^[ATKQJ987][CSHD]$")
+#: (variant, deck) of each case: every variant with its own pack, and the 32-card ones.
+CASES = [*((name, 24) for name in VARIANTS),
+         *((name, 32) for name, v in VARIANTS.items() if 32 in v.decks)]
 #: Events whose cards are not about the hand's hidden cards: the cut for the first dealer
 #: (cards drawn by lot) and the settlement, which may reveal the whole hand record.
 UNCHECKED_EVENTS = ("dealer_chosen", "hand_settled")
 
 
-def random_rules(variant: str, rng: random.Random) -> Rules:
+def random_rules(variant: str, deck: int, rng: random.Random) -> Rules:
+    """Random options for ``variant`` with the pack of ``deck`` cards (``ten_rank`` random
+    with 32 cards)."""
     options: dict[str, object] = {}
     for name, opt in OPTIONS.items():
+        if name in ("deck", "ten_rank"):
+            continue
         if not opt.variants or variant in opt.variants:
             options[name] = rng.choice(opt.allowed)
+    if deck == 32:
+        options["deck"] = 32
+        options["ten_rank"] = rng.choice(("high", "low"))
     options["match_points"] = rng.choice((3, 3, 7))
     if options.get("closing") is False:
         del options["close_min_talon"]  # no effect without closing: refused if not default
@@ -218,7 +228,7 @@ def choose(state: GameState, seat: int, legal: list[Action], rng: random.Random)
     return rng.choice(others)
 
 
-def play_game(variant: str, seed: int, hands: int, full: bool) -> int:
+def play_game(variant: str, seed: int, hands: int, full: bool, deck: int = 24) -> int:
     """Play ``hands`` hands of random games (a new game when one ends), checking every step.
 
     Returns the number of hands played to their settlement.
@@ -226,13 +236,13 @@ def play_game(variant: str, seed: int, hands: int, full: bool) -> int:
     rng = random.Random(seed)
     played = 0
     while played < hands:
-        played += play_one_game(variant, rng, hands - played, full)
+        played += play_one_game(variant, deck, rng, hands - played, full)
     return played
 
 
-def play_one_game(variant: str, rng: random.Random, hands: int, full: bool) -> int:
+def play_one_game(variant: str, deck: int, rng: random.Random, hands: int, full: bool) -> int:
     """Play one random game for at most ``hands`` hands; returns the hands settled."""
-    rules = random_rules(variant, rng)
+    rules = random_rules(variant, deck, rng)
     table = Settings(point_counter=rng.random() < 0.5, hint_66=rng.random() < 0.5)
     state, events = new_game(rules, table, first_dealer=rng.randrange(rules.variant.players),
                              rng=rng)
@@ -262,20 +272,20 @@ def play_one_game(variant: str, rng: random.Random, hands: int, full: bool) -> i
         events = apply(state, seat, choose(state, seat, legal, rng), rng=rng)
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize(("variant", "deck"), CASES)
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
-def test_random_games_full_checks(variant: str, seed: int) -> None:
+def test_random_games_full_checks(variant: str, deck: int, seed: int) -> None:
     """Every step: cards, sizes, exact legality, refusals, serialization, views and events."""
-    assert play_game(variant, seed, hands=6, full=True) == 6
+    assert play_game(variant, seed, hands=6, full=True, deck=deck) == 6
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize(("variant", "deck"), CASES)
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
-def test_random_games_conserve_cards(variant: str, seed: int) -> None:
+def test_random_games_conserve_cards(variant: str, deck: int, seed: int) -> None:
     """Thousands of hands per variant: cards and points conserved, sizes right, play never stuck."""
-    assert play_game(variant, seed, hands=40, full=False) == 40
+    assert play_game(variant, seed, hands=40, full=False, deck=deck) == 40
 
 
 def test_observer_catches_a_card_shown_to_the_wrong_seat() -> None:

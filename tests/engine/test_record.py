@@ -17,12 +17,13 @@ from engine.replay import ReplayMismatch, main, replay
 from engine.rules import VARIANTS
 
 
-def played(variant: str, seed: int, resign_at: int | None = None) -> tuple[GameState,
-                                                                          list[Event]]:
-    """A whole random game of ``variant`` and its full event log (resigned by seat 0 after
-    ``resign_at`` actions if given)."""
+def played(variant: str, seed: int, resign_at: int | None = None,
+           options: dict[str, object] | None = None) -> tuple[GameState, list[Event]]:
+    """A whole random game of ``variant`` (with ``options``) and its full event log (resigned
+    by seat 0 after ``resign_at`` actions if given)."""
     rng = random.Random(seed)
-    state, events = new_game(Rules.make(variant, {"match_points": 3}), rng=rng)
+    state, events = new_game(Rules.make(variant, {"match_points": 3, **(options or {})}),
+                             rng=rng)
     steps = 0
     while not state.over:
         if steps == resign_at:
@@ -34,9 +35,14 @@ def played(variant: str, seed: int, resign_at: int | None = None) -> tuple[GameS
     return state, events
 
 
-@pytest.mark.parametrize("variant", tuple(VARIANTS))
-def test_a_record_replays_to_the_same_settlements_and_result(variant: str) -> None:
-    state, events = played(variant, 3)
+@pytest.mark.parametrize(("variant", "options"), [
+    *((name, {}) for name in VARIANTS),
+    *((name, {"deck": 32}) for name, v in VARIANTS.items() if 32 in v.decks),
+    ("sixty-six", {"deck": 32, "ten_rank": "low"}),
+])
+def test_a_record_replays_to_the_same_settlements_and_result(
+        variant: str, options: dict[str, object]) -> None:
+    state, events = played(variant, 3, options=options)
     record = json.loads(json.dumps(build(state, events, reveal=True)))
     assert record["complete"] and len(record["hands"]) == state.hand_no
     assert all(h["settlement"] for h in record["hands"])

@@ -8,6 +8,8 @@ from engine import InvalidOption, Rules, Settings, describe, find_variant
 from engine.rules import OPTIONS, VARIANTS
 
 DEFAULTS = {
+    "deck": 24,
+    "ten_rank": "high",
     "exchange_min_talon": 2,
     "exchange_requires_trick": False,
     "close_min_talon": 3,
@@ -35,7 +37,8 @@ def test_defaults_are_those_of_rules_md() -> None:
     [(name, value) for name, opt in OPTIONS.items() for value in opt.allowed],
 )
 def test_every_allowed_option_value_is_accepted(name: str, value: object) -> None:
-    assert getattr(Rules.make("sixty-six", {name: value}), name) == value
+    needs = {"deck": 32} if (name, value) == ("ten_rank", "low") else {}
+    assert getattr(Rules.make("sixty-six", {name: value, **needs}), name) == value
 
 
 @pytest.mark.parametrize(
@@ -130,6 +133,15 @@ def test_describe_lists_variants_options_and_settings() -> None:
     assert variants["schnapsen"]["talon_size"] == 10
     assert variants["three-hand"]["talon_size"] == 12
     assert variants["four-hand"]["talon_size"] == 0
+    assert variants["sixty-six"]["decks"] == [
+        {"deck": 24, "deck_size": 24, "hand_size": 6, "talon_size": 12, "tricks": 12,
+         "exchange_card": "9"},
+        {"deck": 32, "deck_size": 32, "hand_size": 6, "talon_size": 20, "tricks": 16,
+         "exchange_card": "7"}]
+    assert [(d["hand_size"], d["talon_size"], d["tricks"], d["exchange_card"])
+            for d in variants["four-hand"]["decks"]] == [(6, 0, 6, None), (8, 0, 8, None)]
+    assert [d["deck_size"] for d in variants["schnapsen"]["decks"]] == [20]
+    assert variants["four-hand"]["trump_by"] == "dealer_last_card"
     options = {o["name"]: o for o in d["options"]}
     assert {n: o["default"] for n, o in options.items()} == DEFAULTS
     for name, opt in OPTIONS.items():

@@ -71,7 +71,8 @@ _SEATS: Final = [
      "rating": 1751}]
 SUMMARY_EXAMPLE: Final = {
     "table_id": "tB7q2WcXk9Lp", "version": 1, "variant": "four-hand",
-    "rules": {"exchange_min_talon": 2, "exchange_requires_trick": False, "close_min_talon": 3,
+    "rules": {"deck": 24, "ten_rank": "high",
+              "exchange_min_talon": 2, "exchange_requires_trick": False, "close_min_talon": 3,
               "meld_before_first_trick": "pending", "false_declaration": "fixed",
               "last_trick_bonus": 10, "match_points": 7, "schneider_bummerl": True,
               "set_bummerl": 1,

@@ -300,3 +300,7 @@ def test_an_automatic_66_is_told_as_reached_not_declared() -> None:
     assert lines[2] is not None and lines[2].startswith(
         "Hand over: Computer won 3 game points (reached 66 with 67 points: the loser took "
         "no trick).")
+
+
+def test_the_8s_and_7s_of_the_32_card_pack_sort_under_the_9() -> None:
+    assert sort_cards(["7S", "9S", "8S", "7H", "AS"], "H") == ["7H", "AS", "9S", "8S", "7S"]

@@ -68,16 +68,20 @@ def test_a_view_from_get_is_analysed_as_it_is(client: FlaskClient) -> None:
     assert answer["level"] == "strong"
 
 
-@pytest.mark.parametrize(("variant", "players", "moves"), [
-    ("sixty-six", 2, 9), ("sixty-six", 2, 15), ("schnapsen", 2, 7), ("three-hand", 3, 6),
-    ("four-hand", 4, 5)])
+@pytest.mark.parametrize(("variant", "players", "moves", "size"), [
+    ("sixty-six", 2, 9, 24), ("sixty-six", 2, 15, 24), ("schnapsen", 2, 7, 24),
+    ("three-hand", 3, 6, 24), ("four-hand", 4, 5, 24),
+    ("sixty-six", 2, 9, 32), ("sixty-six", 2, 19, 32), ("three-hand", 3, 6, 32),
+    ("four-hand", 4, 5, 32)])
 def test_positions_deep_in_a_hand_of_every_variant(client: FlaskClient, variant: str,
-                                                   players: int, moves: int) -> None:
-    """A fixed deck and seeded moves: the same position every run, still in play."""
+                                                   players: int, moves: int, size: int) -> None:
+    """A fixed deck and seeded moves: the same position every run, still in play (``size``:
+    the option ``deck``)."""
     rng = random.Random(moves)
-    deck = [CARD_CODES[c] for c in VARIANTS[variant].deck]
+    deck = [CARD_CODES[c] for c in VARIANTS[variant].with_deck(size).deck]
     rng.shuffle(deck)
     created = create(client, variant=variant, first_dealer=0, deck=deck,
+                     rules={} if size == 24 else {"deck": size},
                      seats=[{"kind": "human"}] * players)
     game_id = created["game_id"]
     tokens = [s["token"] for s in created["seats"]]

@@ -64,11 +64,15 @@ def test_meld_exchange_close_and_voids_are_remembered() -> None:
     assert k0.known[1] == _mask("KH", "AD")
 
 
-@pytest.mark.parametrize("variant", ["sixty-six", "schnapsen", "three-hand", "four-hand"])
-def test_knowledge_is_true_of_the_hidden_cards(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "options"), [
+    *((name, {}) for name in ("sixty-six", "schnapsen", "three-hand", "four-hand")),
+    *((name, {"deck": 32}) for name in ("sixty-six", "three-hand", "four-hand")),
+    ("sixty-six", {"deck": 32, "ten_rank": "low"}),
+])
+def test_knowledge_is_true_of_the_hidden_cards(variant: str, options: dict[str, object]) -> None:
     rng = random.Random(7)
     checked = 0
-    for state in random_action_states(variant, rng, 25, close_chance=0.3):
+    for state in random_action_states(variant, rng, 25, close_chance=0.3, options=options):
         seat = state.to_act()
         assert seat is not None
         k = Knowledge.from_view(view(state, seat))

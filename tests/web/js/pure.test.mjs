@@ -22,6 +22,14 @@ test("cards are named for screen readers, by the deck's pictures", () => {
   assert.equal(cardName("JC", "german"), "Unter of acorns");
 });
 
+test("the 8s and 7s of the 32-card pack sort under the 9, are named and drawn with their pips", () => {
+  assert.deepEqual(sortCards(["7S", "9S", "8S", "7H"], "H"), ["7H", "9S", "8S", "7S"]);
+  assert.equal(cardName("8D"), "Eight of diamonds");
+  assert.equal(cardName("7C", "german"), "Seven of acorns");
+  assert.equal(faceSvg("7H").match(/>7</g).length, 2); // the corners; the pips in between
+  assert.notEqual(faceSvg("8H"), faceSvg("7H"));
+});
+
 test("a face is an SVG with its rank in both corners; German pictures differ", () => {
   const french = faceSvg("QH");
   assert.match(french, /^<svg [^>]*viewBox="0 0 100 150"/);
