@@ -82,8 +82,10 @@ from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
 
 #: Sampling also stops after this many caps (``Level.budget_ms``) of wall-clock time (a
-#: machine so loaded that the thread gets little CPU: then the move depends on the load).
-WALL_FACTOR: Final = 4
+#: machine so loaded that the thread gets little CPU: then the move depends on the load). At
+#: 4, ``strong``'s heavy moves stopped there on the development machine at load average 15
+#: (``python -m engine.ai.bench levels``: the pure and compiled paths played other moves).
+WALL_FACTOR: Final = 10
 #: A move (:func:`choose`, not :func:`evaluate`) stops sampling early once, after at least
 #: ``EARLY_MIN`` deals, the best plan's lead over every plan starting with another action has
 #: a lower confidence bound (``EARLY_Z`` standard errors of the paired per-deal difference)
