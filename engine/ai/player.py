@@ -52,6 +52,12 @@ per move (``max_nodes``) bounds it further.
 Where the variant has no talon (four-hand) no exact search fits: it plays as ``strong``
 (``fallback``; :mod:`engine.ai.catalogue` lists what each level plays as, per variant).
 
+What a move spends is a *work budget* (``Level.work``, in the units of :class:`Work`: deals,
+playouts, policy moves and search nodes, each weighed by its CPU cost on the pure path), not
+time: sampling stops before a deal that would pass it, so the same view, generator and budget
+give the same move on a quiet or a loaded machine and on the pure or the compiled path (which
+spends about half the time on it). The CPU time (``Level.budget_ms``) is only a cap.
+
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
 the game points of a declaration (docs/rules.md §4: 1, 2 if the opponent has at most 32, 3 if he has
