@@ -189,7 +189,7 @@ def step(store: GameStore, queue: TaskQueue, games: int, args: argparse.Namespac
             elif now >= human.due:
                 _move(store, queue, human, rng)
         time.sleep(args.poll_ms / 1000)
-    bar.update(round(args.step_seconds) - shown)
+    bar.update(max(0, round(args.step_seconds) - shown))
     out.seconds = time.monotonic() - counted_from
     out.worker_cores = (_cpu_seconds(pids) - cpu) / out.seconds
     out.other_cores = (_machine_busy() - busy) / out.seconds - out.worker_cores
