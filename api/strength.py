@@ -153,8 +153,9 @@ def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
     for path, r in paths.items():
         passed = (f"{r['p50_s']:.2f} s, {r['p99_s']:.2f} s | {r['hands_per_minute']:.1f} | "
                   f"{r['worker_cores']:.2f}" if r["games"] else "n/a | n/a | n/a")
-        nxt = (f"{r['failed_games']} games: p99 {r['failed_p99_s']:.2f} s, "
-               f"{r['failed_worker_cores']:.2f} cores" if "failed_games" in r else "n/a")
+        nxt = (f"{r['failed_games']} game{'' if r['failed_games'] == 1 else 's'}: p99 "
+               f"{r['failed_p99_s']:.2f} s, {r['failed_worker_cores']:.2f} cores"
+               if "failed_games" in r else "n/a")
         model = f"{r['model_games']}" if "model_games" in r else "n/a"
         lines.append(f"| {path} | {r['level']} | {r['human_seconds']:g} s, {r['limit']:g} s | "
                      f"{r['games']} | {passed} | {nxt} | {model} | {r['load_average'][0]:.1f}-"

@@ -218,7 +218,11 @@ EXPERT_MAX_NODES: Final = 400_000
 
 
 #: ``strong``'s work budget (900,000 units: the 900 ms of CPU it had before work budgets, on
-#: the pure path; its cap is 1.4 s) buys more deals for the close choices of phase 1; early
+#: the pure path; its cap is 1.4 s). With it (``python -m engine.ai.bench levels --hands 6
+#: --seed 11 --levels strong``, load average 11-15): pure median 309 ms, p99 1,154 ms over 86
+#: moves; compiled median 44 ms, p99 787 ms over 100; ``expert`` (``--hands 3``) pure median
+#: 146 ms, p99 2,725 ms over 58 moves, compiled median 91 ms, p99 1,538 ms over 58. The budget
+#: buys more deals for the close choices of phase 1; early
 #: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
 #: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
