@@ -37,6 +37,10 @@ PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
                    ("strong", "strong_v1"), ("expert", "strong"), ("expert", "strong_v1"))
 
 
+#: The key of the JSON file that holds ``python -m tests.bench.bench_capacity --record``'s figures,
+#: per engine path (not a pairing).
+CAPACITY: Final = "capacity"
+
 #: Engine paths: the pure-Python reference and the compiled extension of its hot modules.
 PURE: Final = "pure"
 COMPILED: Final = "compiled"
@@ -91,7 +95,7 @@ def render(entries: dict[str, dict[str, Any]]) -> str:
     any others)."""
     order = [key for a, b in PAIRINGS for key in (pair_key(a, b), pair_key(a, b, COMPILED))
              if key in entries]
-    order += sorted(k for k in entries if k not in order)
+    order += sorted(k for k in entries if k not in order and k != CAPACITY)
     lines = [
         "# Strength of the computer levels",
         "",
@@ -132,7 +136,34 @@ def render(entries: dict[str, dict[str, Any]]) -> str:
               "moves):", "", "| level | median | p99 | moves |", "|---|---|---|---|"]
     for level, (med, p99, moves) in think.items():
         lines.append(f"| {level} | {med:.0f} | {p99:.0f} | {moves} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _capacity(entries.get(CAPACITY, {}))) + "\n"
+
+
+def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
+    """The capacity section: the figures of tests/bench/bench_capacity.py per engine path."""
+    if not paths:
+        return []
+    lines = ["", "Capacity: games against a computer one worker core carries at a human's pace "
+             "(`python -m tests.bench.bench_capacity --record`, tests/bench/bench_capacity.py: a"
+             " human move every few seconds, the computer's reply timed on the wall clock "
+             "through the real queue and one worker process; a ramp of concurrent games, one "
+             "step after another, until the reply p99 passed the limit; games per core: the most"
+             " games within it; the worker's cores: what it used then, at most one; the model: "
+             "the same humans on one whole quiet core, from the replies' CPU time):", "",
+             "| engine | level | human move, reply p99 limit | games per core | reply p50, p99 "
+             "| hands/min | worker's cores | the next step | model | load average | measured | "
+             "command |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for path, r in paths.items():
+        passed = (f"{r['p50_s']:.2f} s, {r['p99_s']:.2f} s | {r['hands_per_minute']:.1f} | "
+                  f"{r['worker_cores']:.2f}" if r["games"] else "n/a | n/a | n/a")
+        nxt = (f"{r['failed_games']} game{'' if r['failed_games'] == 1 else 's'}: p99 "
+               f"{r['failed_p99_s']:.2f} s, {r['failed_worker_cores']:.2f} cores"
+               if "failed_games" in r else "n/a")
+        model = f"{r['model_games']}" if "model_games" in r else "n/a"
+        lines.append(f"| {path} | {r['level']} | {r['human_seconds']:g} s, {r['limit']:g} s | "
+                     f"{r['games']} | {passed} | {nxt} | {model} | {r['load_average'][0]:.1f}-"
+                     f"{r['load_average'][1]:.1f} | {r['measured']} | `{r['command']}` |")
+    return lines
 
 
 def _pace(entry: dict[str, Any]) -> str:

@@ -2,8 +2,11 @@
 
 A level's *think-time budget* is the CPU time per move (ms, of the deciding thread, on one
 core) its median and its 99th percentile stay within, forced moves included: what a table
-waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert``, which may
-spend up to 2 s on a move, within 1 s and 3 s. ``docs/strength.md`` shows the measured figures.
+waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert`` within 1 s
+and 3 s. ``docs/strength.md`` shows the measured figures. What a move spends is set by the
+level's *work budget* (``Level.work``, in work units of :class:`engine.ai.player.Work`, about a
+microsecond of the pure Python engine each), so a move is the same however loaded the
+machine is; its *cap* (``Level.budget_ms``, CPU ms) stops a move that would run longer.
 
 In a variant without a talon (four-hand) or with the 32-card pack no exact search fits (the
 solvers are two-hand, of 24 cards), so
@@ -40,11 +43,16 @@ class VariantLevel:
     exact_search: bool
     think_median_ms: int
     think_p99_ms: int
+    #: Work budget per move (work units; 0: none, the cap is the budget).
+    work_units: int
+    #: CPU ms a move stops at, whatever work is left.
+    cap_ms: int
 
     def as_dict(self) -> dict[str, str | bool | int]:
         return {"name": self.name, "plays_as": self.plays_as,
                 "exact_search": self.exact_search, "think_median_ms": self.think_median_ms,
-                "think_p99_ms": self.think_p99_ms}
+                "think_p99_ms": self.think_p99_ms, "work_units": self.work_units,
+                "cap_ms": self.cap_ms}
 
 
 def variant_levels(variant: Variant) -> list[VariantLevel]:
@@ -54,7 +62,8 @@ def variant_levels(variant: Variant) -> list[VariantLevel]:
         acting = plays_as(LEVEL_TABLE[name], variant)
         median, p99 = THINK_BUDGETS[acting.name]
         exact = exact_search_fits(variant) and acting.solve_from > 0
-        out.append(VariantLevel(name, acting.name, exact, median, p99))
+        out.append(VariantLevel(name, acting.name, exact, median, p99, acting.work,
+                                round(acting.budget_ms)))
     return out
 
 

@@ -22,14 +22,20 @@ are ranked by the opponent's chances to go wrong: in each deal, the mean value o
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
 
-``expert`` spends a larger budget (``EXPERT_BUDGET_MS``) on the phase-1 decisions policy
+``expert`` spends a larger budget (``EXPERT_WORK``) on the phase-1 decisions policy
 playouts judge worst: from the first trick (``search_from`` 12) each sampled deal is played
 on by the policy only until 4 talon cards are left (``switch_talon``) and then searched
 exactly to the end of the hand, the opponent's replies, draws, closing and exchanging
 included; with 6 talon cards or fewer, exactly at once, as ``strong``. A cap of search nodes
-per move (``max_nodes``) bounds it where CPU time does not (tests, a fast compiled path).
+per move (``max_nodes``) bounds it further.
 Where the variant has no talon (four-hand) no exact search fits: it plays as ``strong``
 (``fallback``; :mod:`engine.ai.catalogue` lists what each level plays as, per variant).
+
+What a move spends is a *work budget* (``Level.work``, in the units of :class:`Work`: deals,
+playouts, policy moves and search nodes, each weighed by its CPU cost on the pure path), not
+time: sampling stops before a deal that would pass it, so the same view, generator and budget
+give the same move on a quiet or a loaded machine and on the pure or the compiled path (which
+spends about half the time on it). The CPU time (``Level.budget_ms``) is only a cap.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:
@@ -44,7 +50,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
@@ -60,8 +66,11 @@ from engine.rules import Variant
 from engine.scoring import DECLARE_TARGET
 from engine.state import PLAYING, GameState
 
-#: Sampling also stops after this many budgets of wall-clock time (a loaded machine).
-WALL_FACTOR: Final = 4
+#: Sampling also stops after this many caps (``Level.budget_ms``) of wall-clock time (a
+#: machine so loaded that the thread gets little CPU: then the move depends on the load). At
+#: 4, ``strong``'s heavy moves stopped there on the development machine at load average 15
+#: (``python -m engine.ai.bench levels``: the pure and compiled paths played other moves).
+WALL_FACTOR: Final = 10
 #: A move (:func:`choose`, not :func:`evaluate`) stops sampling early once, after at least
 #: ``EARLY_MIN`` deals, the best plan's lead over every plan starting with another action has
 #: a lower confidence bound (``EARLY_Z`` standard errors of the paired per-deal difference)
@@ -79,6 +88,37 @@ EARLY_EVERY: Final = 8
 #: the hands and the best other action 97.8%, for about the same game points (2,196 vs 2,169).
 #: Over 2,000 duplicate hands against random, strong won 1,799 at 1.5 and 1,829 at 2.0.
 CLOSE_HEDGE: Final = 2.0
+#: Work units (:class:`Work`) of each piece of search work: its mean CPU cost (µs) on the
+#: pure path of the 2-core development machine, fitted (least squares) to the CPU time of
+#: 145 decisions of ``normal``, ``strong`` and ``expert`` (load average 10-13): the summed
+#: units were within 4% of the summed CPU time of each level, a decision's within 0.84-1.24
+#: of it (10th-90th percentile; 0.44-1.76 at the extremes). A talon node's own cost hides
+#: behind its solver nodes' (the fit put it near 0); 12 keeps it counted.
+WORK_DEAL: Final = 130
+WORK_PLAYOUT: Final = 45
+WORK_MOVE: Final = 10
+WORK_SOLVED: Final = 2
+WORK_NODE: Final = 12
+
+
+@dataclass(slots=True)
+class Work:
+    """The search work one decision did, counted as it went: sampled deals, playouts (a plan
+    in a deal), the policy's moves in them, nodes of the exact phase-2 solvers
+    (:attr:`Solver.nodes`) and of the talon search (:attr:`TalonSolver.nodes`).
+    :attr:`units` weighs them by their mean cost (``WORK_*``): a unit is about a microsecond
+    of the pure Python engine."""
+
+    deals: int = 0
+    playouts: int = 0
+    moves: int = 0
+    solved: int = 0
+    nodes: int = 0
+
+    @property
+    def units(self) -> int:
+        return (WORK_DEAL * self.deals + WORK_PLAYOUT * self.playouts + WORK_MOVE * self.moves
+                + WORK_SOLVED * self.solved + WORK_NODE * self.nodes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +127,9 @@ class Level:
 
     name: str
     description: str
-    #: Default budget per move: CPU time (ms) of the deciding thread, on one core.
+    #: Cap per move: CPU time (ms) of the deciding thread, on one core (sampling also stops
+    #: after ``WALL_FACTOR`` times that in wall-clock time). With a ``work`` budget it only
+    #: guards the think time; without one (``work`` 0) it is the budget.
     budget_ms: float
     max_samples: int
     #: Two-hand phase 2 is solved exactly once each hand holds at most this many cards.
@@ -132,22 +174,34 @@ class Level:
     #: The level that decides instead where the variant has no talon (four-hand: no exact
     #: search fits, so a level above ``strong`` would only spend more time); "" for none.
     fallback: str = ""
+    #: Work budget per move, in work units (:class:`Work`): sampling stops before a deal
+    #: that would pass it, so the move depends on the seed and this budget, not on how
+    #: loaded the machine is (0: no work budget, ``budget_ms`` binds).
+    work: int = 0
 
 
-#: ``expert``'s CPU budget per move (ms): a median well under 1 s, p99 within 3 s. Measured
+#: ``expert``'s work budget per move (units of :class:`Work`): about 2 s of the pure path,
+#: its CPU time before work budgets, measured
 #: (``python -m engine.ai.bench levels --hands 12 --seed 11 --levels expert strong``, loaded
 #: machine): median 146 ms, p99 2,008 ms, max 2,012 ms over 205 moves; ``strong`` there median
 #: 73 ms, p99 462 ms over 233. Against ``strong`` its search (as the variant
 #: ``strong:budget_ms=2000,max_samples=2000,search_from=12,switch_talon=4``) took 55.2% of the
 #: game points [37.1%, 73.4%] over 56 hands, and against ``strong_v1`` 45.7% [32.6%, 58.8%]
 #: over 110: both undecided, not yet shown stronger (docs/strength.md).
-EXPERT_BUDGET_MS: Final = 2000.0
+EXPERT_WORK: Final = 2_000_000
+#: ``expert``'s cap per move (CPU ms), within its p99 of 3 s.
+EXPERT_CAP_MS: Final = 2800.0
 #: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
 #: CPU budget allows on the pure path (about 35,000 nodes a second there, 8-10 talon cards).
 EXPERT_MAX_NODES: Final = 400_000
 
 
-#: ``strong``'s budget (900 ms) buys more deals for the close choices of phase 1; early
+#: ``strong``'s work budget (900,000 units: the 900 ms of CPU it had before work budgets, on
+#: the pure path; its cap is 1.4 s). With it (``python -m engine.ai.bench levels --hands 6
+#: --seed 11 --levels strong``, load average 11-15): pure median 309 ms, p99 1,154 ms over 86
+#: moves; compiled median 44 ms, p99 787 ms over 100; ``expert`` (``--hands 3``) pure median
+#: 146 ms, p99 2,725 ms over 58 moves, compiled median 91 ms, p99 1,538 ms over 58. The budget
+#: buys more deals for the close choices of phase 1; early
 #: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
 #: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
 #: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
@@ -166,22 +220,23 @@ LEVEL_TABLE: Final = {
         Level("random", "Any legal action, uniformly at random (never declares falsely).",
               0, 0, 0, 0, 0, 0.0, 0.0),
         Level("easy", "Thinks briefly (two sampled deals, quick playouts), sometimes plays by "
-              "feel, sometimes forgets to declare 66.", 10, 2, 0, 0, 0, 0.25, 0.3),
+              "feel, sometimes forgets to declare 66.", 18, 2, 0, 0, 0, 0.25, 0.3,
+              work=10_000),
         Level("normal", "Plays out every legal action in several sampled deals of the unseen "
-              "cards and takes the best; solves small endgames exactly.", 100, 40, 5, 0, 0,
-              0.0, 0.0),
+              "cards and takes the best; solves small endgames exactly.", 180, 40, 5, 0, 0,
+              0.0, 0.0, work=100_000),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 900, 1000, 6, 6, 4, 0.0, 0.0),
+              "closes when it pays.", 1400, 1000, 6, 6, 4, 0.0, 0.0, work=900_000),
         Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
-              "up to 2 s a move. From the first trick every sampled deal is played on "
-              "quickly until 4 talon cards are left and then searched exactly to the end of "
-              "the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
-              "strong.", EXPERT_BUDGET_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
-              max_nodes=EXPERT_MAX_NODES, fallback="strong"),
+              "about twice strong's work a move. From the first trick every sampled deal is "
+              "played on quickly until 4 talon cards are left and then searched exactly to the "
+              "end of the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
+              "strong.", EXPERT_CAP_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
+              max_nodes=EXPERT_MAX_NODES, fallback="strong", work=EXPERT_WORK),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "
-              "talon cards on.", 900, 1000, 6, 2, 4, 0.0, 0.0),
+              "talon cards on.", 1400, 1000, 6, 2, 4, 0.0, 0.0, work=900_000),
     )
 }
 #: Frozen versions of a level, kept for measurements (``sixtysix arena``, the benches) and
@@ -216,6 +271,8 @@ class Evaluation:
     would_declare: bool
     #: Nodes of the exact talon search used (0 when none ran).
     nodes: int = 0
+    #: The search work spent (its ``units`` against the level's ``work`` budget).
+    work: Work = field(default_factory=Work)
 
     @property
     def best(self) -> Action:
@@ -293,9 +350,11 @@ def choose(view: dict[str, Any], level: str | Level, rng: random.Random | None =
     """The action ``level`` takes in the position of ``view`` (a seat's view whose turn it
     is). ``level``: a name, a variant of one (see :func:`level_variant`) or a :class:`Level`.
 
-    ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``);
-    ``budget_ms`` overrides the level's budget (CPU ms of this thread; sampling also stops
-    after ``WALL_FACTOR`` times that in wall-clock time). At least one deal is sampled.
+    ``rng`` drives sampling and the level's whims (default: a fresh ``random.Random``).
+    Sampling stops before a deal that would pass the level's work budget (``Level.work``),
+    so the move depends only on the view, ``rng`` and that budget, unless the cap stops it
+    first: ``budget_ms`` (default the level's) in CPU ms of this thread, or ``WALL_FACTOR``
+    times that in wall-clock time. At least one deal is sampled.
     Raises :class:`InvalidView` if the view is not a position where the seat has to act.
     """
     lv = _level(level)
@@ -327,9 +386,9 @@ def evaluate(view: dict[str, Any], level: str | Level = "strong",
 
     ``level``: as in :func:`choose`.
 
-    ``samples`` caps the number of sampled deals (default: the level's cap); the budget
-    (``budget_ms`` or the level's, as in :func:`choose`) stops sampling earlier. At least one
-    deal is always used.
+    ``samples`` is the number of sampled deals, in place of the level's work budget (default:
+    that budget, and the level's cap of deals); the cap (``budget_ms`` or the level's, as in
+    :func:`choose`) stops sampling earlier. At least one deal is always used.
     With ``declare`` false the seat's own declaration is left out (a hint that must not
     reveal "would declare 66").
     """
@@ -383,9 +442,10 @@ def outcome(state: GameState, side: int) -> int:
 
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
-             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None,
+             solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None, work: Work,
              search_at: int | None = None) -> int:
-    """Game points for ``side`` of playing ``state`` on (policy, then the exact solver).
+    """Game points for ``side`` of playing ``state`` on (policy, then the exact solver),
+    the policy's moves counted in ``work``.
 
     With ``deep``, a state with the talon open and at most ``search_at`` talon cards
     (default: the level's ``search_talon``) is searched exactly instead.
@@ -408,12 +468,13 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
                 solver = solvers[ctx] = Solver.for_position(pos)
             v = solver.value(pos)
             return v if state.side_of(seat) == side else -v
+        work.moves += 1
         apply(state, seat, heuristic_action(state, seat, rng))
     return outcome(state, side)
 
 
 def _chances(state: GameState, side: int, lv: Level, rng: random.Random,
-              solvers: dict[tuple[Any, ...], Solver]) -> float | None:
+              solvers: dict[tuple[Any, ...], Solver], work: Work) -> float | None:
     """Game points for ``side`` if the other side's next action were picked at random, then
     both sides played on as :func:`_play_on` does (exactly, for a two-hand phase 2 deal).
 
@@ -434,7 +495,7 @@ def _chances(state: GameState, side: int, lv: Level, rng: random.Random,
     for reply in replies:
         s = state.copy()
         apply(s, seat, reply)
-        total += _play_on(s, side, lv, rng, solvers, None)
+        total += _play_on(s, side, lv, rng, solvers, None, work)
     return total / len(replies)
 
 
@@ -462,7 +523,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     if acting is not lv:
         lv = replace(acting, name=lv.name)
     start, wall = time.thread_time(), time.perf_counter()
-    budget = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
+    # the cap (s): it guards the think time; the work budget sets what is spent
+    limit = (budget_ms if budget_ms is not None else max(lv.budget_ms, 1.0)) / 1000
     cap = samples if samples is not None else max(lv.max_samples, 1)
     would_declare = declare and can_declare_66(k)
     sampler = Sampler(k)
@@ -483,7 +545,9 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     chances: list[float] = []
     scores: list[list[float]] = []  # per plan, per deal: game points, a failed closing hedged
     n = 0
-    nodes = 0  # of the exact talon searches, against ``lv.max_nodes``
+    work = Work()
+    # an explicit number of deals is the work; else the level's work budget (if any)
+    allowed = lv.work if samples is None else 0
     while n < cap:
         state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
                                  lv.infer_candidates))
@@ -494,23 +558,29 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             scores = [[] for _ in plans]
         solvers: dict[tuple[Any, ...], Solver] = {}
         deep = TalonSolver(k.rules, k.trump) if search else None
+        work.deals += 1
+        work.playouts += len(plans)
         for i, plan in enumerate(plans):
             s = state.copy()
             for a in plan:
                 apply(s, k.seat, a)
-            chance = _chances(s, side, lv, rng, solvers) if phase2 else None
-            points = _play_on(s, side, lv, rng, solvers, deep, search_at)
+            chance = _chances(s, side, lv, rng, solvers, work) if phase2 else None
+            points = _play_on(s, side, lv, rng, solvers, deep, work, search_at)
             totals[i] += points
             chances[i] += points if chance is None else chance
             scores[i].append(points - lv.close_hedge if points < 0 and plan[0].kind == CLOSE
                              else points)
         n += 1
+        work.solved += sum(solver.nodes for solver in solvers.values())
         if deep is not None:
-            nodes += deep.nodes
-            if lv.max_nodes and nodes * (n + 1) > lv.max_nodes * n:
+            work.nodes += deep.nodes
+            work.solved += deep.solver_nodes
+            if lv.max_nodes and work.nodes * (n + 1) > lv.max_nodes * n:
                 break  # one more deal like these would pass the cap
-        if (time.thread_time() - start > budget * n / (n + 1)
-                or time.perf_counter() - wall > WALL_FACTOR * budget):
+        if allowed and work.units * (n + 1) > allowed * n:
+            break  # one more deal like these would pass the work budget
+        if (time.thread_time() - start > limit * n / (n + 1)
+                or time.perf_counter() - wall > WALL_FACTOR * limit):
             break
         if early and n >= EARLY_MIN and n % EARLY_EVERY == 0 and _settled(plans, scores):
             break
@@ -538,7 +608,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         wider = (len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]
                  and ranked[0][1][1] > ranked[1][1][1])
         reason = _reason(values, n, exact, wider)
-    return Evaluation(lv.name, values, n, reason, would_declare, nodes)
+    return Evaluation(lv.name, values, n, reason, would_declare, work.nodes, work)
 
 
 def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -> str:

@@ -180,6 +180,8 @@ class Solver:
         self.next_trick_melds = next_trick_melds
         self.played_out_one = played_out_one
         self.tt: dict[tuple[int | None, ...], tuple[int, int, int]] = {}
+        #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
+        self.nodes = 0
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = MELD_VALUES[trump]
 
@@ -248,6 +250,7 @@ class Solver:
         The follower's answers are searched here too (as :meth:`follow` would, with the same
         order and windows), one call per trick instead of two.
         """
+        self.nodes += 1
         mine = h0 if p == 0 else h1
         my_pts = p0 if p == 0 else p1
         has_trick = (tk >> p) & 1

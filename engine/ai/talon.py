@@ -74,6 +74,11 @@ class TalonSolver:
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
 
+    @property
+    def solver_nodes(self) -> int:
+        """Nodes of the phase-2 solvers this search used (:attr:`Solver.nodes`)."""
+        return self._open.nodes + sum(s.nodes for s in self._closed.values())
+
     def value(self, state: GameState) -> int:
         """Exact game points for the player to move of a two-hand state with the talon open."""
         assert state.talon_open and len(state.active) == 2

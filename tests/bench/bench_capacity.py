@@ -1,5 +1,11 @@
 """Games against a computer one worker core carries at a human's pace: ``python -m
-tests.bench.bench_capacity [--level strong] [--step-seconds 60] [--games 2,4,8,...]``.
+tests.bench.bench_capacity [--paths pure,compiled] [--level strong] [--step-seconds 60]
+[--games 2,4,8,...]``.
+
+Each engine path of ``--paths`` is measured in a process of its own (``SIXTYSIX_PURE=1`` for
+``pure``; ``compiled`` needs the built extension), one after the other, and the figures of
+each are summed up at the end: games per core, the reply median and p99 at that load, hands
+per minute, and the load average of the machine.
 
 Starts a real ``redis-server`` and ONE worker process (:class:`api.worker.run.WorkerPool`, no
 scheduler), then ramps the number ``N`` of simulated humans, each in a game against a
@@ -16,11 +22,16 @@ of every waiting game's version). A new game starts when
 a match ends.
 
 Each step plays ``N`` games for ``--step-seconds`` and counts the replies after a warm-up of
-``--warmup-seconds``; it prints their count, median, p99 and max (s), the cores the worker used
-and those every other process used meanwhile. The ramp stops after the first step whose p99
-passes ``--limit`` (1.5 s); the capacity is the largest ``N`` whose p99 stayed within it.
-Each step also prints the worker's CPU time per reply, and from it how many games a core
-would carry kept wholly busy (an upper bound that ignores the queueing a p99 pays for).
+``--warmup-seconds``; it prints their count, median, p99 and max (s), the hands finished per
+minute, the cores the worker used and those every other process used meanwhile. The ramp
+stops after the first step whose p99 passes ``--limit`` (1.5 s); the capacity is the largest
+``N`` whose p99 stayed within it: the games one worker core carries (one worker process uses
+at most one core; on a shared machine it may get less, which the cores it used say, and the
+model below gives a whole core's figure). Each step also prints the worker's CPU time per reply, and
+from it how many games a core would carry kept wholly busy (an upper bound that ignores the
+queueing a p99 pays for). A progress bar shows the ramp's seconds (``--no-progress``: none).
+The computer's moves are set by the level's work budget, not by the time it gets
+(:class:`engine.ai.player.Work`), so a loaded worker plays the same moves, only later.
 
 **The model** (``--model-hands``, first): what one *whole, quiet* core would carry, for a
 machine where the worker cannot get one. The computer's CPU time per reply (its moves between
@@ -38,18 +49,22 @@ worker's cores say how much of one it got). The engine path (pure or compiled) i
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import redis
+from tqdm import tqdm
 
 from api.arena import percentile
-from api.arena.strength import engine_path
+from api.arena.strength import CAPACITY, COMPILED, PURE, engine_path, render
 from api.composition import Services, compose
 from api.games.service import act, computer_to_move, create_game, request_computers
 from api.games.store import Game, GameStore, game_key
@@ -77,6 +92,23 @@ class Human:
     due: float | None
     #: When its last action was saved (monotonic s): the reply's start.
     acted: float
+    #: The hand number of the game it last saw (``GameState.hand_no``).
+    hand: int = 0
+
+
+@dataclass(slots=True)
+class Step:
+    """What one step of the ramp measured, after its warm-up."""
+
+    games: int
+    #: Each reply's wall-clock time (s).
+    replies: list[float] = field(default_factory=list)
+    #: Hands finished.
+    hands: int = 0
+    #: Cores the worker used, and those every other process used meanwhile.
+    worker_cores: float = 0.0
+    other_cores: float = 0.0
+    seconds: float = 0.0
 
 
 def _body(level: str) -> dict[str, object]:
@@ -98,7 +130,8 @@ def _start(store: GameStore, queue: TaskQueue, level: str, now: float, rng: rand
            pace: float) -> Human:
     game, _ = create_game(store, _body(level))
     waiting = request_computers(queue, game)
-    return Human(game.game_id, game.version, None if waiting else now + _think(rng, pace), now)
+    return Human(game.game_id, game.version, None if waiting else now + _think(rng, pace), now,
+                 game.state.hand_no)
 
 
 def _move(services: Services, queue: TaskQueue, human: Human, rng: random.Random) -> None:
@@ -114,18 +147,24 @@ def _move(services: Services, queue: TaskQueue, human: Human, rng: random.Random
 
 
 def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namespace,
-         pids: list[int]) -> tuple[list[float], float, float]:
-    """Play ``games`` games for ``args.step_seconds``; the replies (s) after the warm-up, the
-    cores the worker used and those other processes used meanwhile."""
+         pids: list[int], bar: tqdm[Any]) -> Step:
+    """Play ``games`` games for ``args.step_seconds`` (``bar`` counts them)."""
     store = services.games
     rng = random.Random(games)
-    now = time.monotonic()
+    now = start = time.monotonic()
     humans = [_start(store, queue, args.level, now, rng, args.human_seconds)
               for _ in range(games)]
     end, counted_from = now + args.step_seconds, now + args.warmup_seconds
     measuring, cpu, busy = False, 0.0, 0.0
-    replies: list[float] = []
+    out = Step(games)
+    shown = 0
     while (now := time.monotonic()) < end:
+        if int(now - start) > shown:
+            bar.update(int(now - start) - shown)
+            shown = int(now - start)
+            if out.replies:
+                bar.set_postfix(games=games, replies=len(out.replies),
+                                p99=f"{percentile(out.replies, 99):.2f}s")
         if not measuring and now >= counted_from:
             measuring, cpu, busy, counted_from = True, _cpu_seconds(pids), _machine_busy(), now
         waiting = [h for h in humans if h.due is None]
@@ -140,18 +179,24 @@ def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namesp
                     continue
                 game = store.load(human.game_id)
                 human.version = game.version
-                if game.state.status == MATCH_OVER:
+                over = game.state.status == MATCH_OVER
+                if measuring:
+                    out.hands += game.state.hand_no - human.hand + over
+                human.hand = game.state.hand_no
+                if over:
                     humans[i] = _start(store, queue, args.level, now, rng, args.human_seconds)
                 elif _human_to_act(game):
                     if human.acted >= counted_from:
-                        replies.append(now - human.acted)
+                        out.replies.append(now - human.acted)
                     human.due = now + _think(rng, args.human_seconds)
             elif now >= human.due:
                 _move(services, queue, human, rng)
         time.sleep(args.poll_ms / 1000)
-    elapsed = time.monotonic() - counted_from
-    used = (_cpu_seconds(pids) - cpu) / elapsed
-    return replies, used, (_machine_busy() - busy) / elapsed - used
+    bar.update(max(0, round(args.step_seconds) - shown))
+    out.seconds = time.monotonic() - counted_from
+    out.worker_cores = (_cpu_seconds(pids) - cpu) / out.seconds
+    out.other_cores = (_machine_busy() - busy) / out.seconds - out.worker_cores
+    return out
 
 
 def reply_cpu(level: str, hands: int, seed: int) -> list[float]:
@@ -198,7 +243,8 @@ def modelled_p99(service: list[float], games: int, pace: float, seconds: float,
     return percentile(replies, 99)
 
 
-def model(args: argparse.Namespace, ramp: list[int]) -> None:
+def model(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
+    """The model's figures (printed as it goes): reply CPU times and the games it carries."""
     service = reply_cpu(args.level, args.model_hands, 1)
     rng = random.Random(1)
     mean = sum(service) / len(service)
@@ -217,32 +263,34 @@ def model(args: argparse.Namespace, ramp: list[int]) -> None:
             carried = games
     print(f"model: one whole core would carry {carried} games with a reply p99 within "
           f"{args.limit:g} s ({engine_path()} path)", flush=True)
+    return {"model_games": carried, "model_cpu_mean_ms": mean * 1000,
+            "model_cpu_p99_ms": percentile(service, 99) * 1000}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--level", default="strong")
-    parser.add_argument("--games", default="2,4,8,12,16,24,32,48,64",
-                        help="the ramp: simulated humans per step, comma-separated")
-    parser.add_argument("--step-seconds", type=float, default=60.0)
-    parser.add_argument("--warmup-seconds", type=float, default=10.0)
-    parser.add_argument("--human-seconds", type=float, default=3.0,
-                        help="a human's mean time per move")
-    parser.add_argument("--limit", type=float, default=1.5, help="p99 of a reply, s")
-    parser.add_argument("--poll-ms", type=float, default=20.0)
-    parser.add_argument("--model-hands", type=int, default=16,
-                        help="hands sampled for the model (0: no model)")
-    args = parser.parse_args(argv)
-    ramp = [int(n) for n in args.games.split(",")]
-    if args.model_hands > 0:
-        model(args, ramp)
+def _print_step(got: Step, args: argparse.Namespace) -> None:
+    p99 = percentile(got.replies, 99)
+    per_reply = got.worker_cores * got.seconds / len(got.replies)
+    print(f"{got.games:4} games: {len(got.replies):5} replies, median "
+          f"{percentile(got.replies, 50):.3f} s, p99 {p99:.3f} s, max {max(got.replies):.3f} "
+          f"s; {got.hands * 60 / got.seconds:.1f} hands/min; the worker used "
+          f"{got.worker_cores:.2f} cores, other processes {got.other_cores:.2f}; load average "
+          f"{os.getloadavg()[0]:.2f}; worker CPU per reply {per_reply * 1000:.0f} ms (a whole "
+          f"core busy: {args.human_seconds / per_reply:.0f} games)", flush=True)
+
+
+def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
+    """Ramp the games on one worker of this process's engine path; the figures found."""
     env = {**os.environ, "SIXTYSIX_LOG_LEVEL": "warning", "SIXTYSIX_WORKER_POLICY": "nice",
            "SIXTYSIX_WORKER_NICE": "0",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     print(f"engine path: {engine_path()}; level {args.level}; a human move every "
           f"{args.human_seconds:g} s; one worker process; {os.cpu_count()} cores; load "
-          f"average {os.getloadavg()[0]:.2f}")
-    carried = 0
+          f"average {os.getloadavg()[0]:.2f}", flush=True)
+    carried: Step | None = None
+    failed: Step | None = None
+    loads = [os.getloadavg()[0]]
+    bar = tqdm(total=round(args.step_seconds) * len(ramp), unit="s", disable=not args.progress,
+               dynamic_ncols=True, desc=f"{engine_path()} ramp")
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
         env["REDIS_URL"] = server.url
         client = redis.Redis.from_url(server.url)
@@ -254,24 +302,142 @@ def main(argv: list[str] | None = None) -> None:
             pids = [child.pid for child in pool.children]
             for games in ramp:
                 client.flushdb()
-                replies, used, others = step(services, queue, games, args, pids)
-                if not replies:
-                    print(f"{games:4} games: no reply counted")
+                got = step(services, queue, games, args, pids, bar)
+                loads.append(os.getloadavg()[0])
+                if not got.replies:
+                    bar.write(f"{games:4} games: no reply counted")
                     break
-                p99 = percentile(replies, 99)
-                per_reply = used * (args.step_seconds - args.warmup_seconds) / len(replies)
-                print(f"{games:4} games: {len(replies):5} replies, median "
-                      f"{percentile(replies, 50):.3f} s, p99 {p99:.3f} s, max "
-                      f"{max(replies):.3f} s; the worker used {used:.2f} cores, other "
-                      f"processes {others:.2f}; load average {os.getloadavg()[0]:.2f}; "
-                      f"worker CPU per reply {per_reply * 1000:.0f} ms (a whole core busy: "
-                      f"{args.human_seconds / per_reply:.0f} games)", flush=True)
-                if p99 > args.limit:
+                bar.clear()
+                _print_step(got, args)
+                if percentile(got.replies, 99) > args.limit:
+                    failed = got
                     break
-                carried = games
+                carried = got
         client.close()
-    print(f"capacity: {carried} games against {args.level} on one worker process with a reply "
-          f"p99 within {args.limit:g} s ({engine_path()} path)")
+    bar.close()
+    out: dict[str, Any] = {"path": engine_path(), "games": carried.games if carried else 0,
+                           "load_average": [min(loads), max(loads)]}
+    if carried is not None:
+        out |= {"p50_s": percentile(carried.replies, 50), "p99_s": percentile(carried.replies, 99),
+                "hands_per_minute": carried.hands * 60 / carried.seconds,
+                "worker_cores": carried.worker_cores}
+    if failed is not None:
+        out |= {"failed_games": failed.games, "failed_p99_s": percentile(failed.replies, 99),
+                "failed_worker_cores": failed.worker_cores}
+    how = (f"the first step past {args.limit:g} s: {failed.games} games, p99 "
+           f"{out['failed_p99_s']:.2f} s, the worker used {failed.worker_cores:.2f} cores"
+           if failed is not None else "the ramp ended within the limit: more games may fit")
+    print(f"capacity: {out['games']} games against {args.level} on one worker core with a "
+          f"reply p99 within {args.limit:g} s ({engine_path()} path); {how}", flush=True)
+    return out
+
+
+def _without(argv: list[str], flag: str) -> list[str]:
+    """``argv`` without ``flag`` and its value (``--flag V``, ``--flag=V`` or a bare flag)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip and not arg.startswith("--"):
+            skip = False
+            continue
+        skip = arg == flag
+        if not skip and not arg.startswith(flag + "="):
+            out.append(arg)
+    return out
+
+
+def _child(path: str, argv: list[str], summary: Path) -> dict[str, Any] | None:
+    """Run this bench for one engine path in a process of its own; its figures (or None)."""
+    env = {k: v for k, v in os.environ.items() if k != "SIXTYSIX_PURE"}
+    if path == PURE:
+        env["SIXTYSIX_PURE"] = "1"
+    done = subprocess.run([sys.executable, "-m", "tests.bench.bench_capacity", *argv,
+                           "--paths", path, "--summary", str(summary)],
+                          env=env, cwd=ROOT, check=False)
+    if done.returncode != 0 or not summary.exists():
+        print(f"{path} path: the bench failed (exit {done.returncode})", flush=True)
+        return None
+    result: dict[str, Any] = json.loads(summary.read_text())
+    return result
+
+
+def _report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    print(f"\nsummary: games against {args.level} a worker core carries, a human move every "
+          f"{args.human_seconds:g} s, reply p99 within {args.limit:g} s (a ramp of "
+          f"{args.games} concurrent games, {args.step_seconds:g} s a step, until the p99 "
+          f"passed the limit)")
+    for r in results:
+        figures = (f"reply p50 {r['p50_s']:.3f} s, p99 {r['p99_s']:.3f} s, "
+                   f"{r['hands_per_minute']:.1f} hands/min, the worker used "
+                   f"{r['worker_cores']:.2f} cores" if r["games"] else "no step passed")
+        if "failed_games" in r:
+            figures += (f"; {r['failed_games']} games: p99 {r['failed_p99_s']:.3f} s, the "
+                        f"worker used {r['failed_worker_cores']:.2f} cores")
+        model = (f"; the model: a whole quiet core {r['model_games']} games (reply CPU mean "
+                 f"{r['model_cpu_mean_ms']:.0f} ms, p99 {r['model_cpu_p99_ms']:.0f} ms)"
+                 if "model_games" in r else "")
+        low, high = r["load_average"]
+        print(f"  {r['path']}: {r['games']} games per core; {figures}; load average "
+              f"{low:.1f}-{high:.1f}{model}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--paths", default=f"{PURE},{COMPILED}",
+                        help="engine paths to measure, comma-separated: pure, compiled")
+    parser.add_argument("--level", default="strong")
+    parser.add_argument("--games", default="2,4,8,12,16,24,32,48,64",
+                        help="the ramp: simulated humans per step, comma-separated")
+    parser.add_argument("--step-seconds", type=float, default=60.0)
+    parser.add_argument("--warmup-seconds", type=float, default=10.0)
+    parser.add_argument("--human-seconds", type=float, default=3.0,
+                        help="a human's mean time per move")
+    parser.add_argument("--limit", type=float, default=1.5, help="p99 of a reply, s")
+    parser.add_argument("--poll-ms", type=float, default=20.0)
+    parser.add_argument("--model-hands", type=int, default=16,
+                        help="hands sampled for the model (0: no model)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    parser.add_argument("--record", nargs="?", type=Path, const=Path("docs/strength.json"),
+                        help="store the figures in this JSON file (default docs/strength.json) "
+                        "and render docs/strength.md from it")
+    parser.add_argument("--summary", type=Path, help=argparse.SUPPRESS)  # a child's figures
+    args = parser.parse_args(argv)
+    ramp = [int(n) for n in args.games.split(",")]
+    paths = args.paths.split(",")
+    if args.summary is not None:  # one path, in this process
+        if engine_path() != paths[0]:
+            raise SystemExit(f"asked for the {paths[0]} path, but this process runs the "
+                             f"{engine_path()} one (is the extension built? `sixtysix --version`)")
+        figures = model(args, ramp) if args.model_hands > 0 else {}
+        args.summary.write_text(json.dumps(ramp_up(args, ramp) | figures))
+        return
+    rest = _without(_without(list(sys.argv[1:] if argv is None else argv), "--paths"),
+                    "--record")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            got = _child(path, rest, Path(tmp) / f"{path}.json")
+            if got is not None:
+                results.append(got)
+    _report(results, args)
+    if args.record is not None:
+        record(args, rest, results)
+
+
+def record(args: argparse.Namespace, argv: list[str], results: list[dict[str, Any]]) -> None:
+    """Merge ``results`` into ``args.record`` (per engine path) and render docs/strength.md."""
+    entries: dict[str, Any] = (json.loads(args.record.read_text())
+                               if args.record.exists() else {})
+    measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    for r in results:
+        command = " ".join(["python -m tests.bench.bench_capacity --paths", r["path"], *argv])
+        entries.setdefault(CAPACITY, {})[r["path"]] = r | {
+            "level": args.level, "human_seconds": args.human_seconds, "limit": args.limit,
+            "measured": measured, "command": command}
+    args.record.write_text(json.dumps(entries, indent=2) + "\n")
+    out = args.record.with_suffix(".md")
+    out.write_text(render(entries))
+    print(f"recorded in {args.record} and {out}")
 
 
 if __name__ == "__main__":

@@ -452,6 +452,12 @@ _THINK_MEDIAN: Final = {"description": "Think-time budget: median CPU ms per mov
                                         "within", "example": 500}
 _THINK_P99: Final = {"description": "Think-time budget: 99th percentile of CPU ms per move",
                      "example": 1500}
+_WORK: Final = {"description": "Work budget per move, in work units (about a microsecond of "
+                               "CPU each on the pure-Python engine): a move spends at most "
+                               "this, so a loaded server plays the same moves; 0: none (the "
+                               "cap is the budget)", "example": 900000}
+_CAP: Final = {"description": "CPU ms per move at which a move stops, whatever work is left",
+               "example": 1400}
 
 
 class LevelSchema(Schema):
@@ -472,6 +478,8 @@ class VariantLevelSchema(Schema):
                        "search) in this variant"})
     think_median_ms = fields.Integer(metadata=_THINK_MEDIAN)
     think_p99_ms = fields.Integer(metadata=_THINK_P99)
+    work_units = fields.Integer(metadata=_WORK)
+    cap_ms = fields.Integer(metadata=_CAP)
 
 
 class LeaderboardRulesSchema(Schema):

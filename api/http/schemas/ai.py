@@ -12,8 +12,9 @@ from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
 
 _BUDGET: dict[str, object] = {
-    "description": f"Time budget of the computer in ms (at most {MAX_BUDGET_MS}); default: the "
-                   "level's own per-move budget", "example": 300}
+    "description": f"Cap of the computer's CPU time in ms (at most {MAX_BUDGET_MS}); default: "
+                   "the level's own cap (cap_ms in GET /v1/rules). Within it the level spends "
+                   "its work budget", "example": 300}
 
 
 class HintQuerySchema(Schema):
@@ -60,8 +61,9 @@ class AnalysisRequestSchema(Schema):
 
     budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
     samples = BodyInteger(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={
-        "description": f"Most sampled deals of the unseen cards (at most {MAX_SAMPLES}); the "
-                       "time budget may stop earlier", "example": 200})
+        "description": f"Sampled deals of the unseen cards (at most {MAX_SAMPLES}), in place "
+                       "of the level's work budget; the time cap may stop earlier",
+        "example": 200})
     level = fields.String(load_default="strong", validate=validate.OneOf(tuple(LEVELS)),
                           metadata={"description": "Computer level that analyses",
                                     "example": "strong"})

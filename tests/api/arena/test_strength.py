@@ -52,3 +52,22 @@ def test_engine_paths_are_kept_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     assert strength.engine_path() == strength.PURE
     assert strength.pair_key("a", "b", strength.PURE) == "a vs b"
     assert strength.pair_key("a", "b", strength.COMPILED) == "a vs b (compiled)"
+
+
+def test_capacity_figures_are_kept_and_rendered_apart_from_the_pairings(tmp_path: Path) -> None:
+    data, out = tmp_path / "strength.json", tmp_path / "strength.md"
+    figures = {"path": "compiled", "games": 6, "worker_cores": 0.5, "failed_games": 8,
+               "failed_p99_s": 2.5, "failed_worker_cores": 0.75,
+               "p50_s": 0.31, "p99_s": 1.2, "hands_per_minute": 4.5, "model_games": 8,
+               "load_average": [3.5, 6.0], "level": "strong", "human_seconds": 3.0,
+               "limit": 1.5, "measured": "2026-12-02 02:00 UTC",
+               "command": "python -m tests.bench.bench_capacity --paths compiled"}
+    data.write_text(json.dumps({strength.CAPACITY: {"compiled": figures}}))
+    assert strength.main(["--pairs", "random:random", "--hands", "2", "--json", str(data),
+                          "--out", str(out), "--no-progress"]) == 0
+    assert json.loads(data.read_text())[strength.CAPACITY] == {"compiled": figures}
+    table = out.read_text()
+    assert ("| compiled | strong | 3 s, 1.5 s | 6 | 0.31 s, 1.20 s | 4.5 | 0.50 | 8 games: p99 "
+            "2.50 s, 0.75 cores | 8 | 3.5-6.0 | 2026-12-02 02:00 UTC | `python -m "
+            "tests.bench.bench_capacity --paths compiled` |") in table
+    assert table.index("| random vs random |") < table.index("| compiled | strong |")

@@ -258,8 +258,10 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
               for v, levels in by_variant.items()}
     assert expert["sixty-six"] == {"name": "expert", "plays_as": "expert",
                                    "exact_search": True, "think_median_ms": 1000,
-                                   "think_p99_ms": 3000}
+                                   "think_p99_ms": 3000, "work_units": 2_000_000,
+                                   "cap_ms": 2800}
     assert expert["four-hand"]["plays_as"] == "strong"
+    assert (expert["four-hand"]["work_units"], expert["four-hand"]["cap_ms"]) == (900_000, 1400)
     assert not expert["four-hand"]["exact_search"]
     assert {s["name"] for s in body["settings"]} == {
         "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",

@@ -13,9 +13,9 @@ from engine.rules import VARIANTS
 from engine.scoring import DECLARE_TARGET
 from tests.engine.ai.test_talon import short_talon_positions
 
-#: The expert with its CPU budget lifted: only the node cap and the deal cap stop it, so its
-#: choices do not depend on the machine.
-UNTIMED = "expert:budget_ms=inf,max_samples=6"
+#: The expert with its CPU cap and work budget lifted: only the node cap and the deal cap
+#: stop it, so its choices do not depend on the machine.
+UNTIMED = "expert:budget_ms=inf,max_samples=6,work=0"
 
 
 def test_expert_plays_a_whole_hand_with_legal_moves_only() -> None:

@@ -16,7 +16,7 @@ from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, vi
 from engine.actions import CLOSE, DECLARE, PLAY
 from engine.ai import evaluate
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import LEVEL_TABLE, _plans, _play_on, level_variant
+from engine.ai.player import LEVEL_TABLE, Work, _plans, _play_on, level_variant
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import Solver, solve
@@ -120,9 +120,9 @@ def test_playouts_switch_to_the_search_once_the_talon_is_short() -> None:
         exact = TalonSolver(rules, state.trump).value(played)
         expected = exact if played.side_of(mover) == side else -exact
         deep = TalonSolver(rules, state.trump)
-        assert _play_on(state.copy(), side, lv, random.Random(3), {}, deep) == expected
+        assert _play_on(state.copy(), side, lv, random.Random(3), {}, deep, Work()) == expected
         checked += 1
-        differ += _play_on(state.copy(), side, lv, random.Random(3), {}, None) != expected
+        differ += _play_on(state.copy(), side, lv, random.Random(3), {}, None, Work()) != expected
     assert checked >= 8
     assert differ  # playing the short talon by the policy instead gives other values
 
@@ -179,7 +179,7 @@ def test_a_longer_talon_switches_to_the_search_at_switch_talon() -> None:
                 s = deal.copy()
                 for a in plan:
                     apply(s, seat, a)
-                value = _play_on(s, side, lv, rng, solvers, deep, search_at)
+                value = _play_on(s, side, lv, rng, solvers, deep, Work(), search_at)
                 by_switch.setdefault(plan, []).append(value)
         ev = evaluate(view(state, seat), lv, random.Random(i), budget_ms=1e6, samples=1)
         for av in ev.actions:

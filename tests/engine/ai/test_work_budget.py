@@ -1,0 +1,88 @@
+"""The work budget (``Level.work``): a move depends on the seed and the budget, not on how
+loaded the machine is nor on the engine path (pure Python or compiled)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+from engine import PLAYING, Rules, apply, native, new_game, view
+from engine.ai import choose, evaluate, level_variant
+from engine.ai.catalogue import listing
+from engine.ai.player import LEVEL_TABLE, LEVELS
+from tests.engine.ai.test_talon import short_talon_positions
+from tests.engine.test_native import ROOT
+
+#: ``strong`` and ``expert`` with small work budgets: quick, and far inside their CPU caps.
+SMALL = ("strong:work=30000", "expert:work=60000")
+
+
+def hand_moves(levels: tuple[str, str], seed: int) -> list[dict[str, Any]]:
+    """Every action of one hand of two-hand sixty-six between ``levels`` (seat 0, seat 1),
+    dealt and played from one generator seeded with ``seed``."""
+    rng = random.Random(seed)
+    state, _ = new_game(Rules.make("sixty-six"), first_dealer=seed % 2, rng=rng)
+    moves: list[dict[str, Any]] = []
+    while state.status == PLAYING:
+        seat = state.to_act()
+        assert seat is not None
+        action = choose(view(state, seat), levels[seat], rng)
+        moves.append(action.as_dict())
+        apply(state, seat, action)
+    return moves
+
+
+def test_the_same_seed_and_work_budget_choose_the_same_moves() -> None:
+    first = hand_moves(SMALL, 5)
+    assert len(first) >= 12
+    assert hand_moves(SMALL, 5) == first
+
+
+def test_pure_and_compiled_choose_the_same_moves() -> None:
+    """This process runs the path CI chose (compiled, or pure with ``SIXTYSIX_PURE=1``);
+    a child runs the pure path: the same hand, move for move."""
+    env = {**os.environ, native.PURE_VARIABLE: "1", "PYTHONPATH": str(ROOT),
+           "PYTHONHASHSEED": "random"}
+    code = ("import json; from tests.engine.ai.test_work_budget import SMALL, hand_moves; "
+            "print(json.dumps(hand_moves(SMALL, 7)))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True, cwd=ROOT)
+    assert json.loads(done.stdout) == hand_moves(SMALL, 7)
+
+
+def test_sampling_stops_at_the_work_budget() -> None:
+    """Fewer deals under a smaller budget; the same generator, the same evaluation."""
+    for state in short_talon_positions(Rules.make("sixty-six"), 3, 2, 4):
+        seen = view(state, state.to_act())
+        wide = evaluate(seen, "strong:work=1000000000,max_samples=8", random.Random(1))
+        assert wide.samples == 8 and wide.work.units > 0
+        budget = wide.work.units // 3
+        narrow = evaluate(seen, f"strong:work={budget},max_samples=8", random.Random(1))
+        assert 1 <= narrow.samples < 8
+        # it stopped before a deal that, like those so far, would pass the budget
+        assert narrow.work.units * (narrow.samples + 1) > budget * narrow.samples
+        assert evaluate(seen, f"strong:work={budget},max_samples=8",
+                        random.Random(1)) == narrow
+
+
+def test_an_explicit_number_of_deals_replaces_the_work_budget() -> None:
+    state = short_talon_positions(Rules.make("sixty-six"), 4, 1, 4)[0]
+    ev = evaluate(view(state, state.to_act()), "strong:work=1", random.Random(1),
+                  budget_ms=1e6, samples=5)
+    assert ev.samples == 5
+
+
+def test_every_searching_level_has_a_work_budget_within_its_cap() -> None:
+    for name in LEVELS:
+        lv = LEVEL_TABLE[name]
+        assert (lv.work > 0) == (name != "random")
+    assert level_variant("strong:work=5").work == 5
+    for levels in listing().values():
+        for entry in levels:
+            acting = LEVEL_TABLE[entry.plays_as]
+            assert (entry.work_units, entry.cap_ms) == (acting.work, round(acting.budget_ms))
+            assert entry.cap_ms <= entry.think_p99_ms
