@@ -50,7 +50,8 @@ import redis
 
 from api.arena import percentile
 from api.games.service import act, computer_to_move, create_game, request_computers
-from api.games.store import Game, GameStore, game_key
+from api.games.store import Game, GameStore
+from api.keys import game_key
 from api.runtime.redis_server import EmbeddedRedis
 from api.strength import engine_path
 from api.worker.queue import TaskQueue

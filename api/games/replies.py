@@ -42,11 +42,11 @@ from api.games.store import (
     GameNotFound,
     OutcomeUnknown,
     VersionConflict,
-    notify_channel,
 )
 from api.http import metrics
 from api.http.errors import Problem, ProblemType
 from api.http.support import Services, services
+from api.keys import notify_channel
 from api.live import clock
 from api.tables.service import PLAYING
 from api.tables.store import Table

@@ -32,10 +32,11 @@ from typing import Any, Final, Protocol
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
 from api.games.standings import record_standings
-from api.games.store import Game, GameStore, IdempotentWrite, owner_key
+from api.games.store import Game, GameStore, IdempotentWrite
 from api.games.tokens import digest, new_token
 from api.http.errors import FieldError
 from api.http.metrics import computer_thinking
+from api.keys import owner_key
 from api.live import clock
 from api.live.presence import Seen
 from api.players.store import Player

@@ -1,9 +1,9 @@
 """Games in Redis: one hash per game, its event log, idempotency records, change notices.
 
-Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot; the game of
-a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``, so it shares the table's slot
-and a table's start writes the table and its new game in one script, see
-:mod:`api.tables.store`):
+Keys (built by :mod:`api.keys`; ``{id}`` is a Redis Cluster hash tag, so all keys of one game
+share a slot; the game of a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``, so
+it shares the table's slot and a table's start writes the table and its new game in one
+script, see :mod:`api.tables.store`):
 
 * ``sixtysix:game:{id}`` — hash: ``v`` version, ``state`` (engine JSON), ``meta`` (seats with
   token digests, table settings), ``n`` events logged, ``recent`` (the last save's events),
@@ -55,7 +55,6 @@ if Redis does not answer meanwhile, :class:`OutcomeUnknown`. A save refused at c
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -66,6 +65,7 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
+from api.keys import events_key, game_key, notify_channel, ticket_key, write_key
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
@@ -74,8 +74,6 @@ from engine.serialize import from_stored, to_stored
 
 log = logging.getLogger(__name__)
 
-PREFIX: Final = "sixtysix"
-NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
 #: Largest version or event number a request may name; it keeps Redis' list indexes in range.
 MAX_SEQ: Final = 2**31 - 1
 #: Most events one :meth:`GameStore.events` call reads (the API's largest page).
@@ -258,42 +256,6 @@ class TooManyGames(StoreError):
                          "finish one (a finished match frees its place) or let one expire")
 
 
-def tagged(game_id: str) -> str:
-    """``game_id`` with its hash tag: ``{id}``, or ``{table_id}.n`` for a table's game."""
-    head, dot, tail = game_id.partition(".")
-    return f"{{{head}}}{dot}{tail}"
-
-
-def game_key(game_id: str) -> str:
-    return f"{PREFIX}:game:{tagged(game_id)}"
-
-
-def events_key(game_id: str) -> str:
-    return f"{PREFIX}:events:{tagged(game_id)}"
-
-
-def notify_channel(game_id: str) -> str:
-    return f"{PREFIX}:notify:{tagged(game_id)}"
-
-
-def ticket_key(game_id: str, ticket: str) -> str:
-    return f"{PREFIX}:ticket:{tagged(game_id)}:{hashlib.sha256(ticket.encode()).hexdigest()}"
-
-
-def owner_key(address: str) -> str:
-    """The set of the games created from ``address`` (hashed: no address is stored)."""
-    return f"{PREFIX}:owner:{{{hashlib.sha256(address.encode()).hexdigest()[:32]}}}"
-
-
-def idem_key(scope: str, key: str) -> str:
-    """Idempotency record key; the client's key is hashed, so any text is safe in it."""
-    return f"{PREFIX}:idem:{tagged(scope)}:{hashlib.sha256(key.encode()).hexdigest()}"
-
-
-def write_key(game_id: str, write_id: str) -> str:
-    return f"{PREFIX}:write:{tagged(game_id)}:{write_id}"
-
-
 def never_sent(error: redis.RedisError) -> bool:
     """Whether ``error`` is a refused connection, so no command went out."""
     return isinstance(error.__context__, ConnectionRefusedError | FileNotFoundError)
@@ -302,12 +264,6 @@ def never_sent(error: redis.RedisError) -> bool:
 def text(value: bytes | str) -> str:
     """A Redis reply as text (the clients answer bytes)."""
     return value.decode() if isinstance(value, bytes) else value
-
-
-def game_id_of_channel(channel: bytes | str) -> str:
-    """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
-    text = channel.decode() if isinstance(channel, bytes) else channel
-    return text[text.index("{") + 1:].replace("}", "", 1)
 
 
 def _state(raw: bytes) -> GameState:

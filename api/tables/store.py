@@ -1,7 +1,8 @@
 """Tables in Redis: one hash per table, its games in its slot, the lobby's sorted sets.
 
-Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` and keys
-tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the table's slot):
+Keys (built by :mod:`api.keys`; ``{table_id}`` is a hash tag; a table's games have ids
+``<table_id>.<n>`` and keys tagged ``{table_id}.<n>``, see :func:`api.keys.tagged`, so they
+share the table's slot):
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
   seats with player ids, status, games, rematch requests, the last game's result).
@@ -38,18 +39,16 @@ from typing import Any, Final
 
 import redis
 
-from api.games.store import (
-    FENCED_LUA,
-    PREFIX,
-    WRITE_TTL,
-    Game,
-    Logged,
-    Settler,
+from api.games.store import FENCED_LUA, WRITE_TTL, Game, Logged, Settler, never_sent, text
+from api.keys import (
     events_key,
     game_key,
-    never_sent,
+    index_key,
     notify_channel,
-    text,
+    open_tables_key,
+    table_channel,
+    table_key,
+    watchers_key,
     write_key,
 )
 from api.players.store import INVERT
@@ -111,30 +110,6 @@ class Table:
     table_id: str
     version: int
     doc: dict[str, Any]
-
-
-def table_key(table_id: str) -> str:
-    return f"{PREFIX}:table:{{{table_id}}}"
-
-
-def watchers_key(table_id: str) -> str:
-    return f"{PREFIX}:watchers:{{{table_id}}}"
-
-
-def index_key(status: str, variant: str | None) -> str:
-    return f"{PREFIX}:lobby:{{{status}:{variant or 'all'}}}"
-
-
-#: The channels of :func:`table_channel`, for a pattern subscription.
-TABLE_NOTIFY_PATTERN: Final = f"{PREFIX}:table-notify:*"
-
-
-def table_channel(table_id: str) -> str:
-    return f"{PREFIX}:table-notify:{{{table_id}}}"
-
-
-def open_tables_key(player_id: str) -> str:
-    return f"{PREFIX}:player-tables:{{{player_id}}}:open"
 
 
 def index_member(created_ms: int, table_id: str) -> str:

@@ -19,10 +19,11 @@ from typing import Any, Final
 import redis
 
 from api.games.service import prepare_game
-from api.games.store import Game, GameNotFound, GameStore, owner_key
+from api.games.store import Game, GameNotFound, GameStore
 from api.games.tokens import seal, sealing_key, unseal
 from api.http.errors import Problem, ProblemType
 from api.http.schemas import TableSettingsSchema
+from api.keys import owner_key
 from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore

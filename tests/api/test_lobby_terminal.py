@@ -13,9 +13,9 @@ import redis
 
 from api.cli import build_parser
 from api.client import SixtySixClient
+from api.keys import player_key
 from api.lobby_terminal import LobbyChoice, join_command, lobby_choice, play_lobby
 from api.player_tokens import PlayerTokens, config_dir
-from api.players.store import player_key
 
 
 def _scripted(answers: dict[str, str]) -> Callable[[str], str]:

@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 
 from api.games.store import GameStore
 from api.games.tokens import digest
-from api.players.store import PlayerStore, player_key
+from api.keys import player_key
+from api.players.store import PlayerStore
 from api.tables.results import record_match
 from api.tables.store import TableStore
 from tests.api.helpers import assert_problem, bearer, two_humans

@@ -9,8 +9,9 @@ import redis
 from flask.testing import FlaskClient
 
 from api.games.computers import COMPUTER_LEVELS
+from api.keys import tour_key
 from api.tour.stations import STATIONS
-from api.tour.store import TourStore, tour_key
+from api.tour.store import TourStore
 from tests.api.helpers import act, assert_problem, bearer, view
 from tests.api.lobby_helpers import new_player
 from tests.api.rank_helpers import profile

@@ -18,7 +18,7 @@ from api.games.replies import (
     require_queue,
 )
 from api.games.service import PAUSE, act, game_view, parse_action, pause
-from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict, idem_key
+from api.games.store import Game, GameStore, IdempotentWrite, VersionConflict
 from api.games.tokens import digest
 from api.http import idempotency
 from api.http.preconditions import IF_MATCH, Condition, check_if_match, condition
@@ -33,6 +33,7 @@ from api.http.support import (
     seat_of,
     services,
 )
+from api.keys import idem_key
 from api.live.presence import Seen
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",

@@ -15,7 +15,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api.games.replies import clocked, clocked_meta, clocked_table, computers_unavailable
-from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
+from api.games.store import MAX_SEQ, TICKET_TTL
 from api.http.errors import UNAUTHORIZED, FieldError, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
 from api.http.resources.lobby_support import (
@@ -28,9 +28,9 @@ from api.http.resources.lobby_support import (
 from api.http.schemas import StreamQuerySchema, TicketSchema
 from api.http.schemas_lobby import InviteQuerySchema
 from api.http.support import authenticate, bearer_token, checked_game_id, json_response, services
+from api.keys import notify_channel, table_channel
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
 from api.tables.service import finish_if_over, load_table, table_view, visible
-from api.tables.store import table_channel
 from engine.numerals import parse_natural
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",
