@@ -1,7 +1,8 @@
 """Tables, the lobby: create, list, join, leave, view, start, rematch.
 
-A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
-:class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
+A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings,
+:class:`api.games.spec.GameSettings`, as :class:`api.http.schemas.TableSettingsSchema` loads them)
+and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
 matches count for the leaderboard and ratings (:mod:`api.games.standings`), each match's
 game within the bound of rated matches per pair of players (:mod:`api.leaderboard.pairs`;
@@ -15,10 +16,10 @@ Every change loads the table, checks and changes it, and saves it with a version
 (:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
 written, and the change is checked again against the new table (so two joins racing for the
 last seat give one seat to each, or a 409 to the second). The change that fills the last seat
-also creates the game, as ``POST /v1/games`` would with the table's options (computers make
-their opening moves), in the same atomic step. Every player in the game gets its seat token
-from the table view: it is minted on his first fetch and never stored readable (see
-:mod:`api.tables.seat_tokens`).
+also creates the game from the table's :class:`~api.games.spec.GameSpec`, checked as
+``POST /v1/games`` checks its own (computers make their opening moves), in the same atomic
+step. Every player in the game gets its seat token from the table view: it is minted on his
+first fetch and never stored readable (see :mod:`api.tables.seat_tokens`).
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import redis
 
 from api.games.rated import TABLE
-from api.games.service import TOP_LEVEL_OPTIONS, check_options, prepare_game
+from api.games.service import prepare_game
+from api.games.spec import TOP_LEVEL_OPTIONS, GameSettings, GameSpec, SeatSpec, check_spec
 from api.games.store import Game, GameNotFound, GameStore, Logged
 from api.games.tokens import digest
 from api.http.errors import FieldError, Problem, ProblemType
@@ -72,20 +74,18 @@ def _conflict(reason: str) -> Problem:
 # --------------------------------------------------------------------------- create
 
 
-def _game_body(doc: dict[str, Any], names: list[str], first_dealer: int | None,
-               ) -> dict[str, Any]:
-    """The ``POST /v1/games`` body of a table's game; ``names`` of the player seats."""
-    seats = []
-    for seat, name in zip(doc["seats"], names, strict=True):
-        if seat["kind"] == "computer":
-            seats.append({"kind": "computer", "level": seat["level"]})
-        else:
-            seats.append({"kind": "human", "name": name})
-    body = {"variant": doc["variant"], "rules": doc["rules"], "settings": doc["settings"],
-            "seats": seats}
-    if first_dealer is not None:
-        body["first_dealer"] = first_dealer
-    return body
+def _game_spec(doc: Mapping[str, Any], names: list[str], first_dealer: int | None = None,
+               top: Mapping[str, Any] | None = None) -> GameSpec:
+    """The spec of a table's game; ``names`` of the player seats, ``top`` the top-level rule
+    options of a create request."""
+    seats = tuple(SeatSpec("computer", level=seat["level"]) if seat["kind"] == "computer"
+                  else SeatSpec("human", name=name)
+                  for seat, name in zip(doc["seats"], names, strict=True))
+    top = top or {}
+    return GameSpec(variant=doc["variant"], rules=doc["rules"],
+                    settings=GameSettings.from_dict(doc["settings"]), seats=seats,
+                    match_points=top.get("match_points"), set_bummerl=top.get("set_bummerl"),
+                    first_dealer=first_dealer)
 
 
 def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
@@ -108,7 +108,7 @@ def create_table(tables: TableStore, creator: Player, body: dict[str, Any],
              "seats": [{**s, "level": s.get("level", "random")} if s["kind"] == "computer"
                        else s for s in seats]}
     top: dict[str, Any] = {k: body[k] for k in TOP_LEVEL_OPTIONS if k in body}
-    rules, _, _ = check_options({**_game_body(draft, ["?"] * len(seats), None), **top})
+    rules = check_spec(_game_spec(draft, ["?"] * len(seats), top=top)).rules
     now = time.time()
     table_id = secrets.token_urlsafe(9)
     doc: dict[str, Any] = {
@@ -208,7 +208,7 @@ def _start(tables: TableStore, table: Table, first_dealer: int | None = None) ->
         rated = admit(tables.redis, game_id, players)
         reason = None if rated else unrated_reason()
     new = prepare_game(
-        _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
+        _game_spec(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
                    "started_ms": started_ms},

@@ -19,10 +19,10 @@ from typing import Any, Final
 import redis
 
 from api.games.service import prepare_game
+from api.games.spec import GameSpec, SeatSpec
 from api.games.store import Game, GameNotFound, GameStore
 from api.games.tokens import seal, sealing_key, unseal
 from api.http.errors import Problem, ProblemType
-from api.http.schemas import TableSettingsSchema
 from api.keys import owner_key
 from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
@@ -100,18 +100,16 @@ def latest_unstamped_game(games: GameStore, tours: TourStore, player: Player) ->
     return game if game.state.over else None
 
 
-def _seats(s: Station, name: str) -> list[dict[str, Any]]:
+def _seats(s: Station, name: str) -> tuple[SeatSpec, ...]:
     players = find_variant(s.variant).players
-    seats: list[dict[str, Any]] = [{"kind": "human", "name": name}]
+    seats = [SeatSpec("human", name=name)]
     names = iter(s.names)
     for seat in range(1, players):
         if players == 4 and seat == 2:
-            seats.append({"kind": "computer", "level": PARTNER_LEVEL,
-                          "name": f"Partner ({PARTNER_LEVEL})"})
+            seats.append(SeatSpec("computer", f"Partner ({PARTNER_LEVEL})", PARTNER_LEVEL))
         else:
-            seats.append({"kind": "computer", "level": s.level,
-                          "name": f"{next(names)} ({s.level})"})
-    return seats
+            seats.append(SeatSpec("computer", f"{next(names)} ({s.level})", s.level))
+    return tuple(seats)
 
 
 def start(games: GameStore, tours: TourStore, player: Player, player_token: str, slug: str,
@@ -126,14 +124,14 @@ def start(games: GameStore, tours: TourStore, player: Player, player_token: str,
         raise Problem(STATION_CLOSED, f"{s.city} opens when {before.city} is stamped: win "
                       f"the match there first", station=slug)
     players = find_variant(s.variant).players
-    body = {"variant": s.variant, "rules": {"match_points": s.match_points},
-            "settings": TableSettingsSchema().load({}), "seats": _seats(s, player.name)}
+    spec = GameSpec(variant=s.variant, rules={"match_points": s.match_points},
+                    seats=_seats(s, player.name))
     extra: dict[str, Any] = {"tour": {"station": s.slug, "player_id": player.player_id,
                                       "players": [player.player_id] + [None] * (players - 1),
                                       "started_ms": int(time.time() * 1000)}}
     if address is not None:
         extra["owner"] = {"key": owner_key(address)}
-    new = prepare_game(body, extra)
+    new = prepare_game(spec, extra)
     token = new.tokens[0]
     assert token is not None
     game = games.create(secrets.token_urlsafe(12), new.state, new.meta, new.events)
