@@ -185,8 +185,8 @@ def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
 def clocked_table(svc: Services, table: Table) -> None:
     """For a request on a table (its view or stream): apply the clock of the game it is
     playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
-    game_id = table.doc.get("game_id")
-    if table.doc["status"] != PLAYING or not game_id:
+    game_id = table.doc.game_id
+    if table.doc.status != PLAYING or not game_id:
         return
     try:
         game = svc.store.load(game_id)

@@ -58,20 +58,20 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
         table = tables.load(info["table_id"])
         if table is None or not finishes(table, game.game_id):
             return
-        table.doc["status"] = "finished"
-        table.doc["finished_at"] = int(time.time())
-        table.doc["result"] = result_of(state)
+        table.doc.status = "finished"
+        table.doc.finished_at = int(time.time())
+        table.doc.result = result_of(state)
         try:
             tables.commit(table, tables.game_ttl)
         except TableConflict:
             continue
-        if table.doc["visibility"] == "public":
-            tables.unindex(table.table_id, table.doc["created_ms"], "playing", variant)
+        if table.doc.visibility == "public":
+            tables.unindex(table.table_id, table.doc.created_ms, "playing", variant)
         return
 
 
 def finishes(table: Table, game_id: str) -> bool:
-    return bool(table.doc["status"] == "playing" and table.doc["game_id"] == game_id)
+    return bool(table.doc.status == "playing" and table.doc.game_id == game_id)
 
 
 def after_save(client: Any, game_ttl: int, game: Game) -> None:
