@@ -28,13 +28,14 @@ import dataclasses
 import logging
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import redis
 from flask import current_app, request
 
+from api.games.meta import GameMeta
 from api.games.service import computer_to_move, expire, request_computers
 from api.games.store import (
     MAX_PAGE,
@@ -81,7 +82,8 @@ def preference(headers: list[str]) -> Preference:
     return Preference(respond_async, wait)
 
 
-def require_queue(svc: Services, seats: list[dict[str, Any]], clocked: bool = False) -> None:
+def require_queue(svc: Services, seats: Sequence[Mapping[str, Any]], clocked: bool = False,
+                  ) -> None:
     """A 503 ``no-task-queue`` (before anything is saved) for a game with computer seats or
     a clock (whose deadlines are delayed jobs) when this server has no task queue."""
     if svc.queue is None and (clocked or any(s["kind"] == "computer" for s in seats)):
@@ -172,7 +174,7 @@ def clocked(svc: Services, game: Game, wait: float) -> Game:
     return saved
 
 
-def clocked_meta(svc: Services, game_id: str, meta: Mapping[str, Any]) -> bool:
+def clocked_meta(svc: Services, game_id: str, meta: GameMeta) -> bool:
     """For a request that read only the game's ``meta`` (chat, a stream ticket, its events):
     apply the clock as :func:`clocked` does, without waiting for a worker, if its deadline
     has passed; whether it had."""

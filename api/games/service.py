@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
+from api.games.meta import ExtraMeta, GameMeta
 from api.games.spec import GameSpec, check_spec, seats_of
 from api.games.standings import record_standings
 from api.games.store import Game, GameStore, IdempotentWrite
@@ -70,12 +71,12 @@ class NewGame:
     """A dealt game, not saved yet (its computers' opening moves are a worker's job)."""
 
     state: GameState
-    meta: dict[str, Any]
+    meta: GameMeta
     events: list[Event]
     tokens: list[str | None]
 
 
-def prepare_game(spec: GameSpec, extra_meta: Mapping[str, Any] | None = None,
+def prepare_game(spec: GameSpec, extra_meta: ExtraMeta | None = None,
                  *, seat_tokens: bool = True) -> NewGame:
     """Check ``spec`` (:func:`~api.games.spec.check_spec`) and deal (nothing saved; no
     computer moves here).
@@ -96,8 +97,9 @@ def prepare_game(spec: GameSpec, extra_meta: Mapping[str, Any] | None = None,
         raise FieldError("deck", str(exc)) from None
     seats = checked.seats
     tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
-    meta = {
-        "seats": [{**s, "token_sha256": digest(t) if t else None}
+    meta: GameMeta = {
+        "seats": [{"kind": s["kind"], "name": s["name"], "level": s["level"],
+                   "token_sha256": digest(t) if t else None}
                   for s, t in zip(seats, tokens, strict=True)],
         "auto_continue": spec.settings.auto_continue,
         "clock": checked.clock,
@@ -130,7 +132,7 @@ def prepare_create(body: Mapping[str, Any], owner: str | None = None,
     """:func:`prepare_game` of a create request counted against ``owner`` (an address), its
     first human seat ``player``'s when given (see :func:`create_game`)."""
     spec = GameSpec.from_body(body)
-    extra: dict[str, Any] = {} if owner is None else {"owner": {"key": owner_key(owner)}}
+    extra: ExtraMeta = {} if owner is None else {"owner": {"key": owner_key(owner)}}
     if player is not None:
         specs = list(seats_of(spec))
         mine = next((i for i, s in enumerate(specs) if s.kind == "human"), 0)
@@ -142,7 +144,7 @@ def prepare_create(body: Mapping[str, Any], owner: str | None = None,
                            "started_ms": int(time.time() * 1000)}
     new = prepare_game(spec, extra)
     if new.meta["rated"] and (reason := _unrated(player, new.meta["seats"])) is not None:
-        new.meta.update(rated=False, unrated_reason=reason)
+        new.meta["rated"], new.meta["unrated_reason"] = False, reason
     return new
 
 
@@ -155,7 +157,7 @@ def save_created(store: GameStore, game_id: str, new: NewGame) -> Game:
     return store.create(game_id, new.state, new.meta, new.events)
 
 
-def _unrated(player: Player | None, seats: list[dict[str, Any]]) -> str | None:
+def _unrated(player: Player | None, seats: Sequence[Mapping[str, Any]]) -> str | None:
     """Why a created game (no deck) does not count, or ``None`` if it does."""
     if player is None:
         return rated.ANONYMOUS
@@ -226,7 +228,7 @@ def pause(store: GameStore, game: Game, seat: int,
     return store.save(game, events, write_meta=True, idempotent=idempotent, seen=seen)
 
 
-def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
+def trivial_moves(state: GameState, meta: GameMeta) -> list[Event]:
     """With ``auto_continue``, acknowledge finished hands for human seats (no search)."""
     events: list[Event] = []
     if not meta["auto_continue"]:
@@ -239,7 +241,7 @@ def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
         events += apply(state, humans[0], CONTINUE_ACTION)
 
 
-def computer_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
+def computer_to_move(state: GameState, meta: GameMeta) -> int | None:
     """The first computer seat that has an action to take, or ``None`` (a human must act,
     or the game is over)."""
     for seat, info in enumerate(meta["seats"]):
@@ -255,6 +257,7 @@ def play_computer(store: GameStore, game: Game) -> Game | None:
     if seat is None:
         return None
     level = game.meta["seats"][seat]["level"]
+    assert level is not None  # a computer seat's
     with computer_thinking(level):
         choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
     return act(store, game, seat, choice)
@@ -282,7 +285,7 @@ def request_computers(queue: MoveQueue, game: Game, *, check: bool = False) -> b
     return True
 
 
-def human_seats(meta: Mapping[str, Any]) -> list[int]:
+def human_seats(meta: GameMeta) -> list[int]:
     return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
 
 
@@ -296,7 +299,7 @@ def abort_refusal(game: Game, seat: int) -> str | None:
     return illegal_reason(game.state, seat, ABORT_ACTION)
 
 
-def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+def public_seats(meta: GameMeta) -> list[dict[str, Any]]:
     """Seats as everyone may see them: never a token or its digest."""
     return [{"seat": i, "kind": s["kind"], "name": s["name"], "level": s["level"]}
             for i, s in enumerate(meta["seats"])]

@@ -65,6 +65,7 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
+from api.games.meta import GameMeta, Owner
 from api.keys import events_key, game_key, notify_channel, ticket_key, write_key
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
@@ -275,7 +276,7 @@ def _state(raw: bytes) -> GameState:
     return from_stored(data)
 
 
-def _with_minted(meta: dict[str, Any], minted: list[bytes | str | None]) -> dict[str, Any]:
+def _with_minted(meta: GameMeta, minted: list[bytes | str | None]) -> GameMeta:
     """``meta`` with the digest of each minted seat token (``minted[seat]``, the
     ``seat_token:<seat>`` fields) in its seat's ``token_sha256``."""
     for seat, value in zip(meta["seats"], minted, strict=False):
@@ -317,7 +318,7 @@ class Game:
     game_id: str
     version: int
     state: GameState
-    meta: dict[str, Any]
+    meta: GameMeta
     event_count: int
     recent: list[Logged]
     connected: list[bool] | None = None
@@ -446,7 +447,7 @@ class GameStore:
         found, _, sealed_copy = text(stored).partition(":")
         return found, sealed_copy
 
-    def meta(self, game_id: str) -> dict[str, Any]:
+    def meta(self, game_id: str) -> GameMeta:
         """The game's meta (seats with token digests, minted ones included; table settings),
         without its state."""
         raw, *minted = self.redis.hmget(game_key(game_id), "meta", *_SEAT_FIELDS)
@@ -501,7 +502,7 @@ class GameStore:
             raise GameNotFound(game_id)
         return int(version), self.presence.connected(seen)
 
-    def create(self, game_id: str, state: GameState, meta: dict[str, Any],
+    def create(self, game_id: str, state: GameState, meta: GameMeta,
                events: list[Event]) -> Game:
         """Write a new game at version 1; :class:`VersionConflict` if the id is taken,
         :class:`TooManyGames` if its owner has reached the cap (nothing written then)."""
@@ -512,9 +513,8 @@ class GameStore:
         if owner is None:
             return self.save(game, events, write_meta=True)
         now = int(time.time())
-        owner["until"] = self._held_until(now)
-        if not self._claim(keys=[owner["key"]], args=[now, self.max_games, owner["until"],
-                                                      game_id]):
+        owner["until"] = until = self._held_until(now)
+        if not self._claim(keys=[owner["key"]], args=[now, self.max_games, until, game_id]):
             raise TooManyGames(self.max_games)
         try:
             return self.save(game, events, write_meta=True)
@@ -542,7 +542,7 @@ class GameStore:
             if game.state.over:  # match over or aborted
                 game.meta["owner"] = None
                 write_meta = True
-            elif owner["until"] < now + self.ttl:
+            elif owner.get("until", 0) < now + self.ttl:
                 owner["until"] = self._held_until(now)
                 write_meta = renew = True
         written = write_key(game.game_id, new_id())
@@ -600,17 +600,18 @@ class GameStore:
             args[9] = idempotent.ttl
         return saved, keys, args
 
-    def _owned(self, owner: dict[str, Any], game_id: str, renew: bool) -> None:
+    def _owned(self, owner: Owner, game_id: str, renew: bool) -> None:
         """Renew the game's place in its owner's set, or give it back."""
         if not renew:
             self.redis.zrem(owner["key"], game_id)
             return
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(owner["key"], {game_id: owner["until"]}, xx=True)
-        pipe.expireat(owner["key"], owner["until"])
+        until = owner.get("until", 0)
+        pipe.zadd(owner["key"], {game_id: until}, xx=True)
+        pipe.expireat(owner["key"], until)
         pipe.execute()
 
-    def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
+    def events(self, game_id: str, after: int, limit: int) -> tuple[GameMeta, int,
                                                                     list[Logged]]:
         """The game's meta, event count, and up to ``limit`` events with ``seq > after``.
 

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Response, current_app, request
 
 from api.fastjson import dumps
+from api.games.meta import GameMeta
 from api.games.service import GAME_ID
 from api.games.store import GameNotFound, GameStore
 from api.games.tokens import find_seat
@@ -60,7 +61,7 @@ def required_token() -> str:
     return token
 
 
-def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+def authenticate(game_id: str, meta: GameMeta, token: str) -> int:
     """The seat of game ``game_id`` whose token this is (see :func:`seat_of`); it is seen
     now (its presence, see :mod:`api.live.presence`)."""
     seat = seat_of(game_id, meta, token)
@@ -68,7 +69,7 @@ def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
     return seat
 
 
-def seat_of(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+def seat_of(game_id: str, meta: GameMeta, token: str) -> int:
     """The seat of game ``game_id`` whose token this is, its presence not noted. A token of
     no seat is a 401, but a 404 for a private table's game: to one who holds none of its
     tokens it does not exist, as for an unknown game (its existence never leaks)."""

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 import redis
 
+from api.games.meta import GameMeta, TableInfo
 from api.games.standings import record_standings
 from api.games.store import Game
 from api.players.store import PlayerStore
@@ -32,10 +33,9 @@ log = logging.getLogger(__name__)
 RETRIES: Final = 20
 
 
-def table_of(meta: dict[str, Any]) -> dict[str, Any] | None:
+def table_of(meta: GameMeta) -> TableInfo | None:
     """The ``table`` member of a game's meta, for a game started at a table."""
-    found: dict[str, Any] | None = meta.get("table")
-    return found
+    return meta.get("table")
 
 
 def result_of(state: GameState) -> str:

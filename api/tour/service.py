@@ -18,6 +18,7 @@ from typing import Any, Final
 
 import redis
 
+from api.games.meta import ExtraMeta
 from api.games.service import prepare_game
 from api.games.spec import GameSpec, SeatSpec
 from api.games.store import Game, GameNotFound, GameStore
@@ -126,7 +127,7 @@ def start(games: GameStore, tours: TourStore, player: Player, player_token: str,
     players = find_variant(s.variant).players
     spec = GameSpec(variant=s.variant, rules={"match_points": s.match_points},
                     seats=_seats(s, player.name))
-    extra: dict[str, Any] = {"tour": {"station": s.slug, "player_id": player.player_id,
+    extra: ExtraMeta = {"tour": {"station": s.slug, "player_id": player.player_id,
                                       "players": [player.player_id] + [None] * (players - 1),
                                       "started_ms": int(time.time() * 1000)}}
     if address is not None:
