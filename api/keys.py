@@ -9,8 +9,8 @@ Redis (``QUEUE_URL``), beside RQ's own ``rq:*`` keys; every other key on the gam
 No other module spells a key: a store builds its keys here, and :data:`KEYS` (what each key
 holds, its Redis type, how long it lives) is the table ``docs/operations.md`` shows
 (``tests/api/test_keys.py`` checks that they agree and that every builder's key has a row).
-Client-chosen text never appears in a key as is: idempotency keys, tickets, names, tokens and
-addresses are hashed first.
+Free text from a client never appears in a key as is: idempotency keys, tickets, names,
+tokens and addresses are hashed first (a variant or status in a key is one of a fixed list).
 """
 
 from __future__ import annotations
