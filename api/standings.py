@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
+from api.games.meta import GameMeta
 from api.games.store import Game, GameStore
 from api.leaderboard.scoring import Award, awards
 from api.leaderboard.store import Increment, LeaderboardStore, month_of
@@ -45,7 +46,7 @@ from engine.state import TIMED_OUT
 log = logging.getLogger(__name__)
 
 
-def seat_players(meta: dict[str, Any]) -> list[str | None] | None:
+def seat_players(meta: GameMeta) -> list[str | None] | None:
     """The player id of each seat (``None``: a computer or anonymous seat) of a table or tour
     game, or of a game created with a player token; ``None`` for any other game."""
     info = meta.get("table") or meta.get("tour") or meta.get("player")
@@ -155,8 +156,8 @@ def write_history(history: HistoryStore, game: Game, players: Sequence[str | Non
               "player_id": players[i],
               "player_kind": None if players[i] is None else kinds.get(players[i] or "")}
              for i, s in enumerate(meta["seats"])]
-    info = meta.get("table") or {}
-    tour = meta.get("tour") or {}
+    info: Mapping[str, Any] = meta.get("table") or {}
+    tour: Mapping[str, Any] = meta.get("tour") or {}
     for seat, player_id in enumerate(players):
         if player_id is None:
             continue

@@ -25,16 +25,19 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
 from api.errors import FieldError
 from api.games import rated
 from api.games.computers import COMPUTER_LEVELS
-from api.games.store import Game, GameStore, IdempotentWrite, owner_key
+from api.games.meta import ExtraMeta, GameMeta
+from api.games.spec import GameSpec, check_spec, seats_of
+from api.games.store import Game, GameStore, IdempotentWrite
 from api.games.think_time import computer_thinking
 from api.games.tokens import digest, new_token
+from api.keys import owner_key
 from api.live import clock
 from api.live.presence import Seen
 from engine import (
@@ -46,10 +49,7 @@ from engine import (
     InvalidCard,
     InvalidDeck,
     InvalidOption,
-    Rules,
-    Settings,
     apply,
-    find_variant,
     legal_actions,
     may_abort,
     new_game,
@@ -61,9 +61,6 @@ from engine.play import illegal_reason
 #: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
 #: anything else in a URL is an unknown game.
 GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}(\.[0-9]{1,6})?")
-#: Rule options that the create request also takes at top level.
-TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
-
 #: What follows every save of a game (the composition root's pipeline,
 #: :class:`api.composition.Pipeline`: standings, a table's result).
 AfterSave = Callable[[Game], None]
@@ -79,94 +76,43 @@ class SeatedPlayer(Protocol):
     def name(self) -> str: ...
 
 
-def default_seats(players: int) -> list[dict[str, Any]]:
-    """The seats of a create request that names none: one human, the others computers."""
-    return [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1)
-
-
-def _seats(specs: list[dict[str, Any]] | None, players: int) -> list[dict[str, Any]]:
-    if specs is None:
-        specs = default_seats(players)
-    if len(specs) != players:
-        raise FieldError("seats", f"this variant seats {players} players; got {len(specs)}")
-    if not any(s["kind"] == "human" for s in specs):
-        raise FieldError("seats", "at least one seat must be human")
-    seats = []
-    for i, spec in enumerate(specs):
-        if spec["kind"] == "human":
-            if "level" in spec:
-                raise FieldError(f"seats.{i}.level", "only computer seats have a level")
-            seats.append({"kind": "human", "name": spec.get("name", f"Player {i + 1}"),
-                          "level": None})
-            continue
-        level = spec.get("level", "random")
-        if level not in COMPUTER_LEVELS:
-            raise FieldError(f"seats.{i}.level", f"unknown level {level!r}",
-                             list(COMPUTER_LEVELS))
-        seats.append({"kind": "computer", "name": spec.get("name", f"Computer ({level})"),
-                      "level": level})
-    return seats
-
-
-def _rules(body: Mapping[str, Any]) -> Rules:
-    options = dict(body["rules"])
-    for name in TOP_LEVEL_OPTIONS:
-        if name in body:
-            if name in options and options[name] != body[name]:
-                raise FieldError(name, f"differs from rules.{name}")
-            options[name] = body[name]
-    try:
-        return Rules.make(body["variant"], options)
-    except InvalidOption as exc:
-        field = exc.option if exc.option in ("variant", *TOP_LEVEL_OPTIONS) and (
-            exc.option in body) else f"rules.{exc.option}"
-        raise FieldError(field, str(exc), exc.allowed) from None
-
-
 @dataclass(slots=True)
 class NewGame:
     """A dealt game, not saved yet (its computers' opening moves are a worker's job)."""
 
     state: GameState
-    meta: dict[str, Any]
+    meta: GameMeta
     events: list[Event]
     tokens: list[str | None]
 
 
-def check_options(body: Mapping[str, Any]) -> tuple[Rules, Settings, list[dict[str, Any]]]:
-    """The rules, engine settings and seats of a create request; a bad one is a 422 on it."""
-    rules = _rules(body)
-    table = body["settings"]
-    settings = Settings.make({k: table[k] for k in ("point_counter", "hint_66")})
-    players = find_variant(body["variant"]).players
-    clock.check_settings(table, players)
-    return rules, settings, _seats(body.get("seats"), players)
-
-
-def prepare_game(body: Mapping[str, Any], extra_meta: Mapping[str, Any] | None = None,
+def prepare_game(spec: GameSpec, extra_meta: ExtraMeta | None = None,
                  *, seat_tokens: bool = True) -> NewGame:
-    """Validate a create request and deal (nothing saved; no computer moves here).
+    """Check ``spec`` (:func:`~api.games.spec.check_spec`) and deal (nothing saved; no
+    computer moves here).
 
     ``extra_meta`` is kept in the game's meta beside the seats (a table's game keeps its
     ``table`` there). Each human seat gets a new token (``None`` for computer seats); without
     ``seat_tokens`` none does (a table's game: each player's is minted when he first fetches
     it, see :mod:`api.tables.seat_tokens`).
     """
-    rules, settings, seats = check_options(body)
-    deck = body.get("deck")
+    checked = check_spec(spec)
+    deck = spec.deck
     try:
-        state, events = new_game(rules, settings, first_dealer=body.get("first_dealer"),
-                                 decks=None if deck is None else [deck])
+        state, events = new_game(checked.rules, checked.settings, first_dealer=spec.first_dealer,
+                                 decks=None if deck is None else [list(deck)])
     except InvalidOption as exc:
         raise FieldError(exc.option, str(exc), exc.allowed) from None
     except (InvalidDeck, InvalidCard) as exc:
         raise FieldError("deck", str(exc)) from None
+    seats = checked.seats
     tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
-    meta = {
-        "seats": [{**s, "token_sha256": digest(t) if t else None}
+    meta: GameMeta = {
+        "seats": [{"kind": s["kind"], "name": s["name"], "level": s["level"],
+                   "token_sha256": digest(t) if t else None}
                   for s, t in zip(seats, tokens, strict=True)],
-        "auto_continue": body["settings"]["auto_continue"],
-        "clock": clock.check_settings(body["settings"], rules.variant.players),
+        "auto_continue": spec.settings.auto_continue,
+        "clock": checked.clock,
         "rated": deck is None,
         "unrated_reason": None if deck is None else rated.DECK,
         "created_at": int(time.time()),
@@ -195,19 +141,20 @@ def prepare_create(body: Mapping[str, Any], owner: str | None = None,
                    player: SeatedPlayer | None = None) -> NewGame:
     """:func:`prepare_game` of a create request counted against ``owner`` (an address), its
     first human seat ``player``'s when given (see :func:`create_game`)."""
-    extra: dict[str, Any] = {} if owner is None else {"owner": {"key": owner_key(owner)}}
+    spec = GameSpec.from_body(body)
+    extra: ExtraMeta = {} if owner is None else {"owner": {"key": owner_key(owner)}}
     if player is not None:
-        specs = list(body.get("seats") or default_seats(find_variant(body["variant"]).players))
-        mine = next((i for i, s in enumerate(specs) if s["kind"] == "human"), 0)
-        specs[mine] = {**specs[mine], "name": player.name}
-        body = {**body, "seats": specs}
+        specs = list(seats_of(spec))
+        mine = next((i for i, s in enumerate(specs) if s.kind == "human"), 0)
+        specs[mine] = replace(specs[mine], name=player.name)
+        spec = spec.with_seats(tuple(specs))
         players: list[str | None] = [None] * len(specs)
         players[mine] = player.player_id
         extra["player"] = {"player_id": player.player_id, "players": players,
                            "started_ms": int(time.time() * 1000)}
-    new = prepare_game(body, extra)
+    new = prepare_game(spec, extra)
     if new.meta["rated"] and (reason := _unrated(player, new.meta["seats"])) is not None:
-        new.meta.update(rated=False, unrated_reason=reason)
+        new.meta["rated"], new.meta["unrated_reason"] = False, reason
     return new
 
 
@@ -220,7 +167,7 @@ def save_created(store: GameStore, game_id: str, new: NewGame) -> Game:
     return store.create(game_id, new.state, new.meta, new.events)
 
 
-def _unrated(player: SeatedPlayer | None, seats: list[dict[str, Any]]) -> str | None:
+def _unrated(player: SeatedPlayer | None, seats: Sequence[Mapping[str, Any]]) -> str | None:
     """Why a created game (no deck) does not count, or ``None`` if it does."""
     if player is None:
         return rated.ANONYMOUS
@@ -291,7 +238,7 @@ def pause(store: GameStore, game: Game, seat: int,
     return store.save(game, events, write_meta=True, idempotent=idempotent, seen=seen)
 
 
-def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
+def trivial_moves(state: GameState, meta: GameMeta) -> list[Event]:
     """With ``auto_continue``, acknowledge finished hands for human seats (no search)."""
     events: list[Event] = []
     if not meta["auto_continue"]:
@@ -304,7 +251,7 @@ def trivial_moves(state: GameState, meta: Mapping[str, Any]) -> list[Event]:
         events += apply(state, humans[0], CONTINUE_ACTION)
 
 
-def computer_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
+def computer_to_move(state: GameState, meta: GameMeta) -> int | None:
     """The first computer seat that has an action to take, or ``None`` (a human must act,
     or the game is over)."""
     for seat, info in enumerate(meta["seats"]):
@@ -320,6 +267,7 @@ def play_computer(store: GameStore, game: Game, after_save: AfterSave) -> Game |
     if seat is None:
         return None
     level = game.meta["seats"][seat]["level"]
+    assert level is not None  # a computer seat's
     with computer_thinking(level):
         choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
     return act(store, game, seat, choice, after_save=after_save)
@@ -347,7 +295,7 @@ def request_computers(queue: MoveQueue, game: Game, *, check: bool = False) -> b
     return True
 
 
-def human_seats(meta: Mapping[str, Any]) -> list[int]:
+def human_seats(meta: GameMeta) -> list[int]:
     return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
 
 
@@ -361,7 +309,7 @@ def abort_refusal(game: Game, seat: int) -> str | None:
     return illegal_reason(game.state, seat, ABORT_ACTION)
 
 
-def public_seats(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+def public_seats(meta: GameMeta) -> list[dict[str, Any]]:
     """Seats as everyone may see them: never a token or its digest."""
     return [{"seat": i, "kind": s["kind"], "name": s["name"], "level": s["level"]}
             for i, s in enumerate(meta["seats"])]

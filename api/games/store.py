@@ -1,9 +1,9 @@
 """Games in Redis: one hash per game, its event log, idempotency records, change notices.
 
-Keys (``{id}`` is a Redis Cluster hash tag, so all keys of one game share a slot; the game of
-a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``, so it shares the table's slot
-and a table's start writes the table and its new game in one script, see
-:mod:`api.tables.store`):
+Keys (built by :mod:`api.keys`; ``{id}`` is a Redis Cluster hash tag, so all keys of one game
+share a slot; the game of a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``, so
+it shares the table's slot and a table's start writes the table and its new game in one
+script, see :mod:`api.tables.store`):
 
 * ``sixtysix:game:{id}`` — hash: ``v`` version, ``state`` (engine JSON), ``meta`` (seats with
   token digests, table settings), ``n`` events logged, ``recent`` (the last save's events),
@@ -55,7 +55,6 @@ if Redis does not answer meanwhile, :class:`OutcomeUnknown`. A save refused at c
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -66,6 +65,8 @@ from typing import Any, Final
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
+from api.games.meta import GameMeta, Owner
+from api.keys import events_key, game_key, notify_channel, ticket_key, write_key
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
@@ -74,8 +75,6 @@ from engine.serialize import from_stored, to_stored
 
 log = logging.getLogger(__name__)
 
-PREFIX: Final = "sixtysix"
-NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
 #: Largest version or event number a request may name; it keeps Redis' list indexes in range.
 MAX_SEQ: Final = 2**31 - 1
 #: Most events one :meth:`GameStore.events` call reads (the API's largest page).
@@ -258,42 +257,6 @@ class TooManyGames(StoreError):
                          "finish one (a finished match frees its place) or let one expire")
 
 
-def tagged(game_id: str) -> str:
-    """``game_id`` with its hash tag: ``{id}``, or ``{table_id}.n`` for a table's game."""
-    head, dot, tail = game_id.partition(".")
-    return f"{{{head}}}{dot}{tail}"
-
-
-def game_key(game_id: str) -> str:
-    return f"{PREFIX}:game:{tagged(game_id)}"
-
-
-def events_key(game_id: str) -> str:
-    return f"{PREFIX}:events:{tagged(game_id)}"
-
-
-def notify_channel(game_id: str) -> str:
-    return f"{PREFIX}:notify:{tagged(game_id)}"
-
-
-def ticket_key(game_id: str, ticket: str) -> str:
-    return f"{PREFIX}:ticket:{tagged(game_id)}:{hashlib.sha256(ticket.encode()).hexdigest()}"
-
-
-def owner_key(address: str) -> str:
-    """The set of the games created from ``address`` (hashed: no address is stored)."""
-    return f"{PREFIX}:owner:{{{hashlib.sha256(address.encode()).hexdigest()[:32]}}}"
-
-
-def idem_key(scope: str, key: str) -> str:
-    """Idempotency record key; the client's key is hashed, so any text is safe in it."""
-    return f"{PREFIX}:idem:{tagged(scope)}:{hashlib.sha256(key.encode()).hexdigest()}"
-
-
-def write_key(game_id: str, write_id: str) -> str:
-    return f"{PREFIX}:write:{tagged(game_id)}:{write_id}"
-
-
 def never_sent(error: redis.RedisError) -> bool:
     """Whether ``error`` is a refused connection, so no command went out."""
     return isinstance(error.__context__, ConnectionRefusedError | FileNotFoundError)
@@ -302,12 +265,6 @@ def never_sent(error: redis.RedisError) -> bool:
 def text(value: bytes | str) -> str:
     """A Redis reply as text (the clients answer bytes)."""
     return value.decode() if isinstance(value, bytes) else value
-
-
-def game_id_of_channel(channel: bytes | str) -> str:
-    """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
-    text = channel.decode() if isinstance(channel, bytes) else channel
-    return text[text.index("{") + 1:].replace("}", "", 1)
 
 
 def _state(raw: bytes) -> GameState:
@@ -319,7 +276,7 @@ def _state(raw: bytes) -> GameState:
     return from_stored(data)
 
 
-def _with_minted(meta: dict[str, Any], minted: list[bytes | str | None]) -> dict[str, Any]:
+def _with_minted(meta: GameMeta, minted: list[bytes | str | None]) -> GameMeta:
     """``meta`` with the digest of each minted seat token (``minted[seat]``, the
     ``seat_token:<seat>`` fields) in its seat's ``token_sha256``."""
     for seat, value in zip(meta["seats"], minted, strict=False):
@@ -361,7 +318,7 @@ class Game:
     game_id: str
     version: int
     state: GameState
-    meta: dict[str, Any]
+    meta: GameMeta
     event_count: int
     recent: list[Logged]
     connected: list[bool] | None = None
@@ -490,7 +447,7 @@ class GameStore:
         found, _, sealed_copy = text(stored).partition(":")
         return found, sealed_copy
 
-    def meta(self, game_id: str) -> dict[str, Any]:
+    def meta(self, game_id: str) -> GameMeta:
         """The game's meta (seats with token digests, minted ones included; table settings),
         without its state."""
         raw, *minted = self.redis.hmget(game_key(game_id), "meta", *_SEAT_FIELDS)
@@ -545,7 +502,7 @@ class GameStore:
             raise GameNotFound(game_id)
         return int(version), self.presence.connected(seen)
 
-    def create(self, game_id: str, state: GameState, meta: dict[str, Any],
+    def create(self, game_id: str, state: GameState, meta: GameMeta,
                events: list[Event]) -> Game:
         """Write a new game at version 1; :class:`VersionConflict` if the id is taken,
         :class:`TooManyGames` if its owner has reached the cap (nothing written then)."""
@@ -556,9 +513,8 @@ class GameStore:
         if owner is None:
             return self.save(game, events, write_meta=True)
         now = int(time.time())
-        owner["until"] = self._held_until(now)
-        if not self._claim(keys=[owner["key"]], args=[now, self.max_games, owner["until"],
-                                                      game_id]):
+        owner["until"] = until = self._held_until(now)
+        if not self._claim(keys=[owner["key"]], args=[now, self.max_games, until, game_id]):
             raise TooManyGames(self.max_games)
         try:
             return self.save(game, events, write_meta=True)
@@ -586,7 +542,7 @@ class GameStore:
             if game.state.over:  # match over or aborted
                 game.meta["owner"] = None
                 write_meta = True
-            elif owner["until"] < now + self.ttl:
+            elif owner.get("until", 0) < now + self.ttl:
                 owner["until"] = self._held_until(now)
                 write_meta = renew = True
         written = write_key(game.game_id, new_id())
@@ -644,17 +600,18 @@ class GameStore:
             args[9] = idempotent.ttl
         return saved, keys, args
 
-    def _owned(self, owner: dict[str, Any], game_id: str, renew: bool) -> None:
+    def _owned(self, owner: Owner, game_id: str, renew: bool) -> None:
         """Renew the game's place in its owner's set, or give it back."""
         if not renew:
             self.redis.zrem(owner["key"], game_id)
             return
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(owner["key"], {game_id: owner["until"]}, xx=True)
-        pipe.expireat(owner["key"], owner["until"])
+        until = owner.get("until", 0)
+        pipe.zadd(owner["key"], {game_id: until}, xx=True)
+        pipe.expireat(owner["key"], until)
         pipe.execute()
 
-    def events(self, game_id: str, after: int, limit: int) -> tuple[dict[str, Any], int,
+    def events(self, game_id: str, after: int, limit: int) -> tuple[GameMeta, int,
                                                                     list[Logged]]:
         """The game's meta, event count, and up to ``limit`` events with ``seq > after``.
 

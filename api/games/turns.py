@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import redis
 
 from api.errors import Unavailable
+from api.games.meta import GameMeta
 from api.games.service import AfterSave, computer_to_move, expire, request_computers
 from api.games.store import (
     Game,
     GameStore,
     OutcomeUnknown,
     VersionConflict,
-    notify_channel,
 )
+from api.keys import notify_channel
 from api.live import clock
 from api.live.notify import VersionWaiter
 from api.worker.queue import TaskQueue
@@ -57,7 +58,8 @@ class NoTaskQueue(Unavailable):
     title = "No task queue for the computers"
 
 
-def require_queue(svc: Backends, seats: list[dict[str, Any]], clocked: bool = False) -> None:
+def require_queue(svc: Backends, seats: Sequence[Mapping[str, Any]], clocked: bool = False,
+                  ) -> None:
     """:class:`NoTaskQueue` (before anything is saved) for a game with computer seats or a
     clock (whose deadlines are delayed jobs) when this server has no task queue."""
     if svc.queue is None and (clocked or any(s["kind"] == "computer" for s in seats)):
@@ -137,7 +139,7 @@ def clocked(svc: Backends, game: Game, wait: float) -> Game:
     return saved
 
 
-def clocked_meta(svc: Backends, game_id: str, meta: Mapping[str, Any]) -> bool:
+def clocked_meta(svc: Backends, game_id: str, meta: GameMeta) -> bool:
     """For a request that read only the game's ``meta`` (chat, a stream ticket, its events):
     apply the clock as :func:`clocked` does, without waiting for a worker, if its deadline
     has passed; whether it had."""

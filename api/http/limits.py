@@ -55,6 +55,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from api.games.tokens import digest
 from api.http.errors import PROBLEM_JSON, ProblemType, problem_response
 from api.http.support import required_token
+from api.keys import RATE_PREFIX
 from api.runtime.redis_connect import Client, parse
 
 RATE_LIMITED: Final = ProblemType("rate-limited", 429, "Too many requests")
@@ -64,8 +65,6 @@ RATE_LIMITED_EXAMPLE: Final = {
     "detail": "rate limit of 10 per 1 second per token exceeded; retry in 1 s",
     "instance": "/v1/games/q3V9k2xR0aLmT7wZ/actions",
     "request_id": "4c1f6078d1b74eeebd1006b443acea6e", "limit": "10 per 1 second per token"}
-#: Prefix of the limiter's Redis keys.
-KEY_PREFIX: Final = "sixtysix:rate"
 #: Endpoints with a limit of their own (flask-smorest names them blueprint.ViewClass).
 CREATE_ENDPOINT: Final = "games.Games"
 ACTIONS_ENDPOINT: Final = "actions.Actions"
@@ -206,7 +205,7 @@ def init(app: Flask, client: Client) -> Limiter | None:
         storage_uri=uri,
         storage_options=options,
         strategy=STRATEGY,
-        key_prefix=KEY_PREFIX,
+        key_prefix=RATE_PREFIX,
         headers_enabled=False,
     )
     limiter.request_filter(lambda: not request.path.startswith("/v1/"))

@@ -45,6 +45,7 @@ from prometheus_client.registry import Collector
 from api.games.think_time import THINK
 from api.http import observability
 from api.http.observability import Answered
+from api.keys import active_key
 from api.runtime.redis_connect import Client
 
 EXTENSION: Final = "sixtysix_metrics"
@@ -54,10 +55,6 @@ ACTIVE_WINDOW: Final = 15
 FLUSH_EVERY: Final = 5.0
 LATENCY_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
                           5.0, 10.0, 30.0)
-
-
-def active_key(minute: int) -> str:
-    return f"sixtysix:active:{{stats}}:{minute}"
 
 
 class ActiveGames:

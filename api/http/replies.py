@@ -34,10 +34,11 @@ from flask import current_app, request
 
 from api.composition import Services
 from api.games.service import computer_to_move
-from api.games.store import MAX_PAGE, Game, notify_channel
+from api.games.store import MAX_PAGE, Game
 from api.games.turns import enqueue_computers
 from api.http import metrics
 from api.http.support import services
+from api.keys import notify_channel
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ from flask import Response, current_app, g, request
 
 from api.composition import Services
 from api.fastjson import dumps
+from api.games.meta import GameMeta
 from api.games.service import GAME_ID
 from api.games.store import Game, GameNotFound
 from api.games.tokens import find_seat
@@ -49,7 +50,7 @@ def required_token() -> str:
     return token
 
 
-def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+def authenticate(game_id: str, meta: GameMeta, token: str) -> int:
     """The seat of game ``game_id`` whose token this is (see :func:`seat_of`); it is seen
     now (its presence, see :mod:`api.live.presence`)."""
     seat = seat_of(game_id, meta, token)
@@ -57,7 +58,7 @@ def authenticate(game_id: str, meta: Mapping[str, Any], token: str) -> int:
     return seat
 
 
-def seat_of(game_id: str, meta: Mapping[str, Any], token: str) -> int:
+def seat_of(game_id: str, meta: GameMeta, token: str) -> int:
     """The seat of game ``game_id`` whose token this is, its presence not noted. A token of
     no seat is a 401, but a 404 for a private table's game: to one who holds none of its
     tokens it does not exist, as for an unknown game (its existence never leaks)."""

@@ -7,11 +7,11 @@ nobody (:mod:`api.leaderboard.scoring`); this bounds what any amount of quick pl
 same two accounts can be worth, as Lichess bounds repeated pairings. Friends who play each
 other all evening are far below the bound (a match to 7 takes minutes, not seconds).
 
-Key (tagged ``{pairs}``, so one script checks and counts every pair of a table at once, also
-on Redis Cluster): ``sixtysix:rated-pairs:{pairs}:<a>:<b>`` (``a < b``, player ids) — sorted
-set of the pair's rated game ids scored by their start (Unix ms), trimmed to the window
-whenever a match starts and expiring a window after the last one, so it holds at most
-:data:`PAIR_LIMIT` members.
+Key (tagged ``{pairs}``, so one script checks and counts every pair of a table at once, also on
+Redis Cluster): ``sixtysix:rated-pairs:{pairs}:<a>:<b>`` (``a < b``, player ids;
+:func:`api.keys.pair_key`) — sorted set of the pair's rated game ids scored by their start (Unix
+ms), trimmed to the window whenever a match starts and expiring a window after the last one, so it
+holds at most :data:`PAIR_LIMIT` members.
 
 :func:`admit` is idempotent per game id: a table change retried after a concurrent change
 starts the same game id again and gets the same answer, counted once.
@@ -24,10 +24,9 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
-from api.games.store import PREFIX
+from api.keys import pair_key
 from api.runtime.redis_connect import Client
 
-TAG: Final = "{pairs}"
 #: Rated matches a pair of player accounts may start within :data:`PAIR_WINDOW` seconds.
 PAIR_LIMIT: Final = 10
 #: The window of :data:`PAIR_LIMIT`, in seconds (24 hours, rolling).
@@ -50,11 +49,6 @@ for _, key in ipairs(KEYS) do
 end
 return 1
 """
-
-
-def pair_key(a: str, b: str) -> str:
-    low, high = sorted((a, b))
-    return f"{PREFIX}:rated-pairs:{TAG}:{low}:{high}"
 
 
 def unrated_reason() -> str:

@@ -33,10 +33,11 @@ events are offered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
+from api.games.meta import GameMeta
 from api.ratings.model import Rated
 from engine import Event, GameState
 
@@ -84,7 +85,7 @@ def placement_bonus(place: int) -> int:
 class _Hints:
     """The hinted hands and matches of a game's meta, per side."""
 
-    def __init__(self, state: GameState, meta: Mapping[str, Any]) -> None:
+    def __init__(self, state: GameState, meta: GameMeta) -> None:
         marks = meta.get("hinted_hands", [])
         self.hands = {(state.side_of(m["seat"]), m["hand_no"]) for m in marks}
         self.matches = {(state.side_of(m["seat"]), m.get("match_no")) for m in marks}
@@ -97,7 +98,7 @@ class _Hints:
         return (side, match_no) in self.matches or (side, None) in self.matches
 
 
-def awards(state: GameState, meta: Mapping[str, Any], events: Sequence[Event],
+def awards(state: GameState, meta: GameMeta, events: Sequence[Event],
            hand_no_before: int, players: Sequence[str | None]) -> list[Award]:
     """The awards of ``events`` (a save's batch or the whole log, in order); ``hand_no_before``
     is the hand number before the first of them (0 for the whole log), ``players`` the player

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from api.leaderboard.store import ALL, PERIODS, LeaderboardStore, board_key, month_of
+from api.keys import board_key
+from api.leaderboard.store import ALL, PERIODS, LeaderboardStore, month_of
 from api.players.store import PlayerStore
 from engine import VARIANTS
 

@@ -1,7 +1,8 @@
 """The leaderboard in Redis: sorted sets per period, variant and kind, in one slot.
 
-Keys (all tagged ``{leaderboard}``, so one script can write them together, also on Redis
-Cluster; a board write is a few ``ZINCRBY`` per settled hand, well within one shard):
+Keys (built by :mod:`api.keys`; all tagged ``{leaderboard}``, so one script can write them
+together, also on Redis Cluster; a board write is a few ``ZINCRBY`` per settled hand, well
+within one shard):
 
 * ``sixtysix:leaderboard:{leaderboard}:<kind>:all:<variant or all>`` — sorted set, member the
   player id, score the points. Never expires.
@@ -23,10 +24,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final, cast
 
-from api.games.store import PREFIX, text
+from api.games.store import text
+from api.keys import awards_marker_key, board_key, hands_key
 from api.runtime.redis_connect import Client
 
-TAG: Final = "{leaderboard}"
 #: Seconds a month's board lives after its last write (about four months).
 MONTH_TTL: Final = 120 * 86400
 #: Seconds a game's markers outlive the game's own TTL.
@@ -57,21 +58,6 @@ return 1
 def month_of(seconds: float) -> str:
     """The calendar month (UTC) of a Unix time, as ``YYYY-MM``."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m")
-
-
-def board_key(kind: str, period: str, variant: str | None, month: str | None = None) -> str:
-    """The board of ``kind`` (``human``, ``bot``) for ``period`` (``all``, or ``month`` with
-    ``month`` as ``YYYY-MM``) and ``variant`` (``None``: all variants)."""
-    scope = ALL if period == ALL else f"month:{month}"
-    return f"{PREFIX}:leaderboard:{TAG}:{kind}:{scope}:{variant or ALL}"
-
-
-def hands_key() -> str:
-    return f"{PREFIX}:leaderboard:{TAG}:hands-won"
-
-
-def marker_key(game_id: str) -> str:
-    return f"{PREFIX}:leaderboard:{TAG}:done:{game_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +95,7 @@ class LeaderboardStore:
                             inc.player_id, inc.points]
             if inc.hands_won:
                 ops += [target(hands_key()), "h", f"{inc.player_id}:{variant}", inc.hands_won]
-        done = self._apply(keys=[marker_key(game_id), *targets],
+        done = self._apply(keys=[awards_marker_key(game_id), *targets],
                            args=[marker, self.marker_ttl, MONTH_TTL, *ops])
         return bool(done)
 

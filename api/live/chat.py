@@ -14,9 +14,9 @@ game's record lists the messages apart (:func:`record_entry`).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any, Final
 
+from api.games.meta import GameMeta
 from api.games.store import Logged
 from api.players.service import iso
 from api.text_policy import checked
@@ -32,7 +32,7 @@ def check_text(raw: str) -> str:
     return checked(raw, "text", 1, MAX_CHARS)
 
 
-def chat_event(meta: Mapping[str, Any], seat: int, text: str, now: float | None = None,
+def chat_event(meta: GameMeta, seat: int, text: str, now: float | None = None,
                ) -> Event:
     """The ``chat`` event of ``seat``'s message ``text`` (already checked), sent at ``now``
     (Unix seconds; default: the present)."""

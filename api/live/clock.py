@@ -41,6 +41,7 @@ from typing import Any, Final, Protocol
 
 from api.errors import FieldError
 from api.games.computers import COMPUTER_LEVELS
+from api.games.meta import GameMeta
 from engine import (
     HAND_OVER,
     PLAYING,
@@ -129,25 +130,25 @@ def clock_settings() -> list[dict[str, Any]]:
     ]
 
 
-def _humans(meta: Mapping[str, Any]) -> list[int]:
+def _humans(meta: GameMeta) -> list[int]:
     return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
 
 
-def reading(state: GameState, meta: Mapping[str, Any]) -> list[int]:
+def reading(state: GameState, meta: GameMeta) -> list[int]:
     """The human seats that have not yet continued after the hand (none during a hand)."""
     if state.status != HAND_OVER:
         return []
     return [s for s in _humans(meta) if legal_actions(state, s) == [CONTINUE_ACTION]]
 
 
-def human_to_move(state: GameState, meta: Mapping[str, Any]) -> int | None:
+def human_to_move(state: GameState, meta: GameMeta) -> int | None:
     """The human seat to make a move of the hand, or ``None``."""
     if state.status != PLAYING:
         return None
     return next((s for s in _humans(meta) if legal_actions(state, s)), None)
 
 
-def stamp(state: GameState, meta: dict[str, Any], now: float, seat: int | None = None,
+def stamp(state: GameState, meta: GameMeta, now: float, seat: int | None = None,
           timed_out: bool = False) -> None:
     """Set the clock of ``meta`` for ``state`` just after ``seat``'s action (saved next).
 
@@ -172,17 +173,17 @@ def stamp(state: GameState, meta: dict[str, Any], now: float, seat: int | None =
         clock.update(deadline=None, kind=None, seat=None)
 
 
-def due(meta: Mapping[str, Any], now: float) -> bool:
+def due(meta: GameMeta, now: float) -> bool:
     """Whether the game's clock has run out at ``now``."""
     clock = meta.get("clock")
     return clock is not None and clock["deadline"] is not None and now >= clock["deadline"]
 
 
-def timeout_action(state: GameState, meta: Mapping[str, Any], *, search: bool,
+def timeout_action(state: GameState, meta: GameMeta, *, search: bool,
                    ) -> tuple[int, Action] | None:
     """The seat and action the clock makes now that it has run out (``None``: nothing to
     do). ``search``: a computer may choose (in a worker); else :class:`NeedsWorker`."""
-    clock = meta["clock"]
+    clock = _running(meta)
     if clock["kind"] == SETTLEMENT:
         seats = reading(state, meta)
         return (seats[0], CONTINUE_ACTION) if seats else None
@@ -198,15 +199,23 @@ def timeout_action(state: GameState, meta: Mapping[str, Any], *, search: bool,
     return seat, COMPUTER_LEVELS[clock["timeout_level"]].choose(view(state, seat))
 
 
-def mark_expired(meta: dict[str, Any], seat: int, events: list[Event]) -> None:
+def _running(meta: GameMeta) -> dict[str, Any]:
+    """The clock of a game that has one."""
+    clock = meta.get("clock")
+    if clock is None:
+        raise ValueError("this game has no clock")
+    return clock
+
+
+def mark_expired(meta: GameMeta, seat: int, events: list[Event]) -> None:
     """Count a move's expiry for ``seat`` and mark the action's first event as the clock's."""
-    clock = meta["clock"]
+    clock = _running(meta)
     if clock["kind"] == MOVE:
         clock["expiries"][seat] += 1
     events[0].data["timeout"] = True
 
 
-def pause_refusal(state: GameState, meta: Mapping[str, Any], seat: int) -> str | None:
+def pause_refusal(state: GameState, meta: GameMeta, seat: int) -> str | None:
     """Why ``seat`` may not pause now, or ``None`` if it may."""
     clock = meta.get("clock")
     if clock is None:
@@ -218,13 +227,13 @@ def pause_refusal(state: GameState, meta: Mapping[str, Any], seat: int) -> str |
     return None
 
 
-def pause(state: GameState, meta: dict[str, Any], seat: int) -> list[Event]:
+def pause(state: GameState, meta: GameMeta, seat: int) -> list[Event]:
     """Hold the settlement :data:`PAUSE_S` longer for ``seat``; its event. Raises
     :class:`~engine.IllegalAction` when :func:`pause_refusal` refuses."""
     refusal = pause_refusal(state, meta, seat)
     if refusal is not None:
         raise IllegalAction(refusal, legal_actions(state, seat))
-    clock = meta["clock"]
+    clock = _running(meta)
     clock["paused"][seat] = state.hand_no
     clock["deadline"] += clock["pause_s"]
     return [Event("paused", {"seat": seat, "seconds": clock["pause_s"],
@@ -237,7 +246,7 @@ def iso(epoch: float) -> str:
         "+00:00", "Z")
 
 
-def clock_view(state: GameState, meta: Mapping[str, Any], seat: int | None, now: float,
+def clock_view(state: GameState, meta: GameMeta, seat: int | None, now: float,
                ) -> dict[str, Any] | None:
     """The clock as the view shows it (``None`` without one): its settings, ``deadline``
     and ``remaining_ms`` while a human is to act or to continue (else ``null``), ``for``
@@ -282,7 +291,7 @@ class DelayedQueue(Protocol):
     def track_deadline(self, game_id: str, deadline: float) -> None: ...
 
 
-def schedule(queue: DelayedQueue, game_id: str, version: int, meta: Mapping[str, Any],
+def schedule(queue: DelayedQueue, game_id: str, version: int, meta: GameMeta,
              *, now: bool = False, tag: str = "") -> bool:
     """Enqueue the clock job of ``game_id`` at ``version`` for its deadline (``now``: at
     once, for a due computer move a request asks for, or a lost job the sweep found), and

@@ -4,7 +4,7 @@ Design: one pub/sub connection per process, not one per waiting request or open 
 daemon thread (a greenlet under gevent), started on the first wait, pattern-subscribes to
 ``sixtysix:notify:*`` (the game save script publishes every new version there) and
 ``sixtysix:table-notify:*`` (every table change), and wakes the waiters of that channel.
-Waiters are keyed by the channel's name (:func:`api.games.store.notify_channel`,
+Waiters are keyed by the channel's name (:func:`api.keys.notify_channel`,
 :func:`api.tables.store.table_channel`). A notice is the new version (``"7"``), or for a chat
 message, which leaves the version alone, the version and the message's event number
 (``"7:42"``): long-polls wait for versions only, streams for either.
@@ -44,9 +44,8 @@ from typing import Final
 
 import redis
 
-from api.games.store import NOTIFY_PATTERN
+from api.keys import NOTIFY_PATTERN, TABLE_NOTIFY_PATTERN
 from api.runtime.redis_connect import Client
-from api.tables.store import TABLE_NOTIFY_PATTERN
 
 #: What every notice channel starts with (the patterns without their ``*``).
 _CHANNEL_PREFIXES: Final = (NOTIFY_PATTERN.rstrip("*"), TABLE_NOTIFY_PATTERN.rstrip("*"))

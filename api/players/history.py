@@ -1,6 +1,7 @@
 """A player's finished matches with their results, kept beyond the games' own lifetime.
 
-Keys (in the player's slot, ``{player_id}``; never expire, at most :data:`KEEP` matches):
+Keys (built by :mod:`api.keys`, in the player's slot, ``{player_id}``; never expire, at most
+:data:`KEEP` matches):
 
 * ``sixtysix:player-history:{player_id}`` — sorted set, all scores 0, members
   ``<13-digit inverted finish ms>:<game_id>`` (newest first; a member is a cursor).
@@ -19,8 +20,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from api.games.store import PREFIX, text
-from api.players.store import game_member, player_key
+from api.games.store import text
+from api.keys import history_key, player_key, results_key
+from api.players.store import game_member
 from api.runtime.redis_connect import Client
 
 #: Matches kept per player (the oldest are dropped beyond).
@@ -44,14 +46,6 @@ if redis.call('ZCARD', KEYS[1]) > keep then
 end
 return 1
 """
-
-
-def history_key(player_id: str) -> str:
-    return f"{PREFIX}:player-history:{{{player_id}}}"
-
-
-def results_key(player_id: str) -> str:
-    return f"{history_key(player_id)}:results"
 
 
 class HistoryStore:

@@ -1,6 +1,6 @@
 """Players in Redis: one hash per player, a name index, a token index, the player's games.
 
-Keys (``{player_id}`` is a hash tag: a player's own keys share a slot):
+Keys (built by :mod:`api.keys`; ``{player_id}`` is a hash tag: a player's own keys share a slot):
 
 * ``sixtysix:player:{player_id}`` — hash: ``name``, ``kind`` (``human`` or ``bot``),
   ``created_at`` (Unix seconds), ``token_sha256``, and per variant ``played:<variant>`` and
@@ -23,12 +23,19 @@ once per match, for every match with players (:mod:`api.players.history`).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Final
 
-from api.games.store import PREFIX, text
-from api.players.skeleton import skeleton
+from api.games.store import text
+from api.keys import (
+    INDEXED_KEY,
+    PLAYER_KEYS,
+    games_key,
+    name_key,
+    player_key,
+    skeleton_key,
+    token_key,
+)
 from api.runtime.redis_connect import Client
 
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
@@ -61,37 +68,11 @@ class Player:
     stats: dict[str, tuple[int, int]]
 
 
-def player_key(player_id: str) -> str:
-    return f"{PREFIX}:player:{{{player_id}}}"
-
-
-def name_key(name: str) -> str:
-    folded = hashlib.sha256(name.casefold().encode()).hexdigest()
-    return f"{PREFIX}:player-name:{{{folded}}}"
-
-
-def skeleton_key(name: str) -> str:
-    hashed = hashlib.sha256(skeleton(name).encode()).hexdigest()
-    return f"{PREFIX}:player-skeleton:{{{hashed}}}"
-
-
-#: Set once the players stored before the skeleton index are in it.
-INDEXED_KEY: Final = f"{PREFIX}:player-skeletons-indexed"
-#: Keys of players, as ``SCAN`` matches them (braces are no pattern characters).
-_PLAYER_KEYS: Final = f"{PREFIX}:player:{{*}}"
 # KEYS: a claimed index key; ARGV: the player id. Deletes the key only if it is his.
 _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-
-
-def token_key(token_sha256: str) -> str:
-    return f"{PREFIX}:player-token:{{{token_sha256}}}"
-
-
-def games_key(player_id: str, which: str) -> str:
-    return f"{PREFIX}:player-games:{{{player_id}}}:{which}"
 
 
 def game_member(started_ms: int, game_id: str) -> str:
@@ -140,11 +121,11 @@ class PlayerStore:
         if self._indexed or self.redis.exists(INDEXED_KEY):
             self._indexed = True
             return
-        for raw in self.redis.scan_iter(match=_PLAYER_KEYS, count=1000):
+        for raw in self.redis.scan_iter(match=PLAYER_KEYS, count=1000):
             key = text(raw)
             name = self.redis.hget(key, "name")
             if name is not None:
-                player_id = key[len(_PLAYER_KEYS) - 2:-1]
+                player_id = key[len(PLAYER_KEYS) - 2:-1]
                 self.redis.set(skeleton_key(text(name)), player_id, nx=True)
         self.redis.set(INDEXED_KEY, "1")
         self._indexed = True

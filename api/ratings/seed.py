@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from api.ratings.keys import listing_key, marker_key, ratings_key
+from api.keys import listing_key, rated_marker_key, ratings_key
 from api.ratings.model import Rating
 from api.runtime.redis_connect import Client
 
@@ -98,7 +98,7 @@ def apply(client: Client, seed: Seed) -> dict[str, int]:
     written = {}
     for variant, entry in seed.items():
         keys = [ratings_key(variant), listing_key(variant, COMPUTER)]
-        keys += [marker_key(source) for source, _ in entry.runs]
+        keys += [rated_marker_key(source) for source, _ in entry.runs]
         args: list[str | int] = [len(entry.ratings)]
         for level, rating in entry.ratings.items():
             args += [f"{COMPUTER}:{level}", rating.encode(), level, repr(rating.ordinal)]

@@ -14,7 +14,7 @@ then farmed; it would also be one rating that every game against that level writ
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
@@ -66,7 +66,7 @@ def rating_doc(rating: Rating) -> dict[str, Any]:
             "matches": rating.matches, "provisional": rating.provisional}
 
 
-def entity_of_seat(meta_seat: dict[str, Any], player_id: str | None,
+def entity_of_seat(meta_seat: Mapping[str, Any], player_id: str | None,
                    kinds: dict[str, str]) -> Entity:
     """The rated entity of a game's seat: its player, else its computer level."""
     if player_id is not None:

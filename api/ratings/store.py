@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from api.games.store import text
+from api.keys import listing_key, rated_marker_key, ratings_key
 from api.ratings import seed
-from api.ratings.keys import listing_key, marker_key, ratings_key
 from api.ratings.model import Rating
 from api.runtime.redis_connect import Client
 
@@ -83,13 +83,13 @@ class RatingStore:
 
     def done(self, source: str, match: str) -> bool:
         self._ready()
-        return bool(self.redis.hexists(marker_key(source), match))
+        return bool(self.redis.hexists(rated_marker_key(source), match))
 
     def commit(self, variant: str, source: str, match: str, ttl: int,
                changes: Sequence[tuple[Entity, str | None, Rating]]) -> bool:
         """Write ``(entity, old value, new rating)`` once for ``match`` of ``source``; False if
         it was rated before, :class:`RatingChanged` if a rating moved meanwhile."""
-        keys = [marker_key(source), ratings_key(variant)]
+        keys = [rated_marker_key(source), ratings_key(variant)]
         args: list[str | int | float] = [match, ttl]
         for (kind, ident), old, new in changes:
             key = listing_key(variant, kind)

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Final
+from typing import Final
 
 import redis
 
+from api.games.meta import GameMeta, TableInfo
 from api.games.store import Game
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
@@ -32,10 +33,9 @@ log = logging.getLogger(__name__)
 RETRIES: Final = 20
 
 
-def table_of(meta: dict[str, Any]) -> dict[str, Any] | None:
+def table_of(meta: GameMeta) -> TableInfo | None:
     """The ``table`` member of a game's meta, for a game started at a table."""
-    found: dict[str, Any] | None = meta.get("table")
-    return found
+    return meta.get("table")
 
 
 def result_of(state: GameState) -> str:
@@ -57,20 +57,20 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
         table = tables.load(info["table_id"])
         if table is None or not finishes(table, game.game_id):
             return
-        table.doc["status"] = "finished"
-        table.doc["finished_at"] = int(time.time())
-        table.doc["result"] = result_of(state)
+        table.doc.status = "finished"
+        table.doc.finished_at = int(time.time())
+        table.doc.result = result_of(state)
         try:
             tables.commit(table, tables.game_ttl)
         except TableConflict:
             continue
-        if table.doc["visibility"] == "public":
-            tables.unindex(table.table_id, table.doc["created_ms"], "playing", variant)
+        if table.doc.visibility == "public":
+            tables.unindex(table.table_id, table.doc.created_ms, "playing", variant)
         return
 
 
 def finishes(table: Table, game_id: str) -> bool:
-    return bool(table.doc["status"] == "playing" and table.doc["game_id"] == game_id)
+    return bool(table.doc.status == "playing" and table.doc.game_id == game_id)
 
 
 def after_save(tables: TableStore, players: PlayerStore, game: Game) -> None:

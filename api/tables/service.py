@@ -1,7 +1,8 @@
 """Tables, the lobby: create, list, join, leave, view, start, rematch.
 
-A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings of
-:class:`api.http.schemas.TableSettingsSchema`; a new setting is one field there) and its seats:
+A table holds a variant, its rules, ``match_points``, ``settings`` (the game settings,
+:class:`api.games.spec.GameSettings`, as :class:`api.http.schemas.TableSettingsSchema` loads them)
+and its seats:
 ``open``, ``computer`` (with a level) or ``player``; ``rated`` (default true) says whether its
 matches count for the leaderboard and ratings (:mod:`api.standings`), each match's
 game within the bound of rated matches per pair of players (:mod:`api.leaderboard.pairs`;
@@ -15,10 +16,10 @@ Every change loads the table, checks and changes it, and saves it with a version
 (:meth:`~api.tables.store.TableStore.commit`); when another change came first nothing was
 written, and the change is checked again against the new table (so two joins racing for the
 last seat give one seat to each, or a 409 to the second). The change that fills the last seat
-also creates the game, as ``POST /v1/games`` would with the table's options (computers make
-their opening moves), in the same atomic step. Every player in the game gets its seat token
-from the table view: it is minted on his first fetch and never stored readable (see
-:mod:`api.tables.seat_tokens`).
+also creates the game from the table's :class:`~api.games.spec.GameSpec`, checked as
+``POST /v1/games`` checks its own (computers make their opening moves), in the same atomic
+step. Every player in the game gets its seat token from the table view: it is minted on his
+first fetch and never stored readable (see :mod:`api.tables.seat_tokens`).
 """
 
 from __future__ import annotations
@@ -27,14 +28,15 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import redis
 
 from api.errors import Busy, Conflict, FieldError, NotFound
 from api.games.rated import TABLE
-from api.games.service import TOP_LEVEL_OPTIONS, AfterSave, check_options, prepare_game
+from api.games.service import AfterSave, prepare_game
+from api.games.spec import TOP_LEVEL_OPTIONS, GameSettings, GameSpec, SeatSpec, check_spec
 from api.games.store import Game, GameNotFound, GameStore, Logged
 from api.games.tokens import digest
 from api.games.turns import Backends, clocked
@@ -42,7 +44,7 @@ from api.leaderboard.pairs import admit, unrated_reason
 from api.players.service import iso
 from api.players.store import Player, PlayerStore
 from api.tables.seat_tokens import seat_token
-from api.tables.store import Table, TableConflict, TableStore
+from api.tables.store import Table, TableConflict, TableDoc, TableStore
 from engine import Rules, legal_actions
 
 log = logging.getLogger(__name__)
@@ -87,20 +89,20 @@ class TooManyOpenTables(Conflict):
 # --------------------------------------------------------------------------- create
 
 
-def _game_body(doc: dict[str, Any], names: list[str], first_dealer: int | None,
-               ) -> dict[str, Any]:
-    """The ``POST /v1/games`` body of a table's game; ``names`` of the player seats."""
-    seats = []
-    for seat, name in zip(doc["seats"], names, strict=True):
-        if seat["kind"] == "computer":
-            seats.append({"kind": "computer", "level": seat["level"]})
-        else:
-            seats.append({"kind": "human", "name": name})
-    body = {"variant": doc["variant"], "rules": doc["rules"], "settings": doc["settings"],
-            "seats": seats}
-    if first_dealer is not None:
-        body["first_dealer"] = first_dealer
-    return body
+def _game_spec(variant: str, rules: dict[str, Any], settings: Mapping[str, Any],
+               table_seats: list[dict[str, Any]], names: list[str],
+               first_dealer: int | None = None, top: Mapping[str, Any] | None = None,
+               ) -> GameSpec:
+    """The spec of a table's game; ``names`` of the player seats, ``top`` the top-level rule
+    options of a create request."""
+    seats = tuple(SeatSpec("computer", level=seat["level"]) if seat["kind"] == "computer"
+                  else SeatSpec("human", name=name)
+                  for seat, name in zip(table_seats, names, strict=True))
+    top = top or {}
+    return GameSpec(variant=variant, rules=rules,
+                    settings=GameSettings.from_dict(settings), seats=seats,
+                    match_points=top.get("match_points"), set_bummerl=top.get("set_bummerl"),
+                    first_dealer=first_dealer)
 
 
 def create_table(tables: TableStore, players: PlayerStore, creator: Player,
@@ -123,29 +125,25 @@ def create_table(tables: TableStore, players: PlayerStore, creator: Player,
              "seats": [{**s, "level": s.get("level", "random")} if s["kind"] == "computer"
                        else s for s in seats]}
     top: dict[str, Any] = {k: body[k] for k in TOP_LEVEL_OPTIONS if k in body}
-    rules, _, _ = check_options({**_game_body(draft, ["?"] * len(seats), None), **top})
+    rules = check_spec(_game_spec(body["variant"], body["rules"], body["settings"],
+                                  draft["seats"], ["?"] * len(seats), top=top)).rules
     now = time.time()
     table_id = secrets.token_urlsafe(9)
-    doc: dict[str, Any] = {
-        "table_id": table_id,
-        "created_at": int(now), "created_ms": int(now * 1000),
-        "expires_at": int(now) + open_ttl,
-        "creator": creator.player_id,
-        "variant": rules.variant.name, "rules": {**body["rules"], **top},
-        "settings": body["settings"],
-        "visibility": body["visibility"],
-        "rated": body.get("rated", True),
-        "invite_code": secrets.token_urlsafe(INVITE_BYTES)
+    doc = TableDoc(
+        table_id=table_id, created_at=int(now), created_ms=int(now * 1000),
+        expires_at=int(now) + open_ttl, creator=creator.player_id,
+        variant=rules.variant.name, rules={**body["rules"], **top},
+        settings=body["settings"], visibility=body["visibility"],
+        rated=body.get("rated", True),
+        invite_code=secrets.token_urlsafe(INVITE_BYTES)
         if body["visibility"] == "private" else None,
-        "status": OPEN,
-        "seats": [_seated(creator) if s["kind"] == "player" else s for s in draft["seats"]],
-        "games": [], "game_id": None, "started_ms": None, "rematch": [], "result": None,
-    }
+        status=OPEN,
+        seats=[_seated(creator) if s["kind"] == "player" else s for s in draft["seats"]])
     table = Table(table_id, 0, doc)
     game = _start(tables, table) if _full(doc) else None
     held = game is None and max_open > 0
     if held:
-        _hold_open(tables, creator, table_id, doc["expires_at"], max_open)
+        _hold_open(tables, creator, table_id, int(now) + open_ttl, max_open)
     try:
         saved = tables.commit(table, _ttl(doc, tables), game)
     except BaseException:
@@ -162,8 +160,8 @@ def _holds_open(table: Table | None, player_id: str) -> bool:
     if table is None:
         return False
     doc = table.doc
-    return (doc["status"] == OPEN and doc["creator"] == player_id
-            and any(s.get("player_id") == player_id for s in doc["seats"]))
+    return (doc.status == OPEN and doc.creator == player_id
+            and any(s.get("player_id") == player_id for s in doc.seats))
 
 
 def _hold_open(tables: TableStore, creator: Player, table_id: str, expires_at: int,
@@ -196,13 +194,13 @@ def _seated(player: Player) -> dict[str, Any]:
             "bot": player.kind == "bot"}
 
 
-def _full(doc: dict[str, Any]) -> bool:
-    return all(s["kind"] != "open" for s in doc["seats"])
+def _full(doc: TableDoc) -> bool:
+    return all(s["kind"] != "open" for s in doc.seats)
 
 
-def _ttl(doc: dict[str, Any], tables: TableStore) -> int:
-    if doc["status"] == OPEN:
-        return max(1, int(doc["expires_at"]) - int(time.time()))
+def _ttl(doc: TableDoc, tables: TableStore) -> int:
+    if doc.status == OPEN and doc.expires_at is not None:  # an open table expires
+        return max(1, doc.expires_at - int(time.time()))
     return tables.game_ttl
 
 
@@ -211,24 +209,25 @@ def _start(tables: TableStore, table: Table, first_dealer: int | None = None) ->
     table it is rated unless a pair of its players is at its bound (:mod:`api.leaderboard.pairs`),
     and then says why."""
     doc = table.doc
-    players = [s.get("player_id") for s in doc["seats"]]
+    players = [s.get("player_id") for s in doc.seats]
     started_ms = int(time.time() * 1000)
-    game_id = f"{table.table_id}.{len(doc['games']) + 1}"
-    invite = doc["invite_code"]
-    rated = bool(doc.get("rated", True))
+    game_id = f"{table.table_id}.{len(doc.games) + 1}"
+    invite = doc.invite_code
+    rated = doc.rated
     reason: str | None = TABLE
     if rated:
         rated = admit(tables.redis, game_id, players)
         reason = None if rated else unrated_reason()
     new = prepare_game(
-        _game_body(doc, [s.get("name", "") for s in doc["seats"]], first_dealer),
-        {"table": {"table_id": table.table_id, "private": doc["visibility"] == "private",
+        _game_spec(doc.variant, doc.rules, doc.settings, doc.seats,
+                   [s.get("name", "") for s in doc.seats], first_dealer),
+        {"table": {"table_id": table.table_id, "private": doc.visibility == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
                    "started_ms": started_ms},
          "rated": rated, "unrated_reason": reason}, seat_tokens=False)
-    doc.update(status=PLAYING, game_id=game_id, started_ms=started_ms, rematch=[],
-               expires_at=None, result=None)
-    doc["games"].append(game_id)
+    doc.status, doc.game_id, doc.started_ms = PLAYING, game_id, started_ms
+    doc.rematch, doc.expires_at, doc.result = [], None, None
+    doc.games.append(game_id)
     return Game(game_id, 1, new.state, new.meta, len(new.events),
                 [Logged(i, e) for i, e in enumerate(new.events, 1)])
 
@@ -239,17 +238,17 @@ def _after(tables: TableStore, players: PlayerStore, before: str | None, table: 
     steps outside the table's slot: a failure is logged, the change stands)."""
     doc = table.doc
     try:
-        if before == OPEN and not _holds_open(table, doc["creator"]):
-            tables.release_open(doc["creator"], table.table_id)
-        if doc["visibility"] == "public" and before != doc["status"]:
+        if before == OPEN and not _holds_open(table, doc.creator):
+            tables.release_open(doc.creator, table.table_id)
+        if doc.visibility == "public" and before != doc.status:
             if before is not None:
-                tables.unindex(table.table_id, doc["created_ms"], before, doc["variant"])
-            if doc["status"] in (OPEN, PLAYING):
-                tables.index(table.table_id, doc["created_ms"], doc["status"], doc["variant"])
-        if doc["status"] == PLAYING:
-            for seat in doc["seats"]:
+                tables.unindex(table.table_id, doc.created_ms, before, doc.variant)
+            if doc.status in (OPEN, PLAYING):
+                tables.index(table.table_id, doc.created_ms, doc.status, doc.variant)
+        if doc.status == PLAYING and doc.game_id is not None and doc.started_ms is not None:
+            for seat in doc.seats:
                 if seat["kind"] == "player":
-                    players.add_game(seat["player_id"], doc["started_ms"], doc["game_id"])
+                    players.add_game(seat["player_id"], doc.started_ms, doc.game_id)
     except redis.RedisError as exc:
         log.warning("table %s changed; index not updated: %s", table.table_id,
                     type(exc).__name__)
@@ -264,17 +263,17 @@ def visible(table: Table | None, table_id: str, player: Player | None,
     if table is None:
         raise TableNotFound(table_id)
     doc = table.doc
-    if doc["visibility"] == "private" and _seat_of(doc, player) is None and not (
-            invite is not None and hmac.compare_digest(invite.encode(),
-                                                       doc["invite_code"].encode())):
+    if doc.visibility == "private" and _seat_of(doc, player) is None and not (
+            invite is not None and doc.invite_code is not None
+            and hmac.compare_digest(invite.encode(), doc.invite_code.encode())):
         raise TableNotFound(table_id)
     return table
 
 
-def _seat_of(doc: dict[str, Any], player: Player | None) -> int | None:
+def _seat_of(doc: TableDoc, player: Player | None) -> int | None:
     if player is None:
         return None
-    return next((i for i, s in enumerate(doc["seats"])
+    return next((i for i, s in enumerate(doc.seats)
                  if s.get("player_id") == player.player_id), None)
 
 
@@ -287,7 +286,7 @@ def _change(tables: TableStore, players: PlayerStore, table_id: str, player: Pla
     """Apply ``change`` to the fresh table and commit it, again if another change came first."""
     for _ in range(RETRIES):
         table = visible(load_table(tables, table_id), table_id, player, invite)
-        before = table.doc["status"]
+        before = table.doc.status
         game = change(table)
         try:
             saved = tables.commit(table, _ttl(table.doc, tables), game)
@@ -306,20 +305,20 @@ def join(tables: TableStore, players: PlayerStore, player: Player, table_id: str
         doc = table.doc
         if _seat_of(doc, player) is not None:
             raise TableRefused("you already have a seat at this table")
-        if doc["status"] != OPEN:
-            raise TableRefused(f"the table is {doc['status']}, not open")
-        free = [i for i, s in enumerate(doc["seats"]) if s["kind"] == "open"]
+        if doc.status != OPEN:
+            raise TableRefused(f"the table is {doc.status}, not open")
+        free = [i for i, s in enumerate(doc.seats) if s["kind"] == "open"]
         if seat is None:
             if not free:
                 raise TableRefused("every seat is taken")
             taken = free[0]
-        elif not 0 <= seat < len(doc["seats"]):
-            raise FieldError("seat", f"this table has seats 0..{len(doc['seats']) - 1}")
+        elif not 0 <= seat < len(doc.seats):
+            raise FieldError("seat", f"this table has seats 0..{len(doc.seats) - 1}")
         elif seat not in free:
             raise TableRefused(f"seat {seat} is taken")
         else:
             taken = seat
-        doc["seats"][taken] = _seated(player)
+        doc.seats[taken] = _seated(player)
         return _start(tables, table) if _full(doc) else None
 
     return _change(tables, players, table_id, player, invite, change)
@@ -332,12 +331,12 @@ def leave(tables: TableStore, players: PlayerStore, player: Player, table_id: st
         seat = _seat_of(doc, player)
         if seat is None:
             raise TableRefused("you have no seat at this table")
-        if doc["status"] != OPEN:
-            raise TableRefused(f"the table is {doc['status']}: a seat can be left only before "
+        if doc.status != OPEN:
+            raise TableRefused(f"the table is {doc.status}: a seat can be left only before "
                             "the start")
-        doc["seats"][seat] = {"kind": "open"}
-        if not any(s["kind"] == "player" for s in doc["seats"]):
-            doc["status"] = CLOSED
+        doc.seats[seat] = {"kind": "open"}
+        if not any(s["kind"] == "player" for s in doc.seats):
+            doc.status = CLOSED
 
     return _change(tables, players, table_id, player, None, change)
 
@@ -356,14 +355,15 @@ def rematch(tables: TableStore, players: PlayerStore, games: GameStore, player: 
         seat = _seat_of(doc, player)
         if seat is None:
             raise TableRefused("only a seated player can ask for a rematch")
-        if doc["status"] != FINISHED:
-            raise TableRefused(f"the table is {doc['status']}: a rematch follows a finished match")
-        if seat not in doc["rematch"]:
-            doc["rematch"].append(seat)
-        humans = {i for i, s in enumerate(doc["seats"]) if s["kind"] == "player"}
-        if not humans <= set(doc["rematch"]):
+        if doc.status != FINISHED:
+            raise TableRefused(f"the table is {doc.status}: a rematch follows a finished match")
+        if seat not in doc.rematch:
+            doc.rematch.append(seat)
+        humans = {i for i, s in enumerate(doc.seats) if s["kind"] == "player"}
+        if not humans <= set(doc.rematch):
             return None
-        last = games.load(doc["game_id"]).state
+        assert doc.game_id is not None  # a finished table played its game
+        last = games.load(doc.game_id).state
         return _start(tables, table, (last.dealer + 1) % last.players)
 
     return _change(tables, players, table_id, player, None, change)
@@ -373,10 +373,10 @@ def finish_if_over(games: GameStore, table: Table, after_save: AfterSave) -> boo
     """Run ``after_save`` (the pipeline after a save: standings, the table's result) for the
     current game if it is over (won, resigned or aborted) and the table does not know yet;
     whether it did."""
-    if table.doc["status"] != PLAYING:
+    if table.doc.status != PLAYING or table.doc.game_id is None:
         return False
     try:
-        game = games.load(table.doc["game_id"])
+        game = games.load(table.doc.game_id)
     except GameNotFound:
         return False
     if not game.state.over:
@@ -388,9 +388,9 @@ def finish_if_over(games: GameStore, table: Table, after_save: AfterSave) -> boo
 # --------------------------------------------------------------------------- views
 
 
-def public_seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def public_seats(doc: TableDoc) -> list[dict[str, Any]]:
     out = []
-    for i, seat in enumerate(doc["seats"]):
+    for i, seat in enumerate(doc.seats):
         item: dict[str, Any] = {"seat": i, "kind": seat["kind"]}
         if seat["kind"] == "player":
             item.update(player_id=seat["player_id"], name=seat["name"], bot=seat["bot"])
@@ -403,23 +403,23 @@ def public_seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
 def summary(table: Table) -> dict[str, Any]:
     """A table as the lobby lists it (no secret: neither tokens nor the invite code)."""
     doc = table.doc
-    rules = Rules.make(doc["variant"], doc["rules"])
+    rules = Rules.make(doc.variant, doc.rules)
     return {
         "table_id": table.table_id,
         "version": table.version,
-        "variant": doc["variant"],
+        "variant": doc.variant,
         "rules": rules.options(),
         "match_points": rules.match_points,
-        "settings": doc["settings"],
-        "visibility": doc["visibility"],
-        "rated": doc.get("rated", True),
-        "status": doc["status"],
+        "settings": doc.settings,
+        "visibility": doc.visibility,
+        "rated": doc.rated,
+        "status": doc.status,
         "seats": public_seats(doc),
-        "open_seats": sum(s["kind"] == "open" for s in doc["seats"]),
-        "created_at": iso(doc["created_at"]),
-        "expires_at": iso(doc["expires_at"]) if doc["expires_at"] else None,
-        "game_id": doc["game_id"],
-        "result": doc.get("result"),
+        "open_seats": sum(s["kind"] == "open" for s in doc.seats),
+        "created_at": iso(doc.created_at),
+        "expires_at": iso(doc.expires_at) if doc.expires_at else None,
+        "game_id": doc.game_id,
+        "result": doc.result,
     }
 
 
@@ -429,7 +429,7 @@ def your_seat_token(games: GameStore, table: Table, player: Player | None,
     game, minted on his first fetch (:func:`api.tables.seat_tokens.seat_token`); ``None``
     if he has no seat, no game has started, or it expired."""
     seat = _seat_of(table.doc, player)
-    game_id = table.doc["game_id"]
+    game_id = table.doc.game_id
     if seat is None or game_id is None or player_token is None:
         return None
     return seat_token(games, game_id, seat, player_token)
@@ -444,14 +444,14 @@ def table_view(table: Table, player: Player | None, spectators: int,
     seat = _seat_of(doc, player)
     you = None
     if seat is not None:
-        you = {"seat": seat, "game_id": doc["game_id"], "token": token}
+        you = {"seat": seat, "game_id": doc.game_id, "token": token}
     return {
         **summary(table),
-        "games": list(doc["games"]),
-        "rematch": list(doc["rematch"]),
+        "games": list(doc.games),
+        "rematch": list(doc.rematch),
         "spectators": spectators,
         "you": you,
-        "invite_code": doc["invite_code"] if seat is not None else None,
+        "invite_code": doc.invite_code if seat is not None else None,
     }
 
 
@@ -464,8 +464,8 @@ def listing(tables: TableStore, status: str, variant: str | None, cursor: str | 
     rows = tables.listed(status, variant, cursor, limit, older_than_ms=cutoff)
     out = []
     for member, table in rows:
-        if table is None or table.doc["status"] != status:
-            tables.drop_listed(status, variant or (table.doc["variant"] if table else ""),
+        if table is None or table.doc.status != status:
+            tables.drop_listed(status, variant or (table.doc.variant if table else ""),
                                member)
             continue
         out.append(summary(table))
@@ -518,8 +518,8 @@ def game_item(game: Game, player: Player) -> dict[str, Any]:
 def clocked_table(svc: Backends, table: Table) -> None:
     """For a request on a table (its view or stream): apply the clock of the game it is
     playing as :func:`clocked` does, without waiting; nothing if none, or it is gone."""
-    game_id = table.doc.get("game_id")
-    if table.doc["status"] != PLAYING or not game_id:
+    game_id = table.doc.game_id
+    if table.doc.status != PLAYING or not game_id:
         return
     try:
         game = svc.games.load(game_id)

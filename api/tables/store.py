@@ -1,7 +1,8 @@
 """Tables in Redis: one hash per table, its games in its slot, the lobby's sorted sets.
 
-Keys (``{table_id}`` is a hash tag; a table's games have ids ``<table_id>.<n>`` and keys
-tagged ``{table_id}.<n>``, see :func:`api.games.store.tagged`, so they share the table's slot):
+Keys (built by :mod:`api.keys`; ``{table_id}`` is a hash tag; a table's games have ids
+``<table_id>.<n>`` and keys tagged ``{table_id}.<n>``, see :func:`api.keys.tagged`, so they
+share the table's slot):
 
 * ``sixtysix:table:{table_id}`` — hash: ``v`` version, ``doc`` (the table as JSON: options,
   seats with player ids, status, games, rematch requests, the last game's result).
@@ -33,23 +34,21 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 import redis
 
-from api.games.store import (
-    FENCED_LUA,
-    PREFIX,
-    WRITE_TTL,
-    Game,
-    Logged,
-    Settler,
+from api.games.store import FENCED_LUA, WRITE_TTL, Game, Logged, Settler, never_sent, text
+from api.keys import (
     events_key,
     game_key,
-    never_sent,
+    index_key,
     notify_channel,
-    text,
+    open_tables_key,
+    table_channel,
+    table_key,
+    watchers_key,
     write_key,
 )
 from api.players.store import INVERT
@@ -107,34 +106,57 @@ class TableConflict(Exception):
 
 
 @dataclass(slots=True)
+class TableDoc:
+    """A table as stored (the ``doc`` field of its hash, as JSON with these names).
+
+    ``seats`` are ``{"kind": "open"}``, ``{"kind": "computer", "level": ...}`` or ``{"kind":
+    "player", "player_id", "name", "bot"}``; ``rematch`` the seats that asked for one;
+    ``result`` how the last match ended (:func:`api.tables.results.result_of`). ``extra`` keeps the
+    fields this version does not know, so that a save writes them back unchanged.
+    """
+
+    table_id: str
+    created_at: int
+    created_ms: int
+    #: Unix seconds an open table expires; ``None`` once it started.
+    expires_at: int | None
+    creator: str
+    variant: str
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+    visibility: str
+    invite_code: str | None
+    status: str
+    seats: list[dict[str, Any]]
+    games: list[str] = field(default_factory=list)
+    game_id: str | None = None
+    started_ms: int | None = None
+    rematch: list[int] = field(default_factory=list)
+    rated: bool = True
+    #: How the last match ended: ``points``, ``resigned`` or ``aborted``.
+    result: str | None = None
+    #: Unix seconds the last match finished (absent until one did).
+    finished_at: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableDoc:
+        known = {f.name for f in fields(cls)} - {"extra"}
+        return cls(**{k: v for k, v in data.items() if k in known},
+                   extra={k: v for k, v in data.items() if k not in known})
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        if self.finished_at is None:
+            del out["finished_at"]
+        return {**out, **self.extra}
+
+
+@dataclass(slots=True)
 class Table:
     table_id: str
     version: int
-    doc: dict[str, Any]
-
-
-def table_key(table_id: str) -> str:
-    return f"{PREFIX}:table:{{{table_id}}}"
-
-
-def watchers_key(table_id: str) -> str:
-    return f"{PREFIX}:watchers:{{{table_id}}}"
-
-
-def index_key(status: str, variant: str | None) -> str:
-    return f"{PREFIX}:lobby:{{{status}:{variant or 'all'}}}"
-
-
-#: The channels of :func:`table_channel`, for a pattern subscription.
-TABLE_NOTIFY_PATTERN: Final = f"{PREFIX}:table-notify:*"
-
-
-def table_channel(table_id: str) -> str:
-    return f"{PREFIX}:table-notify:{{{table_id}}}"
-
-
-def open_tables_key(player_id: str) -> str:
-    return f"{PREFIX}:player-tables:{{{player_id}}}:open"
+    doc: TableDoc
 
 
 def index_member(created_ms: int, table_id: str) -> str:
@@ -157,7 +179,7 @@ class TableStore:
         raw = self.redis.hmget(table_key(table_id), "v", "doc")
         if raw[0] is None:
             return None
-        return Table(table_id, int(raw[0]), json.loads(raw[1] or b"{}"))
+        return Table(table_id, int(raw[0]), TableDoc.from_dict(json.loads(raw[1] or b"{}")))
 
     def commit(self, table: Table, ttl: int, game: Game | None = None) -> Table:
         """Save ``table.doc`` as the next version (and create ``game``, at version 1, if
@@ -169,7 +191,7 @@ class TableStore:
         :class:`~api.games.store.OutcomeUnknown`."""
         written = write_key(table.table_id, new_id())
         keys = [table_key(table.table_id), written]
-        args: list[str | int] = [table.version, table.version + 1, _dump(table.doc), ttl,
+        args: list[str | int] = [table.version, table.version + 1, _dump(table.doc.to_dict()), ttl,
                                  table_channel(table.table_id)]
         if game is not None:
             logged = [Logged(i, e.event) for i, e in enumerate(game.recent, 1)]
@@ -240,7 +262,7 @@ class TableStore:
         for member, (version, doc) in zip(members, pipe.execute(), strict=True):
             table_id = member.partition(":")[2]
             out.append((member, None if version is None
-                        else Table(table_id, int(version), json.loads(doc))))
+                        else Table(table_id, int(version), TableDoc.from_dict(json.loads(doc)))))
         return out
 
     def drop_listed(self, status: str, variant: str, member: str) -> None:

@@ -14,25 +14,23 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any, Final
+from typing import Any
 
 import redis
 
 from api.errors import Conflict, NotFound
+from api.games.meta import ExtraMeta
 from api.games.service import prepare_game
-from api.games.store import Game, GameNotFound, GameStore, owner_key
+from api.games.spec import GameSpec, SeatSpec
+from api.games.store import Game, GameNotFound, GameStore
 from api.games.tokens import seal, sealing_key, unseal
+from api.keys import owner_key
 from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant
 
 log = logging.getLogger(__name__)
-
-#: The table settings of a tour match: the defaults of a created game (no clock).
-SETTINGS: Final = {"point_counter": False, "hint_66": False, "auto_continue": False,
-                   "think_time_s": None, "on_timeout": "computer", "timeout_level": "normal"}
-
 
 class StationNotFound(NotFound):
     slug = "station-not-found"
@@ -109,18 +107,16 @@ def latest_unstamped_game(games: GameStore, tours: TourStore, player: Player) ->
     return game if game.state.over else None
 
 
-def _seats(s: Station, name: str) -> list[dict[str, Any]]:
+def _seats(s: Station, name: str) -> tuple[SeatSpec, ...]:
     players = find_variant(s.variant).players
-    seats: list[dict[str, Any]] = [{"kind": "human", "name": name}]
+    seats = [SeatSpec("human", name=name)]
     names = iter(s.names)
     for seat in range(1, players):
         if players == 4 and seat == 2:
-            seats.append({"kind": "computer", "level": PARTNER_LEVEL,
-                          "name": f"Partner ({PARTNER_LEVEL})"})
+            seats.append(SeatSpec("computer", f"Partner ({PARTNER_LEVEL})", PARTNER_LEVEL))
         else:
-            seats.append({"kind": "computer", "level": s.level,
-                          "name": f"{next(names)} ({s.level})"})
-    return seats
+            seats.append(SeatSpec("computer", f"{next(names)} ({s.level})", s.level))
+    return tuple(seats)
 
 
 def start(games: GameStore, tours: TourStore, player: Player, player_token: str, slug: str,
@@ -135,14 +131,14 @@ def start(games: GameStore, tours: TourStore, player: Player, player_token: str,
         raise StationClosed(f"{s.city} opens when {before.city} is stamped: win "
                       f"the match there first", station=slug)
     players = find_variant(s.variant).players
-    body = {"variant": s.variant, "rules": {"match_points": s.match_points},
-            "settings": dict(SETTINGS), "seats": _seats(s, player.name)}
-    extra: dict[str, Any] = {"tour": {"station": s.slug, "player_id": player.player_id,
+    spec = GameSpec(variant=s.variant, rules={"match_points": s.match_points},
+                    seats=_seats(s, player.name))
+    extra: ExtraMeta = {"tour": {"station": s.slug, "player_id": player.player_id,
                                       "players": [player.player_id] + [None] * (players - 1),
                                       "started_ms": int(time.time() * 1000)}}
     if address is not None:
         extra["owner"] = {"key": owner_key(address)}
-    new = prepare_game(body, extra)
+    new = prepare_game(spec, extra)
     token = new.tokens[0]
     assert token is not None
     game = games.create(secrets.token_urlsafe(12), new.state, new.meta, new.events)

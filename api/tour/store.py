@@ -1,9 +1,9 @@
 """Tour progress in Redis: one hash per player, in the player's slot, never expiring.
 
-``sixtysix:tour:{player_id}`` — fields ``stamp:<station>`` (Unix seconds of the first win),
-``game:<station>`` (the station's latest game id) and ``token:<station>`` (its seat token
-sealed under :func:`api.games.tokens.sealing_key` of the player token, so that the player resumes
-the game with his player token alone while Redis never holds the seat token readable).
+``sixtysix:tour:{player_id}`` (:func:`api.keys.tour_key`) — fields ``stamp:<station>`` (Unix seconds
+of the first win), ``game:<station>`` (the station's latest game id) and ``token:<station>`` (its
+seat token sealed under :func:`api.games.tokens.sealing_key` of the player token, so that the player
+resumes the game with his player token alone while Redis never holds the seat token readable).
 """
 
 from __future__ import annotations
@@ -11,14 +11,11 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from api.games.store import PREFIX, text
+from api.games.store import text
+from api.keys import tour_key
 from api.runtime.redis_connect import Client
 
 STAMP: Final = "stamp:"
-
-
-def tour_key(player_id: str) -> str:
-    return f"{PREFIX}:tour:{{{player_id}}}"
 
 
 class TourStore:

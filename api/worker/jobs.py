@@ -115,9 +115,10 @@ def clock_expired(game_id: str, version: int) -> str:
         game = ctx.store.load(game_id)
     except GameNotFound:
         return GONE
-    if game.version != version or game.meta.get("clock") is None:
+    timing = game.meta.get("clock")
+    if game.version != version or timing is None:
         return STALE
-    deadline = game.meta["clock"]["deadline"]
+    deadline = timing["deadline"]
     if deadline is None:
         return STALE
     early = deadline - time.time()

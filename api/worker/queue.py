@@ -41,6 +41,7 @@ from rq.job import Job, JobStatus
 from rq.results import Result
 from rq.serializers import JSONSerializer
 
+from api.keys import AWAITING, DEADLINES, lease_key
 from api.live.clock import SWEPT, clock_job_id, clock_job_ids
 from api.runtime.redis_connect import connect
 from api.worker.tier import TierWatch
@@ -59,13 +60,6 @@ MOVE_JOB: Final = "api.worker.jobs.play_computers"
 #: Jobs and results are JSON, not RQ's default pickle: what is in the queue's Redis can
 #: name only a job function and plain data, never code to run.
 SERIALIZER: Final = JSONSerializer
-#: Sorted set of the games whose computers were asked to move (game id -> time asked), kept
-#: until a worker finds a human to act: what the sweep (:mod:`api.worker.run`) looks through.
-AWAITING: Final = "sixtysix:awaiting-computers"
-
-#: Sorted set of the games with a clock's deadline (game id -> deadline, epoch seconds), as
-#: last scheduled: what the sweep looks through for clock jobs that were lost.
-DEADLINES: Final = "sixtysix:clock-deadlines"
 #: Statuses of a clock job that will still run or is running.
 CLOCK_IN_HAND: Final = WAITING | {JobStatus.STARTED}
 
@@ -110,10 +104,6 @@ class JobFailed(Exception):
 def move_job_id(game_id: str, version: int) -> str:
     """The id of the move job of ``game_id`` at ``version`` (RQ ids allow ``[A-Za-z0-9_-]``)."""
     return f"move-{hashlib.sha256(game_id.encode()).hexdigest()[:24]}-{version}"
-
-
-def lease_key(game_id: str) -> str:
-    return f"sixtysix:moving:{{{game_id}}}"
 
 
 class TaskQueue:

@@ -27,6 +27,7 @@ from typing import Final, Self
 
 import redis
 
+from api.keys import tier_key
 from api.runtime.started import Started
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,6 @@ BEAT_WINDOW: Final = 5.0
 WATCH_CACHE: Final = 1.0
 #: Seconds a part must read missing before the web tier takes it for missing.
 SETTLE: Final = BEAT_WINDOW
-
-
-def tier_key(part: str) -> str:
-    return f"sixtysix-tier:{part}"
 
 
 def beat(client: redis.Redis, part: str, member: str, now: float) -> None:

@@ -10,7 +10,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.games.store import events_key, game_key
+from api.keys import events_key, game_key
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, two_humans, view
 from tests.bench.bench_bare_app import create_app, store_records

@@ -27,7 +27,8 @@ from typing import Final
 import redis
 from flask import Flask, Response, request
 
-from api.games.store import SAVE_SCRIPT, WRITE_TTL, events_key, game_key, notify_channel, write_key
+from api.games.store import SAVE_SCRIPT, WRITE_TTL
+from api.keys import events_key, game_key, notify_channel, write_key
 from api.runtime.redis_connect import connect
 from api.unique import new_id
 

@@ -67,7 +67,8 @@ from api.arena import percentile
 from api.arena.strength import CAPACITY, COMPILED, PURE, engine_path, render
 from api.composition import Services, compose
 from api.games.service import act, computer_to_move, create_game, request_computers
-from api.games.store import Game, GameStore, game_key
+from api.games.store import Game, GameStore
+from api.keys import game_key
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerPool

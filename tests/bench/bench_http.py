@@ -511,7 +511,7 @@ def bare_records(stack: Stack, connections: int, seed: int) -> int:
     action whose answer has the median size is the template (its game hash as it was after
     that action, its answer, its events); each of ``connections`` records
     ``sixtysix:game:{bare-<n>}`` is a copy of that hash. Returns the answer's size in bytes."""
-    from api.games.store import game_key
+    from api.keys import game_key
     from tests.bench.bench_bare_app import store_records
 
     deck, plan = plan_hand(random.Random(seed))

@@ -26,8 +26,9 @@ import redis
 
 from api.games.service import create_game, request_computers
 from api.games.store import GameStore
+from api.keys import AWAITING
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.queue import AWAITING, TaskQueue
+from api.worker.queue import TaskQueue
 from api.worker.run import WorkerPool
 from tests.bench.bench_http import _cpu_seconds, _machine_busy
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from api.games.store import owner_key
+from api.keys import owner_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import connect
 from tests.cluster.conftest import LocalCluster

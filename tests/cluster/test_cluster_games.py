@@ -18,7 +18,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from api.clients.client import ApiError, SixtySixClient, View
-from api.games.store import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
+from api.keys import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
 from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 

@@ -16,10 +16,8 @@ import pytest
 from redis.cluster import RedisCluster
 
 from api.clients.client import ApiError, SixtySixClient
-from api.games.store import events_key, game_key
-from api.players.store import player_key
+from api.keys import events_key, game_key, player_key, table_key
 from api.runtime.redis_connect import connect
-from api.tables.store import table_key
 from tests.cluster.conftest import LocalCluster
 from tests.cluster.test_cluster_games import _play_match
 

@@ -8,7 +8,8 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from api.players.store import INDEXED_KEY, NameTaken, Player, PlayerStore, player_key
+from api.keys import INDEXED_KEY, player_key
+from api.players.store import NameTaken, Player, PlayerStore
 from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 

@@ -12,7 +12,7 @@ import pytest
 import requests
 from redis.cluster import RedisCluster
 
-from api.games.store import game_key
+from api.keys import game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import connect
 from tests.api.sse import Sse

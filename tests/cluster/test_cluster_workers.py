@@ -19,7 +19,8 @@ import redis
 from rq.registry import FinishedJobRegistry
 
 from api.clients.client import SixtySixClient
-from api.games.store import GameStore, game_key
+from api.games.store import GameStore
+from api.keys import game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_connect import connect
 from api.runtime.redis_server import EmbeddedRedis

@@ -20,7 +20,7 @@ from pathlib import Path
 import redis
 import requests
 
-from api.games.store import game_key
+from api.keys import game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.play import TIMEOUT, UNLIMITED

@@ -8,7 +8,7 @@ import signal
 
 import redis
 
-from api.games.store import events_key, game_key
+from api.keys import events_key, game_key
 from engine import from_json
 
 

@@ -18,9 +18,9 @@ import requests
 
 from api.clients.client import SixtySixClient
 from api.games.store import GameStore
+from api.keys import lease_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.queue import lease_key
 from api.worker.run import WorkerPool
 from engine.replay import replay
 from tests.conftest import worker_env

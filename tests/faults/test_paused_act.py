@@ -31,8 +31,9 @@ import requests
 
 from api.clients import lobby_terminal
 from api.clients.client import SixtySixClient, TableView
-from api.games.store import SAVE_SCRIPT, events_key, game_key
+from api.games.store import SAVE_SCRIPT
 from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
+from api.keys import events_key, game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from api.tables.store import _COMMIT

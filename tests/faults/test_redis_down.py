@@ -10,7 +10,7 @@ import pytest
 import redis
 import requests
 
-from api.http.limits import KEY_PREFIX
+from api.keys import RATE_PREFIX
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from tests.faults.integrity import kill9
@@ -44,7 +44,7 @@ def test_store_outage_is_503_then_the_game_goes_on(tmp_path: Path, stop: str) ->
             for _ in range(6):
                 assert game.move(session, url, rng) is not None
             with redis.Redis.from_url(first.url) as counts:
-                assert counts.keys(f"*{KEY_PREFIX}/*"), "the limiter counts in this Redis"
+                assert counts.keys(f"*{RATE_PREFIX}/*"), "the limiter counts in this Redis"
             before = game.acked
             if stop == "kill":
                 kill9(first.url)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from api.games.store import events_key
+from api.keys import events_key
 from api.live.chat import chat_event
 from api.runtime.redis_server import EmbeddedRedis
 from engine import Rules, new_game

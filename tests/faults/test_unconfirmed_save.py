@@ -19,7 +19,8 @@ import redis
 import requests
 
 from api.clients.client import SixtySixClient
-from api.games.store import FENCED, GameStore, OutcomeUnknown, game_key, write_key
+from api.games.store import FENCED, GameStore, OutcomeUnknown
+from api.keys import game_key, write_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from engine import Rules, new_game

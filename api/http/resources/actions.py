@@ -11,7 +11,7 @@ from flask import Response, current_app
 
 from api.games.play_move import Replayed, play_move
 from api.games.service import PAUSE, game_view
-from api.games.store import Game, IdempotentWrite, idem_key
+from api.games.store import Game, IdempotentWrite
 from api.games.tokens import digest
 from api.games.turns import computers_unavailable
 from api.http import idempotency
@@ -28,6 +28,7 @@ from api.http.support import (
     seated_game,
     services,
 )
+from api.keys import idem_key
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")

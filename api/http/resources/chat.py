@@ -7,13 +7,13 @@ from typing import Any, Final
 
 from flask import Response, current_app
 
-from api.games.store import idem_key
 from api.games.tokens import digest
 from api.games.turns import clocked_meta
 from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas.chat import ChatMessageSchema, ChatSchema
 from api.http.support import authenticate, checked_game_id, json_response, required_token, services
+from api.keys import idem_key
 from api.live.chat import chat_event, check_text, message
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",

@@ -23,8 +23,6 @@ from api.games.store import (
     GameNotFound,
     GameStore,
     OutcomeUnknown,
-    idem_key,
-    notify_channel,
 )
 from api.games.tokens import seal, unseal
 from api.games.turns import clocked, computers_unavailable, enqueue_computers, require_queue
@@ -43,6 +41,7 @@ from api.http.support import (
     json_response,
     services,
 )
+from api.keys import idem_key, notify_channel
 from api.players.store import Player
 
 log = logging.getLogger(__name__)

@@ -15,6 +15,7 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from api.games.advice import HINT_LEVEL
+from api.games.meta import HintedHand
 from api.games.store import Game, GameStore
 from api.games.turns import clocked
 from api.http.errors import Problem, ProblemType
@@ -54,8 +55,9 @@ HINT_EXAMPLE: Final = {
 
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
     """Save the game with the current hand marked as hinted for ``seat`` (once per hand)."""
-    mark = {"seat": seat, "hand_no": game.state.hand_no, "match_no": game.state.match_no}
-    hinted: list[dict[str, int]] = game.meta.setdefault("hinted_hands", [])
+    mark: HintedHand = {"seat": seat, "hand_no": game.state.hand_no,
+                        "match_no": game.state.match_no}
+    hinted = game.meta.setdefault("hinted_hands", [])
     if mark in hinted:
         return game
     hinted.append(mark)

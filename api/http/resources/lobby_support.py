@@ -7,11 +7,11 @@ A player token travels as ``Authorization: Bearer <player token>`` (OpenAPI sche
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from flask import g, request
 
+from api.games.meta import GameMeta
 from api.games.store import GameNotFound
 from api.games.tokens import digest
 from api.http.errors import UNAUTHORIZED, Problem, ProblemType
@@ -58,7 +58,7 @@ def required_player() -> Player:
     return player
 
 
-def admit(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+def admit(game_id: str, meta: GameMeta, query_value: str | None) -> None:
     """Let a caller without a seat token see a game as a spectator (its view, its events, its
     record once over): a private table's game needs its invite code; a wrong or missing one
     is a 404, as for an unknown game. Other games are open to anyone."""
@@ -66,11 +66,12 @@ def admit(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> Non
     if info is None or not info["private"]:
         return
     code = invite_code(query_value)
-    if code is None or not hmac.compare_digest(digest(code), info["invite_sha256"]):
+    expected = info["invite_sha256"]
+    if code is None or expected is None or not hmac.compare_digest(digest(code), expected):
         raise GameNotFound(game_id)
 
 
-def spectate(game_id: str, meta: Mapping[str, Any], query_value: str | None) -> None:
+def spectate(game_id: str, meta: GameMeta, query_value: str | None) -> None:
     """:func:`admit` a spectator (no token) to a game, and count him as watching its table."""
     admit(game_id, meta, query_value)
     info = meta.get("table")

@@ -15,7 +15,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api.errors import FieldError
-from api.games.store import MAX_SEQ, TICKET_TTL, notify_channel
+from api.games.store import MAX_SEQ, TICKET_TTL
 from api.games.turns import clocked, clocked_meta, computers_unavailable
 from api.http.errors import UNAUTHORIZED, Problem
 from api.http.resources.blueprint import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, Blueprint
@@ -28,9 +28,9 @@ from api.http.resources.lobby_support import (
 from api.http.schemas import StreamQuerySchema, TicketSchema
 from api.http.schemas.lobby import InviteQuerySchema
 from api.http.support import authenticate, bearer_token, checked_game_id, json_response, services
+from api.keys import notify_channel, table_channel
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
 from api.tables.service import clocked_table, finish_if_over, load_table, table_view, visible
-from api.tables.store import table_channel
 from engine.numerals import parse_natural
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",

@@ -126,8 +126,8 @@ def _changed(table: Table, player: Player, status: int = 200) -> Response:
 def _started(table: Table) -> Table:
     """Enqueue the computers' opening moves of the game ``table`` is playing, if any, and
     schedule its clock's first deadline (a human to act first)."""
-    game_id = table.doc.get("game_id")
-    if table.doc["status"] == PLAYING and game_id:
+    game_id = table.doc.game_id
+    if table.doc.status == PLAYING and game_id:
         svc = services()
         with suppress(GameNotFound):
             game = svc.games.load(game_id)

@@ -15,7 +15,7 @@ from api.cli import build_parser
 from api.clients.client import SixtySixClient
 from api.clients.lobby_terminal import LobbyChoice, join_command, lobby_choice, play_lobby
 from api.clients.player_tokens import PlayerTokens, config_dir
-from api.players.store import player_key
+from api.keys import player_key
 
 
 def _scripted(answers: dict[str, str]) -> Callable[[str], str]:

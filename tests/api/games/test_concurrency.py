@@ -7,7 +7,7 @@ import threading
 import redis
 import requests
 
-from api.games.store import events_key, game_key
+from api.keys import events_key, game_key
 from tests.api.helpers import DECK
 
 

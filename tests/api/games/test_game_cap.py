@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.games.store import GameStore, game_key, owner_key
+from api.games.store import GameStore
+from api.keys import game_key, owner_key
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import assert_problem, bearer
 

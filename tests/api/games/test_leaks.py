@@ -16,7 +16,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from api.games.store import game_key
+from api.keys import game_key
 from engine import PLAYING, from_json
 from engine.cards import CARD_CODES, codes
 from tests.api.helpers import act, bearer, two_humans, view

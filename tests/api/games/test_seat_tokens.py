@@ -10,9 +10,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.store import GameStore, game_key
+from api.games.store import GameStore
 from api.games.tokens import digest, seal, sealing_key, unseal
-from api.tables.store import table_key
+from api.keys import game_key, table_key
 from tests.api.helpers import bearer
 from tests.api.lobby_helpers import (
     join,

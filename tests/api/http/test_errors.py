@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.games.store import game_key
+from api.keys import game_key
 from tests.api.helpers import assert_problem, two_humans
 
 

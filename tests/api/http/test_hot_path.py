@@ -15,9 +15,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.games.store import GameStore, game_key
+from api.games.store import GameStore
 from api.http import observability
 from api.http.observability import Answered, timestamp
+from api.keys import game_key
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
 from tests.api.helpers import DECK, HAND_0, HAND_1, act, bearer, two_humans

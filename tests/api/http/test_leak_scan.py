@@ -22,8 +22,8 @@ import redis
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.games.store import game_key
 from api.games.tokens import digest
+from api.keys import game_key
 from engine import PLAYING, from_json
 from engine.cards import CARD_CODES, codes
 from tests.api.helpers import CREATE_KEY, bearer, two_humans

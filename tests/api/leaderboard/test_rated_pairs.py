@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import redis
 
-from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW, admit, pair_key
+from api.keys import pair_key
+from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW, admit
 
 
 def test_a_pair_has_its_limit_within_the_window_and_a_retry_counts_once(

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.games.store import game_key
 from api.http.examples import ERRORS, GAME_ID
+from api.keys import game_key
 from api.live.chat import MAX_CHARS
 from api.runtime.redis_server import EmbeddedRedis
 from api.text_policy import PATTERN, normalised, refusal

@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.games.service import act
-from api.games.store import GameNotFound, GameStore, events_key, game_key, notify_channel
+from api.games.store import GameNotFound, GameStore
+from api.keys import events_key, game_key, notify_channel
 from api.live.chat import chat_event
 from engine import Action
 from engine.replay import replay

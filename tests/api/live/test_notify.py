@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from api.games.store import notify_channel
+from api.keys import notify_channel
 from api.live.notify import VersionWaiter
 
 DEADLINE = 20.0  # seconds; far less than the wait's own timeout below

@@ -12,8 +12,8 @@ import requests
 from flask.testing import FlaskClient
 
 from api.games.tokens import digest
+from api.keys import INDEXED_KEY, name_key, player_key, skeleton_key, token_key
 from api.players.skeleton import DATA_VERSION, data_file, prototypes, skeleton
-from api.players.store import INDEXED_KEY, name_key, player_key, skeleton_key, token_key
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import new_player
 

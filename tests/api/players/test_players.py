@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.games.tokens import digest
-from api.players.store import player_key
+from api.keys import player_key
 from tests.api.helpers import assert_problem, bearer, two_humans
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
 

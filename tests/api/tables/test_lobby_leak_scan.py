@@ -18,7 +18,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.games.tokens import digest
-from api.tables.store import table_key
+from api.keys import table_key
 from tests.api.helpers import bearer
 from tests.api.http.test_leak_scan import Scan, _hidden
 from tests.api.lobby_helpers import stored_values

@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from api.config import DEFAULTS
 from api.http.examples_lobby import TABLE_ID
+from api.keys import table_key
 from api.runtime.redis_server import EmbeddedRedis
-from api.tables.store import table_key
 from tests.api.helpers import assert_problem, bearer, configured
 from tests.api.lobby_helpers import join, new_player, new_table, same_problem
 from tests.waiting import until

@@ -11,9 +11,9 @@ from flask.testing import FlaskClient
 from redis.crc import key_slot
 
 from api.app import create_app
-from api.games.store import GameStore, events_key, game_key, idem_key, notify_channel, write_key
+from api.games.store import GameStore
+from api.keys import events_key, game_key, idem_key, notify_channel, table_key, write_key
 from api.runtime.redis_server import EmbeddedRedis
-from api.tables.store import table_key
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import (
     join,

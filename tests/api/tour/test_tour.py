@@ -9,10 +9,9 @@ import redis
 from flask.testing import FlaskClient
 
 from api.games.computers import COMPUTER_LEVELS
-from api.http.schemas import TableSettingsSchema
-from api.tour.service import SETTINGS
+from api.keys import tour_key
 from api.tour.stations import STATIONS
-from api.tour.store import TourStore, tour_key
+from api.tour.store import TourStore
 from tests.api.helpers import act, assert_problem, bearer, view
 from tests.api.lobby_helpers import new_player
 from tests.api.rank_helpers import profile
@@ -162,7 +161,3 @@ def test_the_tour_view_records_a_result_its_save_missed(client: FlaskClient,
     entry = client.get(games).json["games"][0]  # type: ignore[index]
     assert (entry["game_id"], entry["result"], entry["tour_station"]) == (
         started["game_id"], "lost", "chicago")
-
-
-def test_a_tour_match_has_the_settings_a_created_game_gets_by_default() -> None:
-    assert TableSettingsSchema().load({}) == SETTINGS

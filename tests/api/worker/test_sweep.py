@@ -13,9 +13,10 @@ from flask import Flask
 from rq.job import Job, JobStatus
 
 from api.games.service import create_game
+from api.keys import AWAITING, DEADLINES
 from api.live import clock
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.queue import AWAITING, DEADLINES, SERIALIZER, move_job_id
+from api.worker.queue import SERIALIZER, move_job_id
 from api.worker.run import build_context, sweep, sweep_clocks
 from tests.api.helpers import DECK
 

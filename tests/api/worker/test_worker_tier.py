@@ -12,6 +12,7 @@ from rq.job import Job, JobStatus
 
 from api.clients.client import SixtySixClient
 from api.games.service import prepare_game
+from api.games.spec import GameSettings, GameSpec, SeatSpec
 from api.games.store import GameStore
 from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id
 from engine.replay import replay
@@ -182,10 +183,9 @@ def test_a_delayed_job_runs_when_due(live_url: str, redis_client: redis.Redis,
                                      redis_server: Any) -> None:
     """``enqueue_in`` (what a clock's deadline move will use): the job waits in RQ's
     scheduled registry, then the pool's scheduler moves it to the queue and a worker plays."""
-    body = {"variant": "sixty-six", "rules": {}, "deck": DECK, "first_dealer": 1,
-            "settings": {"point_counter": True, "hint_66": False, "auto_continue": False},
-            "seats": [{"kind": "computer", "level": "random"}, {"kind": "human"}]}
-    new = prepare_game(body)  # seat 0, the computer, leads: saved with no job enqueued
+    spec = GameSpec(deck=tuple(DECK), first_dealer=1, settings=GameSettings(point_counter=True),
+                    seats=(SeatSpec("computer", level="random"), SeatSpec("human")))
+    new = prepare_game(spec)  # seat 0, the computer, leads: saved with no job enqueued
     store = GameStore(redis_client, 60)
     store.create("delayed", new.state, new.meta, new.events)
     queue = TaskQueue(redis.Redis.from_url(redis_server.url))

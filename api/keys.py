@@ -1,0 +1,345 @@
+"""Every Redis key of the service: the builders that spell them and :data:`KEYS`, their table.
+
+A key is ``sixtysix:<kind>:...`` (:data:`PREFIX`); the part in braces is a Redis Cluster hash
+tag, so the keys of one game, table or player share a slot and one script may write them
+together. A game of a table, id ``<table_id>.<n>``, is tagged ``{<table_id>}.<n>``
+(:func:`tagged`), so it shares its table's slot. The worker tier's keys live on the queue's
+Redis (``QUEUE_URL``), beside RQ's own ``rq:*`` keys; every other key on the games' Redis.
+
+No other module spells a key: a store builds its keys here, and :data:`KEYS` (what each key
+holds, its Redis type, how long it lives) is the table ``docs/operations.md`` shows
+(``tests/api/test_keys.py`` checks that they agree and that every builder's key has a row).
+Free text from a client never appears in a key as is: idempotency keys, tickets, names,
+tokens and addresses are hashed first (a variant or status in a key is one of a fixed list).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from api.players.skeleton import skeleton
+
+PREFIX: Final = "sixtysix"
+#: The hash tags of the keys that share one slot per deployment.
+RATINGS_TAG: Final = "{ratings}"
+LEADERBOARD_TAG: Final = "{leaderboard}"
+PAIRS_TAG: Final = "{pairs}"
+
+
+class RedisType(StrEnum):
+    """A key's Redis type (``channel``: a pub/sub channel, no key at all)."""
+
+    STRING = "string"
+    HASH = "hash"
+    LIST = "list"
+    SET = "set"
+    ZSET = "sorted set"
+    HLL = "HyperLogLog"
+    CHANNEL = "channel"
+
+
+@dataclass(frozen=True, slots=True)
+class KeySpec:
+    """One row of :data:`KEYS`.
+
+    ``pattern`` is the key with its variable parts in angle brackets (``<game_id>``), its
+    hash tag in braces; ``ttl`` says how long the key lives (``never``: until deleted).
+    """
+
+    pattern: str
+    redis_type: RedisType
+    ttl: str
+    holds: str
+
+
+#: Every key, grouped by the store that owns it.
+KEYS: Final[tuple[KeySpec, ...]] = (
+    # api.games.store
+    KeySpec("sixtysix:game:{<game_id>}", RedisType.HASH,
+            "`SIXTYSIX_GAME_TTL` after its last save",
+            "version `v`, `state`, `meta`, event count `n`, `recent` events, minted "
+            "`seat_token:<seat>`, `chats`, presence `seen:<seat>`"),
+    KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
+            "the game's events and chat messages, `seq` 1, 2…"),
+    KeySpec("sixtysix:idem:{<game_id or create>}:<sha256 of the key>", RedisType.STRING,
+            "`SIXTYSIX_IDEMPOTENCY_TTL`", "the replayable answer of an idempotent request"),
+    KeySpec("sixtysix:write:{<game_id or table_id>}:<write id>", RedisType.STRING,
+            "300 s (`WRITE_TTL`); `fenced`: as its game",
+            "the version one save or commit wrote, or `fenced`"),
+    KeySpec("sixtysix:ticket:{<game_id>}:<sha256 of the ticket>", RedisType.STRING,
+            "60 s (`TICKET_TTL`), deleted when used", "the seat a stream ticket admits"),
+    KeySpec("sixtysix:notify:{<game_id>}", RedisType.CHANNEL, "—",
+            "the game's version on every save and chat message"),
+    KeySpec("sixtysix:owner:{<sha256 of the address, 32 digits>}", RedisType.ZSET,
+            "until its last game stops counting",
+            "an address's active games by the time each stops counting"),
+    # api.tables.store
+    KeySpec("sixtysix:table:{<table_id>}", RedisType.HASH,
+            "`SIXTYSIX_TABLE_OPEN_TTL` while open, then `SIXTYSIX_GAME_TTL` after its last "
+            "change", "version `v`, the table as JSON `doc`"),
+    KeySpec("sixtysix:watchers:{<table_id>}", RedisType.ZSET, "60 s (`WATCH_WINDOW`) after "
+            "the last look", "spectators (address digests) by the time they last looked"),
+    KeySpec("sixtysix:lobby:{<status>:<variant or all>}", RedisType.ZSET, "never",
+            "public tables, members `<inverted creation ms>:<table_id>`"),
+    KeySpec("sixtysix:table-notify:{<table_id>}", RedisType.CHANNEL, "—",
+            "the table's version on every change"),
+    KeySpec("sixtysix:player-tables:{<player_id>}:open", RedisType.ZSET,
+            "until its last table's expiry", "the open tables a player created, by expiry"),
+    # api.players.store, api.players.history
+    KeySpec("sixtysix:player:{<player_id>}", RedisType.HASH, "never",
+            "`name`, `kind`, `created_at`, `token_sha256`, `played:<variant>`, "
+            "`won:<variant>`"),
+    KeySpec("sixtysix:player-name:{<sha256 of the case-folded name>}", RedisType.STRING,
+            "never", "the player id owning a name"),
+    KeySpec("sixtysix:player-skeleton:{<sha256 of the name's skeleton>}", RedisType.STRING,
+            "never", "the player id owning a name's look-alikes"),
+    KeySpec("sixtysix:player-skeletons-indexed", RedisType.STRING, "never",
+            "set once the skeleton index holds every player"),
+    KeySpec("sixtysix:player-token:{<sha256 of the token>}", RedisType.STRING, "never",
+            "the player id of a player token"),
+    KeySpec("sixtysix:player-games:{<player_id>}:<active or finished>", RedisType.ZSET,
+            "never", "the player's games, members `<inverted start ms>:<game_id>`"),
+    KeySpec("sixtysix:player-history:{<player_id>}", RedisType.ZSET, "never",
+            "the player's last 1000 finished matches, members `<inverted finish ms>:<game_id>`"),
+    KeySpec("sixtysix:player-history:{<player_id>}:results", RedisType.HASH, "never",
+            "`<game_id>` → the match's result as JSON"),
+    # api.tour.store
+    KeySpec("sixtysix:tour:{<player_id>}", RedisType.HASH, "never",
+            "`stamp:<station>`, `game:<station>`, sealed `token:<station>`"),
+    # api.ratings.store
+    KeySpec("sixtysix:ratings:{ratings}:<variant>", RedisType.HASH, "never",
+            "`<kind>:<id>` → `mu sigma matches`"),
+    KeySpec("sixtysix:ratings:{ratings}:<variant>:<kind>", RedisType.ZSET, "never",
+            "ids by ordinal, the listing's order"),
+    KeySpec("sixtysix:ratings:{ratings}:done:<source>", RedisType.HASH,
+            "a game's: as the game plus a day; an arena run's: never",
+            "the matches already rated from a source"),
+    # api.leaderboard.store, api.leaderboard.pairs
+    KeySpec("sixtysix:leaderboard:{leaderboard}:<kind>:all:<variant or all>", RedisType.ZSET,
+            "never", "player ids by points"),
+    KeySpec("sixtysix:leaderboard:{leaderboard}:<kind>:month:<YYYY-MM>:<variant or all>",
+            RedisType.ZSET, "120 days (`MONTH_TTL`) after its last write",
+            "player ids by points in a calendar month (UTC)"),
+    KeySpec("sixtysix:leaderboard:{leaderboard}:hands-won", RedisType.HASH, "never",
+            "`<player_id>:<variant>` → hands won in rated games"),
+    KeySpec("sixtysix:leaderboard:{leaderboard}:done:<game_id>", RedisType.HASH,
+            "`SIXTYSIX_GAME_TTL` plus a day", "the awards of a game already counted"),
+    KeySpec("sixtysix:rated-pairs:{pairs}:<player_id>:<player_id>", RedisType.ZSET,
+            "24 h (`PAIR_WINDOW`) after its last game",
+            "a pair's rated game ids by start (Unix ms)"),
+    # api.http.metrics, api.http.limits
+    KeySpec("sixtysix:active:{stats}:<Unix minute>", RedisType.HLL, "16 minutes",
+            "the games asked about in that minute"),
+    KeySpec("LIMITS:LIMITER/sixtysix:rate/<client>/<limit>", RedisType.LIST,
+            "the limit's window", "one client's moving window (the `limits` library spells "
+            "the key from this prefix)"),
+    # api.worker.queue, api.worker.tier: on the queue's Redis
+    KeySpec("sixtysix:moving:{<game_id>}", RedisType.STRING, "20 s (`LEASE_SECONDS`)",
+            "the lease of the worker moving for a game"),
+    KeySpec("sixtysix:awaiting-computers", RedisType.ZSET, "never",
+            "games whose computers were asked to move, by the time asked"),
+    KeySpec("sixtysix:clock-deadlines", RedisType.ZSET, "never",
+            "games with a clock, by deadline (Unix seconds)"),
+    KeySpec("sixtysix-tier:<workers or scheduler>", RedisType.ZSET, "10 s after the last beat",
+            "the part's processes by the time each last beat"),
+)
+
+
+def tagged(game_id: str) -> str:
+    """``game_id`` with its hash tag: ``{id}``, or ``{table_id}.n`` for a table's game."""
+    head, dot, tail = game_id.partition(".")
+    return f"{{{head}}}{dot}{tail}"
+
+
+def _sha256(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+# ------------------------------------------------------------------------------------ games
+
+#: The channels of :func:`notify_channel`, for a pattern subscription.
+NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
+
+
+def game_key(game_id: str) -> str:
+    return f"{PREFIX}:game:{tagged(game_id)}"
+
+
+def events_key(game_id: str) -> str:
+    return f"{PREFIX}:events:{tagged(game_id)}"
+
+
+def notify_channel(game_id: str) -> str:
+    return f"{PREFIX}:notify:{tagged(game_id)}"
+
+
+def game_id_of_channel(channel: bytes | str) -> str:
+    """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
+    text = channel.decode() if isinstance(channel, bytes) else channel
+    return text[text.index("{") + 1:].replace("}", "", 1)
+
+
+def ticket_key(game_id: str, ticket: str) -> str:
+    return f"{PREFIX}:ticket:{tagged(game_id)}:{_sha256(ticket)}"
+
+
+def owner_key(address: str) -> str:
+    """The set of the games created from ``address`` (hashed: no address is stored)."""
+    return f"{PREFIX}:owner:{{{_sha256(address)[:32]}}}"
+
+
+def idem_key(scope: str, key: str) -> str:
+    """Idempotency record key; the client's key is hashed, so any text is safe in it."""
+    return f"{PREFIX}:idem:{tagged(scope)}:{_sha256(key)}"
+
+
+def write_key(ident: str, write_id: str) -> str:
+    """The write record of one save of game (or commit of table) ``ident``."""
+    return f"{PREFIX}:write:{tagged(ident)}:{write_id}"
+
+
+# ----------------------------------------------------------------------------------- tables
+
+#: The channels of :func:`table_channel`, for a pattern subscription.
+TABLE_NOTIFY_PATTERN: Final = f"{PREFIX}:table-notify:*"
+
+
+def table_key(table_id: str) -> str:
+    return f"{PREFIX}:table:{{{table_id}}}"
+
+
+def watchers_key(table_id: str) -> str:
+    return f"{PREFIX}:watchers:{{{table_id}}}"
+
+
+def index_key(status: str, variant: str | None) -> str:
+    """The lobby's index of public tables in ``status`` of ``variant`` (``None``: all)."""
+    return f"{PREFIX}:lobby:{{{status}:{variant or 'all'}}}"
+
+
+def table_channel(table_id: str) -> str:
+    return f"{PREFIX}:table-notify:{{{table_id}}}"
+
+
+def open_tables_key(player_id: str) -> str:
+    return f"{PREFIX}:player-tables:{{{player_id}}}:open"
+
+
+# ---------------------------------------------------------------------------------- players
+
+#: Set once the players stored before the skeleton index are in it.
+INDEXED_KEY: Final = f"{PREFIX}:player-skeletons-indexed"
+#: Keys of players, as ``SCAN`` matches them (braces are no pattern characters).
+PLAYER_KEYS: Final = f"{PREFIX}:player:{{*}}"
+
+
+def player_key(player_id: str) -> str:
+    return f"{PREFIX}:player:{{{player_id}}}"
+
+
+def name_key(name: str) -> str:
+    """The owner of ``name``, without regard to case."""
+    return f"{PREFIX}:player-name:{{{_sha256(name.casefold())}}}"
+
+
+def skeleton_key(name: str) -> str:
+    """The owner of ``name``'s look-alikes (:func:`api.players.skeleton.skeleton`)."""
+    return f"{PREFIX}:player-skeleton:{{{_sha256(skeleton(name))}}}"
+
+
+def token_key(token_sha256: str) -> str:
+    return f"{PREFIX}:player-token:{{{token_sha256}}}"
+
+
+def games_key(player_id: str, which: str) -> str:
+    """The player's ``active`` or ``finished`` games."""
+    return f"{PREFIX}:player-games:{{{player_id}}}:{which}"
+
+
+def history_key(player_id: str) -> str:
+    return f"{PREFIX}:player-history:{{{player_id}}}"
+
+
+def results_key(player_id: str) -> str:
+    return f"{history_key(player_id)}:results"
+
+
+def tour_key(player_id: str) -> str:
+    return f"{PREFIX}:tour:{{{player_id}}}"
+
+
+# ------------------------------------------------------------------ ratings and leaderboard
+
+def ratings_key(variant: str) -> str:
+    return f"{PREFIX}:ratings:{RATINGS_TAG}:{variant}"
+
+
+def listing_key(variant: str, kind: str) -> str:
+    return f"{PREFIX}:ratings:{RATINGS_TAG}:{variant}:{kind}"
+
+
+def rated_marker_key(source: str) -> str:
+    """The matches already rated from ``source`` (a game id or an arena run)."""
+    return f"{PREFIX}:ratings:{RATINGS_TAG}:done:{source}"
+
+
+def board_key(kind: str, period: str, variant: str | None, month: str | None = None) -> str:
+    """The board of ``kind`` (``human``, ``bot``) for ``period`` (``all``, or ``month`` with
+    ``month`` as ``YYYY-MM``) and ``variant`` (``None``: all variants)."""
+    scope = "all" if period == "all" else f"month:{month}"
+    return f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:{kind}:{scope}:{variant or 'all'}"
+
+
+def hands_key() -> str:
+    return f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:hands-won"
+
+
+def awards_marker_key(game_id: str) -> str:
+    """The awards of ``game_id`` already counted on the leaderboard."""
+    return f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:done:{game_id}"
+
+
+def pair_key(a: str, b: str) -> str:
+    """The rated games of players ``a`` and ``b`` (in either order)."""
+    low, high = sorted((a, b))
+    return f"{PREFIX}:rated-pairs:{PAIRS_TAG}:{low}:{high}"
+
+
+# ------------------------------------------------------------------------ metrics, limiter
+
+#: Prefix of the rate limiter's keys (flask-limiter adds the rest).
+RATE_PREFIX: Final = f"{PREFIX}:rate"
+
+
+def active_key(minute: int) -> str:
+    """The games asked about in Unix minute ``minute``."""
+    return f"{PREFIX}:active:{{stats}}:{minute}"
+
+
+# ------------------------------------------------------------- the worker tier (queue Redis)
+
+#: Games whose computers were asked to move (game id -> time asked).
+AWAITING: Final = f"{PREFIX}:awaiting-computers"
+#: Games with a clock's deadline (game id -> deadline, epoch seconds).
+DEADLINES: Final = f"{PREFIX}:clock-deadlines"
+
+
+def lease_key(game_id: str) -> str:
+    return f"{PREFIX}:moving:{{{game_id}}}"
+
+
+def tier_key(part: str) -> str:
+    """The beats of the worker tier's ``part`` (``workers``, ``scheduler``)."""
+    return f"{PREFIX}-tier:{part}"
+
+
+# ------------------------------------------------------------------------------ the table
+
+def markdown_table() -> str:
+    """:data:`KEYS` as the Markdown table of ``docs/operations.md``."""
+    lines = ["| key | type | lives | holds |", "| --- | --- | --- | --- |"]
+    lines += [f"| `{k.pattern}` | {k.redis_type} | {k.ttl} | {k.holds} |" for k in KEYS]
+    return "\n".join(lines) + "\n"
