@@ -274,7 +274,7 @@ class Solver:
         if (k0 | k1) >> 7 or melded is not None or self.next_trick_melds:
             key = position_key(h0, h1, p0, p1, pend0, pend1, melded, True)
         else:
-            key = k0 | k1 << 7 | h0 << 14 | h1 << 38
+            key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
         tt = self._tts[p << 2 | tk]
         entry = tt.get(key, -1)
         best_move = -1
@@ -304,7 +304,6 @@ class Solver:
         f = 1 - p
         theirs = h1 if p == 0 else h0
         trump_mask = self._trump_mask
-        lead = self.lead
         for c in moves:
             q0 = p0  # one name at a time: no tuple to pack in pure Python
             q1 = p1
@@ -375,9 +374,9 @@ class Solver:
                     if w != p:
                         v = -v
                 elif w == p:
-                    v = lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
+                    v = self.lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
                 else:
-                    v = -lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
+                    v = -self.lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
                 if v < worst:
                     worst = v
                     if v < b:
@@ -538,7 +537,7 @@ def position_key(h0: int, h1: int, p0: int, p1: int, e0: int, e1: int,
     g0 = p0 + e0
     g1 = p1 + e1
     if not ((g0 | g1) >> 7 or melded is not None or wide):
-        return g0 | g1 << 7 | h0 << 14 | h1 << 38
+        return h0 | h1 << 24 | (g0 | g1 << 7) << 48
     m = 0 if melded is None else melded + 1
     # Points are at most 220 (120 in tricks, 100 in melds): 8 bits each, ``e1`` on top.
     return ~(h0 | h1 << 24 | m << 48 | p0 << 51 | p1 << 59 | e0 << 67 | e1 << 75)
