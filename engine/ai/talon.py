@@ -152,22 +152,14 @@ class TalonSolver:
         # Low side cards first (the usual phase-1 lead), trumps and high cards last.
         leads = mine if melded is None else mine & MARRIAGES[melded]
         for c in _LEAD_ORDERS.get(leads | self._trump_key) or _lead_order(leads, self.trump):
-            q0 = p0  # one name at a time: no tuple to pack in pure Python
-            q1 = p1
-            f0 = e0
-            f1 = e1
+            q0, q1, f0, f1 = p0, p1, e0, e1
             m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
                 if has_trick and not self.next_trick_melds:
-                    if p == 0:
-                        q0 += mv
-                    else:
-                        q1 += mv
-                elif p == 0:
-                    f0 += mv
+                    q0, q1 = (q0 + mv, q1) if p == 0 else (q0, q1 + mv)
                 else:
-                    f1 += mv
+                    f0, f1 = (f0 + mv, f1) if p == 0 else (f0, f1 + mv)
             if p == 0:
                 v = -self.follow(1, c, h0 & ~(1 << c), h1, talon, q0, q1, tk, f0, f1,
                                  -beta, -alpha)
