@@ -9,9 +9,9 @@ their ``.py`` files instead. So does a build that no longer matches its source (
 file changed since the build, as after editing or checking out another revision without
 ``pip install -e .`` again, by the digests the build records in :data:`MANIFEST`; or a
 build without one of the modules): the compiled modules call each other directly, so they
-are used all together or not at all. :func:`describe`
-says which path is in use and why (``sixtysix --version``). This module imports only the
-standard library, is never compiled, and is imported first by :mod:`engine`.
+are used all together or not at all. :func:`describe` says which path is in use and why
+(``sixtysix --version``), :func:`path` names it (``pure`` or ``compiled``). This module
+imports only the standard library, is never compiled, and is imported first by :mod:`engine`.
 """
 
 from __future__ import annotations
@@ -129,6 +129,17 @@ def compiled_modules() -> list[str]:
         if (module.__file__ or "").endswith(suffixes):
             out.append(name)
     return out
+
+
+#: The engine paths as :func:`path` names them (``api.strength`` keys its entries by them).
+PURE_PATH: Final = "pure"
+COMPILED_PATH: Final = "compiled"
+
+
+def path() -> str:
+    """:data:`COMPILED_PATH` when every module of :data:`COMPILED` is compiled, else
+    :data:`PURE_PATH` (imports them)."""
+    return COMPILED_PATH if len(compiled_modules()) == len(COMPILED) else PURE_PATH
 
 
 def describe() -> str:

@@ -24,13 +24,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from api import arena
+
+# The engine paths (pure Python or compiled) as engine.native tells them.
+from engine.native import COMPILED_PATH as COMPILED
+from engine.native import PURE_PATH as PURE
+from engine.native import path as engine_path
 
 #: Pairings of the table, (stronger, weaker) as (a, b).
 PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
@@ -40,20 +44,6 @@ PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
 #: The key of the JSON file that holds ``python -m tests.bench.bench_capacity --record``'s figures,
 #: per engine path (not a pairing).
 CAPACITY: Final = "capacity"
-
-#: Engine paths: the pure-Python reference and the compiled extension of its hot modules.
-PURE: Final = "pure"
-COMPILED: Final = "compiled"
-
-
-def engine_path() -> str:
-    """``compiled`` when the engine's hot module (:mod:`engine.play`) was loaded from a
-    compiled extension and ``SIXTYSIX_PURE`` is not ``1``, else ``pure``."""
-    if os.environ.get("SIXTYSIX_PURE") == "1":
-        return PURE
-    from engine import play
-
-    return PURE if (play.__file__ or "").endswith(".py") else COMPILED
 
 
 def pair_key(a: str, b: str, engine: str = PURE) -> str:

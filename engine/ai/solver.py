@@ -179,7 +179,11 @@ class Solver:
         self.automatic_66 = automatic_66
         self.next_trick_melds = next_trick_melds
         self.played_out_one = played_out_one
-        self.tt: dict[tuple[int | None, ...], tuple[int, int, int]] = {}
+        #: Transposition tables, ``_tts[p << 2 | tk]`` for player ``p`` on lead and tricks
+        #: ``tk``, keyed by :func:`position_key`; an entry packs (lower bound, upper bound,
+        #: best lead) as ``_entry(lo, hi) | lead << 8``.
+        self._tts: list[dict[int, int]] = [{}, {}, {}, {}, {}, {}, {}, {}]
+        self._order_key = trump << 24
         #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
         self.nodes = 0
         self._trump_mask = SUIT_MASKS[trump]
@@ -193,19 +197,20 @@ class Solver:
 
     # ------------------------------------------------------------------ outcomes
 
-    def declare_value(self, d: int, pts: tuple[int, int] | list[int], tk: int) -> int:
-        """Game points for ``d`` declaring correctly (``tk``: bit p set if p has a trick)."""
+    def declare_value(self, d: int, p0: int, p1: int, tk: int) -> int:
+        """Game points for ``d`` declaring correctly with credited points ``p0``, ``p1``
+        (``tk``: bit p set if p has a trick)."""
         o = 1 - d
         closer = self.closer
         if closer is None:
-            return _TABLE[(tk >> o) & 1][pts[o]]
+            return _TABLE[(tk >> o) & 1][p1 if o else p0]
         snap = self.snapshot
         assert snap is not None
         if closer == d:
             return _TABLE[snap[1] > 0][snap[0]]
         if snap[1] == 0:
             return 3
-        return max(2, _TABLE[(tk >> o) & 1][pts[o]])
+        return max(2, _TABLE[(tk >> o) & 1][p1 if o else p0])
 
     def played_out_value(self, last: int, p0: int, p1: int, tk: int) -> int:
         """Game points for player 0 when all cards are played; ``last`` took the last trick."""
@@ -256,23 +261,30 @@ class Solver:
         has_trick = (tk >> p) & 1
         if has_trick and my_pts >= _MELD_REACH:
             if my_pts >= DECLARE_TARGET:
-                return self.declare_value(p, (p0, p1), tk)
+                return self.declare_value(p, p0, p1, tk)
             if melded is None and not self.next_trick_melds:
                 # A marriage held (its King's bit) whose meld reaches 66: he melds and
                 # declares; the value counts only the opponent's points.
                 both = mine & mine >> 1 & _KINGS
                 if both and my_pts + (TRUMP_MELD_POINTS if both & self._trump_mask
                                       else MELD_POINTS) >= DECLARE_TARGET:
-                    return self.declare_value(p, (p0, p1), tk)
+                    return self.declare_value(p, p0, p1, tk)
         if not mine & (mine - 1):
             return self._last_trick(p, h0, h1, p0, p1, tk, pend0, pend1)
-        # A tuple of small ints hashes far faster than one int of 90 bits built by shifts.
-        key = (h0, h1, p, tk, p0, p1, pend0, pend1, melded)
-        tt = self.tt
-        entry = tt.get(key)
+        # position_key(...), its common case inlined (a call would cost the pure path a tenth)
+        k0 = p0 + pend0
+        k1 = p1 + pend1
+        if (k0 | k1) >> 7 or melded is not None or self.next_trick_melds:
+            key = position_key(h0, h1, p0, p1, pend0, pend1, melded, True)
+        else:
+            key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
+        tt = self._tts[p << 2 | tk]
+        entry = tt.get(key, -1)
         best_move = -1
-        if entry is not None:
-            lo, hi, best_move = entry
+        if entry >= 0:
+            lo = (entry & 15) - _WIN
+            hi = (entry >> 4 & 15) - _WIN
+            best_move = entry >> 8
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -282,10 +294,11 @@ class Solver:
             if hi < beta:
                 beta = hi
         leads = mine if melded is None else mine & MARRIAGES[melded]
-        moves = _LEAD_ORDERS.get(leads | self.trump << 24) or _lead_order(leads, self.trump)
-        if best_move >= 0 and moves[0] != best_move:
-            i = moves.index(best_move)
-            moves = (best_move, *moves[:i], *moves[i + 1:])
+        if best_move < 0:
+            moves = _LEAD_ORDERS.get(leads | self._order_key) or _lead_order(leads, self.trump)
+        else:  # the table's best lead first
+            moves = (_LEAD_ORDERS.get(leads | self._order_key | (best_move + 1) << 26)
+                     or _lead_order(leads, self.trump, best_move))
         a0 = alpha
         best = -_WIN
         bm = moves[0]
@@ -294,9 +307,11 @@ class Solver:
         f = 1 - p
         theirs = h1 if p == 0 else h0
         trump_mask = self._trump_mask
-        lead = self.lead
         for c in moves:
-            q0, q1, e0, e1 = p0, p1, pend0, pend1
+            q0 = p0  # one name at a time: no tuple to pack in pure Python
+            q1 = p1
+            e0 = pend0
+            e1 = pend1
             m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
                 mv = self._meld_value[c // 6]
@@ -329,9 +344,17 @@ class Solver:
             # Every reply gives the trick to ``w``: credit_trick of the led card once (his
             # pending melds too), then each reply adds its points.
             if w == 0:
-                r0, r1, g0, g1, t = q0 + POINTS[c] + e0, q1, 0, e1, tk | 1
+                r0 = q0 + POINTS[c] + e0
+                r1 = q1
+                g0 = 0
+                g1 = e1
+                t = tk | 1
             else:
-                r0, r1, g0, g1, t = q0, q1 + POINTS[c] + e1, e0, 0, tk | 2
+                r0 = q0
+                r1 = q1 + POINTS[c] + e1
+                g0 = e0
+                g1 = 0
+                t = tk | 2
             # The follower minimises the leader's value: ``b`` is his best so far.
             b = beta
             worst = _WIN
@@ -348,15 +371,15 @@ class Solver:
                     # As lead() would: the trick's winner declares with 66, else the last
                     # trick is forced.
                     if (s0 if w == 0 else s1) >= DECLARE_TARGET:
-                        v = self.declare_value(w, (s0, s1), t)
+                        v = self.declare_value(w, s0, s1, t)
                     else:
                         v = self._last_trick(w, n0, n1, s0, s1, t, g0, g1)
                     if w != p:
                         v = -v
                 elif w == p:
-                    v = lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
+                    v = self.lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
                 else:
-                    v = -lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
+                    v = -self.lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
                 if v < worst:
                     worst = v
                     if v < b:
@@ -370,12 +393,13 @@ class Solver:
                     alpha = worst
                     if alpha >= beta:
                         break
+        # _entry(lo, hi) | bm << 8, inlined (a call per node costs the pure path too)
         if best <= a0:
-            tt[key] = (-_WIN, best, bm)
+            tt[key] = (best + _WIN) << 4 | bm << 8
         elif best >= beta:
-            tt[key] = (best, _WIN, bm)
+            tt[key] = best + _WIN | 2 * _WIN << 4 | bm << 8
         else:
-            tt[key] = (best, best, bm)
+            tt[key] = best + _WIN | (best + _WIN) << 4 | bm << 8
         return best
 
     def _last_trick(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
@@ -475,7 +499,7 @@ class Solver:
                 else:
                     e[p] += self._meld_value[c // 6]
             if self.automatic_66 and q[p] >= DECLARE_TARGET:
-                out[c] = self.declare_value(p, q, tk)  # the meld reached 66: the hand ends
+                out[c] = self.declare_value(p, q[0], q[1], tk)  # the meld reached 66: the hand ends
                 continue
             n0 = h0 & ~(1 << c) if p == 0 else h0
             n1 = h1 & ~(1 << c) if p == 1 else h1
@@ -499,6 +523,34 @@ class Solver:
         return v if w == f else -v
 
 
+def position_key(h0: int, h1: int, p0: int, p1: int, e0: int, e1: int,
+                 melded: int | None, wide: bool) -> int:
+    """A transposition key (an int, not a tuple: nothing to allocate in compiled code and
+    nothing for the garbage collector) of the hands, credited points ``p0``, ``p1``, pending
+    melds ``e0``, ``e1`` and the ``melded`` suit, within a table of one player on lead and
+    one ``tk`` (bit p: p has a trick).
+
+    A side has credited points only after its first trick and, unless melds stay pending
+    after it (``wide``: ``meld_credit`` ``next_trick``), pending melds only before it: with
+    ``tk`` apart, its score is one number, ``points + pending``, of 7 bits while below 128,
+    and the key fits 62 bits, a machine integer of compiled code. Any other position
+    (``wide``, a suit just melded) takes a negative key holding every field apart.
+    :meth:`Solver.lead` inlines the common case.
+    """
+    g0 = p0 + e0
+    g1 = p1 + e1
+    if not ((g0 | g1) >> 7 or melded is not None or wide):
+        return h0 | h1 << 24 | (g0 | g1 << 7) << 48
+    m = 0 if melded is None else melded + 1
+    # Points are at most 220 (120 in tricks, 100 in melds): 8 bits each, ``e1`` on top.
+    return ~(h0 | h1 << 24 | m << 48 | p0 << 51 | p1 << 59 | e0 << 67 | e1 << 75)
+
+
+def _entry(lo: int, hi: int) -> int:
+    """A transposition entry's bounds (each −4..4), packed: ``lo + 4 | (hi + 4) << 4``."""
+    return lo + _WIN | (hi + _WIN) << 4
+
+
 def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
                  ) -> tuple[int, int, int, int, int]:
     """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
@@ -512,17 +564,27 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     return p0, p1 + won + e1, tk | 2, e0, 0
 
 
-def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
-    """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`): side cards, most
-    points first (ties in index order), then trumps, high to low."""
-    trumps = hand & SUIT_MASKS[trump]
-    side = hand ^ trumps
-    c, s, h, d = _RANK_MAJOR
-    side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
-    order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
-             *_HIGH_FIRST[trump][trumps >> 6 * trump])
+def _lead_order(hand: int, trump: int, first: Card = -1) -> tuple[Card, ...]:
+    """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`, by ``hand |
+    trump << 24 | (first + 1) << 26``): side cards, most points first (ties in index order),
+    then trumps, high to low; ``first`` (a card of ``hand``) moved to the front."""
+    order = _LEAD_ORDERS.get(hand | trump << 24)
+    if order is None:
+        trumps = hand & SUIT_MASKS[trump]
+        side = hand ^ trumps
+        c, s, h, d = _RANK_MAJOR
+        side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
+        order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
+                 *_HIGH_FIRST[trump][trumps >> 6 * trump])
+        if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+            _LEAD_ORDERS[hand | trump << 24] = order
+    if first < 0:
+        return order
+    if order[0] != first:
+        i = order.index(first)
+        order = (first, *order[:i], *order[i + 1:])
     if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-        _LEAD_ORDERS[hand | trump << 24] = order
+        _LEAD_ORDERS[hand | trump << 24 | (first + 1) << 26] = order
     return order
 
 

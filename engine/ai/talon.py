@@ -21,7 +21,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.ai.solver import _CHEAPEST_FIRST, UP, Solver, credit_trick, rank_major
+from engine.ai.solver import (
+    _CACHE_LIMIT,
+    _CHEAPEST_FIRST,
+    UP,
+    Solver,
+    _entry,
+    credit_trick,
+    position_key,
+    rank_major,
+)
 from engine.cards import (
     BEATERS,
     MARRIAGE_OF,
@@ -37,8 +46,6 @@ from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
 
 _WIN: Final = 4
-#: A phase-1 transposition entry: lower bound, upper bound.
-_Entry = tuple[int, int]
 
 
 class TalonSolver:
@@ -51,6 +58,7 @@ class TalonSolver:
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
         self._beaters = BEATERS[trump]
+        self._trump_key = trump << 24
         self.bonus = rules.bonus
         self.last_trick_wins = rules.variant.last_trick_wins
         rank = rules.variant.exchange_rank
@@ -70,7 +78,11 @@ class TalonSolver:
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
                             self.pending_melds, **self._options)
         self._closed: dict[tuple[int, int, int], Solver] = {}
-        self.tt: dict[tuple[int, ...], _Entry] = {}
+        #: Transposition tables by talon (bottom card first): as the phase-2 solver's, one per
+        #: player on lead and tricks taken (``p << 2 | tk``), keyed by
+        #: :func:`~engine.ai.solver.position_key`; an entry packs (lower bound, upper bound)
+        #: as :func:`~engine.ai.solver._entry` does.
+        self._tables: dict[tuple[Card, ...], list[dict[int, int]]] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
 
@@ -116,18 +128,23 @@ class TalonSolver:
         has_trick = (tk >> p) & 1
         if has_trick:
             if my_pts >= DECLARE_TARGET:
-                return self._open.declare_value(p, (p0, p1), tk)
+                return self._open.declare_value(p, p0, p1, tk)
             if melded is None and not self.next_trick_melds:
                 for s in range(4):
                     if (mine & MARRIAGES[s] == MARRIAGES[s]
                             and my_pts + self._meld_value[s] >= DECLARE_TARGET):
-                        pts = [p0, p1]
-                        pts[p] += self._meld_value[s]
-                        return self._open.declare_value(p, pts, tk)
-        key = (p, h0, h1, p0, p1, tk, e0, e1, -1 if melded is None else melded, *talon)
-        entry = self.tt.get(key)
-        if entry is not None:
-            lo, hi = entry
+                        mv = self._meld_value[s]
+                        return self._open.declare_value(p, p0 + mv if p == 0 else p0,
+                                                        p1 + mv if p == 1 else p1, tk)
+        tables = self._tables.get(talon)
+        if tables is None:
+            tables = self._tables[talon] = [{} for _ in range(8)]
+        tt = tables[p << 2 | tk]
+        key = position_key(h0, h1, p0, p1, e0, e1, melded, self.next_trick_melds)
+        entry = tt.get(key, -1)
+        if entry >= 0:
+            lo = (entry & 15) - _WIN
+            hi = (entry >> 4 & 15) - _WIN
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -137,7 +154,9 @@ class TalonSolver:
         a0 = alpha
         best = -_WIN
         may_meld = melded is None and (has_trick or self.pending_melds)
-        for c in self._lead_order(mine, melded):
+        # Low side cards first (the usual phase-1 lead), trumps and high cards last.
+        leads = mine if melded is None else mine & MARRIAGES[melded]
+        for c in _LEAD_ORDERS.get(leads | self._trump_key) or _lead_order(leads, self.trump):
             q0, q1, f0, f1 = p0, p1, e0, e1
             m = MARRIAGE_OF[c]
             if may_meld and m and mine & m == m:
@@ -167,11 +186,11 @@ class TalonSolver:
                         if alpha >= beta:
                             break
         if best <= a0:
-            self.tt[key] = (-_WIN, best)
+            tt[key] = _entry(-_WIN, best)
         elif best >= beta:
-            self.tt[key] = (best, _WIN)
+            tt[key] = _entry(best, _WIN)
         else:
-            self.tt[key] = (best, best)
+            tt[key] = _entry(best, best)
         return best
 
     def _lead_options(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
@@ -192,29 +211,14 @@ class TalonSolver:
             out.append(solver.lead(p, h0, h1, p0, p1, tk, e0, e1, alpha, beta))
         return out
 
-    def _lead_order(self, hand: int, melded: int | None) -> tuple[Card, ...]:
-        if melded is not None:
-            hand &= MARRIAGES[melded]
-        # Low side cards first (the usual phase-1 lead), trumps and high cards last.
-        return self._cheap_first(hand)
-
-    def _cheap_first(self, hand: int) -> tuple[Card, ...]:
-        """The cards of ``hand``, side cards before trumps, each cheapest first (fewest
-        points; ties in index order)."""
-        trumps = hand & self._trump_mask
-        side = rank_major(hand ^ trumps)
-        return (*UP[1][side >> 12], *UP[0][side & 4095], *_CHEAPEST_FIRST.get(trumps, ()))
-
     def follow(self, f: int, led: Card, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
                p1: int, tk: int, e0: int, e1: int, alpha: int, beta: int) -> int:
         """Value for follower ``f`` answering ``led`` with the talon open (no duty)."""
         self.nodes += 1
         hand = h0 if f == 0 else h1
         beaters = self._beaters[led]
-        wins = self._cheap_first(hand & beaters)
-        loses = self._cheap_first(hand & ~beaters)
-        # Win with a Ten or Ace led at stake first, else try the cheapest loser first.
-        order = wins + loses if POINTS[led] >= 10 else loses[:1] + wins + loses[1:]
+        order = (_FOLLOW_ORDERS.get(hand | led << 24 | self._trump_key << 5)
+                 or _follow_order(hand, led, self.trump))
         best = -_WIN
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
@@ -222,9 +226,12 @@ class TalonSolver:
             q0, q1, t, g0, g1 = credit_trick(w, POINTS[led] + POINTS[c], p0, p1, tk, e0, e1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
-            drawn0, drawn1 = (top, second) if w == 0 else (second, top)
-            n0 |= 1 << drawn0
-            n1 |= 1 << drawn1
+            if w == 0:
+                n0 |= 1 << top
+                n1 |= 1 << second
+            else:
+                n0 |= 1 << second
+                n1 |= 1 << top
             if rest:
                 vw = self.lead(w, n0, n1, rest, q0, q1, t, g0, g1,
                                alpha if w == f else -beta, beta if w == f else -alpha)
@@ -240,3 +247,37 @@ class TalonSolver:
                         break
         return best
 
+
+#: Orders of leads (by hand and trump) and of answers (by hand, card led and trump), kept for
+#: all searches as :mod:`engine.ai.solver` keeps its move orders.
+_LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
+_FOLLOW_ORDERS: dict[int, tuple[Card, ...]] = {}
+
+
+def _cheap_first(hand: int, trump: int) -> tuple[Card, ...]:
+    """The cards of ``hand``, side cards before trumps, each cheapest first (fewest points;
+    ties in index order)."""
+    trumps = hand & SUIT_MASKS[trump]
+    side = rank_major(hand ^ trumps)
+    return (*UP[1][side >> 12], *UP[0][side & 4095], *_CHEAPEST_FIRST.get(trumps, ()))
+
+
+def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
+    """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`)."""
+    order = _cheap_first(hand, trump)
+    if len(_LEAD_ORDERS) < _CACHE_LIMIT:
+        _LEAD_ORDERS[hand | trump << 24] = order
+    return order
+
+
+def _follow_order(hand: int, led: Card, trump: int) -> tuple[Card, ...]:
+    """The answers of ``hand`` to ``led`` in search order (kept in :data:`_FOLLOW_ORDERS`):
+    with a Ten or Ace led at stake the winners first, else the cheapest loser first; then
+    each kind cheapest first."""
+    beaters = BEATERS[trump][led]
+    wins = _cheap_first(hand & beaters, trump)
+    loses = _cheap_first(hand & ~beaters, trump)
+    order = wins + loses if POINTS[led] >= 10 else loses[:1] + wins + loses[1:]
+    if len(_FOLLOW_ORDERS) < _CACHE_LIMIT:
+        _FOLLOW_ORDERS[hand | led << 24 | trump << 29] = order
+    return order

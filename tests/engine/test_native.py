@@ -15,7 +15,7 @@ from engine import native
 _PROBE = """
 import json
 import engine.native as n
-print(json.dumps({"describe": n.describe(),
+print(json.dumps({"describe": n.describe(), "path": n.path(),
                   "files": {m: __import__(m, fromlist=["_"]).__file__ for m in n.COMPILED}}))
 """
 
@@ -37,7 +37,7 @@ def _probe(pure: str | None, root: Path = ROOT) -> dict[str, object]:
 
 def test_sixtysix_pure_loads_every_hot_module_from_its_source() -> None:
     loaded = _probe("1")
-    assert loaded["describe"] == "pure Python"
+    assert loaded["describe"] == "pure Python" and loaded["path"] == native.PURE_PATH
     files = loaded["files"]
     assert isinstance(files, dict) and set(files) == set(native.COMPILED)
     assert all(str(f).endswith(".py") for f in files.values())
@@ -48,7 +48,8 @@ def test_without_sixtysix_pure_the_build_decides() -> None:
     and never half compiled; ``SIXTYSIX_PURE=0`` is not a request for the pure path."""
     for pure in (None, "0"):
         loaded = _probe(pure)
-        assert loaded["describe"] in ("pure Python", "compiled, mypyc")
+        assert (loaded["describe"], loaded["path"]) in (("pure Python", native.PURE_PATH), (
+            "compiled, mypyc", native.COMPILED_PATH))
         if os.environ.get("CI") == "true" and native.build_blocker() is None:
             assert loaded["describe"] == "compiled, mypyc"
 
@@ -72,6 +73,6 @@ def test_a_build_older_than_its_source_is_passed_over_whole(tmp_path: Path) -> N
     if _probe(None)["describe"] == "compiled, mypyc":
         assert loaded["describe"] == "pure Python; changed since the build: engine.ai.talon"
     else:
-        assert loaded["describe"] == "pure Python"
+        assert loaded["describe"] == "pure Python" and loaded["path"] == native.PURE_PATH
     files = loaded["files"]
     assert isinstance(files, dict) and all(str(f).endswith(".py") for f in files.values())

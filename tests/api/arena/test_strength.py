@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from api.arena import strength
+from engine import native
 
 
 def test_table_is_measured_merged_and_rendered(tmp_path: Path) -> None:
@@ -47,9 +48,9 @@ def test_bad_pairs_are_refused(tmp_path: Path) -> None:
                        "--out", str(tmp_path / "m")])
 
 
-def test_engine_paths_are_kept_apart(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SIXTYSIX_PURE", "1")
-    assert strength.engine_path() == strength.PURE
+def test_engine_paths_are_kept_apart() -> None:
+    compiled = native.describe() == "compiled, mypyc"
+    assert strength.engine_path() == (strength.COMPILED if compiled else strength.PURE)
     assert strength.pair_key("a", "b", strength.PURE) == "a vs b"
     assert strength.pair_key("a", "b", strength.COMPILED) == "a vs b (compiled)"
 
