@@ -40,7 +40,8 @@ class Relay:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self._stopped = True
+        with self._lock:
+            self._stopped = True
         self._listener.close()
         self.cut()
 
@@ -60,13 +61,24 @@ class Relay:
             if self.down:
                 client.close()
                 continue
-            server = socket.create_connection(self._upstream)
+            try:
+                server = socket.create_connection(self._upstream)
+            except OSError:
+                client.close()
+                continue
             with self._lock:
+                if self._stopped:  # accepted as the relay closed: nobody would close these
+                    client.close()
+                    server.close()
+                    return
                 self._open.update((client, server))
+            ended: list[int] = [0]
             for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+                threading.Thread(target=self._pump, args=(a, b, ended), daemon=True).start()
 
-    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+    def _pump(self, source: socket.socket, target: socket.socket, ended: list[int]) -> None:
+        """Copy ``source`` to ``target`` until either ends; the second of a connection's two
+        pumps to end closes both sockets (so none is left to the garbage collector)."""
         try:
             while data := source.recv(65536):
                 target.sendall(data)
@@ -75,3 +87,11 @@ class Relay:
         finally:
             for sock in (source, target):
                 _shut(sock)
+            with self._lock:
+                ended[0] += 1
+                last = ended[0] == 2
+                if last:
+                    self._open.difference_update((source, target))
+            if last:
+                source.close()
+                target.close()
