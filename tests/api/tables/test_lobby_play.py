@@ -135,6 +135,15 @@ def test_my_games_resume_with_the_player_token_alone(client: FlaskClient) -> Non
     _, ann = new_player(client, "Ann")
     made = [new_table(client, ann, variant=v, seats=[ME, CPU, CPU][:n])
             for v, n in (("sixty-six", 2), ("schnapsen", 2), ("three-hand", 3))]
+    # the computer's opening moves come from the worker tier: wait until Ann is to act
+    mine = table(client, made[0]["table_id"], ann)["you"]["token"]
+    view = client.get(f"/v1/games/{made[0]['game_id']}", headers=bearer(mine)).json
+    for _ in range(9):
+        assert view is not None
+        if view["legal_actions"]:
+            break
+        view = client.get(f"/v1/games/{made[0]['game_id']}?after_version={view['version']}"
+                          "&wait=10", headers=bearer(mine)).json
     seen, cursor = [], None
     while True:
         page = client.get("/v1/players/me/games", headers=bearer(ann), query_string={
