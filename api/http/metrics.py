@@ -82,7 +82,7 @@ class ActiveGames:
                 self._flushing.start()
 
     def flushing(self) -> threading.Thread | None:
-        """The background flush last started (for tests and a clean stop), if any."""
+        """The background flush last started (for tests), if any."""
         return self._flushing
 
     def flush(self) -> None:

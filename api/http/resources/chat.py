@@ -12,7 +12,14 @@ from api.games.turns import clocked_meta
 from api.http import idempotency
 from api.http.resources.blueprint import SEAT_TOKEN, Blueprint
 from api.http.schemas.chat import ChatMessageSchema, ChatSchema
-from api.http.support import authenticate, checked_game_id, json_response, required_token, services
+from api.http.support import (
+    authenticate,
+    checked_game_id,
+    json_response,
+    required_token,
+    seated_game,
+    services,
+)
 from api.keys import idem_key
 from api.live.chat import chat_event, check_text, message
 
@@ -68,7 +75,7 @@ def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response
     store = services().games
     token = required_token()
     key = idempotency.key()
-    meta = store.meta(checked_game_id(game_id))
+    meta = seated_game(checked_game_id(game_id)).meta  # loaded with the token's check
     seat = authenticate(game_id, meta, token)
     text = check_text(load_body()["text"])
     clocked_meta(services(), game_id, meta)  # a passed deadline is applied first

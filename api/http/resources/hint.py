@@ -28,6 +28,7 @@ from api.http.support import (
     checked_game_id,
     etag,
     json_response,
+    seated_game,
     services,
 )
 from api.live import clock
@@ -90,7 +91,7 @@ class Hint(MethodView):
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None
-        game = store.load(game_id)
+        game = seated_game(game_id)  # loaded with the token's check, before the query
         seat = authenticate(game_id, game.meta, token)
         game = clocked(svc, game, current_app.config["SIXTYSIX_COMPUTER_WAIT"])
         if clock.due(game.meta, time.time()):  # the clock's move for the seat is still due

@@ -27,7 +27,14 @@ from api.http.resources.lobby_support import (
 )
 from api.http.schemas import StreamQuerySchema, TicketSchema
 from api.http.schemas.lobby import InviteQuerySchema
-from api.http.support import authenticate, bearer_token, checked_game_id, json_response, services
+from api.http.support import (
+    authenticate,
+    bearer_token,
+    checked_game_id,
+    json_response,
+    seated_game,
+    services,
+)
 from api.keys import notify_channel, table_channel
 from api.live.streams import HEADERS, MIMETYPE, GameSource, StreamEnded, TableSource, follow
 from api.tables.service import clocked_table, finish_if_over, load_table, table_view, visible
@@ -137,7 +144,7 @@ class StreamTicket(MethodView):
         game_id = checked_game_id(game_id)
         token = bearer_token(required=True)
         assert token is not None
-        meta, _, _ = svc.games.events(game_id, 0, 1)
+        meta = seated_game(game_id).meta  # loaded with the token's check
         seat = authenticate(game_id, meta, token)
         clocked_meta(svc, game_id, meta)  # a passed deadline: applied first
         ticket = secrets.token_urlsafe(24)

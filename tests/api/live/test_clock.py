@@ -62,8 +62,9 @@ def _lose_clock_job(store: GameStore, redis_client: redis.Redis, game_id: str) -
     """Delete the game's clock job and wait past its deadline: the game, which only a
     request (or a sweep) can now move on."""
     game = store.load(game_id)
-    Job.fetch(clock_job_id(game_id, game.version), connection=redis_client,
-              serializer=SERIALIZER).delete()
+    job_id = clock_job_id(game_id, game.version)  # scheduled just after the save: wait for it
+    until(lambda: redis_client.exists(Job.key_for(job_id)), f"clock job {job_id}")
+    Job.fetch(job_id, connection=redis_client, serializer=SERIALIZER).delete()
     time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)
     assert store.load(game_id).version == game.version  # no job: nothing happened
     return game

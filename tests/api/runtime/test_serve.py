@@ -12,6 +12,7 @@ import sys
 import threading
 import tomllib
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -223,15 +224,18 @@ def _my_turn(me: SixtySixClient, view: dict[str, Any]) -> dict[str, Any]:
     """``view`` once this seat has a move or the match is over. Serve's workers run at
     SCHED_IDLE, so under other load the computer may answer after a write's bounded wait:
     wait for its moves as any client would, as long as each comes within PATIENCE."""
+    game_id = view["game_id"]
     while not view["legal_actions"] and view["status"] != "match_over":
-        newer = me.view(view["game_id"], after_version=view["version"], wait=PATIENCE / 3)
-        for _ in range(2):
-            if newer["version"] != view["version"]:
-                break
-            newer = me.view(view["game_id"], after_version=view["version"], wait=PATIENCE / 3)
-        assert newer["version"] > view["version"], f"no computer move within {PATIENCE} s"
-        view = newer
+        seen = view["version"]
+        view = until(partial(_newer, me, game_id, seen),
+                     f"computer move after version {seen}", PATIENCE)
     return view
+
+
+def _newer(me: SixtySixClient, game_id: str, version: int) -> dict[str, Any] | None:
+    """The game's view once its version is past ``version`` (a long-poll), else ``None``."""
+    newer = me.view(game_id, after_version=version, wait=10)
+    return newer if newer["version"] > version else None
 
 
 def _play_match(url: str, level: str) -> dict[str, Any]:
