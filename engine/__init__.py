@@ -27,8 +27,9 @@ from engine.errors import (
     InvalidState,
 )
 from engine.events import Event
+from engine.games import describe, make_rules
 from engine.play import apply, is_legal, legal_actions, may_abort
-from engine.rules import VARIANTS, Rules, Settings, describe, find_variant
+from engine.rules import VARIANTS, Rules, Settings, find_variant
 from engine.serialize import SCHEMA_VERSION, from_dict, from_json, to_dict, to_json
 from engine.state import ABORTED, HAND_OVER, MATCH_OVER, PLAYING, RESIGNED, GameState
 from engine.views import view
@@ -60,6 +61,7 @@ __all__ = [
     "from_json",
     "is_legal",
     "legal_actions",
+    "make_rules",
     "may_abort",
     "new_game",
     "parse_deck",
