@@ -66,6 +66,7 @@ def script(state: T1001State, moves: Iterable[str]) -> list[Event]:
 
 
 def legal_texts(state: T1001State, seat: int) -> set[str]:
+    """The text form of ``seat``'s legal actions."""
     return {a.text() for a in legal_actions(state, seat)}
 
 
