@@ -55,7 +55,7 @@ def test_describe_lists_the_variant_and_its_options() -> None:
     assert {n: o["default"] for n, o in options.items()} == DEFAULTS
     for o in options.values():
         assert o["description"] and o["variants"] == ["tausendeins"]
-        assert o["type"] in ("string", "integer", "boolean") and o["default"] in o["allowed"] \
+        assert (o["type"] in ("string", "integer", "boolean") and o["default"] in o["allowed"]) \
             or o["range"]
     assert options["target_points"]["allowed"] == [100, 10001]
     assert {o["name"] for o in describe()["options"]}.isdisjoint(  # type: ignore[union-attr]
