@@ -156,8 +156,7 @@ def apply(state: T1001State, seat: int, action: T1001Action,
     """Apply ``seat``'s ``action`` in place and return the events; ``rng`` shuffles the next
     deal (default: the secure shuffle). Raises :class:`IllegalAction` if it is not legal."""
     if not is_legal(state, seat, action):
-        raise IllegalAction(illegal_reason(state, seat, action),
-                            [a.as_dict() for a in legal_actions(state, seat)])
+        raise IllegalAction(illegal_reason(state, seat, action), legal_actions(state, seat))
     kind = action.kind
     if kind == CONTINUE:
         return _continue(state, seat, rng)

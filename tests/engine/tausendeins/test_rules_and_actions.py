@@ -150,3 +150,14 @@ def test_a_corrupt_state_does_not_load() -> None:
                                                            if k != "hs"}):
         with pytest.raises(InvalidState):
             from_dict(broken)
+
+
+def test_a_refusal_says_why_and_lists_the_legal_actions() -> None:
+    state, _ = new_game(T1001Rules.make(), first_dealer=D)
+    with pytest.raises(IllegalAction) as err:
+        act(state, F, "pass")
+    assert "not your turn" in err.value.reason
+    with pytest.raises(IllegalAction) as err:
+        act(state, D, "play:AC")
+    assert "auction" in err.value.reason
+    assert T1001Action.bid(110) in err.value.legal and T1001Action.simple("pass") in err.value.legal
