@@ -10,10 +10,6 @@ from flask.testing import FlaskClient
 from engine.ai import LEVELS
 from tests.api.helpers import bearer, create, view
 
-#: Levels whose move (up to 2 s of CPU) may outlast SIXTYSIX_COMPUTER_WAIT on a busy machine.
-SLOW = frozenset({"expert"})
-
-
 def test_rules_list_every_level() -> None:
     assert set(LEVELS) == {"random", "easy", "normal", "strong", "expert"}
 
@@ -27,7 +23,9 @@ def test_rules_endpoint_publishes_the_levels(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_a_hand_against_each_level(client: FlaskClient, level: str) -> None:
-    """A human plays a whole hand; the computer answers in the same requests."""
+    """A human plays a whole hand against the computer. The computer answers within the
+    write's bounded wait when it can; on a busy machine (or the pure path) its move may
+    outlast that wait, and the human then long-polls for it, as any client would."""
     created = create(client, seats=[{"kind": "human", "name": "Ann"},
                                     {"kind": "computer", "level": level}])
     game_id, token = created["game_id"], created["seats"][0]["token"]
@@ -36,13 +34,13 @@ def test_a_hand_against_each_level(client: FlaskClient, level: str) -> None:
     me = view(client, game_id, token)
     computer_moves = 0
     while me["status"] == "playing":
-        if level in SLOW and me["to_act"] != 0:
-            # on a loaded machine its move may outlast the write's wait: wait for it
-            me = client.get(f"/v1/games/{game_id}?after_version={me['version']}&wait=30",
+        if me["to_act"] != 0:  # the computer is still thinking: wait for its move
+            seen = me["version"]
+            me = client.get(f"/v1/games/{game_id}?after_version={seen}&wait=30",
                             headers=bearer(token)).json
-            assert me is not None
+            assert me is not None and me["version"] > seen, "no computer move within 30 s"
+            computer_moves += 1
             continue
-        assert me["to_act"] == 0, "the service answers only when the human must decide"
         legal = [a for a in me["legal_actions"] if a["type"] != "declare"]
         response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(legal),
                                headers=bearer(token))
