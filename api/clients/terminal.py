@@ -50,6 +50,7 @@ SETTLEMENT_REASONS = {
     "last_trick": "took the last trick",
     "played_out": "more points when the cards ran out",
     "tie": "a tie",
+    "trump_ten": "won the trump Ten at one game point short: the match",
 }
 
 Names = Mapping[int, str]
