@@ -22,6 +22,7 @@ from engine import (
     from_json,
     legal_actions,
     to_json,
+    view,
 )
 from engine.actions import Action
 from engine.scoring import hoyle_table
@@ -133,6 +134,7 @@ def test_a_65_65_tie_carries_1_to_the_winners_of_the_next_hand() -> None:
     assert (s["reason"], s["winners"], s["game_points"]) == ("tie", [], 0)
     assert (s["carried_points"], s["carried_to_next"]) == (0, 1)
     assert state.carried == 1 and state.score == [0, 0]
+    assert view(state, 0)["match"]["carried"] == view(state, None)["match"]["carried"] == 1
     text = to_json(state)
     assert len(json.loads(text)) == 2 + len(FIELDS)  # the carry stored after the members
     assert from_json(text).carried == 1 and to_json(from_json(text)) == text
@@ -143,6 +145,7 @@ def test_a_65_65_tie_carries_1_to_the_winners_of_the_next_hand() -> None:
         [0, 2], 3, 1, 0)
     assert s["explanation"].endswith("+1 carried from 1 tied hand")
     assert state.carried == 0 and state.score == [3, 0]
+    assert view(state, 1)["match"]["carried"] == 0
     assert len(json.loads(to_json(state))) == 1 + len(FIELDS)
 
 
@@ -176,6 +179,11 @@ def test_without_the_option_the_trump_ten_counts_nothing() -> None:
     state = start(DECK_99, "four-hand", HOYLE)
     assert of_type(play_out(state), "trump_ten_point") == []
     assert state.status == HAND_OVER
+    project = start(DECK_99, "four-hand", {"deck": 32})
+    play_out(project)
+    s = settlement(project)
+    assert not {"carried_points", "carried_to_next", "trump_ten_side"} & set(s)
+    assert "carried" not in view(project, 0)["match"]
 
 
 @pytest.mark.parametrize(("variant", "options", "named"), [

@@ -341,6 +341,9 @@ class MatchSchema(Schema):
     aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
     timed_out_by = fields.Integer(allow_none=True, metadata={
         "description": "Seat whose clock forfeited the match (result_reason timeout)"})
+    carried = fields.Integer(metadata={
+        "description": "four_hand_scoring hoyle only: game points the winners of the next "
+                       "hand with winners get on top, one per hand tied 65:65 before it"})
 
 
 class EventSchema(Schema):

@@ -86,6 +86,19 @@ test("the log tells the rule options of other rule sets: automatic 66, later mel
     "Hand over: Bob wins 3 game points (reached 66 against the closer).");
 });
 
+test("the log tells the trump Ten's game point and the hand it wins (four-hand hoyle)", () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
+    name: "Computer (easy)" }));
+  const view = { seat: 0, seats };
+  const ten = eventText(view, { type: "trump_ten_point", seat: 2, side: 0, score: [6, 4] });
+  assert.ok(ten.startsWith("North (easy, partner) takes the trump Ten: 1 game point for "), ten);
+  assert.ok(ten.endsWith(" (6:4)."), ten);
+  const settled = { type: "hand_settled", settlement: {
+    reason: "trump_ten", winners: [0, 2], game_points: 0 } };
+  assert.equal(eventText(view, settled),
+    "Hand over: You + North (easy, partner) win the match by the trump Ten's game point.");
+});
+
 test("in three- and four-hand the others are named by where they sit, as in the terminal", () => {
   const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
     name: "Computer (easy)" }));
