@@ -107,7 +107,8 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         total_a += state.meld_points(side_a)
         total_b += state.meld_points(side_b)
     bonus_a = bonus_b = 0
-    if declarer is None and timed_out is None and closer is None and last_by is not None:
+    if declarer is None and timed_out is None and trump_ten is None and closer is None \
+            and last_by is not None:
         if (last_by % 2 if pairs else last_by) == side_a:
             bonus_a = plan.bonus
         else:

@@ -172,6 +172,7 @@ def test_the_trump_ten_at_one_short_wins_the_match_at_once() -> None:
     assert (s["reason"], s["winner_side"], s["game_points"]) == ("trump_ten", side, 0)
     assert s["match"]["winner_side"] == side
     assert len(state.tricks) < 8  # the hand ended right after the trick of the trump Ten
+    assert [w["last_trick_bonus"] for w in s["sides"]] == [0, 0] and s["last_trick_by"] is None
     assert of_type(events, "match_won")
 
 
