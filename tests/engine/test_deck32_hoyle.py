@@ -17,6 +17,7 @@ from engine import (
     MATCH_OVER,
     IllegalAction,
     InvalidOption,
+    InvalidState,
     Rules,
     apply,
     from_json,
@@ -209,3 +210,11 @@ def test_the_options_round_trip_and_the_defaults_change_nothing() -> None:
     assert rules.changed_options() == TEN_POINT
     assert Rules.from_dict(rules.as_dict()) == rules
     assert Rules.make("four-hand", {"deck": 32}).changed_options() == {"deck": 32}
+
+
+@pytest.mark.parametrize("extra", [["x"], [-1], [True], [1, 1]])
+def test_a_stored_carry_that_is_not_a_small_count_is_refused(extra: list[object]) -> None:
+    stored = json.loads(to_json(start(DECK_TIE, "four-hand", HOYLE)))
+    with pytest.raises(InvalidState, match="corrupt game state"):
+        from_json(json.dumps([*stored, *extra]))
+    assert from_json(json.dumps([*stored, 2])).carried == 2
