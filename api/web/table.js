@@ -12,7 +12,7 @@ import { keyCommand } from "./keys.js";
 import { follow } from "./live.js";
 import { store } from "./store.js";
 import {
-  eventText, SETTLEMENT_REASONS, seatName, sideName, trickReason,
+  eventText, hoyleLines, SETTLEMENT_REASONS, seatName, sideName, trickReason,
 } from "./words.js";
 
 const LOG_LINES = 80;
@@ -642,26 +642,6 @@ export class GameScreen {
       button("Close", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:close-panel" }));
   }
 
-  /** Under four_hand_scoring hoyle: the carried game points and the trump Ten's point. */
-  hoyleWorking(s) {
-    const view = this.view;
-    const out = [];
-    if (s.carried_points) {
-      out.push(el("p", { class: "carried" }, `${s.carried_points} of these game points `
-        + "carried from tied hands."));
-    }
-    if (s.carried_to_next) {
-      out.push(el("p", { class: "carried" }, `The winners of the next hand get `
-        + `${s.carried_to_next} game point${s.carried_to_next === 1 ? "" : "s"} more.`));
-    }
-    if ("trump_ten_side" in s) {
-      out.push(el("p", { class: "trump-ten" }, s.trump_ten_side === null
-        ? "Nobody took the trump Ten."
-        : `The trump Ten: 1 game point to ${sideName(view, [s.trump_ten_side, s.trump_ten_side + 2])}.`));
-    }
-    return out;
-  }
-
   renderSettlement() {
     const view = this.view;
     const s = view.settlement;
@@ -690,7 +670,7 @@ export class GameScreen {
         parts.push(el("p", { class: "missing" },
           `The declaration was ${s.missing_points} points short of 66.`));
       }
-      parts.push(...this.hoyleWorking(s));
+      parts.push(...hoyleLines(view, s).map((line) => el("p", { class: "hoyle" }, line)));
     }
     parts.push(el("p", { class: "match-score" }, `Game points: ${view.match.points.join(" : ")}`));
     let title = `Hand ${view.hand_no} settled`;

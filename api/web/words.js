@@ -46,6 +46,24 @@ export function sideName(view, seats) {
 }
 
 /**
+ * Under four_hand_scoring hoyle, the settlement's lines beyond the points: the game points
+ * carried from tied hands, those the next hand's winners get, and the trump Ten's point.
+ */
+export function hoyleLines(view, s) {
+  const out = [];
+  if (s.carried_points) out.push(`${s.carried_points} of these game points carried from tied hands.`);
+  if (s.carried_to_next) {
+    out.push(`The winners of the next hand get ${s.carried_to_next} game point`
+      + `${s.carried_to_next === 1 ? "" : "s"} more.`);
+  }
+  if ("trump_ten_side" in s) {
+    out.push(s.trump_ten_side === null ? "Nobody took the trump Ten."
+      : `The trump Ten: 1 game point to ${sideName(view, [s.trump_ten_side, s.trump_ten_side + 2])}.`);
+  }
+  return out;
+}
+
+/**
  * Why the winner took the trick: "trumps", "ten beats king" (the higher card of the suit led,
  * named from the trick's cards) or "suit not followed".
  */
