@@ -197,6 +197,8 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         if winner is not None and carried and trump_ten is None:
             points += carried
             why += f"; +{carried} carried from {carried} tied hand{'s' if carried > 1 else ''}"
+        elif winner is None:
+            why += f"; the winners of the next hand get {carried + 1} more"
         ten = plan.trump_ten_bits[state.trump]
         ten_side = next((s for s in (side_a, side_b) if state.taken[s] & ten), None) \
             if ten else None

@@ -134,6 +134,7 @@ def test_a_65_65_tie_carries_1_to_the_winners_of_the_next_hand() -> None:
     assert totals(state) == {0: 65, 1: 65}
     assert (s["reason"], s["winners"], s["game_points"]) == ("tie", [], 0)
     assert (s["carried_points"], s["carried_to_next"]) == (0, 1)
+    assert s["explanation"] == "equal points 65:65; the winners of the next hand get 1 more"
     assert state.carried == 1 and state.score == [0, 0]
     assert view(state, 0)["match"]["carried"] == view(state, None)["match"]["carried"] == 1
     text = to_json(state)
