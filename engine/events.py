@@ -8,7 +8,8 @@ Event types:
 ``dealer_chosen``, ``hand_dealt``, ``cards_dealt``, ``card_played``, ``trick_won`` (with
 ``reason``: ``higher_card``, ``trump`` or ``off_suit``), ``card_drawn``, ``meld``,
 ``meld_credited``, ``exchange``, ``close``, ``talon_exhausted``, ``declare``, ``reached_66``
-(``automatic_66``: a side reached 66 and the hand ends), ``hand_settled``, ``match_won``,
+(``automatic_66``: a side reached 66 and the hand ends), ``trump_ten_point`` (a side won
+the trump Ten: 1 game point), ``hand_settled``, ``match_won``,
 ``set_won``, ``continue``, ``resigned``, ``aborted``.
 
 The engine's hot path makes :class:`LazyEvent` subclasses, one per event type: an instance

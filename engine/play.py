@@ -176,7 +176,7 @@ def _lead_options(state: GameState, seat: int, out: list[Action]) -> list[Action
     won = state.won_tricks[seat % 2 if plan.pairs else seat]
     if state.melded_suit is None:
         hand = state.hands[seat]
-        if won or plan.meld_early:
+        if plan.melds and (won or plan.meld_early):
             both = hand & hand >> 1 & _KINGS
             if both:
                 out += _MELDS_OF[both]
@@ -327,6 +327,10 @@ def apply(
     won.args = (winner, cards, points, reason)
     events: list[Event] = [played, won]
     plan = state.rules.plan
+    ten = plan.trump_ten_bits[state.trump]
+    if ten and any(1 << x & ten for x in cards) \
+            and _trump_ten_point(state, winner, side, events):
+        return _finish_hand(state, events, None, trump_ten=side)
     if state.melds and (state.won_tricks[side] == 1 or plan.credit_every_trick):
         _credit_pending(state, side, events)
     # automatic_66: the trick's winner reached 66; the hand ends once the cards are drawn.
@@ -353,6 +357,15 @@ def apply(
         # Every active hand holds the same number of cards after a trick.
         return _finish_hand(state, events, None)
     return _reached_66(state, winner, events) if reached else events
+
+
+def _trump_ten_point(state: GameState, seat: int, side: int, events: list[Event]) -> bool:
+    """``trump_ten_point``: ``seat`` won the trump Ten in a trick, 1 game point to ``side`` at
+    once (event ``trump_ten_point``); whether that reaches ``match_points``."""
+    state.score[side] += 1
+    events.append(Event("trump_ten_point", {"seat": seat, "side": side,
+                                            "score": list(state.score)}))
+    return state.score[side] >= state.rules.match_points
 
 
 def _take_trick(state: GameState, trick: list[Card]) -> tuple[int, tuple[Card, ...], int, str]:
@@ -477,14 +490,19 @@ _LEAD_ACTS: Final[dict[str, Callable[[GameState, int, Action], list[Event]]]] = 
 
 
 def _finish_hand(state: GameState, events: list[Event], declarer: int | None,
-                 timed_out: int | None = None) -> list[Event]:
-    """Settle the hand (see :func:`~engine.scoring.settle`), score it into the match and the
-    set.
+                 timed_out: int | None = None, trump_ten: int | None = None) -> list[Event]:
+    """Settle the hand (see :func:`~engine.scoring.settle`; ``trump_ten``: the side whose
+    trump-Ten point won the match), score it into the match and the set.
+
+    ``four_hand_scoring`` hoyle: a tie adds 1 to the game points carried to the next hand's
+    winners; a hand with a winner pays them (in its game points) and clears the carry.
 
     The set goes to the side with the fewest Bummerl once one side has ``set_bummerl``; a tie
     (three-hand, where every other player gets one) goes to the winner of the deciding match.
     """
-    winner, points, working = decide(state, declarer, timed_out)
+    winner, points, working = decide(state, declarer, timed_out, trump_ten)
+    if state.rules.plan.hoyle:
+        state.carried = state.carried + 1 if winner is None else 0
     pending = PendingSettlement(settlement, working)
     state.settle_later(pending)
     state.status = HAND_OVER
@@ -588,6 +606,8 @@ def illegal_reason(state: GameState, seat: int, action: Action) -> str:
         if hand & MARRIAGES[suit] != MARRIAGES[suit]:
             k, q = CARD_CODES[card(KING, suit)], CARD_CODES[card(QUEEN, suit)]
             return f"to meld {SUIT_NAMES[suit]} you must hold both {k} and {q}"
+        if not state.rules.plan.melds:
+            return "these rules (four_hand_scoring hoyle) have no marriages: nothing may be melded"
         return "these rules allow no meld before your first trick"
     if action.kind == EXCHANGE:
         rules = state.rules

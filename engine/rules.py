@@ -34,6 +34,19 @@ The options of other rule sets (issue 19), precisely:
   declarations and automatic 66 keep their scoring; with ``automatic_66`` a side reaching 66
   with the last trick wins by the table, as reaching 66 ends the hand before it is played
   out.
+
+The four-hand options of the 32-card pack (docs/rules.md §13), precisely:
+
+* ``four_hand_scoring`` ``hoyle`` (four-hand with ``deck`` 32 only: the 24-card four-hand keeps
+  the project's scoring, and refuses it saying why): no marriages (no ``meld`` action;
+  declaring is as before); a hand's winners score by their own points, see
+  :mod:`engine.scoring`; a 65:65 tie carries 1 game point to the winners of the next hand
+  that has winners. The options about marriages, the mirror of a false declaration, the
+  one-point played-out hand and the last-trick bonus must then stay at their defaults.
+* ``trump_ten_point`` (with hoyle only): the side that wins the trick holding the trump Ten
+  gets 1 game point at once, whoever wins the hand; if that brings it to ``match_points``
+  (BC's "a side at 6" of a match of 7), the hand ends right after that trick and the match
+  is won (settlement reason ``trump_ten``), before the hand would be scored.
 """
 
 from __future__ import annotations
@@ -53,6 +66,7 @@ from engine.cards import (
     RANKS,
     RANKS_32,
     SEVEN,
+    TEN,
     Mask,
     card,
 )
@@ -248,14 +262,36 @@ OPTIONS: Final = {
                "nobody at 66: table (1, 2 or 3 by the loser's tricks and points) or one "
                "(always 1: no Schneider or Schwarz); closings and declarations keep the "
                "table.", "other rule sets (issue 19)"),
+        Option("four_hand_scoring", str, "project", ("project", "hoyle"),
+               "Four-hand with deck 32: project (the scoring of the other variants: the table "
+               "on the loser, marriages) or hoyle (no marriages; the winning side scores 1 "
+               "with 66-99 points, 2 with 100 or more, 3 with every trick; at 65:65 nobody "
+               "scores and the winners of the next hand get 1 more per such tie).",
+               "RULES-32 (BC)", ("four-hand",)),
+        Option("trump_ten_point", bool, False, (False, True),
+               "With four_hand_scoring hoyle: the side that wins the trump Ten in a trick gets "
+               "1 game point at once; if that brings it to match_points, the hand ends after "
+               "that trick and the match is won.", "RULES-32 (BC)", ("four-hand",)),
     )
 }
 
 #: Option values that cannot be combined: (option, value, other option that must stay at
 #: its default, why).
-_CONFLICTS: Final = (
+CONFLICTS: Final = (
     ("closing", False, "close_min_talon", "closing is switched off"),
     ("deck", 24, "ten_rank", "the 24-card pack is played (the low Ten belongs to the 32)"),
+    ("deck", 24, "four_hand_scoring",
+     "the 24-card pack is played (the hoyle scoring belongs to four-hand with 32 cards)"),
+    ("four_hand_scoring", "project", "trump_ten_point",
+     "the project's scoring is played (the trump Ten's point belongs to hoyle)"),
+    ("four_hand_scoring", "hoyle", "meld_before_first_trick", "hoyle has no marriages"),
+    ("four_hand_scoring", "hoyle", "meld_credit", "hoyle has no marriages"),
+    ("four_hand_scoring", "hoyle", "false_declaration",
+     "hoyle scores the winners' own points (a mirror has no table of the loser to reflect)"),
+    ("four_hand_scoring", "hoyle", "played_out_points",
+     "hoyle scores a played-out hand by the winners' points"),
+    ("four_hand_scoring", "hoyle", "last_trick_bonus",
+     "hoyle's lines (66, 100, 130) count the last trick's 10"),
 )
 
 
@@ -292,6 +328,13 @@ class Plan:
     played_out_one: bool
     #: ``ten_rank`` low: the trick tables below rank the Ten under the Jack.
     ten_low: bool
+    #: Marriages may be melded (not ``four_hand_scoring`` hoyle).
+    melds: bool
+    #: ``four_hand_scoring`` hoyle: a hand is scored by the winners' own points.
+    hoyle: bool
+    #: ``trump_ten_point``: the bit of each trump suit's Ten, whose winner in a trick gets 1
+    #: game point (all 0 without the option).
+    trump_ten_bits: tuple[int, ...]
     #: ``beaters[trump][best]``: the cards that beat ``best`` (:data:`engine.cards.BEATERS`).
     beaters: tuple[tuple[Mask, ...], ...]
     #: ``higher[c]``: the cards of ``c``'s suit that beat it.
@@ -312,6 +355,10 @@ class Plan:
             bonus=rules.bonus,
             played_out_one=rules.played_out_points == "one",
             ten_low=rules.ten_rank == "low",
+            melds=rules.four_hand_scoring != "hoyle",
+            hoyle=rules.four_hand_scoring == "hoyle",
+            trump_ten_bits=tuple(1 << card(TEN, s) if rules.trump_ten_point else 0
+                                 for s in range(4)),
             beaters=BEATERS_TEN_LOW if rules.ten_rank == "low" else BEATERS,
             higher=HIGHER_IN_SUIT_TEN_LOW if rules.ten_rank == "low" else HIGHER_IN_SUIT,
         )
@@ -338,6 +385,8 @@ class Rules:
     automatic_66: bool = _default("automatic_66")
     meld_credit: str = _default("meld_credit")
     played_out_points: str = _default("played_out_points")
+    four_hand_scoring: str = _default("four_hand_scoring")
+    trump_ten_point: bool = _default("trump_ten_point")
     plan: Plan = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -362,7 +411,7 @@ class Rules:
                     f"{', '.join(opt.variants)}", list(opt.variants),
                 )
             values[name] = opt.check(value)
-        for name, value, other, why in _CONFLICTS:
+        for name, value, other, why in CONFLICTS:
             if values.get(name, _default(name)) == value and other in values \
                     and values[other] != _default(other):
                 raise InvalidOption(

@@ -16,6 +16,16 @@ Options of other rule sets (see :mod:`engine.rules`): with ``automatic_66`` the 
 is the seat whose trick or meld reached 66, scored as a correct declaration under the
 reasons ``reached_66``, ``closed_reached_66`` and ``reached_66_against_closer``; with
 ``played_out_points`` ``one`` the reasons ``played_out`` and ``last_trick`` are worth 1.
+
+``four_hand_scoring`` hoyle (four-hand, 32 cards; docs/rules.md §13) replaces the table by the
+winners' own points (:func:`hoyle_table`): 66 to 99 → 1, 100 or more → 2, every trick of a
+hand played out → 3. A false declaration and a timeout give the other side 2, or 3 without a
+trick, as before; a tie (65:65) scores nothing and adds 1 to ``GameState.carried``, which the
+winners of the next hand with a winner get on top (reason ``tie``; the settlement says
+``carried_to_next``, and the hand that pays it ``carried_points``). With ``trump_ten_point``
+the settlement names the side that won the trump Ten (``trump_ten_side``; its game point was
+counted when the trick was won, see :mod:`engine.play`), and a hand ended by that point
+winning the match has the reason ``trump_ten`` and 0 game points of its own.
 """
 
 from __future__ import annotations
@@ -38,6 +48,16 @@ def table(tricks: int, points: int) -> tuple[int, str]:
     if points <= 32:
         return 2, f"the loser has {points} points (32 or fewer)"
     return 1, f"the loser has {points} points (33 or more)"
+
+
+def hoyle_table(points: int, every_trick: bool) -> tuple[int, str]:
+    """``four_hand_scoring`` hoyle: game points of winners with ``points`` (``every_trick``:
+    they took every trick of a hand played out), and why."""
+    if every_trick:
+        return 3, "the winners took every trick"
+    if points >= 100:
+        return 2, f"the winners have {points} points (100 or more)"
+    return 1, f"the winners have {points} points (66 to 99)"
 
 
 #: What a settlement's working is made of, taken from the state when the hand ended:
@@ -69,9 +89,10 @@ def facts(state: GameState) -> Facts:
 
 
 def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
-           ) -> tuple[int | None, int, tuple[Any, ...]]:
+           trump_ten: int | None = None) -> tuple[int | None, int, tuple[Any, ...]]:
     """The outcome of :func:`settle`: the winning side (``None``: a tie), its game points, and
-    the arguments of :func:`settlement` for the settlement itself."""
+    the arguments of :func:`settlement` for the settlement itself. ``trump_ten``: the side
+    whose trump-Ten point (``trump_ten_point``) just won it the match, ending the hand."""
     rules = state.rules
     plan = rules.plan
     pairs = plan.pairs
@@ -86,7 +107,8 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         total_a += state.meld_points(side_a)
         total_b += state.meld_points(side_b)
     bonus_a = bonus_b = 0
-    if declarer is None and timed_out is None and closer is None and last_by is not None:
+    if declarer is None and timed_out is None and trump_ten is None and closer is None \
+            and last_by is not None:
         if (last_by % 2 if pairs else last_by) == side_a:
             bonus_a = plan.bonus
         else:
@@ -99,12 +121,19 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
 
     missing: int | None = None
     winner: int | None
-    if declarer is not None:
+    hoyle = plan.hoyle
+    if trump_ten is not None:
+        winner, points, reason = trump_ten, 0, "trump_ten"
+        why = "the trump Ten's game point won the match at once"
+    elif declarer is not None:
         d = declarer % 2 if pairs else declarer
         o = side_b if d == side_a else side_a
         if total[d] >= DECLARE_TARGET:
             winner = d
-            if closer_side is None:
+            if hoyle:
+                points, why = hoyle_table(total[d], False)
+                reason = "declaration"
+            elif closer_side is None:
                 points, why = table(tricks[o], total[o])
                 reason = "declaration"
             elif closer_side == d:
@@ -153,7 +182,8 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         why = f"equal points {total_a}:{total_b}"
     else:
         winner, o = (side_a, side_b) if total_a > total_b else (side_b, side_a)
-        points, why = table(tricks[o], total[o])
+        points, why = hoyle_table(total[winner], tricks[o] == 0) if hoyle \
+            else table(tricks[o], total[o])
         reason = "played_out"
     if plan.played_out_one and reason in ("played_out", "last_trick"):
         points, why = 1, "a played-out hand is worth 1 whatever the loser's points"
@@ -161,21 +191,38 @@ def decide(state: GameState, declarer: int | None, timed_out: int | None = None,
         assert winner is not None
         reason, why = _AUTOMATIC[reason], f"reached 66 with {total[winner]} points: {why}"
 
+    extra: tuple[int, int, bool, int | None] | None = None
+    if hoyle:
+        carried = state.carried
+        if winner is not None and carried and trump_ten is None:
+            points += carried
+            why += f"; +{carried} carried from {carried} tied hand{'s' if carried > 1 else ''}"
+        elif winner is None:
+            why += f"; the winners of the next hand get {carried + 1} more"
+        ten = plan.trump_ten_bits[state.trump]
+        ten_side = next((s for s in (side_a, side_b) if state.taken[s] & ten), None) \
+            if ten else None
+        extra = (carried if winner is not None and trump_ten is None else 0,
+                 carried + 1 if winner is None else 0, bool(ten), ten_side)
+
     at_close = None if snapshot is None or closer_side is None else (
         side_b if closer_side == side_a else side_a, snapshot)
     return winner, points, (
         facts(state), reason, why, winner, points, declarer, closer,
-        last_by if declarer is None and timed_out is None else None, missing, at_close,
-        (bonus_a, bonus_b), (total_a, total_b), timed_out)
+        last_by if declarer is None and timed_out is None and trump_ten is None else None,
+        missing, at_close, (bonus_a, bonus_b), (total_a, total_b), timed_out, extra)
 
 
 def settlement(facts: Facts, reason: str, why: str, winner: int | None, points: int,
                declarer: int | None, closer: int | None, last_by: int | None,
                missing: int | None, at_close: tuple[int, tuple[int, int]] | None,
                bonus: tuple[int, int], total: tuple[int, int], timed_out: int | None,
-               ) -> dict[str, Any]:
+               hoyle: tuple[int, int, bool, int | None] | None = None) -> dict[str, Any]:
     """The settlement dict of :func:`decide`'s outcome (``at_close``: the closer's opponent's
-    side and its (points, tricks) at closing; ``bonus``, ``total``: forehand's side first)."""
+    side and its (points, tricks) at closing; ``bonus``, ``total``: forehand's side first;
+    ``hoyle``: under ``four_hand_scoring`` hoyle, the carried game points this hand's winners
+    got, those the next hand's winners will get, whether ``trump_ten_point`` counts the trump
+    Ten, and the side that won it)."""
     players, trump, active, hands, melds, won_points, won_tricks, taken = facts
     pairs = players == 4
     out: dict[str, Any] = {
@@ -206,6 +253,10 @@ def settlement(facts: Facts, reason: str, why: str, winner: int | None, points: 
     out["hands_left"] = {str(seat): codes(hands[seat]) for seat in active}
     if timed_out is not None:
         out["timed_out"] = timed_out
+    if hoyle is not None:
+        out["carried_points"], out["carried_to_next"] = hoyle[0], hoyle[1]
+        if hoyle[2]:
+            out["trump_ten_side"] = hoyle[3]
     return out
 
 

@@ -16,6 +16,11 @@ was ended by an action: ``[reason, seat]`` or null). A version-1 game upgrades w
 counted as having moved (it can be resigned, no longer aborted). Version 3 has the members of
 version 2 and stores them as the array.
 
+A stored state may end with one optional member after those of :data:`FIELDS`: ``cy``, the game
+points carried to the next hand's winners after hands tied 65:65 under ``four_hand_scoring``
+hoyle (``GameState.carried``), written only when not 0, so every other state is stored as
+before.
+
 Speed (every HTTP action loads and saves a state): the stored form of a rule set and the rule
 set of a stored form are cached (both are immutable values), and card strings are parsed by
 one dictionary lookup per card.
@@ -38,6 +43,8 @@ SCHEMA_VERSION: Final = 3
 FIELDS: Final = ("var", "opt", "set", "dl", "hn", "mn", "sc", "bu", "mw", "lw", "sw", "st", "ak",
                  "pd", "ac", "hs", "tr", "tc", "ta", "cb", "ca", "cs", "ld", "tk", "tt", "wp",
                  "wt", "tn", "md", "ms", "pu", "se", "mv", "en")
+#: The optional member written after :data:`FIELDS` when not 0 (``GameState.carried``).
+CARRIED: Final = "cy"
 
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +151,10 @@ def _values(state: GameState) -> list[Any]:
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    return {"v": SCHEMA_VERSION, **dict(zip(FIELDS, _values(state), strict=True))}
+    out = {"v": SCHEMA_VERSION, **dict(zip(FIELDS, _values(state), strict=True))}
+    if state.carried:
+        out[CARRIED] = state.carried
+    return out
 
 
 def from_dict(data: dict[str, Any]) -> GameState:
@@ -156,16 +166,16 @@ def from_dict(data: dict[str, Any]) -> GameState:
             version = data["v"]
         if version != SCHEMA_VERSION:
             raise InvalidState(f"unknown state schema version {version!r}")
-        return _load([data[name] for name in FIELDS])
+        return _load([data[name] for name in FIELDS], data.get(CARRIED, 0))
     except InvalidState:
         raise
     except (KeyError, TypeError, ValueError, IndexError, EngineError) as exc:
         raise InvalidState(f"corrupt game state: {exc!r}") from exc
 
 
-def _load(values: list[Any]) -> GameState:
-    """The state of the members' values in the order of :data:`FIELDS` (raises what a
-    corrupt value raises: the callers say so)."""
+def _load(values: list[Any], carried: object = 0) -> GameState:
+    """The state of the members' values in the order of :data:`FIELDS` and of the optional
+    :data:`CARRIED` (raises what a corrupt value raises: the callers say so)."""
     (var, opt, settings, dl, hn, mn, sc, bu, mw, lw, sw, st, ak, pd, ac, hs, tr, tc, ta, cb,
      ca, cs, ld, tk, tt, wp, wt, tn, md, ms, pu, se, mv, en) = values
     state = GameState(_rules_of(var, _key(opt)), _settings_of(_key(settings)))
@@ -200,6 +210,9 @@ def _load(values: list[Any]) -> GameState:
     state.settlement = se
     state.moved = mv
     state.ended = (en[0], en[1]) if en is not None else None
+    if not isinstance(carried, int) or isinstance(carried, bool) or not 0 <= carried < 1 << 16:
+        raise ValueError(f"carried game points must be a small int; got {carried!r}")
+    state.carried = carried
     return state
 
 
@@ -209,8 +222,12 @@ _encode: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 def to_stored(state: GameState) -> list[Any]:
     """The stored form as a value: ``[SCHEMA_VERSION, <values in the order of FIELDS>]``
-    (:func:`to_json` writes it; a caller may write it with another JSON encoder)."""
-    return [SCHEMA_VERSION, *_values(state)]
+    (:func:`to_json` writes it; a caller may write it with another JSON encoder), and
+    :data:`CARRIED`'s value last when not 0."""
+    stored = [SCHEMA_VERSION, *_values(state)]
+    if state.carried:
+        stored.append(state.carried)
+    return stored
 
 
 def to_json(state: GameState) -> str:
@@ -249,9 +266,10 @@ def from_stored(data: Any) -> GameState:
         raise InvalidState("game state must be a JSON array or object")
     if data[0] != SCHEMA_VERSION:
         raise InvalidState(f"unknown state schema version {data[0]!r}")
-    if len(data) != 1 + len(FIELDS):
+    if len(data) not in (1 + len(FIELDS), 2 + len(FIELDS)):
         raise InvalidState(f"corrupt game state: {len(data) - 1} values, not {len(FIELDS)}")
     try:
-        return _load(data[1:])
+        return _load(data[1:1 + len(FIELDS)], data[1 + len(FIELDS)] if len(data) > 1 + len(FIELDS)
+                     else 0)
     except (TypeError, ValueError, IndexError, KeyError, EngineError) as exc:
         raise InvalidState(f"corrupt game state: {exc!r}") from exc

@@ -59,6 +59,7 @@ FIELDS: Final = (
     "acks",
     "active",
     "bummerl",
+    "carried",
     "closed_at",
     "closed_by",
     "closed_snapshot",
@@ -107,6 +108,9 @@ class GameState:
     matches_won: list[int]
     last_match_winner: int | None
     set_winner: int | None
+    #: ``four_hand_scoring`` hoyle: game points the winners of the next hand get on top, one
+    #: per hand just tied 65:65 (0 otherwise; never passed from one match to the next).
+    carried: int
     status: str
     acks: int
     preset_decks: list[list[Card]]
@@ -148,6 +152,7 @@ class GameState:
         self.matches_won = [0] * sides
         self.last_match_winner = None
         self.set_winner = None
+        self.carried = 0
         self.status = PLAYING
         self.acks = 0
         self.preset_decks = []
@@ -278,6 +283,7 @@ class GameState:
         new.acks = self.acks
         new.active = self.active
         new.bummerl = self.bummerl.copy()
+        new.carried = self.carried
         new.closed_at = self.closed_at
         new.closed_by = self.closed_by
         new.closed_snapshot = self.closed_snapshot

@@ -105,7 +105,9 @@ def _match(state: GameState) -> dict[str, Any]:
 
     ``result_reason``: ``None`` while the game runs, ``"points"`` when a side reached the
     target, ``"resigned"`` (``resigned_by`` the seat), ``"timeout"`` (the match forfeited
-    on time, ``timed_out_by`` the seat) or ``"aborted"`` (``aborted_by``).
+    on time, ``timed_out_by`` the seat) or ``"aborted"`` (``aborted_by``). Under
+    ``four_hand_scoring`` hoyle, ``carried``: the game points the winners of the next hand
+    with winners get on top (one per hand tied 65:65 since the last such hand).
     """
     rules = state.rules
     players = rules.variant.players
@@ -115,7 +117,7 @@ def _match(state: GameState) -> dict[str, Any]:
     reason, by = ended if ended is not None else (None, None)
     if reason is None and state.status == MATCH_OVER:
         reason = "points"
-    return {
+    out: dict[str, Any] = {
         "match_no": state.match_no,
         "target": target,
         "points": [state.score[side] for side in per_seat],
@@ -132,3 +134,6 @@ def _match(state: GameState) -> dict[str, Any]:
         "aborted_by": by if reason == ABORTED else None,
         "timed_out_by": by if reason == TIMED_OUT else None,
     }
+    if rules.plan.hoyle:
+        out["carried"] = state.carried
+    return out

@@ -50,6 +50,7 @@ SETTLEMENT_REASONS = {
     "last_trick": "took the last trick",
     "played_out": "more points when the cards ran out",
     "tie": "a tie",
+    "trump_ten": "the trump Ten's game point won the match",
 }
 
 Names = Mapping[int, str]
@@ -276,6 +277,9 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names,
         return f"{who} declared 66 with {event['points']} points."
     if kind == "reached_66":
         return f"{who} reached 66 with {event['points']} points: the hand is over."
+    if kind == "trump_ten_point":
+        return (f"{who} took the trump Ten: 1 game point "
+                f"({':'.join(map(str, event['score']))}).")
     if kind == "hand_settled":
         return render_settlement(event["settlement"], me, names, trump)
     if kind == "match_won":
@@ -316,7 +320,25 @@ def render_settlement(settlement: Mapping[str, Any], me: int | None, names: Name
         lines.append(f"    took: {cards_text(side['cards'], trump)}")
     if settlement.get("missing_points"):
         lines.append(f"  The declaration was {settlement['missing_points']} points short of 66.")
+    lines += _hoyle_lines(settlement, me, names)
     return "\n".join(lines)
+
+
+def _hoyle_lines(settlement: Mapping[str, Any], me: int | None, names: Names) -> list[str]:
+    """Under ``four_hand_scoring`` hoyle: the carried game points and the trump Ten's point."""
+    lines = []
+    if settlement.get("carried_points"):
+        lines.append(f"  {settlement['carried_points']} of these game points carried from "
+                     "tied hands.")
+    if settlement.get("carried_to_next"):
+        lines.append(f"  The winners of the next hand get {settlement['carried_to_next']} "
+                     "game point(s) more.")
+    if "trump_ten_side" in settlement:
+        side = settlement["trump_ten_side"]
+        lines.append("  Nobody took the trump Ten." if side is None else
+                     "  The trump Ten: 1 game point to "
+                     f"{' + '.join(seat_name(s, me, names) for s in (side, side + 2))}.")
+    return lines
 
 
 def render_result(view: Mapping[str, Any], names: Names) -> str:

@@ -12,7 +12,7 @@ import { keyCommand } from "./keys.js";
 import { follow } from "./live.js";
 import { store } from "./store.js";
 import {
-  eventText, SETTLEMENT_REASONS, seatName, sideName, trickReason,
+  eventText, hoyleLines, SETTLEMENT_REASONS, seatName, sideName, trickReason,
 } from "./words.js";
 
 const LOG_LINES = 80;
@@ -670,6 +670,7 @@ export class GameScreen {
         parts.push(el("p", { class: "missing" },
           `The declaration was ${s.missing_points} points short of 66.`));
       }
+      parts.push(...hoyleLines(view, s).map((line) => el("p", { class: "hoyle" }, line)));
     }
     parts.push(el("p", { class: "match-score" }, `Game points: ${view.match.points.join(" : ")}`));
     let title = `Hand ${view.hand_no} settled`;

@@ -16,6 +16,7 @@ export const SETTLEMENT_REASONS = {
   played_out: "more points when the cards ran out",
   tie: "a tie",
   timeout: "out of time",
+  trump_ten: "the trump Ten's game point won the match",
 };
 
 /** Where the other seats sit, clockwise from the reader (as in api/clients/terminal.py). */
@@ -42,6 +43,24 @@ export function seatName(view, seat) {
 
 export function sideName(view, seats) {
   return seats.map((s) => seatName(view, s)).join(" + ");
+}
+
+/**
+ * Under four_hand_scoring hoyle, the settlement's lines beyond the points: the game points
+ * carried from tied hands, those the next hand's winners get, and the trump Ten's point.
+ */
+export function hoyleLines(view, s) {
+  const out = [];
+  if (s.carried_points) out.push(`${s.carried_points} of these game points carried from tied hands.`);
+  if (s.carried_to_next) {
+    out.push(`The winners of the next hand get ${s.carried_to_next} game point`
+      + `${s.carried_to_next === 1 ? "" : "s"} more.`);
+  }
+  if ("trump_ten_side" in s) {
+    out.push(s.trump_ten_side === null ? "Nobody took the trump Ten."
+      : `The trump Ten: 1 game point to ${sideName(view, [s.trump_ten_side, s.trump_ten_side + 2])}.`);
+  }
+  return out;
 }
 
 /**
@@ -107,10 +126,17 @@ export function eventText(view, event, deck = "french") {
       return `${who} ${verb("declare", "declares")} 66 with ${event.points} points.`;
     case "reached_66":
       return `${who} ${verb("reach", "reaches")} 66 with ${event.points} points: the hand is over.`;
+    case "trump_ten_point":
+      return `${who} ${verb("take", "takes")} the trump Ten: 1 game point for `
+        + `${sideName(view, [event.side, event.side + 2])} (${event.score.join(":")}).`;
     case "hand_settled": {
       const s = event.settlement;
       const reason = SETTLEMENT_REASONS[s.reason] || s.reason;
       if (!s.winners.length) return `Hand over: nobody scores (${reason}).`;
+      if (s.reason === "trump_ten") {
+        return `Hand over: ${sideName(view, s.winners)} ${s.winners.includes(view.seat) ? "win" : "wins"} `
+          + "the match by the trump Ten's game point.";
+      }
       return `Hand over: ${sideName(view, s.winners)} ${s.winners.includes(view.seat) ? "win" : "wins"} `
         + `${s.game_points} game point${s.game_points === 1 ? "" : "s"} (${reason}).`;
     }

@@ -68,5 +68,13 @@ def variant_levels(variant: Variant) -> list[VariantLevel]:
 
 
 def listing() -> dict[str, list[VariantLevel]]:
-    """:func:`variant_levels` of every variant, by variant name."""
+    """:func:`variant_levels` of every variant with its own pack (option ``deck`` 24,
+    Schnapsen's 20 cards), by variant name."""
     return {name: variant_levels(v) for name, v in VARIANTS.items()}
+
+
+def listing_by_deck() -> dict[str, dict[str, list[VariantLevel]]]:
+    """:func:`variant_levels` of every variant with each pack of its option ``deck``, by
+    variant name, then by deck (``"24"``, ``"32"``: a JSON object's keys)."""
+    return {name: {str(size): variant_levels(v.with_deck(size)) for size in v.decks}
+            for name, v in VARIANTS.items()}

@@ -431,14 +431,17 @@ def _plans(state: GameState, seat: int, declare: bool,
 
 
 def outcome(state: GameState, side: int) -> int:
-    """Game points for ``side`` of a settled hand (negative when the other side scores)."""
+    """Game points for ``side`` of a settled hand (negative when the other side scores),
+    the trump Ten's point of ``trump_ten_point`` included (counted when its trick was won)."""
     settlement = state.settlement
     assert settlement is not None
+    ten = settlement.get("trump_ten_side")
+    extra = 0 if ten is None else 1 if ten == side else -1
     winner = settlement["winner_side"]
     if winner is None:
-        return 0
+        return extra
     points: int = settlement["game_points"]
-    return points if winner == side else -points
+    return extra + (points if winner == side else -points)
 
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,

@@ -20,7 +20,8 @@ from engine.state import GameState
 
 
 def _keep_score(c: Card, hand: int, trump: int) -> tuple[int, int, int]:
-    """Sort key: cheapest to give away first (side cards, not marriage cards, low points)."""
+    """Sort key: cheapest to give away first (side cards, not marriage cards, low points);
+    ``hand``: the cards whose marriages count (0 where there are none to meld)."""
     pair = MARRIAGES[SUIT_OF[c]]
     in_marriage = hand & pair == pair and RANK_OF[c] in (KING, QUEEN)
     return (SUIT_OF[c] == trump, in_marriage, POINTS[c])
@@ -34,7 +35,8 @@ def heuristic_action(state: GameState, seat: int, rng: random.Random | None = No
     kinds = {a.kind: a for a in acts}
     if DECLARE in kinds and state.credited_points(state.side_of(seat)) >= DECLARE_TARGET:
         return DECLARE_ACTION
-    hand = state.hands[seat]
+    # under four_hand_scoring hoyle no marriage is worth keeping: none may be melded
+    hand = state.hands[seat] if state.rules.plan.melds else 0
     trump = state.trump
     cards = [a.card for a in acts if a.kind == PLAY and a.card is not None]
     if rng is not None:

@@ -38,7 +38,7 @@ from engine import (
     view,
 )
 from engine.cards import POINTS, codes, mask_of, points_of
-from engine.rules import OPTIONS, VARIANTS
+from engine.rules import CONFLICTS, OPTIONS, VARIANTS
 from engine.state import FIELDS
 from tests.engine.helpers import UNIVERSE
 
@@ -51,18 +51,29 @@ CASES = [*((name, 24) for name in VARIANTS),
 UNCHECKED_EVENTS = ("dealer_chosen", "hand_settled")
 
 
+#: Options chosen only with the 32-card pack.
+DECK_32_ONLY = ("deck", "ten_rank", "four_hand_scoring", "trump_ten_point")
+
+
 def random_rules(variant: str, deck: int, rng: random.Random) -> Rules:
     """Random options for ``variant`` with the pack of ``deck`` cards (``ten_rank`` random
-    with 32 cards)."""
+    with 32 cards; in four-hand ``four_hand_scoring`` too, hoyle half the time, with
+    ``trump_ten_point`` random and the options it refuses at their defaults)."""
     options: dict[str, object] = {}
     for name, opt in OPTIONS.items():
-        if name in ("deck", "ten_rank"):
+        if name in DECK_32_ONLY:
             continue
         if not opt.variants or variant in opt.variants:
             options[name] = rng.choice(opt.allowed)
     if deck == 32:
         options["deck"] = 32
         options["ten_rank"] = rng.choice(("high", "low"))
+        if variant == "four-hand" and rng.random() < 0.5:
+            options["four_hand_scoring"] = "hoyle"
+            options["trump_ten_point"] = rng.choice((False, True))
+            for name, value, other, _ in CONFLICTS:
+                if name == "four_hand_scoring" and value == "hoyle":
+                    options.pop(other, None)
     options["match_points"] = rng.choice((3, 3, 7))
     if options.get("closing") is False:
         del options["close_min_talon"]  # no effect without closing: refused if not default

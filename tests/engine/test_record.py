@@ -39,6 +39,7 @@ def played(variant: str, seed: int, resign_at: int | None = None,
     *((name, {}) for name in VARIANTS),
     *((name, {"deck": 32}) for name, v in VARIANTS.items() if 32 in v.decks),
     ("sixty-six", {"deck": 32, "ten_rank": "low"}),
+    ("four-hand", {"deck": 32, "four_hand_scoring": "hoyle", "trump_ten_point": True}),
 ])
 def test_a_record_replays_to_the_same_settlements_and_result(
         variant: str, options: dict[str, object]) -> None:

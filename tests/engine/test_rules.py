@@ -23,6 +23,8 @@ DEFAULTS = {
     "automatic_66": False,
     "meld_credit": "immediate",
     "played_out_points": "table",
+    "four_hand_scoring": "project",
+    "trump_ten_point": False,
 }
 
 
@@ -37,8 +39,12 @@ def test_defaults_are_those_of_rules_md() -> None:
     [(name, value) for name, opt in OPTIONS.items() for value in opt.allowed],
 )
 def test_every_allowed_option_value_is_accepted(name: str, value: object) -> None:
-    needs = {"deck": 32} if (name, value) == ("ten_rank", "low") else {}
-    assert getattr(Rules.make("sixty-six", {name: value, **needs}), name) == value
+    needs: dict[str, object] = {
+        ("ten_rank", "low"): {"deck": 32}, ("four_hand_scoring", "hoyle"): {"deck": 32},
+        ("trump_ten_point", True): {"deck": 32, "four_hand_scoring": "hoyle"},
+    }.get((name, value), {})
+    variant = "four-hand" if OPTIONS[name].variants == ("four-hand",) else "sixty-six"
+    assert getattr(Rules.make(variant, {name: value, **needs}), name) == value
 
 
 @pytest.mark.parametrize(
@@ -59,11 +65,14 @@ def test_every_allowed_option_value_is_accepted(name: str, value: object) -> Non
         ("automatic_66", 1),
         ("meld_credit", "later"),
         ("played_out_points", 1),
+        ("four_hand_scoring", "bicycle"),
+        ("trump_ten_point", "yes"),
     ],
 )
 def test_bad_option_values_name_the_option_and_allowed_values(name: str, value: object) -> None:
+    variant = "four-hand" if OPTIONS[name].variants == ("four-hand",) else "sixty-six"
     with pytest.raises(InvalidOption) as err:
-        Rules.make("sixty-six", {name: value})
+        Rules.make(variant, {name: value})
     assert err.value.option == name
     assert err.value.allowed == list(OPTIONS[name].allowed)
     message = str(err.value)

@@ -14,7 +14,7 @@ from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW
 from api.leaderboard.scoring import BONUS, LEAVE_PENALTY, MIN_SETTLED
 from api.live.clock import clock_settings
 from engine import describe
-from engine.ai.catalogue import THINK_BUDGETS, listing
+from engine.ai.catalogue import THINK_BUDGETS, listing, listing_by_deck
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="What can be played: variants, options, settings, computer levels, "
@@ -39,6 +39,9 @@ class RulesResource(MethodView):
             "computer_levels": [_level(lv.name, lv.description) for lv in COMPUTER_LEVELS.values()],
             "computer_levels_by_variant": {variant: [lv.as_dict() for lv in levels]
                                            for variant, levels in listing().items()},
+            "computer_levels_by_deck": {
+                variant: {deck: [lv.as_dict() for lv in levels] for deck, levels in packs.items()}
+                for variant, packs in listing_by_deck().items()},
             "leaderboard": {"placement_bonus": list(BONUS), "leave_penalty": LEAVE_PENALTY,
                             "min_settled_hands": MIN_SETTLED, "rated_pair_limit": PAIR_LIMIT,
                             "rated_pair_window_s": PAIR_WINDOW},

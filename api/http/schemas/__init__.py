@@ -341,6 +341,9 @@ class MatchSchema(Schema):
     aborted_by = fields.Integer(allow_none=True, metadata={"description": "Seat that aborted"})
     timed_out_by = fields.Integer(allow_none=True, metadata={
         "description": "Seat whose clock forfeited the match (result_reason timeout)"})
+    carried = fields.Integer(metadata={
+        "description": "four_hand_scoring hoyle only: game points the winners of the next "
+                       "hand with winners get on top, one per hand tied 65:65 before it"})
 
 
 class EventSchema(Schema):
@@ -507,7 +510,15 @@ class RulesSchema(Schema):
     leaderboard = fields.Nested(LeaderboardRulesSchema)
     computer_levels_by_variant = fields.Dict(
         keys=fields.String(), values=fields.List(fields.Nested(VariantLevelSchema)),
-        metadata={"description": "Per variant, every computer level as it plays there"})
+        metadata={"description": "Per variant with its own pack (deck 24; Schnapsen 20 "
+                                 "cards), every computer level as it plays there"})
+    computer_levels_by_deck = fields.Dict(
+        keys=fields.String(), values=fields.Dict(
+            keys=fields.String(), values=fields.List(fields.Nested(VariantLevelSchema))),
+        metadata={"description": "Per variant, then per value of its rule option deck "
+                                 "(\"24\", \"32\"), every computer level as it plays there: "
+                                 "with 32 cards no exact search fits, so a level with a "
+                                 "fallback plays as it"})
 
 
 class HealthSchema(Schema):

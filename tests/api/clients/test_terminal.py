@@ -31,7 +31,8 @@ from engine import (
     view,
 )
 from tests.api.helpers import HEARTS_DECK as DECK
-from tests.engine.helpers import run, start
+from tests.engine.helpers import play_out, run, start
+from tests.engine.test_deck32_hoyle import DECK_100, DECK_TIE, TEN_POINT
 from tests.engine.test_rule_options import STRONG_F
 
 NAMES = {0: "Ann", 1: "Computer"}
@@ -304,3 +305,25 @@ def test_an_automatic_66_is_told_as_reached_not_declared() -> None:
 
 def test_the_8s_and_7s_of_the_32_card_pack_sort_under_the_9() -> None:
     assert sort_cards(["7S", "9S", "8S", "7H", "AS"], "H") == ["7H", "AS", "9S", "8S", "7S"]
+
+
+def test_a_hoyle_settlement_shows_the_carry_and_the_trump_ten() -> None:
+    names = {0: "Ann", 1: "East", 2: "North", 3: "West"}
+    state = start(DECK_TIE, "four-hand", TEN_POINT, more=[DECK_100])
+    events = play_out(state)
+    assert state.settlement is not None
+    tied = render_settlement(state.settlement, 0, names)
+    assert "The winners of the next hand get 1 game point(s) more." in tied
+    side = state.settlement["trump_ten_side"]
+    assert ("The trump Ten: 1 game point to "
+            + ("You + North." if side == 0 else "East + West.")) in tied
+    ten = next(e for e in events if e.type == "trump_ten_point")
+    assert render_event(ten.for_seat(0), 0, names).endswith("took the trump Ten: 1 game point "
+                                                            f"({':'.join(map(str, state.score))}).")
+    for seat in range(4):
+        apply(state, seat, Action.from_text("continue"))
+    play_out(state)
+    assert state.settlement is not None
+    assert "1 of these game points carried from tied hands." in render_settlement(
+        state.settlement, 0, names)
+

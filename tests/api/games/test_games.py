@@ -263,6 +263,12 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     assert expert["four-hand"]["plays_as"] == "strong"
     assert (expert["four-hand"]["work_units"], expert["four-hand"]["cap_ms"]) == (900_000, 1400)
     assert not expert["four-hand"]["exact_search"]
+    by_deck = body["computer_levels_by_deck"]
+    assert {v: list(packs) for v, packs in by_deck.items()} == {
+        v["name"]: [str(d["deck"]) for d in v["decks"]] for v in body["variants"]}
+    assert by_deck["sixty-six"]["24"] == by_variant["sixty-six"]
+    expert32 = next(lv for lv in by_deck["sixty-six"]["32"] if lv["name"] == "expert")
+    assert (expert32["plays_as"], expert32["exact_search"]) == ("strong", False)
     assert {s["name"] for s in body["settings"]} == {
         "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",
         "timeout_level"}

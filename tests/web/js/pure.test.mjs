@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { ApiError, failedWrite, unsettled } from "../../../api/web/api.js";
 import { cardName, faceSvg, sortCards } from "../../../api/web/cards.js";
 import { keyCommand } from "../../../api/web/keys.js";
-import { eventText, seatName, trickReason } from "../../../api/web/words.js";
+import { eventText, hoyleLines, seatName, trickReason } from "../../../api/web/words.js";
 
 test("the hand is sorted as in the terminal: trumps first, then C S H D, high to low", () => {
   assert.deepEqual(sortCards(["9D", "QS", "AH", "KS", "TH", "JD"], "H"),
@@ -84,6 +84,25 @@ test("the log tells the rule options of other rule sets: automatic 66, later mel
     reason: "reached_66_against_closer", winners: [1], game_points: 3 } };
   assert.equal(eventText(later, settled),
     "Hand over: Bob wins 3 game points (reached 66 against the closer).");
+});
+
+test("the log tells the trump Ten's game point and the hand it wins (four-hand hoyle)", () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, kind: "computer", level: "easy",
+    name: "Computer (easy)" }));
+  const view = { seat: 0, seats };
+  const ten = eventText(view, { type: "trump_ten_point", seat: 2, side: 0, score: [6, 4] });
+  assert.ok(ten.startsWith("North (easy, partner) takes the trump Ten: 1 game point for "), ten);
+  assert.ok(ten.endsWith(" (6:4)."), ten);
+  const settled = { type: "hand_settled", settlement: {
+    reason: "trump_ten", winners: [0, 2], game_points: 0 } };
+  assert.equal(eventText(view, settled),
+    "Hand over: You + North (easy, partner) win the match by the trump Ten's game point.");
+  assert.deepEqual(hoyleLines(view, { carried_points: 0, carried_to_next: 2, trump_ten_side: 1 }),
+    ["The winners of the next hand get 2 game points more.",
+      "The trump Ten: 1 game point to West (easy) + East (easy)."]);
+  assert.deepEqual(hoyleLines(view, { carried_points: 1, carried_to_next: 0, trump_ten_side: null }),
+    ["1 of these game points carried from tied hands.", "Nobody took the trump Ten."]);
+  assert.deepEqual(hoyleLines(view, { reason: "played_out" }), []);
 });
 
 test("in three- and four-hand the others are named by where they sit, as in the terminal", () => {
