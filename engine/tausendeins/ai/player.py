@@ -10,15 +10,16 @@ cards consistent with it. The levels (:data:`LEVELS`; the work bounds are per mo
   the deal played out by the rule-of-thumb policy for both seats; the best mean change of
   (own total - other total) wins. At most ``Level.playouts`` playouts a move (160), shared
   among the candidates (at least one deal each).
-* ``strong``: the same with 400 playouts, and an exact solve (:mod:`~engine.tausendeins.ai.solver`)
-  in place of playouts wherever a phase-2 deal is down to ``Level.solve_cards`` cards a hand
-  (8: the stock deal from trick 5 on, where every card is known and one deal is solved; the
-  last 8 tricks of a musik or ``all`` deal, solved in each of ``Level.solve_samples`` (12)
-  sampled deals), within ``Level.solve_nodes`` (40,000) positions a move; past that it falls
-  back to playouts. In the auction it values each bid by ``Level.bid_samples`` (40) sampled
-  deals played out with itself as declarer: the contract made (+ the bid, or the score under
-  ``contract_gain`` actual) or failed (- the bid), less the other's score; passing is valued
-  by playouts with the other as declarer; it takes the best.
+* ``strong``: the same with 400 playouts, and an exact solve
+  (:mod:`~engine.tausendeins.ai.solver`) in place of playouts wherever a phase-2 deal is down
+  to ``Level.solve_cards`` cards a hand (8). In the stock deal from trick 5 on every card is
+  known, and one alpha-beta search finds a best action; in the last 8 tricks of a musik or
+  ``all`` deal every candidate is valued exactly in each of ``Level.solve_samples`` (12)
+  sampled deals. At most ``Level.solve_nodes`` (40,000) positions a move; past that it plays
+  out as ``normal`` does. In the auction it values each bid over ``Level.bid_samples`` (40)
+  sampled deals played out with itself as declarer: the contract made (+ the bid, or the
+  score under ``contract_gain`` actual) or failed (- the bid), less the other's score;
+  passing is valued by playouts with the other as declarer; it takes the best.
 
 Candidates: every legal action, except that discards are cut to the ``Level.discards`` (8)
 cheapest pairs by the policy's order, and bids and raises to the two lowest (a pass, or
@@ -143,13 +144,17 @@ def _sample(k: Knowledge, spec: Level, rng: random.Random,
 
 def _solve(k: Knowledge, spec: Level, rng: random.Random,
            candidates: list[T1001Action]) -> T1001Action | None:
-    """The best mean exact value over the sampled deals (one if the deal is known), or
-    ``None`` when the search passes its bound."""
-    deals = 1 if k.determined else spec.solve_samples
+    """A known deal's best action by one alpha-beta search; else the best mean exact value
+    over ``Level.solve_samples`` sampled deals; ``None`` when the search passes its bound."""
     solver = Solver(k.seat, spec.solve_nodes)
+    if k.determined:
+        try:
+            return solver.best_action(k.sample(rng))[0]
+        except SearchBudgetExceeded:
+            return None
     sums = [0.0] * len(candidates)
     try:
-        for _ in range(deals):
+        for _ in range(spec.solve_samples):
             state = k.sample(rng)
             solver.memo.clear()
             values = dict(solver.action_values(state))

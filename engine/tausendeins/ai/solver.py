@@ -99,6 +99,18 @@ class Solver:
         self.memo[key] = (flag, best)
         return best
 
+    def best_action(self, state: T1001State) -> tuple[T1001Action, int]:
+        """A best searched action of the seat to move (``self.seat``; the first of equals) and
+        its exact value: one alpha-beta search, cheaper than every action's value."""
+        mover, actions = moves(state)
+        assert mover == self.seat
+        best, alpha = actions[0], -_INF
+        for a in actions:
+            v = self.value(child(state, mover, a), alpha, _INF)
+            if v > alpha:
+                best, alpha = a, v
+        return best, alpha
+
     def action_values(self, state: T1001State) -> list[tuple[T1001Action, int]]:
         """Each searched action of the seat to move (``self.seat``) with its exact value."""
         mover, actions = moves(state)

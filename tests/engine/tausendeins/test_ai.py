@@ -175,6 +175,8 @@ def test_the_exact_solver_agrees_with_plain_minimax(options: dict[str, object]) 
             assert Solver(seat, 10**6).value(clone(state)) == minimax(state, seat)
         solved = dict(Solver(mover, 10**6).action_values(state))
         assert solved == {a: minimax(child(state, mover, a), mover) for a in actions}
+        best, value = Solver(mover, 10**6).best_action(state)
+        assert value == max(solved.values()) == solved[best]
 
 
 def test_the_solver_stops_at_its_bound() -> None:
