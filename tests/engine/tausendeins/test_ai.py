@@ -22,7 +22,7 @@ from engine.tausendeins import (
 from engine.tausendeins.ai import LEVEL_TABLE, InvalidView, Level, choose, knowledge, level
 from engine.tausendeins.ai.knowledge import clone
 from engine.tausendeins.ai.solver import SearchBudgetExceeded, Solver, child, minimax, moves
-from engine.tausendeins.arena import match
+from engine.tausendeins.arena import main, match
 from engine.tausendeins.state import HAND_OVER, PLAY, PLAYING
 from tests.engine.tausendeins.helpers import D, deck, game
 
@@ -227,3 +227,11 @@ def test_normal_and_strong_beat_random(name: str) -> None:
         replace(LEVEL_TABLE[name], playouts=40)
     result = match(T1001Rules.make({}), lv, "random", 8, 17)
     assert result.mean - result.half_width > 0, result
+
+
+def test_the_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--deals", "1", "--levels", "random", "easy", "--option", "bidding=none",
+          "--option", "last_trick_bonus=10"])
+    out = capsys.readouterr().out
+    assert "{'last_trick_bonus': 10, 'bidding': 'none'}" in out
+    assert "    easy   random" in out
