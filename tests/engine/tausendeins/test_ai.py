@@ -223,8 +223,8 @@ def test_bad_requests_are_refused() -> None:
 
 @pytest.mark.parametrize("name", ["normal", "strong"])
 def test_normal_and_strong_beat_random(name: str) -> None:
-    lv = replace(LEVEL_TABLE[name], playouts=40, bid_samples=10) if name == "strong" else \
-        replace(LEVEL_TABLE[name], playouts=40)
+    lv = replace(LEVEL_TABLE[name], playouts=40, solve_nodes=10_000, solve_samples=4,
+                 bid_samples=10) if name == "strong" else replace(LEVEL_TABLE[name], playouts=40)
     result = match(T1001Rules.make({}), lv, "random", 8, 17)
     assert result.mean - result.half_width > 0, result
 
