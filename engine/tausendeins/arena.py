@@ -5,7 +5,8 @@ strong] [--option bidding=none ...]`` plays, for each pair of levels, ``--deals`
 dealt from a seeded shuffle and played twice with the seats swapped (duplicate play, so the
 cards favour neither level). It prints, per pair, the first level's mean margin a deal
 (its change of total minus the other's, in game points) with a 95% interval, and the share of
-deals it scored more in (ties count half).
+deals it scored more in (ties count half); then each level's CPU time per move (moves with a
+choice only).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -26,17 +29,25 @@ from engine.tausendeins.options import T1001Rules
 from engine.tausendeins.state import PLAYING
 from engine.tausendeins.view import view
 
+#: CPU seconds of each level's moves (its choices with more than one legal action).
+Think = dict[str, list[float]]
+
 
 def play_deal(rules: T1001Rules, deck: list[str], levels: Sequence[str | Level],
-              first_dealer: int, seed: int) -> int:
+              first_dealer: int, seed: int, think: Think | None = None) -> int:
     """One deal of ``deck`` with ``levels[s]`` in seat ``s``; seat 0's margin (its change of
-    total minus seat 1's)."""
+    total minus seat 1's). Each real choice's CPU time goes to ``think``."""
     rng = random.Random(seed)
     state, _ = new_game(rules, first_dealer=first_dealer, decks=[deck], rng=rng)
     while state.status == PLAYING:
         seat = state.to_act()
         assert seat is not None
-        apply(state, seat, choose(view(state, seat), levels[seat], rng), rng)
+        seen = view(state, seat)
+        start = time.process_time()
+        action = choose(seen, levels[seat], rng)
+        if think is not None and len(seen["legal_actions"]) > 1:
+            think.setdefault(level(levels[seat]).name, []).append(time.process_time() - start)
+        apply(state, seat, action, rng)
     return state.totals[0] - state.totals[1]
 
 
@@ -69,7 +80,7 @@ class Result:
 
 
 def match(rules: T1001Rules, first: str | Level, second: str | Level, deals: int,
-          seed: int) -> Result:
+          seed: int, think: Think | None = None) -> Result:
     """``deals`` deals, each played twice with the seats swapped (see the module text)."""
     rng = random.Random(seed)
     margins: list[int] = []
@@ -77,8 +88,8 @@ def match(rules: T1001Rules, first: str | Level, second: str | Level, deals: int
         order = list(SIXTY_SIX.deck)
         rng.shuffle(order)
         deck = [CARD_CODES[c] for c in order]
-        margins.append(play_deal(rules, deck, (first, second), i % 2, seed + i))
-        margins.append(-play_deal(rules, deck, (second, first), i % 2, seed + i))
+        margins.append(play_deal(rules, deck, (first, second), i % 2, seed + i, think))
+        margins.append(-play_deal(rules, deck, (second, first), i % 2, seed + i, think))
     name = level(first).name, level(second).name
     return Result(name[0], name[1], tuple(margins))
 
@@ -103,10 +114,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"Tausendeins arena: {args.deals} deals a pair, each played both ways, seed "
           f"{args.seed}, options {rules.changed_options() or 'default'}")
     print(f"{'first':>8} {'second':>8} {'margin/deal':>12} {'95% ±':>7} {'deals won':>10}")
+    think: Think = {}
     for a, b in combinations(args.levels, 2):
-        r = match(rules, b, a, args.deals, args.seed)
+        r = match(rules, b, a, args.deals, args.seed, think)
         print(f"{r.first:>8} {r.second:>8} {r.mean:>12.1f} {r.half_width:>7.1f} "
               f"{r.score:>10.1%}")
+    print(f"{'level':>8} {'moves':>6} {'CPU ms/move median':>19} {'p99':>6} {'max':>6}")
+    for name, times in think.items():
+        ms = sorted(1000 * t for t in times)
+        p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+        print(f"{name:>8} {len(ms):>6} {statistics.median(ms):>19.1f} {p99:>6.1f} "
+              f"{ms[-1]:>6.1f}")
 
 
 if __name__ == "__main__":

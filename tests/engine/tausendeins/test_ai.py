@@ -235,3 +235,4 @@ def test_the_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "{'last_trick_bonus': 10, 'bidding': 'none'}" in out
     assert "    easy   random" in out
+    assert "CPU ms/move median" in out
