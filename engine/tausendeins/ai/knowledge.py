@@ -74,9 +74,9 @@ class Knowledge:
         allowed = cards_of(self.unseen & ~self.excluded)
         if len(allowed) < self.other_unknown:
             raise InvalidView("no deal fits this view: the other hand cannot be filled")
-        mine = rng.sample(allowed, self.other_unknown)
-        state.hands[other] |= mask_of(mine)
-        rest = cards_of(self.unseen & ~mask_of(mine))
+        theirs = rng.sample(allowed, self.other_unknown)
+        state.hands[other] |= mask_of(theirs)
+        rest = cards_of(self.unseen & ~mask_of(theirs))
         rng.shuffle(rest)
         state.stock = rest[:self.stock_size]
         rest = rest[self.stock_size:]
