@@ -1,0 +1,18 @@
+"""Computer players for Tausendeins that never see hidden cards::
+
+    from engine.tausendeins.ai import LEVELS, choose
+
+    action = choose(view(state, seat), "strong", random.Random(7))
+
+Levels ``random``, ``easy``, ``normal``, ``strong`` (:data:`LEVELS`; budgets in
+:mod:`~engine.tausendeins.ai.player`). Modules: :mod:`~engine.tausendeins.ai.knowledge` (the
+view and consistent deals), :mod:`~engine.tausendeins.ai.policy` (rules of thumb),
+:mod:`~engine.tausendeins.ai.solver` (exact perfect-information search),
+:mod:`~engine.tausendeins.ai.player` (the levels).
+"""
+
+from engine.tausendeins.ai.knowledge import InvalidView, Knowledge, knowledge
+from engine.tausendeins.ai.player import LEVEL_TABLE, LEVELS, Level, choose, level
+
+__all__ = ["LEVELS", "LEVEL_TABLE", "InvalidView", "Knowledge", "Level", "choose", "knowledge",
+           "level"]
