@@ -1,6 +1,7 @@
 """The computers with the 32-card pack (docs/rules.md §13): every level picks a legal action
-in every variant that offers ``deck`` 32, the low Ten included; no exact search is claimed where
-its 24-card tables do not fit (tests/engine/ai/test_knowledge.py checks what a seat knows)."""
+in every variant that offers ``deck`` 32, the low Ten included, and the exact searches hold
+with its 8s and 7s as with the 24 cards (tests/engine/ai/test_knowledge.py checks what a seat
+knows)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ import random
 
 import pytest
 
-from engine import view
+from engine import GameState, Rules, view
 from engine.ai import LEVELS, choose
 from engine.ai.catalogue import variant_levels
 from engine.ai.player import exact_search_fits
+from engine.ai.solver import Position, Solver, solve
+from engine.ai.talon import TalonSolver
 from engine.play import legal_actions
 from engine.rules import VARIANTS
-from tests.engine.ai.helpers import random_action_states
+from tests.engine.ai.helpers import brute_force, card_by_brute_force, random_action_states
+from tests.engine.ai.test_talon import short_talon_positions
 
 CASES = [(name, {"deck": 32}) for name, v in VARIANTS.items() if 32 in v.decks]
 CASES.append(("sixty-six", {"deck": 32, "ten_rank": "low"}))
@@ -34,12 +38,56 @@ def test_every_level_plays_legally_with_32_cards(variant: str, options: dict[str
         assert action in legal_actions(state, seat)
 
 
-def test_the_exact_searches_are_not_claimed_for_32_cards() -> None:
+def test_the_exact_searches_are_claimed_for_32_cards() -> None:
     for v in VARIANTS.values():
         assert exact_search_fits(v) == v.has_talon
         if 32 in v.decks:
             v32 = v.with_deck(32)
-            assert not exact_search_fits(v32)
+            assert exact_search_fits(v32) == v.has_talon
             levels = {lv.name: lv for lv in variant_levels(v32)}
-            assert not any(lv.exact_search for lv in levels.values())
-            assert levels["expert"].plays_as == "strong"
+            assert any(lv.exact_search for lv in levels.values()) == v.has_talon
+
+
+def endgames(options: dict[str, object], seed: int, count: int, cards: int) -> list[GameState]:
+    """Two-hand sixty-six positions with ``options`` (the 32-card pack), the talon closed or
+    exhausted, at most ``cards`` in the hand to move, some holding an 8 or a 7."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states("sixty-six", rng, 40 * count, close_chance=0.1,
+                                      options=options):
+        seat = state.to_act()
+        assert seat is not None
+        if (not state.talon_open and state.hands[seat].bit_count() <= cards
+                and rng.random() < 0.3):
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    assert len(out) == count
+    assert any((s.hands[0] | s.hands[1]) >> 24 for s in out)
+    return out
+
+
+@pytest.mark.parametrize("options", [{"deck": 32}, {"deck": 32, "ten_rank": "low"}])
+def test_the_solver_matches_plain_minimax_with_32_cards(options: dict[str, object]) -> None:
+    """The value and each card's value, against a memoised minimax through engine.apply."""
+    values = set()
+    for state in endgames(options, 5, 40, 5):
+        memo: dict[tuple[object, ...], int] = {}
+        value = solve(state)
+        assert value == brute_force(state, memo=memo), Position.from_state(state)
+        pos = Position.from_state(state)
+        mover = state.to_act()
+        assert mover is not None
+        for c, v in Solver.for_position(pos).card_values(pos).items():
+            assert v == card_by_brute_force(state, mover, c, memo), (pos, c)
+        values.add(value)
+    assert len(values) >= 3
+
+
+@pytest.mark.parametrize("options", [{"deck": 32}, {"deck": 32, "ten_rank": "low"}])
+def test_the_talon_search_matches_brute_force_with_32_cards(options: dict[str, object]) -> None:
+    rules = Rules.make("sixty-six", options)
+    positions = short_talon_positions(rules, 13, 12, 2)
+    assert any(s.trump_card >= 24 or (s.hands[0] | s.hands[1]) >> 24 for s in positions)
+    for state in positions:
+        assert TalonSolver(state.rules, state.trump).value(state) == brute_force(state, solve)
