@@ -25,10 +25,10 @@ from engine.ai.solver import (
     _CACHE_LIMIT,
     _CHEAPEST_FIRST,
     UP,
+    PositionTable,
     Solver,
     _entry,
     by_points,
-    credit_trick,
     position_key,
     rank_major,
 )
@@ -90,7 +90,7 @@ class TalonSolver:
         #: player on lead and tricks taken (``p << 2 | tk``), keyed by
         #: :func:`~engine.ai.solver.position_key`; an entry packs (lower bound, upper bound)
         #: as :func:`~engine.ai.solver._entry` does.
-        self._tables: dict[tuple[Card, ...], list[dict[int, int]]] = {}
+        self._tables: dict[tuple[Card, ...], list[PositionTable]] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
 
@@ -146,10 +146,10 @@ class TalonSolver:
                                                         p1 + mv if p == 1 else p1, tk)
         tables = self._tables.get(talon)
         if tables is None:
-            tables = self._tables[talon] = [{} for _ in range(8)]
+            tables = self._tables[talon] = [PositionTable() for _ in range(8)]
         tt = tables[p << 2 | tk]
         key = position_key(h0, h1, p0, p1, e0, e1, melded, self.next_trick_melds)
-        entry = tt.get(key, -1)
+        entry = tt.get(key)
         if entry >= 0:
             lo = (entry & 15) - _WIN
             hi = (entry >> 4 & 15) - _WIN
@@ -194,11 +194,11 @@ class TalonSolver:
                         if alpha >= beta:
                             break
         if best <= a0:
-            tt[key] = _entry(-_WIN, best)
+            tt.put(key, _entry(-_WIN, best))
         elif best >= beta:
-            tt[key] = _entry(best, _WIN)
+            tt.put(key, _entry(best, _WIN))
         else:
-            tt[key] = _entry(best, best)
+            tt.put(key, _entry(best, best))
         return best
 
     def _lead_options(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
@@ -231,13 +231,23 @@ class TalonSolver:
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
             w = f if beaters >> c & 1 else 1 - f
-            q0, q1, t, g0, g1 = credit_trick(w, POINTS[led] + POINTS[c], p0, p1, tk, e0, e1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
+            # credit_trick, inlined: a tuple of five boxed ints per answer, compiled
+            q0 = p0
+            q1 = p1
+            g0 = e0
+            g1 = e1
             if w == 0:
+                q0 += POINTS[led] + POINTS[c] + e0
+                g0 = 0
+                t = tk | 1
                 n0 |= 1 << top
                 n1 |= 1 << second
             else:
+                q1 += POINTS[led] + POINTS[c] + e1
+                g1 = 0
+                t = tk | 2
                 n0 |= 1 << second
                 n1 |= 1 << top
             if rest:
