@@ -133,6 +133,8 @@ class PositionTable:
     slot (a search stays exact, it only searches that position again). Below the bound it
     keeps every entry, as a dictionary would, so a search's node count is that of a
     dictionary's. Negative keys (the rare wide positions) go to a dictionary beside it.
+    A key's first slot: its 62 bits folded to 30, times Knuth's multiplier, the middle bits
+    of the product (below 2 ** 62: a machine integer of compiled code).
     """
 
     def __init__(self) -> None:
@@ -148,7 +150,7 @@ class PositionTable:
             return self.wide.get(key, -1)
         keys = self.keys
         mask = self.mask
-        i = (key ^ key >> 19 ^ key >> 37 ^ key >> 53) & mask
+        i = ((key ^ key >> 23 ^ key >> 41) & 0x3FFFFFFF) * 2654435761 >> 16 & mask
         k = keys[i]
         while k != key:
             if k < 0:
@@ -164,7 +166,7 @@ class PositionTable:
             return
         keys = self.keys
         mask = self.mask
-        home = i = (key ^ key >> 19 ^ key >> 37 ^ key >> 53) & mask
+        home = i = ((key ^ key >> 23 ^ key >> 41) & 0x3FFFFFFF) * 2654435761 >> 16 & mask
         k = keys[i]
         while k != key:
             if k < 0:
