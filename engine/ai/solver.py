@@ -117,86 +117,6 @@ _SUIT_MASK_OF: Final = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(CARDS))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
-#: A position table's first size and its bound, in slots; it holds at most three quarters of
-#: its slots in entries (at the bound 196,608 entries, some 14 MB with their ints).
-_FIRST_SLOTS: Final = 1 << 6
-TABLE_SLOTS: Final = 1 << 18
-
-
-class PositionTable:
-    """A transposition table: entries (ints ≥ 0) by :func:`position_key`, open addressing
-    with linear probing over two lists of ints (keys, entries), so that a probe of compiled
-    code makes no object, as a dictionary's would (its key boxed).
-
-    Bounded: it doubles from :data:`_FIRST_SLOTS` while three quarters full, up to
-    :data:`TABLE_SLOTS` slots; full at the bound, a new key replaces the entry at its first
-    slot (a search stays exact, it only searches that position again). Below the bound it
-    keeps every entry, as a dictionary would, so a search's node count is that of a
-    dictionary's. Negative keys (the rare wide positions) go to a dictionary beside it.
-    A key's first slot: its 62 bits folded to 30, times Knuth's multiplier, the middle bits
-    of the product (below 2 ** 62: a machine integer of compiled code).
-    """
-
-    def __init__(self) -> None:
-        self.keys = [-1] * _FIRST_SLOTS
-        self.entries = [0] * _FIRST_SLOTS
-        self.mask = _FIRST_SLOTS - 1
-        self.free = _FIRST_SLOTS * 3 // 4
-        self.wide: dict[int, int] = {}
-
-    def get(self, key: int) -> int:
-        """The entry of ``key``, or −1."""
-        if key < 0:
-            return self.wide.get(key, -1)
-        keys = self.keys
-        mask = self.mask
-        i = ((key ^ key >> 23 ^ key >> 41) & 0x3FFFFFFF) * 2654435761 >> 16 & mask
-        k = keys[i]
-        while k != key:
-            if k < 0:
-                return -1
-            i = (i + 1) & mask
-            k = keys[i]
-        return self.entries[i]
-
-    def put(self, key: int, entry: int) -> None:
-        """Sets the entry of ``key`` (see the class's bound)."""
-        if key < 0:
-            self.wide[key] = entry
-            return
-        keys = self.keys
-        mask = self.mask
-        home = i = ((key ^ key >> 23 ^ key >> 41) & 0x3FFFFFFF) * 2654435761 >> 16 & mask
-        k = keys[i]
-        while k != key:
-            if k < 0:
-                if not self.free:
-                    if mask + 1 < TABLE_SLOTS:
-                        self._grow()
-                        self.put(key, entry)
-                        return
-                    i = home  # full at the bound: replace
-                    break
-                self.free -= 1
-                break
-            i = (i + 1) & mask
-            k = keys[i]
-        keys[i] = key
-        self.entries[i] = entry
-
-    def _grow(self) -> None:
-        keys = self.keys
-        entries = self.entries
-        size = 2 * len(keys)
-        self.keys = [-1] * size
-        self.entries = [0] * size
-        self.mask = size - 1
-        self.free = size * 3 // 4
-        for i, key in enumerate(keys):
-            if key >= 0:
-                self.put(key, entries[i])
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """A two-hand phase-2 position; players are 0 and 1 (indices into ``GameState.active``).
@@ -281,11 +201,10 @@ class Solver:
         self.automatic_66 = automatic_66
         self.next_trick_melds = next_trick_melds
         self.played_out_one = played_out_one
-        #: Transposition tables (:class:`PositionTable`, bounded), ``_tts[p << 2 | tk]`` for
-        #: player ``p`` on lead and tricks
+        #: Transposition tables, ``_tts[p << 2 | tk]`` for player ``p`` on lead and tricks
         #: ``tk``, keyed by :func:`position_key`; an entry packs (lower bound, upper bound,
         #: best lead) as ``_entry(lo, hi) | lead << 8``.
-        self._tts = [PositionTable() for _ in range(8)]
+        self._tts: list[dict[int, int]] = [{}, {}, {}, {}, {}, {}, {}, {}]
         self._order_key = trump << CARDS
         #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
         self.nodes = 0
@@ -383,7 +302,7 @@ class Solver:
         else:
             key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
         tt = self._tts[p << 2 | tk]
-        entry = tt.get(key)
+        entry = tt.get(key, -1)
         best_move = -1
         if entry >= 0:
             lo = (entry & 15) - _WIN
@@ -500,11 +419,11 @@ class Solver:
                         break
         # _entry(lo, hi) | bm << 8, inlined (a call per node costs the pure path too)
         if best <= a0:
-            tt.put(key, (best + _WIN) << 4 | bm << 8)
+            tt[key] = (best + _WIN) << 4 | bm << 8
         elif best >= beta:
-            tt.put(key, best + _WIN | 2 * _WIN << 4 | bm << 8)
+            tt[key] = best + _WIN | 2 * _WIN << 4 | bm << 8
         else:
-            tt.put(key, best + _WIN | (best + _WIN) << 4 | bm << 8)
+            tt[key] = best + _WIN | (best + _WIN) << 4 | bm << 8
         return best
 
     def _last_trick(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,

@@ -25,7 +25,6 @@ from engine.ai.solver import (
     _CACHE_LIMIT,
     _CHEAPEST_FIRST,
     UP,
-    PositionTable,
     Solver,
     _entry,
     by_points,
@@ -90,7 +89,7 @@ class TalonSolver:
         #: player on lead and tricks taken (``p << 2 | tk``), keyed by
         #: :func:`~engine.ai.solver.position_key`; an entry packs (lower bound, upper bound)
         #: as :func:`~engine.ai.solver._entry` does.
-        self._tables: dict[tuple[Card, ...], list[PositionTable]] = {}
+        self._tables: dict[tuple[Card, ...], list[dict[int, int]]] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
 
@@ -146,10 +145,10 @@ class TalonSolver:
                                                         p1 + mv if p == 1 else p1, tk)
         tables = self._tables.get(talon)
         if tables is None:
-            tables = self._tables[talon] = [PositionTable() for _ in range(8)]
+            tables = self._tables[talon] = [{} for _ in range(8)]
         tt = tables[p << 2 | tk]
         key = position_key(h0, h1, p0, p1, e0, e1, melded, self.next_trick_melds)
-        entry = tt.get(key)
+        entry = tt.get(key, -1)
         if entry >= 0:
             lo = (entry & 15) - _WIN
             hi = (entry >> 4 & 15) - _WIN
@@ -194,11 +193,11 @@ class TalonSolver:
                         if alpha >= beta:
                             break
         if best <= a0:
-            tt.put(key, _entry(-_WIN, best))
+            tt[key] = _entry(-_WIN, best)
         elif best >= beta:
-            tt.put(key, _entry(best, _WIN))
+            tt[key] = _entry(best, _WIN)
         else:
-            tt.put(key, _entry(best, best))
+            tt[key] = _entry(best, best)
         return best
 
     def _lead_options(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
