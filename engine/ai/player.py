@@ -290,9 +290,9 @@ def _level(level: str | Level) -> Level:
 
 def exact_search_fits(variant: Variant) -> bool:
     """Whether the exact two-hand searches (:mod:`~engine.ai.solver`, :mod:`~engine.ai.talon`)
-    fit ``variant``: it has a talon and a pack of at most 24 cards (their tables are of the 24
-    cards; with ``deck`` 32 the levels play on by their playouts, as in four-hand)."""
-    return variant.has_talon and len(variant.deck) <= 24
+    fit ``variant``: it has a talon (two and three hands, with either pack; without one, as in
+    four-hand, the levels play on by their playouts)."""
+    return variant.has_talon
 
 
 def plays_as(level: Level, variant: Variant) -> Level:

@@ -36,7 +36,10 @@ from typing import Final
 
 from engine.cards import (
     BEATERS,
+    BEATERS_TEN_LOW,
+    CARDS,
     HIGHER_IN_SUIT,
+    HIGHER_IN_SUIT_TEN_LOW,
     KING,
     MARRIAGE_OF,
     MARRIAGES,
@@ -45,6 +48,7 @@ from engine.cards import (
     POINTS,
     QUEEN,
     SUIT_MASKS,
+    SUIT_OF,
     TRUMP_MELD_POINTS,
     Card,
     cards_of,
@@ -55,12 +59,25 @@ from engine.state import GameState
 _WIN: Final = 4
 #: Below this many credited points even a trump marriage cannot reach 66.
 _MELD_REACH: Final = DECLARE_TARGET - TRUMP_MELD_POINTS
-#: The cards of a mask within one suit, cheapest (lowest card) first.
+
+
+def _submasks(mask: int) -> list[int]:
+    """The non-empty submasks of ``mask``."""
+    out = []
+    m = mask
+    while m:
+        out.append(m)
+        m = (m - 1) & mask
+    return out
+
+
+#: The cards of a mask within one suit (its 8s and 7s too), cheapest (lowest card) first.
 _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
-                          for m in (p << (6 * s) for p in range(1, 64))}
+                          for m in _submasks(SUIT_MASKS[s])}
 #: Move orders are cached per hand (and trump) for all solvers: most searches are small and
 #: the same hands recur from deal to deal. Phase-2 hands hold at most 6 of 24 cards, about
-#: 190,000 masks; the caches stop growing at this many entries (some tens of MB at most).
+#: 190,000 masks (of 32 cards, some millions); the caches stop growing at this many entries
+#: (some tens of MB at most). Their keys put the trump above a hand's 32 bits (:data:`CARDS`).
 _CACHE_LIMIT: Final = 1 << 18
 _LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
 _DISCARDS: dict[int, tuple[Card, ...]] = {}
@@ -96,7 +113,7 @@ UP: Final = (_by_rank(0, False), _by_rank(1, False))
 _KINGS: Final = sum(1 << (6 * s + KING) for s in range(4))
 assert QUEEN == KING + 1
 #: The mask of each card's suit.
-_SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 6] for c in range(24))
+_SUIT_MASK_OF: Final = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(CARDS))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
@@ -129,6 +146,8 @@ class Position:
     automatic_66: bool = False
     next_trick_melds: bool = False
     played_out_one: bool = False
+    #: Rule option ``ten_rank`` low (the 32-card pack: the Ten ranks below the Jack).
+    ten_low: bool = False
 
     @classmethod
     def from_state(cls, state: GameState) -> Position:
@@ -155,6 +174,7 @@ class Position:
             automatic_66=state.rules.automatic_66,
             next_trick_melds=state.rules.meld_credit == "next_trick",
             played_out_one=state.rules.played_out_points == "one",
+            ten_low=state.rules.ten_rank == "low",
         )
 
 
@@ -168,9 +188,11 @@ class Solver:
     def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
                  bonus: int, last_trick_wins: bool, pending_melds: bool = True, *,
                  automatic_66: bool = False, next_trick_melds: bool = False,
-                 played_out_one: bool = False) -> None:
+                 played_out_one: bool = False, ten_low: bool = False) -> None:
         self.trump = trump
-        self._beaters = BEATERS[trump]
+        self._beaters = (BEATERS_TEN_LOW if ten_low else BEATERS)[trump]
+        #: ``_higher[c]``: the cards of ``c``'s suit that beat it.
+        self._higher = HIGHER_IN_SUIT_TEN_LOW if ten_low else HIGHER_IN_SUIT
         self.closer = closer
         self.snapshot = snapshot
         self.bonus = bonus
@@ -183,7 +205,7 @@ class Solver:
         #: ``tk``, keyed by :func:`position_key`; an entry packs (lower bound, upper bound,
         #: best lead) as ``_entry(lo, hi) | lead << 8``.
         self._tts: list[dict[int, int]] = [{}, {}, {}, {}, {}, {}, {}, {}]
-        self._order_key = trump << 24
+        self._order_key = trump << CARDS
         #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
         self.nodes = 0
         self._trump_mask = SUIT_MASKS[trump]
@@ -193,7 +215,8 @@ class Solver:
     def for_position(cls, pos: Position) -> Solver:
         return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
                    pos.pending_melds, automatic_66=pos.automatic_66,
-                   next_trick_melds=pos.next_trick_melds, played_out_one=pos.played_out_one)
+                   next_trick_melds=pos.next_trick_melds, played_out_one=pos.played_out_one,
+                   ten_low=pos.ten_low)
 
     # ------------------------------------------------------------------ outcomes
 
@@ -243,9 +266,9 @@ class Solver:
 
     def follows(self, hand: int, led: Card) -> int:
         """Cards of ``hand`` that may answer ``led`` under strict play."""
-        follow = hand & SUIT_MASKS[led // 6]
+        follow = hand & _SUIT_MASK_OF[led]
         if follow:
-            return follow & HIGHER_IN_SUIT[led] or follow
+            return follow & self._higher[led] or follow
         return hand & self._trump_mask or hand
 
     def lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
@@ -274,7 +297,7 @@ class Solver:
         # position_key(...), its common case inlined (a call would cost the pure path a tenth)
         k0 = p0 + pend0
         k1 = p1 + pend1
-        if (k0 | k1) >> 7 or melded is not None or self.next_trick_melds:
+        if (k0 | k1) >> 7 | (h0 | h1) >> 24 or melded is not None or self.next_trick_melds:
             key = position_key(h0, h1, p0, p1, pend0, pend1, melded, True)
         else:
             key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
@@ -297,7 +320,7 @@ class Solver:
         if best_move < 0:
             moves = _LEAD_ORDERS.get(leads | self._order_key) or _lead_order(leads, self.trump)
         else:  # the table's best lead first
-            moves = (_LEAD_ORDERS.get(leads | self._order_key | (best_move + 1) << 26)
+            moves = (_LEAD_ORDERS.get(leads | self._order_key | (best_move + 1) << _FIRST_SHIFT)
                      or _lead_order(leads, self.trump, best_move))
         a0 = alpha
         best = -_WIN
@@ -307,6 +330,7 @@ class Solver:
         f = 1 - p
         theirs = h1 if p == 0 else h0
         trump_mask = self._trump_mask
+        higher = self._higher
         for c in moves:
             q0 = p0  # one name at a time: no tuple to pack in pure Python
             q1 = p1
@@ -329,7 +353,7 @@ class Solver:
             # The follower's legal answers (docs/rules.md §2): all of one kind, winning or losing.
             follow = theirs & _SUIT_MASK_OF[c]
             if follow:
-                legal = follow & HIGHER_IN_SUIT[c]
+                legal = follow & higher[c]
                 wins = bool(legal)
                 replies = _CHEAPEST_FIRST[legal or follow]
             else:
@@ -533,17 +557,18 @@ def position_key(h0: int, h1: int, p0: int, p1: int, e0: int, e1: int,
     A side has credited points only after its first trick and, unless melds stay pending
     after it (``wide``: ``meld_credit`` ``next_trick``), pending melds only before it: with
     ``tk`` apart, its score is one number, ``points + pending``, of 7 bits while below 128,
-    and the key fits 62 bits, a machine integer of compiled code. Any other position
-    (``wide``, a suit just melded) takes a negative key holding every field apart.
+    and with hands of the 24 cards the key fits 62 bits, a machine integer of compiled code.
+    Any other position (``wide``, a suit just melded, a card of the 32-card pack's 8s and
+    7s) takes a negative key holding every field apart.
     :meth:`Solver.lead` inlines the common case.
     """
     g0 = p0 + e0
     g1 = p1 + e1
-    if not ((g0 | g1) >> 7 or melded is not None or wide):
+    if not ((g0 | g1) >> 7 | (h0 | h1) >> 24 or melded is not None or wide):
         return h0 | h1 << 24 | (g0 | g1 << 7) << 48
     m = 0 if melded is None else melded + 1
-    # Points are at most 220 (120 in tricks, 100 in melds): 8 bits each, ``e1`` on top.
-    return ~(h0 | h1 << 24 | m << 48 | p0 << 51 | p1 << 59 | e0 << 67 | e1 << 75)
+    # Hands of 32 bits; points are at most 220 (120 in tricks, 100 in melds): 8 bits each.
+    return ~(h0 | h1 << 32 | m << 64 | p0 << 67 | p1 << 75 | e0 << 83 | e1 << 91)
 
 
 def _entry(lo: int, hi: int) -> int:
@@ -556,7 +581,8 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     """``(p0, p1, tk, e0, e1)`` after player ``w`` takes a trick worth ``won`` points: his
     pending melds (``e0``, ``e1``) are credited with the trick: by default only a first trick
     (bit ``w`` of ``tk``) finds any, with ``meld_credit`` ``next_trick`` any trick may.
-    :meth:`Solver.lead` does the same in place (its hot loop). Crediting whatever is
+    :meth:`Solver.lead` and :meth:`~engine.ai.talon.TalonSolver.follow` do the same in place
+    (their hot loops). Crediting whatever is
     pending with every trick is that rule: nothing is pending after a first trick unless
     under ``next_trick``."""
     if w == 0:
@@ -564,38 +590,57 @@ def credit_trick(w: int, won: int, p0: int, p1: int, tk: int, e0: int, e1: int
     return p0, p1 + won + e1, tk | 2, e0, 0
 
 
+#: Where a cached lead order's forced first card sits in its key (above the trump).
+_FIRST_SHIFT: Final = CARDS + 2
+
+
 def _lead_order(hand: int, trump: int, first: Card = -1) -> tuple[Card, ...]:
     """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`, by ``hand |
-    trump << 24 | (first + 1) << 26``): side cards, most points first (ties in index order),
-    then trumps, high to low; ``first`` (a card of ``hand``) moved to the front."""
-    order = _LEAD_ORDERS.get(hand | trump << 24)
+    trump << CARDS | (first + 1) << _FIRST_SHIFT``): side cards, most points first (ties in
+    index order), then trumps, high to low; ``first`` (a card of ``hand``) moved to the
+    front."""
+    order = _LEAD_ORDERS.get(hand | trump << CARDS)
     if order is None:
         trumps = hand & SUIT_MASKS[trump]
         side = hand ^ trumps
-        c, s, h, d = _RANK_MAJOR
-        side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
-        order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
-                 *_HIGH_FIRST[trump][trumps >> 6 * trump])
+        if hand >> 24:
+            order = (*by_points(side, True), *cards_of(trumps))
+        else:
+            c, s, h, d = _RANK_MAJOR
+            side = c[side & 63] | s[side >> 6 & 63] | h[side >> 12 & 63] | d[side >> 18]
+            order = (*_DOWN[0][side & 4095], *_DOWN[1][side >> 12],
+                     *_HIGH_FIRST[trump][trumps >> 6 * trump])
         if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-            _LEAD_ORDERS[hand | trump << 24] = order
+            _LEAD_ORDERS[hand | trump << CARDS] = order
     if first < 0:
         return order
     if order[0] != first:
         i = order.index(first)
         order = (first, *order[:i], *order[i + 1:])
     if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-        _LEAD_ORDERS[hand | trump << 24 | (first + 1) << 26] = order
+        _LEAD_ORDERS[hand | trump << CARDS | (first + 1) << _FIRST_SHIFT] = order
     return order
 
 
 def _discards(hand: int) -> tuple[Card, ...]:
     """Cards of ``hand`` (none of them winning) cheapest first; ties in index order."""
-    c, s, h, d = _RANK_MAJOR
-    ranks = c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18]
-    order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])  # the lowest (fewest points) first
+    if hand >> 24:
+        order = by_points(hand, False)
+    else:
+        c, s, h, d = _RANK_MAJOR
+        ranks = c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18]
+        order = (*UP[1][ranks >> 12], *UP[0][ranks & 4095])  # the lowest points first
     if len(_DISCARDS) < _CACHE_LIMIT:
         _DISCARDS[hand] = order
     return order
+
+
+def by_points(hand: int, most_first: bool) -> tuple[Card, ...]:
+    """The cards of ``hand`` by their points, most or fewest first, ties in index order (as
+    the rank-major tables order the 24 cards; this is their slower twin for any card)."""
+    cards = [c for c in range(CARDS) if hand >> c & 1]
+    cards.sort(key=lambda c: -POINTS[c] if most_first else POINTS[c])
+    return tuple(cards)
 
 
 def rank_major(hand: int) -> int:

@@ -27,12 +27,14 @@ from engine.ai.solver import (
     UP,
     Solver,
     _entry,
-    credit_trick,
+    by_points,
     position_key,
     rank_major,
 )
 from engine.cards import (
     BEATERS,
+    BEATERS_TEN_LOW,
+    CARDS,
     MARRIAGE_OF,
     MARRIAGES,
     MELD_VALUES,
@@ -57,8 +59,12 @@ class TalonSolver:
 
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
-        self._beaters = BEATERS[trump]
-        self._trump_key = trump << 24
+        self.ten_low = rules.ten_rank == "low"
+        self._beaters = (BEATERS_TEN_LOW if self.ten_low else BEATERS)[trump]
+        self._trump_key = trump << CARDS
+        #: The key of this hand's follow orders in :data:`_FOLLOW_ORDERS`, above the hand and
+        #: the card led.
+        self._follow_key = (trump << 1 | self.ten_low) << CARDS + 5
         self.bonus = rules.bonus
         self.last_trick_wins = rules.variant.last_trick_wins
         rank = rules.variant.exchange_rank
@@ -72,7 +78,8 @@ class TalonSolver:
         #: Keyword options of every phase-2 :class:`Solver` of the hand.
         self._options = {"automatic_66": rules.automatic_66,
                          "next_trick_melds": self.next_trick_melds,
-                         "played_out_one": rules.played_out_points == "one"}
+                         "played_out_one": rules.played_out_points == "one",
+                         "ten_low": self.ten_low}
         self._meld_value = MELD_VALUES[trump]
         self._trump_mask = SUIT_MASKS[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
@@ -217,19 +224,29 @@ class TalonSolver:
         self.nodes += 1
         hand = h0 if f == 0 else h1
         beaters = self._beaters[led]
-        order = (_FOLLOW_ORDERS.get(hand | led << 24 | self._trump_key << 5)
-                 or _follow_order(hand, led, self.trump))
+        order = (_FOLLOW_ORDERS.get(hand | led << CARDS | self._follow_key)
+                 or _follow_order(hand, led, self.trump, self.ten_low))
         best = -_WIN
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
             w = f if beaters >> c & 1 else 1 - f
-            q0, q1, t, g0, g1 = credit_trick(w, POINTS[led] + POINTS[c], p0, p1, tk, e0, e1)
             n0 = h0 & ~(1 << c) if f == 0 else h0
             n1 = h1 & ~(1 << c) if f == 1 else h1
+            # credit_trick, inlined: a tuple of five boxed ints per answer, compiled
+            q0 = p0
+            q1 = p1
+            g0 = e0
+            g1 = e1
             if w == 0:
+                q0 += POINTS[led] + POINTS[c] + e0
+                g0 = 0
+                t = tk | 1
                 n0 |= 1 << top
                 n1 |= 1 << second
             else:
+                q1 += POINTS[led] + POINTS[c] + e1
+                g1 = 0
+                t = tk | 2
                 n0 |= 1 << second
                 n1 |= 1 << top
             if rest:
@@ -258,6 +275,8 @@ def _cheap_first(hand: int, trump: int) -> tuple[Card, ...]:
     """The cards of ``hand``, side cards before trumps, each cheapest first (fewest points;
     ties in index order)."""
     trumps = hand & SUIT_MASKS[trump]
+    if hand >> 24:
+        return (*by_points(hand ^ trumps, False), *_CHEAPEST_FIRST.get(trumps, ()))
     side = rank_major(hand ^ trumps)
     return (*UP[1][side >> 12], *UP[0][side & 4095], *_CHEAPEST_FIRST.get(trumps, ()))
 
@@ -266,18 +285,19 @@ def _lead_order(hand: int, trump: int) -> tuple[Card, ...]:
     """The leads of ``hand`` in search order (kept in :data:`_LEAD_ORDERS`)."""
     order = _cheap_first(hand, trump)
     if len(_LEAD_ORDERS) < _CACHE_LIMIT:
-        _LEAD_ORDERS[hand | trump << 24] = order
+        _LEAD_ORDERS[hand | trump << CARDS] = order
     return order
 
 
-def _follow_order(hand: int, led: Card, trump: int) -> tuple[Card, ...]:
-    """The answers of ``hand`` to ``led`` in search order (kept in :data:`_FOLLOW_ORDERS`):
-    with a Ten or Ace led at stake the winners first, else the cheapest loser first; then
-    each kind cheapest first."""
-    beaters = BEATERS[trump][led]
+def _follow_order(hand: int, led: Card, trump: int, ten_low: bool) -> tuple[Card, ...]:
+    """The answers of ``hand`` to ``led`` in search order (kept in :data:`_FOLLOW_ORDERS`, by
+    ``hand | led << CARDS | (trump << 1 | ten_low) << CARDS + 5``): with a Ten or Ace led at
+    stake the winners first, else the cheapest loser first; then each kind cheapest first
+    (``ten_low``: option ``ten_rank`` low)."""
+    beaters = (BEATERS_TEN_LOW if ten_low else BEATERS)[trump][led]
     wins = _cheap_first(hand & beaters, trump)
     loses = _cheap_first(hand & ~beaters, trump)
     order = wins + loses if POINTS[led] >= 10 else loses[:1] + wins + loses[1:]
     if len(_FOLLOW_ORDERS) < _CACHE_LIMIT:
-        _FOLLOW_ORDERS[hand | led << 24 | trump << 29] = order
+        _FOLLOW_ORDERS[hand | led << CARDS | (trump << 1 | ten_low) << CARDS + 5] = order
     return order

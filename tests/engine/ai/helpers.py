@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game
 from engine.actions import CLOSE, DECLARE
 from engine.ai.player import outcome
+from engine.ai.solver import Position, Solver, solve
 from engine.scoring import DECLARE_TARGET
 
 
@@ -100,3 +101,17 @@ def card_by_brute_force(state: GameState, seat: int, c: int,
     to_act = after.to_act()
     assert to_act is not None
     return brute_force(after, memo=memo) * (1 if after.side_of(to_act) == side else -1)
+
+
+def solved_as_by_minimax(state: GameState) -> int:
+    """The phase-2 solver's value of ``state`` after checking it, and each card's value of
+    the side to move, against a memoised minimax through engine.apply."""
+    memo: dict[tuple[object, ...], int] = {}
+    value = solve(state)
+    assert value == brute_force(state, memo=memo), Position.from_state(state)
+    pos = Position.from_state(state)
+    mover = state.to_act()
+    assert mover is not None
+    for c, v in Solver.for_position(pos).card_values(pos).items():
+        assert v == card_by_brute_force(state, mover, c, memo), (pos, c)
+    return value

@@ -1,6 +1,7 @@
 """The computers with the 32-card pack (docs/rules.md §13): every level picks a legal action
-in every variant that offers ``deck`` 32, the low Ten included; no exact search is claimed where
-its 24-card tables do not fit (tests/engine/ai/test_knowledge.py checks what a seat knows)."""
+in every variant that offers ``deck`` 32, the low Ten included, and the exact searches hold
+with its 8s and 7s as with the 24 cards (tests/engine/ai/test_knowledge.py checks what a seat
+knows)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ import random
 
 import pytest
 
-from engine import Action, view
+from engine import Action, GameState, Rules, view
 from engine.ai import LEVELS, choose
 from engine.ai.catalogue import listing, listing_by_deck, variant_levels
 from engine.ai.player import exact_search_fits, outcome
 from engine.ai.policy import heuristic_action
+from engine.ai.solver import solve
+from engine.ai.talon import TalonSolver
 from engine.cards import mask_of, parse_card
 from engine.play import apply, legal_actions
 from engine.rules import VARIANTS
-from tests.engine.ai.helpers import random_action_states
+from tests.engine.ai.helpers import brute_force, random_action_states, solved_as_by_minimax
+from tests.engine.ai.test_talon import short_talon_positions
 from tests.engine.helpers import play_out, start
 from tests.engine.test_deck32_hoyle import DECK_99, HOYLE, SWEEP, TEN_POINT
 
@@ -39,15 +43,15 @@ def test_every_level_plays_legally_with_32_cards(variant: str, options: dict[str
         assert action in legal_actions(state, seat)
 
 
-def test_the_exact_searches_are_not_claimed_for_32_cards() -> None:
+def test_the_exact_searches_are_claimed_for_32_cards() -> None:
     for v in VARIANTS.values():
         assert exact_search_fits(v) == v.has_talon
         if 32 in v.decks:
             v32 = v.with_deck(32)
-            assert not exact_search_fits(v32)
+            assert exact_search_fits(v32) == v.has_talon
             levels = {lv.name: lv for lv in variant_levels(v32)}
-            assert not any(lv.exact_search for lv in levels.values())
-            assert levels["expert"].plays_as == "strong"
+            assert any(lv.exact_search for lv in levels.values()) == v.has_talon
+            assert levels["expert"].plays_as == ("expert" if v.has_talon else "strong")
 
 
 def test_the_levels_are_listed_per_deck() -> None:
@@ -59,7 +63,10 @@ def test_the_levels_are_listed_per_deck() -> None:
     expert = {deck: {lv.name: lv for lv in levels}["expert"]
               for deck, levels in by_deck["sixty-six"].items()}
     assert (expert["24"].plays_as, expert["24"].exact_search) == ("expert", True)
-    assert (expert["32"].plays_as, expert["32"].exact_search) == ("strong", False)
+    assert (expert["32"].plays_as, expert["32"].exact_search) == ("expert", True)
+    four = {deck: {lv.name: lv for lv in levels}["expert"]
+            for deck, levels in by_deck["four-hand"].items()}
+    assert (four["32"].plays_as, four["32"].exact_search) == ("strong", False)
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
@@ -90,3 +97,37 @@ def test_the_trump_ten_point_counts_in_a_hands_outcome() -> None:
     side = with_ten.settlement["trump_ten_side"]
     assert outcome(with_ten, side) == outcome(without, side) + 1
     assert outcome(with_ten, 1 - side) == outcome(without, 1 - side) - 1
+
+
+def endgames(options: dict[str, object], seed: int, count: int, cards: int) -> list[GameState]:
+    """Two-hand sixty-six positions with ``options`` (the 32-card pack), the talon closed or
+    exhausted, at most ``cards`` in the hand to move, some holding an 8 or a 7."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states("sixty-six", rng, 40 * count, close_chance=0.1,
+                                      options=options):
+        seat = state.to_act()
+        assert seat is not None
+        if (not state.talon_open and state.hands[seat].bit_count() <= cards
+                and rng.random() < 0.3):
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    assert len(out) == count
+    assert any((s.hands[0] | s.hands[1]) >> 24 for s in out)
+    return out
+
+
+@pytest.mark.parametrize("options", [{"deck": 32}, {"deck": 32, "ten_rank": "low"}])
+def test_the_solver_matches_plain_minimax_with_32_cards(options: dict[str, object]) -> None:
+    """The value and each card's value, against a memoised minimax through engine.apply."""
+    assert len({solved_as_by_minimax(state) for state in endgames(options, 5, 40, 5)}) >= 3
+
+
+@pytest.mark.parametrize("options", [{"deck": 32}, {"deck": 32, "ten_rank": "low"}])
+def test_the_talon_search_matches_brute_force_with_32_cards(options: dict[str, object]) -> None:
+    rules = Rules.make("sixty-six", options)
+    positions = short_talon_positions(rules, 13, 12, 2)
+    assert any(s.trump_card >= 24 or (s.hands[0] | s.hands[1]) >> 24 for s in positions)
+    for state in positions:
+        assert TalonSolver(state.rules, state.trump).value(state) == brute_force(state, solve)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from engine import PLAYING, Rules, apply, native, new_game, view
 from engine.ai import choose, evaluate, level_variant
 from engine.ai.catalogue import listing
@@ -54,9 +56,11 @@ def test_pure_and_compiled_choose_the_same_moves() -> None:
     assert json.loads(done.stdout) == hand_moves(SMALL, 7)
 
 
-def test_sampling_stops_at_the_work_budget() -> None:
-    """Fewer deals under a smaller budget; the same generator, the same evaluation."""
-    for state in short_talon_positions(Rules.make("sixty-six"), 3, 2, 4):
+@pytest.mark.parametrize("options", [{}, {"deck": 32}])
+def test_sampling_stops_at_the_work_budget(options: dict[str, object]) -> None:
+    """Fewer deals under a smaller budget; the same generator, the same evaluation (with the
+    32-card pack too, whose exact searches count their work as the 24 cards' do)."""
+    for state in short_talon_positions(Rules.make("sixty-six", options), 3, 2, 4):
         seen = view(state, state.to_act())
         wide = evaluate(seen, "strong:work=1000000000,max_samples=8", random.Random(1))
         assert wide.samples == 8 and wide.work.units > 0
