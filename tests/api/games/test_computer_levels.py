@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from engine.ai import LEVELS
 from tests.api.helpers import bearer, create, view
 
+
 def test_rules_list_every_level() -> None:
     assert set(LEVELS) == {"random", "easy", "normal", "strong", "expert"}
 
