@@ -12,6 +12,8 @@ are printed (on a shared machine the best run is the figure least disturbed by n
 
 ``--variant`` and ``--deck`` (the option ``deck``) bench another variant or pack; the default
 sixty-six with 24 cards is then measured in the same run and printed beside it.
+``--variant tausendeins`` plays random deals of Tausendeins (:mod:`engine.tausendeins`, pure
+Python, default options: the auction, then 12 tricks), each a new game from a seeded shuffle.
 
 ``--shuffle-ahead`` shuffles all the decks before the clock starts, so that the figure is the
 engine's (and the random picks') alone, without the ~1.5 µs per hand of the shuffle;
@@ -35,6 +37,10 @@ from engine.play import apply, legal_actions
 from engine.rules import Rules
 from engine.state import PLAYING
 
+#: The variant name of :mod:`engine.tausendeins` (imported only to bench it: ``--against`` runs
+#: this file on older checkouts that do not have it).
+TAUSENDEINS = "tausendeins"
+
 
 def shuffle(deck: list[int], pick: Callable[[], float]) -> None:
     """Shuffle ``deck`` in place: sorted by a key ``pick()`` per card (uniform floats in
@@ -47,6 +53,8 @@ def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixt
     """Play ``hands`` random hands of ``variant`` with the pack of option ``deck``
     ``deck_size``; return (hands/s, µs/action, actions). ``shuffle_ahead``: the decks are
     shuffled before the clock starts."""
+    if variant == TAUSENDEINS:
+        return run_tausendeins(hands, seed)
     rng = random.Random(seed)
     options = {} if deck_size == 24 else {"deck": deck_size}
     state, _ = new_game(Rules.make(variant, options), first_dealer=0, rng=rng)
@@ -78,6 +86,30 @@ def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixt
     return hands / elapsed, elapsed / actions * 1e6, actions
 
 
+def run_tausendeins(deals: int, seed: int) -> tuple[float, float, int]:
+    """Play ``deals`` random deals of Tausendeins, each a new game (a seeded shuffle, the deal,
+    the auction, 12 tricks and the settlement); return (deals/s, µs/action, actions)."""
+    from engine.tausendeins import T1001Rules
+    from engine.tausendeins import apply as apply_1001
+    from engine.tausendeins import legal_actions as legal_1001
+    from engine.tausendeins import new_game as new_game_1001
+
+    rng = random.Random(seed)
+    rules = T1001Rules.make({})
+    actions = 0
+    start = time.process_time()
+    for _ in range(deals):
+        state, _ = new_game_1001(rules, first_dealer=0, rng=rng)
+        while state.status == PLAYING:
+            seat = state.to_act()
+            assert seat is not None
+            legal = legal_1001(state, seat)
+            apply_1001(state, seat, legal[int(rng.random() * len(legal))], rng)
+            actions += 1
+    elapsed = time.process_time() - start
+    return deals / elapsed, elapsed / actions * 1e6, actions
+
+
 def measure(hands: int, seed: int, repeat: int) -> dict[str, float]:
     """The best of ``repeat`` runs of :func:`run`, as figures for :mod:`engine.benchcmp`."""
     per_sec, us_per_action, _ = max(run(hands, seed) for _ in range(repeat))
@@ -102,6 +134,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating runs per side with --against")
     args = parser.parse_args()
+    if args.variant == TAUSENDEINS and args.deck != 24:
+        parser.error("tausendeins is played with 24 cards")
     if args.against:
         from engine.benchcmp import compare  # only here: the bench itself runs on any engine
 
@@ -116,10 +150,12 @@ def main() -> None:
         runs = sorted((run(args.hands, args.seed, args.shuffle_ahead, variant, deck_size)
                        for _ in range(args.repeat)), reverse=True)
         best, median = runs[0], runs[len(runs) // 2]
-        print(f"{args.hands} random hands of {variant} with {deck_size} cards, {best[2]} "
+        print(f"{args.hands} random {'deals' if variant == TAUSENDEINS else 'hands'} of "
+              f"{variant} with {deck_size} cards, {best[2]} "
               f"actions, {args.repeat} runs")
         for label, (per_sec, us_per_action, _) in (("best", best), ("median", median)):
-            print(f"{label:>6}: {per_sec:,.0f} hands/s, {us_per_action:.2f} µs/action "
+            unit = "deals" if variant == TAUSENDEINS else "hands"
+            print(f"{label:>6}: {per_sec:,.0f} {unit}/s, {us_per_action:.2f} µs/action "
                   "(legal_actions + apply)")
 
 
