@@ -20,7 +20,7 @@ export class LeaderboardPage {
   async start() {
     try {
       const rules = await api.rules();
-      this.variants = rules.variants.filter((v) => v.served !== false).map((v) => v.name);
+      this.variants = rules.variants.map((v) => v.name);
       this.counting = rules.leaderboard;
     } catch {
       // the usual four; the rules' section is left out

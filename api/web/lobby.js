@@ -87,9 +87,7 @@ export class Lobby {
   }
 
   variants() {
-    // a variant the engine has but the service does not host yet (served: false) is not offered
-    return this.rules.variants.filter((v) => v.served !== false)
-      .map((v) => [v.name, `${v.name} (${v.players} players)`]);
+    return this.rules.variants.map((v) => [v.name, `${v.name} (${v.players} players)`]);
   }
 
   players(variant) {

@@ -29,6 +29,9 @@ class RulesResource(MethodView):
         figures of the leaderboard's rules (README, "Leaderboard, ratings and the Route-66
         tour")."""
         described = describe()
+        # only the variants the service hosts (the engine's Tausendeins is not served yet)
+        described["variants"] = [v for v in cast(list[dict[str, Any]], described["variants"])
+                                 if v.get("served", True)]
         settings = [*cast(list[dict[str, Any]], described["settings"]), {
             "name": "auto_continue", "type": "boolean", "default": False,
             "description": "Acknowledge finished hands for human seats too: the next hand is "

@@ -268,7 +268,9 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
         v["name"]: [str(d["deck"]) for d in v["decks"]] for v in body["variants"]}
     assert by_deck["sixty-six"]["24"] == by_variant["sixty-six"]
     expert32 = next(lv for lv in by_deck["sixty-six"]["32"] if lv["name"] == "expert")
-    assert (expert32["plays_as"], expert32["exact_search"]) == ("strong", False)
+    assert (expert32["plays_as"], expert32["exact_search"]) == ("expert", True)
+    four32 = next(lv for lv in by_deck["four-hand"]["32"] if lv["name"] == "expert")
+    assert (four32["plays_as"], four32["exact_search"]) == ("strong", False)
     assert {s["name"] for s in body["settings"]} == {
         "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",
         "timeout_level"}
