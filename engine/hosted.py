@@ -78,7 +78,7 @@ def variant_of(state: HostedState) -> str:
 
 def family_state(state: HostedState) -> GameState:
     """``state`` as a Sixty-Six family game's, where only those are served (tables, the tour,
-    clocks, hints); raises :class:`WrongGame` for a Tausendeins state."""
+    the clock); raises :class:`WrongGame` for a Tausendeins state."""
     if isinstance(state, T1001State):
         raise WrongGame(f"a {TAUSENDEINS} game where only the Sixty-Six family's are served")
     return state

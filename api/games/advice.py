@@ -29,8 +29,10 @@ from engine.ai import Knowledge, evaluate
 from engine.ai.sampling import Sampler, to_state
 from engine.cards import CARD_CODES, parse_card
 from engine.deal import deal_order
+from engine.hosted import is_tausendeins
 from engine.record import parse_text
 from engine.replay import replay
+from engine.tausendeins.ai import rank
 
 #: Longest time budget a request may ask for, ms.
 MAX_BUDGET_MS: Final = 2000
@@ -245,8 +247,11 @@ def advise(position: dict[str, Any], level: str, budget_ms: float | None,
     """Every legal action of ``position`` ranked by ``level``'s expected game points.
 
     Without ``reveal_declare`` the seat's own declaration is neither ranked nor flagged (a
-    hint at a table with ``hint_66`` off).
+    hint at a table with ``hint_66`` off). A Tausendeins position is ranked by
+    :func:`advise_tausendeins` instead.
     """
+    if is_tausendeins(position.get("variant", "")):
+        return advise_tausendeins(position, level)
     try:
         ev = evaluate(position, level, budget_ms=budget_ms, samples=samples,
                       declare=reveal_declare)
@@ -256,3 +261,16 @@ def advise(position: dict[str, Any], level: str, budget_ms: float | None,
     if not reveal_declare:
         del out["would_declare_66"]
     return out
+
+
+def advise_tausendeins(position: dict[str, Any], level: str) -> dict[str, Any]:
+    """The candidate actions of a Tausendeins seat's view ranked by ``level``
+    (:func:`engine.tausendeins.ai.rank`): ``expected_game_points`` is there the mean deal
+    margin in points (the seat's change of total minus the other's). The level's own work
+    bounds apply (no time budget, no sample count); discards are cut to the level's cheapest
+    pairs, bids and raises to the two lowest, as the computer considers them."""
+    try:
+        ranking = rank(position, level, random.Random())
+    except (EngineError, ValueError, LookupError) as exc:
+        raise FieldError("body", f"the position cannot be analysed: {exc}") from None
+    return ranking.as_dict()

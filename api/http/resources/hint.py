@@ -2,8 +2,10 @@
 marked as hinted (docs/rules.md §7, §9: it does not count for the leaderboard).
 
 The mark is kept in the game's meta as ``hinted_hands`` (``[{"seat", "hand_no", "match_no"}]``,
-shown in every view) and saved with the same version compare-and-set as an action: if the game
-changed while the computer thought, nothing is saved and the answer is a 409 version-conflict.
+shown in every view; in Tausendeins ``hand_no`` is the deal's number and ``match_no`` 1) and
+saved with the same version compare-and-set as an action: if the game changed while the
+computer thought, nothing is saved and the answer is a 409 version-conflict. Tausendeins is
+advised like the family: its strong computer ranks the candidates on the worker tier.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from api.http.support import (
     services,
 )
 from api.live import clock
-from engine import PLAYING, GameState, legal_actions, view
-from engine.hosted import family_state
+from engine import PLAYING, GameState
+from engine.hosted import HostedState, legal_actions, view
+from engine.tausendeins import T1001State
 
 blp = Blueprint("hint", __name__, url_prefix="/v1/games",
                 description="Ask the strong computer for advice (the hand then counts as hinted)")
@@ -55,11 +58,19 @@ HINT_EXAMPLE: Final = {
 }
 
 
+def hinted_mark(state: HostedState, seat: int) -> HintedHand:
+    """The mark of ``seat``'s current hand: of the Sixty-Six family its hand and match
+    numbers; of Tausendeins its deal number (``hand_no``) and ``match_no`` 1 (a game of
+    Tausendeins is one match)."""
+    if isinstance(state, T1001State):
+        return {"seat": seat, "hand_no": state.hand_no, "match_no": 1}
+    return {"seat": seat, "hand_no": state.hand_no, "match_no": state.match_no}
+
+
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
-    """Save the game (of the Sixty-Six family: the others have no hints) with the current
-    hand marked as hinted for ``seat`` (once per hand)."""
-    state = family_state(game.state)
-    mark: HintedHand = {"seat": seat, "hand_no": state.hand_no, "match_no": state.match_no}
+    """Save the game with the current hand marked as hinted for ``seat`` (once per hand;
+    the mark is :func:`hinted_mark`'s)."""
+    mark = hinted_mark(game.state, seat)
     hinted = game.meta.setdefault("hinted_hands", [])
     if mark in hinted:
         return game
@@ -80,7 +91,11 @@ class Hint(MethodView):
         """The strong computer's recommended action, each action's value and a reason.
 
         Answers the recommended action for the seat, the expected game points of every
-        legal action and a one-line reason. The hand is then marked as hinted for the seat
+        legal action and a one-line reason. In Tausendeins the actions ranked are the
+        candidates of its strong computer (discards cut to its 8 cheapest pairs, bids and
+        raises to the two lowest) and ``expected_game_points`` is the mean deal margin in
+        points (the seat's change of total minus the other's); ``budget_ms`` does not apply
+        there (the level's own work bounds do). The hand is then marked as hinted for the seat
         (``hinted_hands`` in the view): it will not count for the leaderboard.
         ``would_declare_66`` (and a declaration among the ranked actions) appears only at
         tables with the ``hint_66`` setting on. ``budget_ms`` bounds the thinking time.
@@ -100,14 +115,12 @@ class Hint(MethodView):
             raise Problem(NO_DECISION, "the time to move ran out: the clock's move is being "
                           "made; read the view")
         state = game.state
-        if not isinstance(state, GameState):
-            raise Problem(NO_DECISION, "hints are given in the Sixty-Six family's games; "
-                          "Tausendeins has none")
         if state.status != PLAYING or not legal_actions(state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")
+        hint_66 = isinstance(state, GameState) and state.settings.hint_66
         advice = advise_on_worker(view(state, seat), HINT_LEVEL, query.get("budget_ms"),
-                                  None, reveal_declare=state.settings.hint_66)
+                                  None, reveal_declare=hint_66)
         saved = mark_hinted(store, game, seat)
         out = {"game_id": game_id, "version": saved.version, "seat": seat,
                "hand_no": saved.state.hand_no, **advice}

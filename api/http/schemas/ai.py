@@ -88,7 +88,9 @@ class RankedActionSchema(Schema):
     action = fields.Nested(ActionOutSchema)
     text = fields.String(metadata={"example": "play:QH"})
     expected_game_points = fields.Float(metadata={
-        "description": "Average game points for the seat's side (negative: losing)",
+        "description": "Average game points for the seat's side (negative: losing). "
+                       "Tausendeins: mean deal margin in points (the seat's change of total "
+                       "minus the other's)",
         "example": 1.42})
 
 

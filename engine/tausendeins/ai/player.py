@@ -1,4 +1,5 @@
-"""Computer players for Tausendeins: :func:`choose` an action for a seat from its view.
+"""Computer players for Tausendeins: :func:`rank` a seat's candidate actions from its view,
+and :func:`choose` the best of them.
 
 A computer sees only its seat's view (:func:`engine.tausendeins.view`), never the hidden
 state: :mod:`~engine.tausendeins.ai.knowledge` reads the view and draws deals of the unseen
@@ -21,6 +22,11 @@ cards consistent with it. The levels (:data:`LEVELS`; the work bounds are per mo
   score under ``contract_gain`` actual) or failed (- the bid), less the other's score;
   passing is valued by playouts with the other as declarer; it takes the best.
 
+:func:`rank` gives each candidate its mean value, the deal margin in points (the seat's
+change of total minus the other's): over the playouts, over the exact solves, or a bid's as
+above (a known deal: the exact value). ``random`` and ``easy`` value nothing: their ranking is
+their one action. The hint of the service is the ``strong`` ranking.
+
 Candidates: every legal action, except that discards are cut to the ``Level.discards`` (8)
 cheapest pairs by the policy's order, and bids and raises to the two lowest (a pass, or
 leading without a raise, is always a candidate).
@@ -35,7 +41,7 @@ from typing import Any, Final
 from engine.tausendeins.actions import BID, DISCARD, PASS, RAISE, T1001Action
 from engine.tausendeins.ai.knowledge import InvalidView, Knowledge, clone, knowledge
 from engine.tausendeins.ai.policy import discard_order, policy_action
-from engine.tausendeins.ai.solver import SearchBudgetExceeded, Solver, deal_value
+from engine.tausendeins.ai.solver import SearchBudgetExceeded, Solver, child, deal_value
 from engine.tausendeins.deal import after_auction
 from engine.tausendeins.game import apply
 from engine.tausendeins.state import AUCTION, PLAY, PLAYING, T1001State
@@ -81,26 +87,81 @@ def level(spec: str | Level) -> Level:
     return LEVEL_TABLE[spec]
 
 
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The candidate actions of a seat, best first, each with its mean value: the deal
+    margin in points (the seat's change of total minus the other's, as
+    :func:`~engine.tausendeins.ai.solver.deal_value` gives it once the deal is settled; a
+    bid's as :func:`_bid` values it)."""
+
+    level: str
+    actions: tuple[tuple[T1001Action, float], ...]
+    #: Sampled deals behind the values (0: one legal action, or a level that values nothing).
+    samples: int
+    #: How the values were reached: ``only``, ``random``, ``policy`` (no values: the one
+    #: action of ``random`` or ``easy``, valued 0), ``exact`` (a known deal searched),
+    #: ``solved`` (sampled deals searched exactly), ``playouts`` or ``bids``.
+    method: str
+
+    @property
+    def best(self) -> T1001Action:
+        return self.actions[0][0]
+
+    def reason(self) -> str:
+        """One line on the best action and the next best."""
+        top, value = self.actions[0]
+        if self.method == "only":
+            return f"{top.text()} is the only legal action"
+        if self.method in ("random", "policy"):
+            return f"{top.text()} is the {self.level} level's choice (it values no action)"
+        how = {"exact": "exactly (every card is known)",
+               "solved": f"on average over {self.samples} sampled deals solved exactly"
+               }.get(self.method, f"on average over {self.samples} sampled deals played out")
+        text = f"{top.text()} is worth {value:+.1f} points of deal margin {how}"
+        if len(self.actions) > 1:
+            nxt, v = self.actions[1]
+            text += f"; next best {nxt.text()} {v:+.1f}"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of an analysis (``expected_game_points``: the mean deal margin)."""
+        return {"level": self.level, "best": self.best.as_dict(),
+                "actions": [{"action": a.as_dict(), "text": a.text(),
+                             "expected_game_points": round(v, 3)} for a, v in self.actions],
+                "samples": self.samples, "reason": self.reason()}
+
+
 def choose(view: dict[str, Any], lv: str | Level, rng: random.Random) -> T1001Action:
-    """The action of the view's seat at level ``lv``; it depends only on the view, the
-    level and ``rng``. Raises :class:`InvalidView` when the seat has nothing to do."""
+    """The action of the view's seat at level ``lv``: the best of :func:`rank` (a known
+    deal's search stops at its best action); it depends only on the view, the level and
+    ``rng``. Raises :class:`InvalidView` when the seat has nothing to do."""
+    return rank(view, lv, rng, complete=False).best
+
+
+def rank(view: dict[str, Any], lv: str | Level, rng: random.Random, *,
+         complete: bool = True) -> Ranking:
+    """The candidates of the view's seat ranked by level ``lv`` (see the module text), best
+    first; of equal values the first candidate first. With ``complete`` false a known deal
+    ranks only its best action (the one alpha-beta search); else the other candidates are
+    then searched too, within another ``Level.solve_nodes`` positions (past it they are left
+    out). Raises :class:`InvalidView` when the seat has nothing to do."""
     spec = level(lv)
     legal = [T1001Action.from_dict(a) for a in view.get("legal_actions", [])]
     if not legal:
         raise InvalidView("the seat of this view has no action to take now")
     if len(legal) == 1:
-        return legal[0]
+        return Ranking(spec.name, ((legal[0], 0.0),), 0, "only")
     if spec.name == "random":
-        return rng.choice(legal)
+        return Ranking(spec.name, ((rng.choice(legal), 0.0),), 0, "random")
     k = knowledge(view)
     if spec.playouts == 0:
-        return policy_action(k.sample(rng), k.seat)
+        return Ranking(spec.name, ((policy_action(k.sample(rng), k.seat), 0.0),), 0, "policy")
     if spec.bid_samples and k.base.stage == AUCTION:
         return _bid(k, spec, rng, legal)
     candidates = _candidates(k, spec, legal)
     if spec.solve_cards and k.base.stage == PLAY and k.stock_size == 0 \
             and k.base.hands[k.seat].bit_count() <= spec.solve_cards:
-        solved = _solve(k, spec, rng, candidates)
+        solved = _solve(k, spec, rng, candidates, complete)
         if solved is not None:
             return solved
     return _sample(k, spec, rng, candidates)
@@ -125,12 +186,16 @@ def play_out(state: T1001State, seat: int) -> int:
     return deal_value(state, seat)
 
 
-def _best(candidates: list[T1001Action], sums: list[float]) -> T1001Action:
-    return candidates[max(range(len(candidates)), key=lambda i: sums[i])]
+def _ranked(spec: Level, candidates: list[T1001Action], sums: list[float], n: int,
+            method: str) -> Ranking:
+    """``candidates`` by their sums over ``n`` deals, best first (a stable sort: of equals
+    the first), each with its mean."""
+    order = sorted(range(len(candidates)), key=lambda i: -sums[i])
+    return Ranking(spec.name, tuple((candidates[i], sums[i] / n) for i in order), n, method)
 
 
 def _sample(k: Knowledge, spec: Level, rng: random.Random,
-            candidates: list[T1001Action]) -> T1001Action:
+            candidates: list[T1001Action]) -> Ranking:
     deals = max(1, spec.playouts // len(candidates))
     sums = [0.0] * len(candidates)
     for _ in range(deals):
@@ -139,19 +204,31 @@ def _sample(k: Knowledge, spec: Level, rng: random.Random,
             s = clone(state)
             apply(s, k.seat, action)
             sums[i] += play_out(s, k.seat)
-    return _best(candidates, sums)
+    return _ranked(spec, candidates, sums, deals, "playouts")
 
 
-def _solve(k: Knowledge, spec: Level, rng: random.Random,
-           candidates: list[T1001Action]) -> T1001Action | None:
-    """A known deal's best action by one alpha-beta search; else the best mean exact value
-    over ``Level.solve_samples`` sampled deals; ``None`` when the search passes its bound."""
+def _solve(k: Knowledge, spec: Level, rng: random.Random, candidates: list[T1001Action],
+           complete: bool) -> Ranking | None:
+    """A known deal's best action by one alpha-beta search (then, if ``complete``, the
+    others' exact values, see :func:`rank`); else the mean exact values over
+    ``Level.solve_samples`` sampled deals; ``None`` when the search passes its bound."""
     solver = Solver(k.seat, spec.solve_nodes)
     if k.determined:
+        state = k.sample(rng)
         try:
-            return solver.best_action(k.sample(rng))[0]
+            best, value = solver.best_action(state)
         except SearchBudgetExceeded:
             return None
+        ranked = [(best, float(value))]
+        if complete:
+            solver.max_nodes += spec.solve_nodes
+            try:
+                others = [(a, float(solver.value(child(state, k.seat, a))))
+                          for a in candidates if a != best]
+            except SearchBudgetExceeded:
+                others = []
+            ranked += sorted(others, key=lambda av: -av[1])
+        return Ranking(spec.name, tuple(ranked), 1, "exact")
     sums = [0.0] * len(candidates)
     try:
         for _ in range(spec.solve_samples):
@@ -162,21 +239,21 @@ def _solve(k: Knowledge, spec: Level, rng: random.Random,
                 sums[i] += values[action]
     except SearchBudgetExceeded:
         return None
-    return _best(candidates, sums)
+    return _ranked(spec, candidates, sums, spec.solve_samples, "solved")
 
 
 def _bid(k: Knowledge, spec: Level, rng: random.Random,
-         legal: list[T1001Action]) -> T1001Action:
-    """Value passing and each bid over sampled deals (see the module text)."""
+         legal: list[T1001Action]) -> Ranking:
+    """Value passing and each bid over sampled deals (see the module text); of equals a
+    pass first, then the lower bid."""
     seat, rules = k.seat, k.base.rules
     bids = [a.number for a in legal if a.kind == BID and a.number is not None]
-    pass_sum = 0.0
-    bid_sums = [0.0] * len(bids)
+    sums = [0.0] * (len(bids) + 1)  # the pass, then each bid
     for _ in range(spec.bid_samples):
         state = k.sample(rng)
         passed = clone(state)
         apply(passed, seat, T1001Action.simple(PASS))
-        pass_sum += play_out(passed, seat)
+        sums[0] += play_out(passed, seat)
         mine = clone(state)
         mine.declarer = seat
         after_auction(mine)
@@ -185,12 +262,8 @@ def _bid(k: Knowledge, spec: Level, rng: random.Random,
         assert settled is not None and settled["contract"] is not None
         score = settled["contract"]["score"]
         defender = settled["seats"][1 - seat]["change"]
-        for i, b in enumerate(bids):
+        for i, b in enumerate(bids, 1):
             gain = (b if rules.contract_gain == "bid" else score) if score >= b else -b
-            bid_sums[i] += gain - defender
-    if not bids or pass_sum >= max(bid_sums):
-        return T1001Action.simple(PASS)
-    return T1001Action.bid(bids[max(range(len(bids)), key=lambda i: bid_sums[i])])
-
-
-
+            sums[i] += gain - defender
+    candidates = [T1001Action.simple(PASS), *(T1001Action.bid(b) for b in bids)]
+    return _ranked(spec, candidates, sums, spec.bid_samples, "bids")

@@ -175,13 +175,11 @@ def test_what_does_not_apply_is_a_422_on_its_field(client: FlaskClient, body: di
     assert field in problem["errors"], problem
 
 
-def test_tables_and_hints_say_they_serve_only_the_sixty_six_family(
+def test_the_text_record_says_it_serves_only_the_sixty_six_family(
         client: FlaskClient) -> None:
+    """(Hints are given in Tausendeins too: tests/api/games/test_tausendeins_hint.py.)"""
     created = create(client, variant="tausendeins")
     game_id, token = created["game_id"], created["seats"][0]["token"]
-    response = client.post(f"/v1/games/{game_id}/hint", headers=bearer(token))
-    problem = assert_problem(response, 409, "no-decision")
-    assert "Tausendeins" in problem["detail"]
     response = client.get(f"/v1/games/{game_id}/record?format=text", headers=bearer(token))
     problem = assert_problem(response, 422, "validation-error")
     assert "format" in problem["errors"]
