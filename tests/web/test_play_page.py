@@ -35,8 +35,8 @@ from tests.web.pages import (
 DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
         "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
 MODULES = ("app.js", "api.js", "cards.js", "chat.js", "clock.js", "dom.js", "howto.js", "keys.js",
-           "leaders.js", "live.js", "lobby.js", "store.js", "table.js", "tour.js", "tourmap.js",
-           "words.js", "style.css", "icon.svg")
+           "leaders.js", "live.js", "lobby.js", "store.js", "table.js", "table1001.js", "tour.js",
+           "tourmap.js", "words.js", "style.css", "icon.svg")
 
 
 def test_play_is_served_with_a_policy_allowing_only_this_server(web_url: str) -> None:
