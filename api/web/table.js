@@ -588,6 +588,12 @@ export class GameScreen {
     return new Set(this.legal("play").map((a) => a.card));
   }
 
+  /** Whether the cards that may not be played now are dimmed (the setting): while cards are
+   * played (not during an auction, when none is). */
+  dimsHand() {
+    return true;
+  }
+
   /** Classes marking a card of the hand beyond legal, hinted and lifted (" selected"). */
   cardMarks() {
     return "";
@@ -601,7 +607,7 @@ export class GameScreen {
     const toAct = view.to_act === view.seat && view.status === "playing";
     const cards = this.handCards().map((card, i) => {
       const ok = legal.has(card);
-      const dim = !ok && this.settings.dim_illegal && toAct ? " illegal" : "";
+      const dim = !ok && this.settings.dim_illegal && toAct && this.dimsHand() ? " illegal" : "";
       const node = el("button", {
         type: "button",
         class: `card${dim}${card === hinted ? " hinted" : ""}${card === this.lifted ? " lifted" : ""}`

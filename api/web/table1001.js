@@ -78,6 +78,10 @@ export class GameScreen1001 extends GameScreen {
     return this.discarding() ? new Set(this.view.hand) : super.choosable();
   }
 
+  dimsHand() {
+    return this.view.stage === "play" || this.discarding();
+  }
+
   cardMarks(card) {
     return this.chosen.includes(card) ? " selected" : "";
   }
@@ -97,6 +101,8 @@ export class GameScreen1001 extends GameScreen {
   render() {
     if (this.view && !this.discarding()) this.chosen = [];
     super.render();
+    const screen = this.stopped ? null : this.root.querySelector("section.game");
+    if (screen) screen.dataset.stage = this.view.stage;
   }
 
   renderStock() {

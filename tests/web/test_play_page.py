@@ -92,11 +92,16 @@ def _balance_by_key(driver: WebDriver) -> bool:
     return True
 
 
-def artifacts(driver: WebDriver, name: str) -> Path:
-    """A screenshot kept as a test artifact: in $SIXTYSIX_TEST_ARTIFACTS, else var/artifacts."""
+def artifact_dir() -> Path:
+    """Where test artifacts are kept: $SIXTYSIX_TEST_ARTIFACTS, else var/artifacts."""
     folder = Path(os.environ.get("SIXTYSIX_TEST_ARTIFACTS", "var/artifacts"))
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"web-{name}.png"
+    return folder
+
+
+def artifacts(driver: WebDriver, name: str) -> Path:
+    """A screenshot kept as a test artifact (in :func:`artifact_dir`)."""
+    path = artifact_dir() / f"web-{name}.png"
     assert driver.save_screenshot(str(path))
     assert path.read_bytes().startswith(b"\x89PNG")
     return path
