@@ -87,6 +87,12 @@ export function readRules(form, prefix, options) {
   return rules;
 }
 
+/** "sixty-six to 7" (match points), "tausendeins to 1001" (its target), or the variant alone. */
+export function gameLength(table) {
+  const to = table.match_points ?? (table.rules || {}).target_points;
+  return `${table.variant}${to ? ` to ${to}` : ""}`;
+}
+
 export function inviteLink(tableId, inviteCode) {
   return `${location.origin}/play#join=${encodeURIComponent(tableId)}&code=${encodeURIComponent(inviteCode)}`;
 }
@@ -345,8 +351,7 @@ export class Lobby {
 
   tableLine(table) {
     const names = table.seats.map((s) => (s.kind === "open" ? "open seat" : s.name || s.level)).join(", ");
-    const to = table.match_points ?? (table.rules || {}).target_points;
-    return `${table.variant}${to ? ` to ${to}` : ""}: ${names}`;
+    return `${gameLength(table)}: ${names}`;
   }
 
   async renderTables() {
@@ -476,7 +481,7 @@ export class TableWait {
       problem ? el("p", { role: "alert" }, problem) : null,
       table && table.status === "finished" ? el("p", {}, "The match is over: the next one "
         + `starts when every player has asked for it (asked: ${table.rematch.length}).`) : null,
-      table && table.status === "open" ? el("p", {}, `${table.variant} to ${table.match_points}: `
+      table && table.status === "open" ? el("p", {}, `${gameLength(table)}: `
         + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"}.`) : null,
       invite ? el("p", {}, "Invite link: ",
         el("input", { class: "invite", readonly: true, value: invite, "aria-label": "Invite link",
