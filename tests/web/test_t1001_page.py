@@ -70,3 +70,18 @@ def test_a_whole_game_against_the_random_computer(web_url: str, browser: Browser
         "now hearts." in log
     assert "trump is now diamonds (was hearts)." in log
     assert console_errors(driver) == []
+
+
+def test_how_to_play_has_a_tausendeins_section(web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url, "#how-to-play")
+    section = wait_for(driver, lambda d: d.find_element(By.ID, "h-t1001")).find_element(
+        By.XPATH, "..")
+    text = section.text
+    assert "every marriage makes its suit trump at once" in text
+    rows = [r.text for r in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert rows[:4] == ["clubs 100", "spades 80", "hearts 60", "diamonds 40"]
+    assert {"Pass ends the auction: the last bidder plays the contract",
+            "Take musik 1 / 2 takes that musik into your hand"} <= set(rows)
+    assert [c.get_attribute("data-card") for c in section.find_elements(
+        By.CSS_SELECTOR, ".card")] == ["KC", "QC"]
