@@ -1,7 +1,9 @@
 // The table of one game: the hand, talon and trump, the trick and the last trick, the other
 // seats with their presence and clocks, the buttons of the legal actions, the game log and
 // the chat, and the settlement and balance dialogs. Views and events come from the answers to
-// the page's own actions and from live.js (the event stream).
+// the page's own actions and from live.js (the event stream). table1001.js extends it for
+// Tausendeins (headerTitle, scoreLine, offersHints, lastTrick, choosable, dimsHand, cardMarks,
+// settlementParts, resultText and the render methods are what it draws its own way).
 
 import { api, failedWrite } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
