@@ -42,7 +42,8 @@ function readSettings(form, prefix) {
 }
 
 /** A variant's own rule options (GET /v1/rules lists them with the variant: Tausendeins); the
- * Sixty-Six family has none of its own, and plays to match points with the table settings. */
+ * Sixty-Six family has none of its own, and plays to match points with the table settings, at
+ * tables and for the leaderboard, which serve only that family. */
 export function ownOptions(variant) {
   return (variant && variant.options) || [];
 }
