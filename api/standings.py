@@ -41,6 +41,7 @@ from api.ratings.store import RatingStore
 from api.tour.results import stamp_if_won
 from api.tour.store import TourStore
 from engine import ABORTED, RESIGNED, GameState
+from engine.hosted import HostedState, final_points, seat_won, variant_of
 from engine.state import TIMED_OUT
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class Standings:
             events = [e.event for e in game.recent]
             before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
         found = awards(state, game.meta, events, before, players) if game.meta.get(
-            "rated") else []
+            "rated") and isinstance(state, GameState) else []
         if not found and not state.over:
             return
         kinds = player_kinds(self.players, players)
@@ -111,7 +112,7 @@ def player_kinds(players: PlayerStore, ids: Sequence[str | None]) -> dict[str, s
 
 def count_awards(board: LeaderboardStore, game: Game, found: Sequence[Award],
                  players: Sequence[str | None], kinds: dict[str, str]) -> None:
-    variant = game.state.rules.variant.name
+    variant = variant_of(game.state)
     month = month_of(time.time())
     for award in found:
         increments = []
@@ -128,6 +129,8 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
                 players: Sequence[str | None], kinds: dict[str, str]) -> None:
     """Rate every match that ended in ``found`` (the awards with places)."""
     state = game.state
+    if not isinstance(state, GameState):  # only the Sixty-Six family's games are rated
+        return
     sides = state.rules.variant.sides
     teams = [[entity_of_seat(game.meta["seats"][seat], players[seat], kinds)
               for seat in state.seats_of(side)] for side in range(sides)]
@@ -138,11 +141,11 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
                        moves=award.rated)
 
 
-def result_of(state: GameState, seat: int) -> str:
+def result_of(state: HostedState, seat: int) -> str:
     """``won``, ``lost`` or ``aborted``: a seat's result in a finished game."""
     if state.status == ABORTED:
         return "aborted"
-    return "won" if state.set_winner == state.side_of(seat) else "lost"
+    return "won" if seat_won(state, seat) else "lost"
 
 
 def write_history(history: HistoryStore, game: Game, players: Sequence[str | None],
@@ -151,6 +154,7 @@ def write_history(history: HistoryStore, game: Game, players: Sequence[str | Non
     state = game.state
     meta = game.meta
     reason = state.ended[0] if state.ended is not None else "points"
+    points, matches_won = final_points(state)
     finished_ms = int(time.time() * 1000)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], "level": s["level"],
               "player_id": players[i],
@@ -162,13 +166,12 @@ def write_history(history: HistoryStore, game: Game, players: Sequence[str | Non
         if player_id is None:
             continue
         history.add(player_id, finished_ms, game.game_id, {
-            "game_id": game.game_id, "variant": state.rules.variant.name,
+            "game_id": game.game_id, "variant": variant_of(state),
             "finished_at": iso(finished_ms / 1000), "seat": seat,
             "result": result_of(state, seat),
             "reason": {RESIGNED: "resigned", ABORTED: "aborted", TIMED_OUT: "timeout"}.get(
                 reason, "points"),
-            "points": [state.score[state.side_of(s)] for s in range(state.players)],
-            "matches_won": [state.matches_won[state.side_of(s)] for s in range(state.players)],
+            "points": points, "matches_won": matches_won,
             "rated": bool(meta.get("rated")), "private": bool(info.get("private")),
             "table_id": info.get("table_id"),
             "tour_station": tour.get("station"), "seats": seats,

@@ -4,9 +4,9 @@ Sixty-Six and its family (``sixty-six``, ``schnapsen``, ``three-hand``, ``four-h
 :data:`engine.rules.VARIANTS`) share one engine (:mod:`engine.play`); Tausendeins is a game
 of its own (:mod:`engine.tausendeins`), with its own rules, state and actions.
 :func:`make_rules` validates the options of any of them; :func:`describe` (``GET /v1/rules``)
-lists every variant, Tausendeins with ``served`` false (the engine has it; the service does
-not host it yet) and its own ``options``, each with its type, default, allowed values (for
-an integer range: its two bounds, ``"range": true``), variants and description.
+lists every variant, Tausendeins with its own ``options``, each with its type, default,
+allowed values (for an integer range: its two bounds, ``"range": true``), variants and
+description.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from engine import tausendeins
+from engine.errors import InvalidOption
 from engine.rules import VARIANTS, Option, Rules
 from engine.rules import describe as describe_sixty_six
 from engine.tausendeins.options import IntRange, T1001Rules
@@ -29,6 +30,9 @@ def make_rules(variant: str, options: Mapping[str, object] | None = None
     raises :class:`~engine.errors.InvalidOption`."""
     if variant == tausendeins.NAME:
         return T1001Rules.make(options)
+    if variant not in NAMES:
+        raise InvalidOption("variant", f"unknown variant {variant!r}; allowed: "
+                            f"{', '.join(NAMES)}", list(NAMES))
     return Rules.make(variant, options)
 
 

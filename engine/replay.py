@@ -173,6 +173,8 @@ def run(path: str, show_hands: bool = False) -> int:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
         record = read(text)
+        if record.get("variant") == "tausendeins":
+            return _run_tausendeins(record)
         if show_hands:
             print(show(record))
         done = replay(record)
@@ -189,6 +191,20 @@ def run(path: str, show_hands: bool = False) -> int:
         "every action legal (a text record has no settlements to compare)")
     print(f"{record['variant']}: {done.hands} hands, {done.actions} actions replayed; {checked}")
     print(describe_result(result_of(done.state) if done.state.over else None))
+    return 0
+
+
+def _run_tausendeins(record: Mapping[str, Any]) -> int:
+    """Replay a Tausendeins record (:func:`engine.tausendeins.replay`) and report it; raises
+    as :func:`run` catches."""
+    from engine.tausendeins import replay as replay_1001  # it imports this module
+
+    final = replay_1001(record)
+    actions = sum(len(h.get("actions", ())) for h in record["hands"])
+    print(f"tausendeins: {len(record['hands'])} deals, {actions} actions replayed; "
+          "settlements and result identical")
+    won = "" if final.winner is None else f"; seat {final.winner} won"
+    print(f"totals {final.totals[0]}:{final.totals[1]}{won}")
     return 0
 
 

@@ -1,23 +1,32 @@
 """Computer seats: a registry of levels, each deciding from the seat's view only.
 
-A level is a function from ``engine.view(state, seat)`` (the dict a human client gets) to an
-:class:`~engine.Action` among ``view["legal_actions"]``; it never sees the full state. Add a
-level with :func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents of
-:mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``) are registered here; each
-decision seeds its own generator from the OS, so no client can predict a computer's choices.
+A level is a function from a seat's view (``engine.hosted.view(state, seat)``, the dict a
+human client gets) to an action among ``view["legal_actions"]``; it never sees the full state.
+Add a level with :func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents
+of :mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``, ``expert``) are registered
+here, each deciding a Tausendeins view by :mod:`engine.tausendeins.ai` instead, where
+``expert`` plays as ``strong`` (:data:`TAUSENDEINS_PLAYS_AS`). Each decision seeds its own
+generator from the OS, so no client can predict a computer's choices.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
-from engine import Action
 from engine.ai import LEVELS, choose
+from engine.hosted import TAUSENDEINS, HostedAction
+from engine.tausendeins.ai.player import LEVELS as T1001_LEVELS
+from engine.tausendeins.ai.player import choose as choose_1001
 
-Chooser = Callable[[dict[str, Any]], Action]
+Chooser = Callable[[dict[str, Any]], HostedAction]
+
+#: The Tausendeins level each public level plays as (its own where it has one).
+TAUSENDEINS_PLAYS_AS: Final = {name: name if name in T1001_LEVELS else "strong"
+                               for name in LEVELS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,5 +44,12 @@ def register_level(name: str, description: str, choose: Chooser) -> None:
     COMPUTER_LEVELS[name] = Level(name, description, choose)
 
 
+def choose_move(level: str, view: dict[str, Any]) -> HostedAction:
+    """``level``'s action in the position of ``view``, by the search of the view's game."""
+    if view["variant"] == TAUSENDEINS:
+        return choose_1001(view, TAUSENDEINS_PLAYS_AS[level], random.Random())
+    return choose(view, level=level)
+
+
 for _name, _description in LEVELS.items():
-    register_level(_name, _description, partial(choose, level=_name))
+    register_level(_name, _description, partial(choose_move, _name))

@@ -89,8 +89,8 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
         if body["type"] == PAUSE:
             saved = pause(store, game, seat, write, seen)
         else:
-            saved = act(store, game, seat, parse_action(body), write,
-                            after_save=svc.after_save, seen=seen)
+            saved = act(store, game, seat, parse_action(game.state, body), write,
+                        after_save=svc.after_save, seen=seen)
     except VersionConflict:
         if write is not None and (stored := store.get_record(write.key)) is not None:
             return Replayed(stored)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.errors import FieldError
 from api.games.service import public_seats
 from api.games.store import Game, GameStore
 from api.live.chat import is_chat, record_entry
 from api.live.clock import SETTINGS
-from engine.record import build, to_text
+from engine.hosted import build_record, is_tausendeins
+from engine.record import to_text
 
 
 def may_read_record(game: Game, seat: int | None) -> bool:
@@ -33,7 +35,7 @@ def may_read_record(game: Game, seat: int | None) -> bool:
 def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any]:
     """The record of ``game`` as ``seat`` may see it (check :func:`may_read_record` first)."""
     logged = store.all_events(game)
-    record = build(game.state, [e.event for e in logged if not is_chat(e)],
+    record = build_record(game.state, [e.event for e in logged if not is_chat(e)],
                    reveal=game.state.over, seat=seat)
     timing = game.meta.get("clock")
     return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
@@ -43,6 +45,10 @@ def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any
 
 
 def record_text(record: dict[str, Any]) -> str:
-    """The text form of a served record, headed by a comment naming the game."""
+    """The text form of a served record, headed by a comment naming the game; a 422 on
+    ``format`` for a Tausendeins record, which has the JSON form only."""
+    if is_tausendeins(record["variant"]):
+        raise FieldError("format", "a Tausendeins record has the JSON form only; ask for "
+                         "format=json")
     return (f"# sixtysix record of game {record['game_id']} at version {record['version']} "
             f"({record['status']})\n" + to_text(record))

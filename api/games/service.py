@@ -40,23 +40,23 @@ from api.games.tokens import digest, new_token
 from api.keys import owner_key
 from api.live import clock
 from api.live.presence import Seen
-from engine import (
-    Action,
-    Event,
-    GameState,
-    IllegalAction,
-    InvalidAction,
-    InvalidCard,
-    InvalidDeck,
-    InvalidOption,
+from engine import Event, IllegalAction, InvalidAction, InvalidCard, InvalidDeck, InvalidOption
+from engine.actions import ABORT, CONTINUE, MELD, PLAY
+from engine.hosted import (
+    HostedAction,
+    HostedState,
+    action_of,
     apply,
+    illegal_reason,
+    is_tausendeins,
     legal_actions,
     may_abort,
     new_game,
+    only_continue,
     view,
 )
-from engine.actions import ABORT, ABORT_ACTION, CONTINUE_ACTION, MELD, PLAY
-from engine.play import illegal_reason
+from engine.hosted import parse_action as parse_hosted_action
+from engine.tausendeins.actions import BID, DISCARD, RAISE, TAKE_MUSIK
 
 #: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
 #: anything else in a URL is an unknown game.
@@ -80,7 +80,7 @@ class SeatedPlayer(Protocol):
 class NewGame:
     """A dealt game, not saved yet (its computers' opening moves are a worker's job)."""
 
-    state: GameState
+    state: HostedState
     meta: GameMeta
     events: list[Event]
     tokens: list[str | None]
@@ -106,6 +106,8 @@ def prepare_game(spec: GameSpec, extra_meta: ExtraMeta | None = None,
     except (InvalidDeck, InvalidCard) as exc:
         raise FieldError("deck", str(exc)) from None
     seats = checked.seats
+    unrated = rated.DECK if deck is not None else (
+        rated.TAUSENDEINS if is_tausendeins(spec.variant) else None)
     tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
     meta: GameMeta = {
         "seats": [{"kind": s["kind"], "name": s["name"], "level": s["level"],
@@ -113,11 +115,13 @@ def prepare_game(spec: GameSpec, extra_meta: ExtraMeta | None = None,
                   for s, t in zip(seats, tokens, strict=True)],
         "auto_continue": spec.settings.auto_continue,
         "clock": checked.clock,
-        "rated": deck is None,
-        "unrated_reason": None if deck is None else rated.DECK,
+        "rated": unrated is None,
+        "unrated_reason": unrated,
         "created_at": int(time.time()),
         **(extra_meta or {}),
     }
+    if unrated is not None:  # whatever a table says: such a game never counts
+        meta["rated"], meta["unrated_reason"] = False, unrated
     events += trivial_moves(state, meta)
     clock.stamp(state, meta, time.time())
     return NewGame(state, meta, events, tokens)
@@ -180,16 +184,22 @@ def _unrated(player: SeatedPlayer | None, seats: Sequence[Mapping[str, Any]]) ->
 PAUSE: Final = "pause"
 
 
-def parse_action(body: Mapping[str, Any]) -> Action:
-    """The action of a request body; an unparsable card or suit is a 422 on that field."""
+#: The request member at fault when an action of a type cannot be parsed.
+_ACTION_FIELDS: Final = {PLAY: "card", MELD: "suit", BID: "points", RAISE: "points",
+                         TAKE_MUSIK: "musik", DISCARD: "cards"}
+
+
+def parse_action(state: HostedState, body: Mapping[str, Any]) -> HostedAction:
+    """The action of a request body in ``state``'s game; an unparsable one is a 422 on the
+    member at fault (``card``, ``suit``, ``points``, ``musik``, ``cards`` or ``type``)."""
     try:
-        return Action.from_dict(dict(body))
+        return parse_hosted_action(state, body)
     except InvalidAction as exc:
-        field = {PLAY: "card", MELD: "suit"}.get(body.get("type", ""), "type")
+        field = _ACTION_FIELDS.get(body.get("type", ""), "type")
         raise FieldError(field, str(exc)) from None
 
 
-def act(store: GameStore, game: Game, seat: int, action: Action,
+def act(store: GameStore, game: Game, seat: int, action: HostedAction,
         idempotent: IdempotentWrite | None = None, *, after_save: AfterSave,
         timed_out: bool = False, seen: Seen | None = None) -> Game:
     """Apply ``seat``'s action and the trivial automatic steps after it, set the clock, save
@@ -238,20 +248,19 @@ def pause(store: GameStore, game: Game, seat: int,
     return store.save(game, events, write_meta=True, idempotent=idempotent, seen=seen)
 
 
-def trivial_moves(state: GameState, meta: GameMeta) -> list[Event]:
+def trivial_moves(state: HostedState, meta: GameMeta) -> list[Event]:
     """With ``auto_continue``, acknowledge finished hands for human seats (no search)."""
     events: list[Event] = []
     if not meta["auto_continue"]:
         return events
     while True:
-        humans = [seat for seat in human_seats(meta)
-                  if legal_actions(state, seat) == [CONTINUE_ACTION]]
+        humans = [seat for seat in human_seats(meta) if only_continue(state, seat)]
         if not humans:
             return events
-        events += apply(state, humans[0], CONTINUE_ACTION)
+        events += apply(state, humans[0], action_of(state, CONTINUE))
 
 
-def computer_to_move(state: GameState, meta: GameMeta) -> int | None:
+def computer_to_move(state: HostedState, meta: GameMeta) -> int | None:
     """The first computer seat that has an action to take, or ``None`` (a human must act,
     or the game is over)."""
     for seat, info in enumerate(meta["seats"]):
@@ -306,7 +315,7 @@ def abort_refusal(game: Game, seat: int) -> str | None:
         return None
     if len(humans) < 2 and not game.state.over:
         return "only a game between two or more human players can be aborted; resign instead"
-    return illegal_reason(game.state, seat, ABORT_ACTION)
+    return illegal_reason(game.state, seat, action_of(game.state, ABORT))
 
 
 def public_seats(meta: GameMeta) -> list[dict[str, Any]]:
@@ -330,9 +339,10 @@ def game_view(game: Game, seat: int | None, computers_unavailable: bool = False
     """``engine.view`` for ``seat`` plus the game's id, version, seats and recent events;
     ``computers_unavailable``: a computer is to move and no worker runs to move it."""
     out = view(game.state, seat)
-    out["settings"]["auto_continue"] = game.meta["auto_continue"]
+    settings = out.setdefault("settings", {})  # Tausendeins' engine has no table settings
+    settings["auto_continue"] = game.meta["auto_continue"]
     if (timing := game.meta.get("clock")) is not None:
-        out["settings"].update({k: timing[k] for k in clock.SETTINGS})
+        settings.update({k: timing[k] for k in clock.SETTINGS})
     out["can_abort"] = seat is not None and abort_refusal(game, seat) is None
     out["computers_unavailable"] = computers_unavailable
     return {

@@ -14,7 +14,9 @@ from typing import Any, Final
 from api.errors import FieldError
 from api.games.computers import COMPUTER_LEVELS
 from api.live import clock
-from engine import InvalidOption, Rules, Settings, find_variant
+from engine import InvalidOption, Settings
+from engine.games import make_rules
+from engine.hosted import HostedRules, is_tausendeins, players_of
 
 #: Rule options that the create request also takes at top level.
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
@@ -101,8 +103,9 @@ class CheckedSpec:
     as a game's meta keeps them (``kind``, ``name``, ``level``; ``level`` ``None`` for a
     human)."""
 
-    rules: Rules
-    settings: Settings
+    rules: HostedRules
+    #: The Sixty-Six family's table settings; ``None`` for Tausendeins, which has none.
+    settings: Settings | None
     seats: list[dict[str, Any]]
     #: The clock's state of a new game (:func:`api.live.clock.check_settings`), or ``None``.
     clock: dict[str, Any] | None
@@ -115,8 +118,7 @@ def default_seats(players: int) -> tuple[SeatSpec, ...]:
 
 def seats_of(spec: GameSpec) -> tuple[SeatSpec, ...]:
     """The spec's seats, or the default ones of its variant."""
-    return spec.seats if spec.seats is not None else default_seats(
-        find_variant(spec.variant).players)
+    return spec.seats if spec.seats is not None else default_seats(players_of(spec.variant))
 
 
 def _seats(specs: tuple[SeatSpec, ...], players: int) -> list[dict[str, Any]]:
@@ -141,7 +143,7 @@ def _seats(specs: tuple[SeatSpec, ...], players: int) -> list[dict[str, Any]]:
     return seats
 
 
-def _rules(spec: GameSpec) -> Rules:
+def _rules(spec: GameSpec) -> HostedRules:
     options = dict(spec.rules)
     top = spec.top_level()
     for name, value in top.items():
@@ -149,18 +151,28 @@ def _rules(spec: GameSpec) -> Rules:
             raise FieldError(name, f"differs from rules.{name}")
         options[name] = value
     try:
-        return Rules.make(spec.variant, options)
+        return make_rules(spec.variant, options)
     except InvalidOption as exc:
         field_name = exc.option if exc.option == "variant" or exc.option in top \
             else f"rules.{exc.option}"
         raise FieldError(field_name, str(exc), exc.allowed) from None
 
 
+def _settings(spec: GameSpec) -> Settings | None:
+    """The engine's table settings; Tausendeins has neither, nor a clock yet (a 422)."""
+    if not is_tausendeins(spec.variant):
+        return Settings.make({"point_counter": spec.settings.point_counter,
+                              "hint_66": spec.settings.hint_66})
+    for name in ("point_counter", "hint_66", "think_time_s"):
+        if getattr(spec.settings, name):
+            raise FieldError(f"settings.{name}", f"{spec.variant} games have no {name}")
+    return None
+
+
 def check_spec(spec: GameSpec) -> CheckedSpec:
     """The rules, engine settings, seats and clock of ``spec``; a bad one is a 422 on it."""
     rules = _rules(spec)
-    settings = Settings.make({"point_counter": spec.settings.point_counter,
-                              "hint_66": spec.settings.hint_66})
-    players = find_variant(spec.variant).players
+    settings = _settings(spec)
+    players = players_of(spec.variant)
     clocked = clock.check_settings(spec.settings.to_dict(), players)
     return CheckedSpec(rules, settings, _seats(seats_of(spec), players), clocked)

@@ -70,8 +70,8 @@ from api.keys import events_key, game_key, notify_channel, ticket_key, write_key
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
-from engine import Event, GameState, InvalidState
-from engine.serialize import from_stored, to_stored
+from engine import Event, InvalidState
+from engine.hosted import HostedState, from_stored, to_stored
 
 log = logging.getLogger(__name__)
 
@@ -267,8 +267,8 @@ def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _state(raw: bytes) -> GameState:
-    """A stored state (:func:`engine.serialize.from_stored`), parsed by :mod:`api.fastjson`."""
+def _state(raw: bytes) -> HostedState:
+    """A stored state (:func:`engine.hosted.from_stored`), parsed by :mod:`api.fastjson`."""
     try:
         data = loads(raw)
     except ValueError as exc:
@@ -317,7 +317,7 @@ class Game:
 
     game_id: str
     version: int
-    state: GameState
+    state: HostedState
     meta: GameMeta
     event_count: int
     recent: list[Logged]
@@ -502,7 +502,7 @@ class GameStore:
             raise GameNotFound(game_id)
         return int(version), self.presence.connected(seen)
 
-    def create(self, game_id: str, state: GameState, meta: GameMeta,
+    def create(self, game_id: str, state: HostedState, meta: GameMeta,
                events: list[Event]) -> Game:
         """Write a new game at version 1; :class:`VersionConflict` if the id is taken,
         :class:`TooManyGames` if its owner has reached the cap (nothing written then)."""

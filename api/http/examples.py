@@ -8,6 +8,8 @@ request id differ from run to run.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Final
 
 from api.games import rated
@@ -37,7 +39,7 @@ CREATED: Final[dict[str, Any]] = {
 
 #: The validation message of an unknown action type.
 _TYPES: Final = ("Must be one of: play, meld, exchange, close, declare, continue, resign, "
-                 "abort, pause.")
+                 "abort, bid, pass, take_musik, discard, raise, pause.")
 _HAND: Final = ["JC", "9C", "AS", "TS", "KH", "QH"]
 _LEGAL: Final = [*({"type": "play", "card": c} for c in _HAND), {"type": "meld", "suit": "H"},
                  {"type": "close"}]
@@ -158,4 +160,40 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
     "store_full": problem(
         "insufficient-storage", "The game store is full", 507,
         "the game store is full; nothing was saved", "/v1/games"),
+}
+
+
+#: The body that creates the Tausendeins example: Ann against Bob, every rule at its default
+#: (an auction, then the tricks from the stock), deck and first dealer given.
+TAUSENDEINS_CREATE: Final[dict[str, Any]] = {
+    "variant": "tausendeins",
+    "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+    "first_dealer": 1,
+    "deck": ["KH", "AC", "9H", "TS", "AS", "9S", "JD", "QD", "JS", "JC", "KC", "KD", "QC", "TD",
+             "9C", "AD", "QS", "9D", "QH", "JH", "KS", "TC", "TH", "AH"],
+}
+
+
+def tausendeins_move(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """How the seats of the Tausendeins example play: a meld whenever one is offered, else
+    the first of the legal actions."""
+    return next((a for a in legal if a["type"] == "meld"), legal[0])
+
+
+#: Ann's views of the Tausendeins example (api/http/examples_tausendeins.json, written by
+#: ``SIXTYSIX_WRITE_EXAMPLES=1 python -m pytest tests/api/http/test_openapi_examples.py``):
+#: ``trump_set``, just after the first marriage set trump; ``settled``, the first deal's
+#: settlement with its working.
+TAUSENDEINS_VIEWS: Final[dict[str, dict[str, Any]]] = json.loads(
+    (Path(__file__).with_name("examples_tausendeins.json")).read_text(encoding="utf-8"))
+
+#: The examples of a game view (``GET /v1/games/{game_id}``), by name.
+VIEW_EXAMPLES: Final = {
+    "sixty_six": {"summary": "Sixty-Six: Ann's view right after the deal", "value": VIEW},
+    "tausendeins_trump_set": {
+        "summary": "Tausendeins: Ann's view just after a marriage made its suit trump",
+        "value": TAUSENDEINS_VIEWS["trump_set"]},
+    "tausendeins_settled": {
+        "summary": "Tausendeins: a deal's settlement, with its working",
+        "value": TAUSENDEINS_VIEWS["settled"]},
 }

@@ -42,17 +42,16 @@ from typing import Any, Final, Protocol
 from api.errors import FieldError
 from api.games.computers import COMPUTER_LEVELS
 from api.games.meta import GameMeta
-from engine import (
-    HAND_OVER,
-    PLAYING,
-    Action,
-    Event,
-    GameState,
-    IllegalAction,
+from engine import HAND_OVER, PLAYING, Event, IllegalAction
+from engine.actions import CONTINUE, FORFEIT_ACTION, TIMEOUT_ACTION
+from engine.hosted import (
+    HostedAction,
+    HostedState,
+    action_of,
     legal_actions,
+    only_continue,
     view,
 )
-from engine.actions import CONTINUE_ACTION, FORFEIT_ACTION, TIMEOUT_ACTION
 from engine.numerals import parse_natural
 
 #: Largest think time, seconds; the smallest is :func:`min_think_time`.
@@ -134,21 +133,21 @@ def _humans(meta: GameMeta) -> list[int]:
     return [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
 
 
-def reading(state: GameState, meta: GameMeta) -> list[int]:
+def reading(state: HostedState, meta: GameMeta) -> list[int]:
     """The human seats that have not yet continued after the hand (none during a hand)."""
     if state.status != HAND_OVER:
         return []
-    return [s for s in _humans(meta) if legal_actions(state, s) == [CONTINUE_ACTION]]
+    return [s for s in _humans(meta) if only_continue(state, s)]
 
 
-def human_to_move(state: GameState, meta: GameMeta) -> int | None:
+def human_to_move(state: HostedState, meta: GameMeta) -> int | None:
     """The human seat to make a move of the hand, or ``None``."""
     if state.status != PLAYING:
         return None
     return next((s for s in _humans(meta) if legal_actions(state, s)), None)
 
 
-def stamp(state: GameState, meta: GameMeta, now: float, seat: int | None = None,
+def stamp(state: HostedState, meta: GameMeta, now: float, seat: int | None = None,
           timed_out: bool = False) -> None:
     """Set the clock of ``meta`` for ``state`` just after ``seat``'s action (saved next).
 
@@ -179,14 +178,14 @@ def due(meta: GameMeta, now: float) -> bool:
     return clock is not None and clock["deadline"] is not None and now >= clock["deadline"]
 
 
-def timeout_action(state: GameState, meta: GameMeta, *, search: bool,
-                   ) -> tuple[int, Action] | None:
+def timeout_action(state: HostedState, meta: GameMeta, *, search: bool,
+                   ) -> tuple[int, HostedAction] | None:
     """The seat and action the clock makes now that it has run out (``None``: nothing to
     do). ``search``: a computer may choose (in a worker); else :class:`NeedsWorker`."""
     clock = _running(meta)
     if clock["kind"] == SETTLEMENT:
         seats = reading(state, meta)
-        return (seats[0], CONTINUE_ACTION) if seats else None
+        return (seats[0], action_of(state, CONTINUE)) if seats else None
     seat = clock["seat"]
     if seat is None or human_to_move(state, meta) != seat:
         return None
@@ -215,7 +214,7 @@ def mark_expired(meta: GameMeta, seat: int, events: list[Event]) -> None:
     events[0].data["timeout"] = True
 
 
-def pause_refusal(state: GameState, meta: GameMeta, seat: int) -> str | None:
+def pause_refusal(state: HostedState, meta: GameMeta, seat: int) -> str | None:
     """Why ``seat`` may not pause now, or ``None`` if it may."""
     clock = meta.get("clock")
     if clock is None:
@@ -227,7 +226,7 @@ def pause_refusal(state: GameState, meta: GameMeta, seat: int) -> str | None:
     return None
 
 
-def pause(state: GameState, meta: GameMeta, seat: int) -> list[Event]:
+def pause(state: HostedState, meta: GameMeta, seat: int) -> list[Event]:
     """Hold the settlement :data:`PAUSE_S` longer for ``seat``; its event. Raises
     :class:`~engine.IllegalAction` when :func:`pause_refusal` refuses."""
     refusal = pause_refusal(state, meta, seat)
@@ -246,7 +245,7 @@ def iso(epoch: float) -> str:
         "+00:00", "Z")
 
 
-def clock_view(state: GameState, meta: GameMeta, seat: int | None, now: float,
+def clock_view(state: HostedState, meta: GameMeta, seat: int | None, now: float,
                ) -> dict[str, Any] | None:
     """The clock as the view shows it (``None`` without one): its settings, ``deadline``
     and ``remaining_ms`` while a human is to act or to continue (else ``null``), ``for``

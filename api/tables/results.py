@@ -25,7 +25,7 @@ from api.games.meta import GameMeta, TableInfo
 from api.games.store import Game
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
-from engine import GameState
+from engine.hosted import HostedState, variant_of
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def table_of(meta: GameMeta) -> TableInfo | None:
     return meta.get("table")
 
 
-def result_of(state: GameState) -> str:
+def result_of(state: HostedState) -> str:
     """How a game that is over ended: ``points``, ``resigned`` or ``aborted``."""
     return state.ended[0] if state.ended is not None else "points"
 
@@ -49,7 +49,7 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     if info is None or not game.state.over:
         return
     state = game.state
-    variant = state.rules.variant.name
+    variant = variant_of(state)
     for player_id in info["players"]:
         if player_id is not None:
             players.finish_game(player_id, info["started_ms"], game.game_id)

@@ -45,7 +45,9 @@ from api.players.service import iso
 from api.players.store import Player, PlayerStore
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableDoc, TableStore
-from engine import Rules, legal_actions
+from engine import Rules
+from engine.games import make_rules
+from engine.hosted import legal_actions, players_of, variant_of
 
 log = logging.getLogger(__name__)
 
@@ -125,14 +127,14 @@ def create_table(tables: TableStore, players: PlayerStore, creator: Player,
              "seats": [{**s, "level": s.get("level", "random")} if s["kind"] == "computer"
                        else s for s in seats]}
     top: dict[str, Any] = {k: body[k] for k in TOP_LEVEL_OPTIONS if k in body}
-    rules = check_spec(_game_spec(body["variant"], body["rules"], body["settings"],
-                                  draft["seats"], ["?"] * len(seats), top=top)).rules
+    check_spec(_game_spec(body["variant"], body["rules"], body["settings"],
+                          draft["seats"], ["?"] * len(seats), top=top))
     now = time.time()
     table_id = secrets.token_urlsafe(9)
     doc = TableDoc(
         table_id=table_id, created_at=int(now), created_ms=int(now * 1000),
         expires_at=int(now) + open_ttl, creator=creator.player_id,
-        variant=rules.variant.name, rules={**body["rules"], **top},
+        variant=body["variant"], rules={**body["rules"], **top},
         settings=body["settings"], visibility=body["visibility"],
         rated=body.get("rated", True),
         invite_code=secrets.token_urlsafe(INVITE_BYTES)
@@ -364,7 +366,7 @@ def rematch(tables: TableStore, players: PlayerStore, games: GameStore, player: 
             return None
         assert doc.game_id is not None  # a finished table played its game
         last = games.load(doc.game_id).state
-        return _start(tables, table, (last.dealer + 1) % last.players)
+        return _start(tables, table, (last.dealer + 1) % players_of(variant_of(last)))
 
     return _change(tables, players, table_id, player, None, change)
 
@@ -403,13 +405,13 @@ def public_seats(doc: TableDoc) -> list[dict[str, Any]]:
 def summary(table: Table) -> dict[str, Any]:
     """A table as the lobby lists it (no secret: neither tokens nor the invite code)."""
     doc = table.doc
-    rules = Rules.make(doc.variant, doc.rules)
+    rules = make_rules(doc.variant, doc.rules)
     return {
         "table_id": table.table_id,
         "version": table.version,
         "variant": doc.variant,
         "rules": rules.options(),
-        "match_points": rules.match_points,
+        "match_points": rules.match_points if isinstance(rules, Rules) else None,
         "settings": doc.settings,
         "visibility": doc.visibility,
         "rated": doc.rated,
@@ -503,12 +505,12 @@ def game_item(game: Game, player: Player) -> dict[str, Any]:
     return {
         "game_id": game.game_id,
         "table_id": info["table_id"],
-        "variant": state.rules.variant.name,
+        "variant": variant_of(state),
         "status": state.status,
         "seat": seat,
         "opponents": [{"seat": i, "name": s["name"], "kind": s["kind"]}
                       for i, s in enumerate(game.meta["seats"]) if i != seat],
-        "to_act": [i for i in range(state.players) if legal_actions(state, i)],
+        "to_act": [i for i in range(players_of(variant_of(state))) if legal_actions(state, i)],
         "your_turn": bool(legal_actions(state, seat)),
         "started_at": iso(info["started_ms"] / 1000),
         "version": game.version,

@@ -54,7 +54,7 @@ from api.keys import (
 from api.players.store import INVERT
 from api.runtime.redis_connect import Client
 from api.unique import new_id
-from engine import to_json
+from engine.hosted import to_stored
 
 #: Seconds a spectator's look counts as watching.
 WATCH_WINDOW: Final = 60
@@ -197,7 +197,7 @@ class TableStore:
             logged = [Logged(i, e.event) for i, e in enumerate(game.recent, 1)]
             lines = [e.to_json() for e in logged]
             keys += [game_key(game.game_id), events_key(game.game_id)]
-            args += [self.game_ttl, to_json(game.state), _dump(game.meta),
+            args += [self.game_ttl, _dump(to_stored(game.state)), _dump(game.meta),
                      "[" + ",".join(lines) + "]", len(lines), notify_channel(game.game_id),
                      *lines]
         try:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from api.games.store import Game
 from api.tour.store import TourStore
+from engine.hosted import seat_won
 
 
 def stamp_if_won(tours: TourStore, game: Game) -> bool:
     """Stamp the station of a finished tour game the player's side won; whether newly."""
     info = game.meta.get("tour")
-    state = game.state
-    if info is None or state.set_winner is None or state.set_winner != state.side_of(0):
+    if info is None or not seat_won(game.state, 0):
         return False
     return tours.stamp(info["player_id"], info["station"])

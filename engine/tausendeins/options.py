@@ -213,4 +213,4 @@ def describe_variant() -> dict[str, object]:
     """The variant as :func:`engine.rules.describe` lists it."""
     return {"name": NAME, "players": PLAYERS, "description": DESCRIPTION, "deck_size": 24,
             "hand_size": 8, "talon_size": 8, "tricks": 12, "trump_by": "marriage",
-            "decks": [], "served": False}
+            "decks": []}

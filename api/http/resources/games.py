@@ -43,6 +43,7 @@ from api.http.support import (
 )
 from api.keys import idem_key, notify_channel
 from api.players.store import Player
+from engine.hosted import variant_of
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def _created(game: Game, tokens: list[str | None]) -> dict[str, Any]:
     return {
         "game_id": game.game_id,
         "version": game.version,
-        "variant": game.state.rules.variant.name,
+        "variant": variant_of(game.state),
         "rated": game.meta["rated"],
         "unrated_reason": None if game.meta["rated"] else game.meta.get("unrated_reason"),
         "seats": [{**s, "token": t} for s, t in zip(public_seats(game.meta), tokens, strict=True)],
@@ -195,7 +196,7 @@ class Games(MethodView):
 class GameResource(MethodView):
     @blp.doc(security=OPTIONAL_SEAT_TOKEN)
     @blp.arguments(ViewQuerySchema(), location="query")
-    @blp.response(200, GameViewSchema, example=examples.VIEW, headers={"ETag": "ETag"})
+    @blp.response(200, GameViewSchema, examples=examples.VIEW_EXAMPLES, headers={"ETag": "ETag"})
     @blp.alt_response(304, description="If-None-Match names the current version",
                       headers={"ETag": "ETag"})
     @blp.alt_response(401, response="Unauthorized")

@@ -32,7 +32,8 @@ from api.http.support import (
     services,
 )
 from api.live import clock
-from engine import PLAYING, legal_actions, view
+from engine import PLAYING, GameState, legal_actions, view
+from engine.hosted import family_state
 
 blp = Blueprint("hint", __name__, url_prefix="/v1/games",
                 description="Ask the strong computer for advice (the hand then counts as hinted)")
@@ -55,9 +56,10 @@ HINT_EXAMPLE: Final = {
 
 
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
-    """Save the game with the current hand marked as hinted for ``seat`` (once per hand)."""
-    mark: HintedHand = {"seat": seat, "hand_no": game.state.hand_no,
-                        "match_no": game.state.match_no}
+    """Save the game (of the Sixty-Six family: the others have no hints) with the current
+    hand marked as hinted for ``seat`` (once per hand)."""
+    state = family_state(game.state)
+    mark: HintedHand = {"seat": seat, "hand_no": state.hand_no, "match_no": state.match_no}
     hinted = game.meta.setdefault("hinted_hands", [])
     if mark in hinted:
         return game
@@ -97,11 +99,15 @@ class Hint(MethodView):
         if clock.due(game.meta, time.time()):  # the clock's move for the seat is still due
             raise Problem(NO_DECISION, "the time to move ran out: the clock's move is being "
                           "made; read the view")
-        if game.state.status != PLAYING or not legal_actions(game.state, seat):
+        state = game.state
+        if not isinstance(state, GameState):
+            raise Problem(NO_DECISION, "hints are given in the Sixty-Six family's games; "
+                          "Tausendeins has none")
+        if state.status != PLAYING or not legal_actions(state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")
-        advice = advise_on_worker(view(game.state, seat), HINT_LEVEL, query.get("budget_ms"),
-                                  None, reveal_declare=game.state.settings.hint_66)
+        advice = advise_on_worker(view(state, seat), HINT_LEVEL, query.get("budget_ms"),
+                                  None, reveal_declare=state.settings.hint_66)
         saved = mark_hinted(store, game, seat)
         out = {"game_id": game_id, "version": saved.version, "seat": seat,
                "hand_no": saved.state.hand_no, **advice}

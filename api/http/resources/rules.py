@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from flask.views import MethodView
 
-from api.games.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS, TAUSENDEINS_PLAYS_AS
 from api.http.resources.blueprint import Blueprint
 from api.http.schemas import RulesSchema
 from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW
@@ -15,6 +15,8 @@ from api.leaderboard.scoring import BONUS, LEAVE_PENALTY, MIN_SETTLED
 from api.live.clock import clock_settings
 from engine import describe
 from engine.ai.catalogue import THINK_BUDGETS, listing, listing_by_deck
+from engine.hosted import TAUSENDEINS
+from engine.tausendeins.ai.player import LEVELS as T1001_LEVELS
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="What can be played: variants, options, settings, computer levels, "
@@ -29,9 +31,6 @@ class RulesResource(MethodView):
         figures of the leaderboard's rules (README, "Leaderboard, ratings and the Route-66
         tour")."""
         described = describe()
-        # only the variants the service hosts (the engine's Tausendeins is not served yet)
-        described["variants"] = [v for v in cast(list[dict[str, Any]], described["variants"])
-                                 if v.get("served", True)]
         settings = [*cast(list[dict[str, Any]], described["settings"]), {
             "name": "auto_continue", "type": "boolean", "default": False,
             "description": "Acknowledge finished hands for human seats too: the next hand is "
@@ -40,15 +39,28 @@ class RulesResource(MethodView):
             **described,
             "settings": settings,
             "computer_levels": [_level(lv.name, lv.description) for lv in COMPUTER_LEVELS.values()],
-            "computer_levels_by_variant": {variant: [lv.as_dict() for lv in levels]
-                                           for variant, levels in listing().items()},
+            "computer_levels_by_variant": {
+                **{variant: [lv.as_dict() for lv in levels]
+                   for variant, levels in listing().items()},
+                TAUSENDEINS: _tausendeins_levels()},
             "computer_levels_by_deck": {
-                variant: {deck: [lv.as_dict() for lv in levels] for deck, levels in packs.items()}
-                for variant, packs in listing_by_deck().items()},
+                **{variant: {deck: [lv.as_dict() for lv in levels]
+                             for deck, levels in packs.items()}
+                   for variant, packs in listing_by_deck().items()},
+                TAUSENDEINS: {}},
             "leaderboard": {"placement_bonus": list(BONUS), "leave_penalty": LEAVE_PENALTY,
                             "min_settled_hands": MIN_SETTLED, "rated_pair_limit": PAIR_LIMIT,
                             "rated_pair_window_s": PAIR_WINDOW},
         }
+
+
+def _tausendeins_levels() -> list[dict[str, Any]]:
+    """Each public level as it plays Tausendeins (:mod:`engine.tausendeins.ai`: a fixed
+    number of playouts a move, no work budget or cap; ``strong`` solves the last 8 tricks
+    exactly)."""
+    return [{"name": name, "plays_as": plays_as, "exact_search": plays_as == "strong",
+             "description": T1001_LEVELS[plays_as]}
+            for name, plays_as in TAUSENDEINS_PLAYS_AS.items()]
 
 
 def _level(name: str, description: str) -> dict[str, Any]:

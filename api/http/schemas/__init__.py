@@ -17,6 +17,7 @@ from api.games.store import MAX_PAGE, MAX_SEQ
 from api.text_policy import PATTERN, POLICY, normalised, refusal
 from engine.actions import KINDS
 from engine.numerals import parse_natural
+from engine.tausendeins.actions import KINDS as T1001_KINDS
 
 MAX_WAIT: Final = 30
 #: Most seats of any variant (four-hand): seat numbers are 0..MAX_SEAT.
@@ -132,8 +133,10 @@ class TableSettingsSchema(Schema):
 
 class CreateGameSchema(Schema):
     variant = fields.String(load_default="sixty-six", metadata={
-        "description": "sixty-six (2 seats), schnapsen (2), three-hand (3) or four-hand (4); "
-                       "another name is a 422", "example": "sixty-six"})
+        "description": "sixty-six (2 seats), schnapsen (2), three-hand (3), four-hand (4) or "
+                       "tausendeins (2: the race to 1001 in which marriages set trump, with "
+                       "its own rules options and actions; no clock, point_counter or "
+                       "hint_66 there); another name is a 422", "example": "sixty-six"})
     rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
         "description": "Rule options by name (GET /v1/rules lists them)",
         "example": {"close_min_talon": 3}})
@@ -216,10 +219,16 @@ def _quick_settings(given: Any) -> dict[str, Any] | None:
     return out
 
 
-#: The action types a request may post (the engine's and ``pause``).
-ACTION_TYPES: Final = (*KINDS, "pause")
+#: The action types a request may post: the Sixty-Six family's, Tausendeins' own, ``pause``.
+ACTION_TYPES: Final = (*KINDS, *(k for k in T1001_KINDS if k not in KINDS), "pause")
 _QUICK_TYPES: Final = frozenset(ACTION_TYPES)
 _ACTION_MEMBERS: Final = frozenset(("type", "card", "suit"))
+_POINTS: Final = {"description": "Tausendeins, for bid and raise: the contract's points, a "
+                                 "bid step above the last (legal_actions lists them)",
+                  "example": 110}
+_MUSIK: Final = {"description": "Tausendeins, for take_musik: 1 or 2", "example": 2}
+_CARDS: Final = {"description": "Tausendeins, for discard: the two cards laid away",
+                 "example": ["9H", "JS"]}
 
 
 class ActionSchema(Schema):
@@ -228,6 +237,9 @@ class ActionSchema(Schema):
                                    "settlement open longer at a table with a clock"})
     card = fields.String(metadata={**_CARD, "description": "For play: " + _CARD["description"]})
     suit = fields.String(metadata={**_SUIT, "description": "For meld: " + _SUIT["description"]})
+    points = BodyInteger(metadata=_POINTS)
+    musik = BodyInteger(metadata=_MUSIK)
+    cards = fields.List(fields.String(), metadata=_CARDS)
 
     @staticmethod
     def quick_load(data: Any) -> dict[str, Any] | None:
@@ -310,6 +322,9 @@ class ActionOutSchema(Schema):
     type = fields.String(metadata={"example": "play"})
     card = fields.String(metadata=_CARD)
     suit = fields.String(metadata=_SUIT)
+    points = fields.Integer(metadata=_POINTS)
+    musik = fields.Integer(metadata=_MUSIK)
+    cards = fields.List(fields.String(), metadata=_CARDS)
 
 
 class TrickCardSchema(Schema):
@@ -436,7 +451,33 @@ class GameViewSchema(Schema):
         "description": "A computer seat is to move and no worker process of the computers "
                        "runs: its move waits until one runs again (/readyz names the missing "
                        "part); false otherwise"})
-    match = fields.Nested(MatchSchema)
+    match = fields.Nested(MatchSchema, metadata={"description": "The Sixty-Six family's"})
+    stage = fields.String(validate=validate.OneOf(("auction", "musik", "play")), metadata={
+        "description": "Tausendeins: the deal's stage (the auction, the declarer's musik, "
+                       "the tricks)"})
+    stock_size = fields.Integer(metadata={"description": "Tausendeins: cards in the stock"})
+    tricks_total = fields.Integer(metadata={"description": "Tausendeins: tricks in the deal"})
+    melded_suit = fields.String(allow_none=True, metadata={
+        "description": "Tausendeins: the suit just melded, whose King or Queen the leader "
+                       "now leads"})
+    pending_marriages = fields.List(fields.Dict(), metadata={
+        "description": "Tausendeins: marriages announced by a seat that has won no trick "
+                       "yet (credited at its first trick, or forfeited)"})
+    auction = fields.Dict(allow_none=True, metadata={
+        "description": "Tausendeins with bidding contract: calls ({seat, bid}, bid null for "
+                       "a pass), contract, declarer, raised"})
+    musik = fields.Dict(allow_none=True, metadata={
+        "description": "Tausendeins with contract_deal musik: musiks, taken (1 or 2), its "
+                       "cards once shown, discarded, own_discards (the declarer's only)"})
+    totals = fields.List(fields.Integer(), metadata={
+        "description": "Tausendeins: each seat's total over the deals"})
+    target = fields.Integer(metadata={"description": "Tausendeins: the total that wins"})
+    needed = fields.List(fields.Integer(), metadata={
+        "description": "Tausendeins: what each seat still needs to reach the target"})
+    winner = fields.Integer(allow_none=True, metadata={
+        "description": "Tausendeins: the seat that won the game"})
+    ended = fields.List(fields.Raw(), allow_none=True, metadata={
+        "description": "Tausendeins: [resigned or aborted, seat] when an action ended it"})
     settlement = fields.Dict(allow_none=True, metadata={
         "description": "The finished hand's settlement with its working; null during a hand"})
     clock = fields.Nested(ClockSchema, allow_none=True, metadata={
@@ -483,6 +524,10 @@ class VariantLevelSchema(Schema):
     think_p99_ms = fields.Integer(metadata=_THINK_P99)
     work_units = fields.Integer(metadata=_WORK)
     cap_ms = fields.Integer(metadata=_CAP)
+    description = fields.String(metadata={
+        "description": "Tausendeins only, whose levels (engine.tausendeins.ai) spend a fixed "
+                       "number of playouts a move and have no think-time budget, work budget "
+                       "or cap (so neither these members nor think_median_ms, think_p99_ms)"})
 
 
 class LeaderboardRulesSchema(Schema):

@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 
 from api.http.schemas import BodyInteger, QueryInteger, TableSettingsSchema
 from api.players.service import KINDS
-from engine import VARIANTS
+from engine.games import NAMES
 
 TABLE_SEAT_KINDS: Final = ("open", "computer", "player")
 VISIBILITIES: Final = ("public", "private")
@@ -103,7 +103,7 @@ class TableSeatSpecSchema(Schema):
 
 
 class CreateTableSchema(Schema):
-    variant = fields.String(load_default="sixty-six", validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(load_default="sixty-six", validate=validate.OneOf(NAMES))
     rules = fields.Dict(keys=fields.String(), values=fields.Raw(), load_default=dict, metadata={
         "description": "Rule options by name (GET /v1/rules lists them)"})
     match_points = BodyInteger(metadata={"example": 7})
@@ -126,7 +126,7 @@ class JoinSchema(Schema):
 
 
 class TablesQuerySchema(Schema):
-    variant = fields.String(validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(validate=validate.OneOf(NAMES))
     status = fields.String(load_default="open", validate=validate.OneOf(("open", "playing")),
                            metadata={"description": "open (seats free) or playing (to watch)"})
     cursor = _cursor()
@@ -162,7 +162,7 @@ class TableSummarySchema(Schema):
     version = fields.Integer()
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
-    match_points = fields.Integer()
+    match_points = fields.Integer(allow_none=True, metadata={"description": "null for tausendeins"})
     settings = fields.Dict(keys=fields.String(), values=fields.Raw())
     visibility = fields.String(validate=validate.OneOf(VISIBILITIES))
     rated = fields.Boolean(metadata={"description": "Counts for the leaderboard and ratings"})

@@ -247,7 +247,7 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     body = client.get("/v1/rules").json
     assert body is not None
     assert [v["name"] for v in body["variants"]] == [
-        "sixty-six", "schnapsen", "three-hand", "four-hand"]
+        "sixty-six", "schnapsen", "three-hand", "four-hand", "tausendeins"]
     assert body["computer_levels"] == [
         {"name": name, "description": text, "think_median_ms": THINK_BUDGETS[name][0],
          "think_p99_ms": THINK_BUDGETS[name][1]} for name, text in LEVELS.items()]
@@ -263,6 +263,8 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     assert expert["four-hand"]["plays_as"] == "strong"
     assert (expert["four-hand"]["work_units"], expert["four-hand"]["cap_ms"]) == (900_000, 1400)
     assert not expert["four-hand"]["exact_search"]
+    assert (expert["tausendeins"]["plays_as"], expert["tausendeins"]["exact_search"]) == (
+        "strong", True)
     by_deck = body["computer_levels_by_deck"]
     assert {v: list(packs) for v, packs in by_deck.items()} == {
         v["name"]: [str(d["deck"]) for d in v["decks"]] for v in body["variants"]}

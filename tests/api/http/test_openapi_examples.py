@@ -4,6 +4,8 @@ and compared, with only the game id, token and request id of the run put in."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,8 @@ from api.http.examples import ERRORS, GAME_ID, SEEDED_CREATE
 from api.http.examples_lobby import LOBBY_ERRORS
 from api.http.openapi_docs import CREATED_LINKS, RESPONSES
 from tests.api.helpers import bearer
+
+EXAMPLES_1001 = Path(examples.__file__).with_name("examples_tausendeins.json")
 
 
 def _run(value: Any, game_id: str, token: str | None = None) -> Any:
@@ -107,3 +111,39 @@ def test_every_example_is_used_and_links_name_real_operations(client: FlaskClien
     body = spec["paths"]["/v1/games"]["post"]["requestBody"]
     assert body["required"] is False
     assert client.post("/v1/games").status_code == 201  # an empty body is a valid creation
+
+
+def _tausendeins_views(client: FlaskClient) -> tuple[str, dict[str, dict[str, Any]]]:
+    """Play the Tausendeins example's first deal as :func:`examples.tausendeins_move` says;
+    its game id and Ann's views just after trump was first set and at the settlement."""
+    response = client.post("/v1/games", json=examples.TAUSENDEINS_CREATE)
+    assert response.status_code == 201, response.json
+    created: dict[str, Any] = response.json  # type: ignore[assignment]
+    game_id = created["game_id"]
+    tokens = [s["token"] for s in created["seats"]]
+    views: dict[str, dict[str, Any]] = {}
+    for _ in range(200):
+        seen = [client.get(f"/v1/games/{game_id}", headers=bearer(t)).json for t in tokens]
+        ann = seen[0]
+        assert ann is not None
+        if ann["trump_suit"] is not None and "trump_set" not in views:
+            views["trump_set"] = ann
+        if ann["status"] == "hand_over":
+            views["settled"] = ann
+            return game_id, views
+        seat = next(s for s, v in enumerate(seen) if v and v["legal_actions"])
+        legal = seen[seat]["legal_actions"]  # type: ignore[index]
+        answer = client.post(f"/v1/games/{game_id}/actions", headers=bearer(tokens[seat]),
+                             json=examples.tausendeins_move(legal))
+        assert answer.status_code == 200, answer.json
+    raise AssertionError("the example's first deal did not end")
+
+
+def test_the_tausendeins_view_examples_are_the_seeded_game(client: FlaskClient) -> None:
+    game_id, views = _tausendeins_views(client)
+    if os.environ.get("SIXTYSIX_WRITE_EXAMPLES") == "1":
+        text = json.dumps(views, indent=1, sort_keys=True).replace(game_id, GAME_ID)
+        EXAMPLES_1001.write_text(text + "\n", encoding="utf-8")
+    assert views == _run(examples.TAUSENDEINS_VIEWS, game_id)
+    settlement = views["settled"]["settlement"]
+    assert settlement is not None and views["trump_set"]["melds"]
