@@ -200,8 +200,6 @@ def play(args: argparse.Namespace) -> int:
 
 def _variant_mismatch(args: argparse.Namespace) -> str | None:
     """Why the options do not fit the variant (``None``: they do)."""
-    if args.variant == TAUSENDEINS and args.lobby:
-        return f"the lobby's tables play the Sixty-Six family only, not {TAUSENDEINS}"
     if args.variant == TAUSENDEINS and args.match_points is not None:
         return f"--match-points is not an option of {TAUSENDEINS} (see --target-points)"
     if args.variant != TAUSENDEINS and args.target_points is not None:

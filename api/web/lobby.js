@@ -88,6 +88,12 @@ export function readRules(form, prefix, options) {
   return rules;
 }
 
+/** "sixty-six to 7" (match points), "tausendeins to 1001" (its target), or the variant alone. */
+export function gameLength(table) {
+  const to = table.match_points ?? (table.rules || {}).target_points;
+  return `${table.variant}${to ? ` to ${to}` : ""}`;
+}
+
 export function inviteLink(tableId, inviteCode) {
   return `${location.origin}/play#join=${encodeURIComponent(tableId)}&code=${encodeURIComponent(inviteCode)}`;
 }
@@ -133,11 +139,8 @@ export class Lobby {
     if (line) line.textContent = text;
   }
 
-  /** The variants offered, as select options; `tables`: only those a table can play (the
-   * Sixty-Six family: POST /v1/tables takes no variant with options of its own). */
-  variants(tables = false) {
-    return this.rules.variants.filter((v) => !tables || !ownOptions(v).length)
-      .map((v) => [v.name, `${v.name} (${v.players} players)`]);
+  variants() {
+    return this.rules.variants.map((v) => [v.name, `${v.name} (${v.players} players)`]);
   }
 
   players(variant) {
@@ -291,7 +294,7 @@ export class Lobby {
     const seatKinds = [["open", "open for a person"],
       ...this.levels().map(([l]) => [`computer:${l}`, `computer (${l})`])];
     const seatsBox = el("div", { class: "seat-fields" });
-    const variantSelect = select("t_variant", "Variant", this.variants(true), "sixty-six");
+    const variantSelect = select("t_variant", "Variant", this.variants(), "sixty-six");
     const drawSeats = () => {
       const players = this.players(variantSelect.querySelector("select").value);
       seatsBox.replaceChildren(...Array.from({ length: players - 1 }, (_, i) =>
@@ -349,7 +352,7 @@ export class Lobby {
 
   tableLine(table) {
     const names = table.seats.map((s) => (s.kind === "open" ? "open seat" : s.name || s.level)).join(", ");
-    return `${table.variant} to ${table.match_points}: ${names}`;
+    return `${gameLength(table)}: ${names}`;
   }
 
   async renderTables() {
@@ -479,7 +482,7 @@ export class TableWait {
       problem ? el("p", { role: "alert" }, problem) : null,
       table && table.status === "finished" ? el("p", {}, "The match is over: the next one "
         + `starts when every player has asked for it (asked: ${table.rematch.length}).`) : null,
-      table && table.status === "open" ? el("p", {}, `${table.variant} to ${table.match_points}: `
+      table && table.status === "open" ? el("p", {}, `${gameLength(table)}: `
         + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"}.`) : null,
       invite ? el("p", {}, "Invite link: ",
         el("input", { class: "invite", readonly: true, value: invite, "aria-label": "Invite link",

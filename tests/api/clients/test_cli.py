@@ -202,8 +202,6 @@ def test_unknown_variant_of_the_server_is_reported(
     (["--variant", "tausendeins", "--match-points", "3"],
      "--match-points is not an option of tausendeins (see --target-points)"),
     (["--target-points", "300"], "--target-points is an option of tausendeins only"),
-    (["--variant", "tausendeins", "--lobby"],
-     "the lobby's tables play the Sixty-Six family only, not tausendeins"),
     (["--variant", "tausendeins", "--target-points", "99"],
      "--target-points must be from 100 to 10001"),
 ])

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { readRules } from "../../../api/web/lobby.js";
+import { gameLength, readRules } from "../../../api/web/lobby.js";
 import { discardAction, toggleChosen } from "../../../api/web/table1001.js";
 import {
   callsText, contractText, contractVerdict, dealWorking, eventText, gameResultText,
@@ -139,4 +139,11 @@ test("the lobby sends the rule options that differ from their defaults, typed", 
     rule_bid_step: "10" };
   const form = { elements: { namedItem: (name) => ({ type: "text", value: values[name] }) } };
   assert.deepEqual(readRules(form, "", options), { target_points: 300, musik_shown: false });
+});
+
+test("a table is named by its match points, or by the target of its rules", () => {
+  assert.equal(gameLength({ variant: "sixty-six", match_points: 7 }), "sixty-six to 7");
+  assert.equal(gameLength({ variant: "tausendeins", match_points: null,
+    rules: { target_points: 1001 } }), "tausendeins to 1001");
+  assert.equal(gameLength({ variant: "tausendeins" }), "tausendeins");
 });
