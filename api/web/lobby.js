@@ -153,11 +153,13 @@ export class Lobby {
     return ownOptions(this.rules.variants.find((v) => v.name === variant));
   }
 
-  /** The variant's fields: match points and table settings, or its own rule options (these
-   * replace them: Tausendeins plays to a target and has no point counter or 66 light). */
-  variantFields(prefix, variantSelect) {
+  /** The variant's fields: match points, table settings and `familyOnly` (the clock), or its
+   * own rule options (these replace them: Tausendeins plays to a target and has no point
+   * counter, 66 light or clock). */
+  variantFields(prefix, variantSelect, familyOnly = []) {
     const matchBox = el("div", { class: "match-fields" },
-      select(`${prefix}match_points`, "Match to", this.matchPoints(), 7), settingFields(prefix));
+      select(`${prefix}match_points`, "Match to", this.matchPoints(), 7), settingFields(prefix),
+      familyOnly);
     const rulesBox = el("div", { class: "rule-fields" });
     const draw = () => {
       const options = this.optionsOf(variantSelect.querySelector("select").value);
@@ -308,8 +310,7 @@ export class Lobby {
       select("visibility", "Who may join", [["public", "anybody (listed)"],
         ["private", "only with the invite link"]], "public"),
       seatsBox,
-      this.clockFields(),
-      this.variantFields("t_", variantSelect),
+      this.variantFields("t_", variantSelect, this.clockFields()),
       el("button", { type: "submit", class: "primary" }, "Create table"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -323,7 +324,7 @@ export class Lobby {
       try {
         const fields = this.gameFields(form, "t_", variant);
         const think = form.elements.namedItem("think_time_s");
-        if (think && think.value) {
+        if (think && think.value && !this.optionsOf(variant).length) {
           fields.settings.think_time_s = Number(think.value);
           fields.settings.on_timeout = formValue(form, "on_timeout");
         }

@@ -88,3 +88,25 @@ def test_how_to_play_has_a_tausendeins_section(web_url: str, browser: Browser) -
             "Take musik 1 / 2 takes that musik into your hand"} <= set(rows)
     assert [c.get_attribute("data-card") for c in section.find_elements(
         By.CSS_SELECTOR, ".card")] == ["KC", "QC"]
+
+
+def test_a_table_of_tausendeins_with_the_computer_starts_its_game(
+        web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)
+    choose_name(driver, "Tabler")
+    form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    Select(form.find_element(By.NAME, "t_variant")).select_by_value("tausendeins")
+    target = wait_for(driver, lambda d: form.find_element(By.NAME, "t_rule_target_points"))
+    assert not form.find_element(By.NAME, "think_time_s").is_displayed()  # no clock in 1001
+    target.clear()
+    target.send_keys("150")
+    Select(form.find_element(By.NAME, "visibility")).select_by_value("public")
+    Select(form.find_element(By.NAME, "seat_1")).select_by_value("computer:random")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    now: dict[str, Any] = wait_for(driver, lambda d: page_state(d) or None)
+    assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", state(driver)["hash"])
+    header = driver.find_element(By.CSS_SELECTOR, ".scoreboard").text
+    assert "tausendeins · to 150 · deal 1" in header
+    assert now["stage"] in ("auction", "play")
+    assert console_errors(driver) == []
