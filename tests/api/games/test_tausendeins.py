@@ -97,21 +97,32 @@ def my_turn(client: FlaskClient, game_id: str, token: str, current: dict[str, An
     return current
 
 
-def test_a_seat_never_sees_the_other_hand_the_stock_or_a_hidden_musik(
+def _since_deal(events: list[dict[str, Any]], hand_no: int) -> list[dict[str, Any]]:
+    """The events of deal ``hand_no`` (from its ``hand_dealt`` on)."""
+    start = max((i for i, e in enumerate(events)
+                 if e["type"] == "hand_dealt" and e.get("hand_no") == hand_no), default=0)
+    return events[start:]
+
+
+def test_a_seat_never_sees_the_other_hand_in_views_events_or_records(
         client: FlaskClient) -> None:
     game_id, tokens = two_humans(client, variant="tausendeins",
                                  rules={**SMALL, "musik_shown": False})
     rng = random.Random(5)
     for _ in range(60):
         views = [view(client, game_id, t) for t in tokens]
-        record = client.get(f"/v1/games/{game_id}/record",
-                            headers=bearer(tokens[0])).json
-        assert record is not None
-        assert all(h["deck"] is None for h in record["hands"]) or record["complete"]
         for seat, seen in enumerate(views):
+            record = client.get(f"/v1/games/{game_id}/record", headers=bearer(tokens[seat])).json
+            assert record is not None
+            assert all(h["deck"] is None for h in record["hands"]) or record["complete"]
             other = set(views[1 - seat]["hand"])
             shown = set(seen["known_cards"].get(str(1 - seat), []))
-            text = json.dumps(seen)
+            hand_no = seen["hand_no"]
+            events = client.get(f"/v1/games/{game_id}/events?after=0&limit=500",
+                                headers=bearer(tokens[seat])).json
+            assert events is not None
+            this_deal = _since_deal(events["events"], hand_no)
+            text = json.dumps(seen) + json.dumps(this_deal) + json.dumps(record["hands"][-1])
             hidden = other - shown - {c["card"] for c in seen["trick"]}
             assert not any(f'"{card}"' in text for card in hidden), (seat, hidden)
             musik = seen["musik"]
