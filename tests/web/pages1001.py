@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import requests
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.web.pages import open_play, wait_for
@@ -46,6 +47,8 @@ return {
 """
 
 Shot = Callable[[str], None]
+#: Seconds a click waits for its move to show before the page is read and clicked again.
+CLICK_TIMEOUT_S = 8
 
 
 def page_state(driver: webdriver.Chrome) -> dict[str, Any] | None:
@@ -131,7 +134,11 @@ def play_game(url: str, driver: webdriver.Chrome, shot: Shot, max_moves: int = 8
             cards[1].click()
             css = "[data-focus='btn:discard']"
         driver.find_element(By.CSS_SELECTOR, css).click()
-        wait_for(driver, lambda d, v=now["version"]: (page_state(d) or {}).get("version") != v)
+        try:
+            wait_for(driver, lambda d, v=now["version"]: (page_state(d) or {}).get("version") != v,
+                     timeout=CLICK_TIMEOUT_S)
+        except TimeoutException:
+            continue  # a click while the page still sent the last move is not taken: again
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 
