@@ -48,8 +48,11 @@ from api.worker.queue import QueueConfigError, TaskQueue
 from api.worker.run import queue_url, restart_cap, run_pool
 from engine import EngineError, native, replay
 from engine.ai import LEVELS
+from engine.games import NAMES
 from engine.numerals import parse_natural
 from engine.rules import OPTIONS, VARIANTS
+from engine.tausendeins import NAME as TAUSENDEINS
+from engine.tausendeins import OPTIONS as T1001_OPTIONS
 
 MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
 
@@ -152,11 +155,16 @@ def add_play(sub: Subparsers) -> None:
                        "repository, or /play#how-to-play on a running server (GET /v1/rules "
                        "lists the options).")
     p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
-    p.add_argument("--variant", default="sixty-six", choices=list(VARIANTS), help="variant")
+    p.add_argument("--variant", default="sixty-six", choices=list(NAMES), help="variant")
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
                    "server started in this process)")
     p.add_argument("--match-points", type=int, choices=MATCH_POINTS,
-                   help="game points that win the match (default: the variant's)")
+                   help="game points that win the match (default: the variant's; not "
+                   f"{TAUSENDEINS})")
+    low, high = T1001_OPTIONS["target_points"].allowed
+    p.add_argument("--target-points", type=int, metavar=f"{low}-{high}",
+                   help=f"{TAUSENDEINS}: the total that wins the game (default "
+                   f"{T1001_OPTIONS['target_points'].default})")
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--point-counter", action=argparse.BooleanOptionalAction, default=True,
                    help="show each side's running points in the hand")
@@ -172,6 +180,10 @@ def play(args: argparse.Namespace) -> int:
         print("sixtysix play: --game needs --token and --url (the server the game is on)",
               file=sys.stderr)
         return 2
+    mismatch = _variant_mismatch(args)
+    if mismatch:
+        print(f"sixtysix play: {mismatch}", file=sys.stderr)
+        return 2
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
@@ -182,8 +194,30 @@ def play(args: argparse.Namespace) -> int:
             return resume(client.with_token(args.token), args.game, input, print)
         return play_against_computer(
             client, args.variant, args.level, args.match_points, args.name, input, print,
-            settings={"point_counter": args.point_counter}, show_resume=bool(args.url))
+            settings=_play_settings(args), show_resume=bool(args.url), rules=_play_rules(args))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _variant_mismatch(args: argparse.Namespace) -> str | None:
+    """Why the options do not fit the variant (``None``: they do)."""
+    if args.variant == TAUSENDEINS and args.match_points is not None:
+        return f"--match-points is not an option of {TAUSENDEINS} (see --target-points)"
+    if args.variant != TAUSENDEINS and args.target_points is not None:
+        return f"--target-points is an option of {TAUSENDEINS} only"
+    low, high = T1001_OPTIONS["target_points"].allowed
+    if args.target_points is not None and not low <= args.target_points <= high:
+        return f"--target-points must be from {low} to {high}"
+    return None
+
+
+def _play_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The table settings of ``play``: Tausendeins has no point counter."""
+    return {} if args.variant == TAUSENDEINS else {"point_counter": args.point_counter}
+
+
+def _play_rules(args: argparse.Namespace) -> dict[str, object] | None:
+    """The rule options of ``play``: ``--target-points`` (Tausendeins)."""
+    return None if args.target_points is None else {"target_points": args.target_points}
 
 
 # --------------------------------------------------------------------------- arena

@@ -32,7 +32,9 @@ from typing import Any, Final, NotRequired, Self, TypedDict, cast
 import requests
 
 from engine.actions import Action
+from engine.errors import InvalidAction
 from engine.numerals import parse_natural
+from engine.tausendeins.actions import T1001Action
 
 #: Seconds to wait for a connection; a read waits the long-poll time plus this margin.
 CONNECT_TIMEOUT = 5.0
@@ -58,12 +60,16 @@ View = dict[str, Any]
 
 class ActionDict(TypedDict):
     """An action body: ``{"type": "play", "card": "QH"}``, ``{"type": "meld", "suit": "H"}``,
-    ``{"type": "close"}``.
+    ``{"type": "close"}``; Tausendeins also ``{"type": "bid", "points": 110}`` (and raise),
+    ``{"type": "take_musik", "musik": 2}``, ``{"type": "discard", "cards": ["9H", "JS"]}``.
     """
 
     type: str
     card: NotRequired[str]
     suit: NotRequired[str]
+    points: NotRequired[int]
+    musik: NotRequired[int]
+    cards: NotRequired[list[str]]
 
 
 class SeatSpec(TypedDict):
@@ -238,18 +244,25 @@ class ApiError(Exception):
 
 
 def action_dict(action: Mapping[str, Any] | str) -> ActionDict:
-    """An action as the API's JSON body; text such as ``play:QH`` or ``close`` is parsed.
+    """An action as the API's JSON body; text such as ``play:QH`` or ``close`` is parsed, and
+    text of a Tausendeins action (``bid:110``, ``take_musik:2``, ``discard:9H,JS``).
 
-    Raises ``engine.InvalidAction`` for text that is not an action.
+    Raises ``engine.InvalidAction`` for text that is not an action of either game.
     """
     if isinstance(action, str):
-        return cast(ActionDict, Action.from_text(action).as_dict())
+        try:
+            return cast(ActionDict, Action.from_text(action).as_dict())
+        except InvalidAction:
+            return cast(ActionDict, T1001Action.from_text(action).as_dict())
     return cast(ActionDict, dict(action))
 
 
 def action_text(action: Mapping[str, Any]) -> str:
-    """``{"type": "play", "card": "QH"}`` → ``play:QH``; ``{"type": "close"}`` → ``close``."""
-    arg = action.get("card") or action.get("suit")
+    """``{"type": "play", "card": "QH"}`` → ``play:QH``; ``{"type": "close"}`` → ``close``;
+    ``{"type": "bid", "points": 110}`` → ``bid:110``; ``{"type": "discard", "cards": ["9H",
+    "JS"]}`` → ``discard:9H,JS``."""
+    arg = action.get("card") or action.get("suit") or action.get("points") \
+        or action.get("musik") or ",".join(action.get("cards") or ())
     return f"{action['type']}:{arg}" if arg else str(action["type"])
 
 

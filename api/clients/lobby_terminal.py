@@ -36,6 +36,8 @@ class LobbyChoice:
     invite_code: str | None = None
     private: bool = False
     new: bool = False
+    #: Rule options of a new table (``--target-points`` of Tausendeins).
+    rules: dict[str, object] | None = None
 
 
 def add_lobby_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +53,10 @@ def add_lobby_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def lobby_choice(args: argparse.Namespace) -> LobbyChoice:
+    target = args.target_points
     return LobbyChoice(args.name, args.variant, args.match_points, args.join, args.invite,
-                       args.private, args.new)
+                       args.private, args.new,
+                       None if target is None else {"target_points": target})
 
 
 def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
@@ -165,7 +169,7 @@ def _chosen(me: SixtySixClient, choice: LobbyChoice, ask: Callable[[str], str],
     seats: list[TableSeatSpec] = [{"kind": "player"}]
     seats += [{"kind": "open"} for _ in range(players - 1)]
     table = _changed(me, lambda: me.create_table(
-        seats, choice.variant, match_points=choice.match_points,
+        seats, choice.variant, match_points=choice.match_points, rules=choice.rules,
         visibility="private" if choice.private else "public"), None, say)
     say(f"Table {table['table_id']} is open. Your friend joins with:\n  "
         f"{join_command(me.base_url, table['table_id'], table['invite_code'])}")

@@ -5,19 +5,30 @@ A choice is a number from the list, a card to play (``TH``), an action (``play:T
 ``meld:H``, ``close``), ``hint`` (the strong computer's advice; the hand is then marked as
 hinted), ``say TEXT`` (a chat message to the table) or ``q`` to quit. The other seats' chat
 messages are shown as ``[Name] text`` with the events, at the reader's next turn (a chat does
-not end the wait for a move).
+not end the wait for a move). Tausendeins is spoken of by :mod:`api.clients.terminal1001`
+(its commands: ``bid N``, ``pass``, ``musik N``, ``discard C C``, ``raise [N]``; no hints).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from api.clients.client import OUTCOME_UNKNOWN, ApiError, SeatSpec, SixtySixClient, View
+from api.clients import terminal1001
+from api.clients.client import (
+    OUTCOME_UNKNOWN,
+    ActionDict,
+    ApiError,
+    SeatSpec,
+    SixtySixClient,
+    View,
+)
 from api.clients.terminal import (
     HINT_COMMAND,
     PROMPT,
     SAY_COMMAND,
+    Names,
     order_actions,
     parse_choice,
     render_actions,
@@ -31,11 +42,58 @@ from api.clients.terminal import (
 
 #: Seconds a long-poll waits for another seat's move (the server's maximum).
 POLL_WAIT = 30
-#: Events whose line already tells the result of the match (or set).
-RESULT_EVENTS = ("match_won", "set_won")
+#: Events whose line already tells the result of the match (or set, or Tausendeins game).
+RESULT_EVENTS = ("match_won", "set_won", "game_won")
+TAUSENDEINS = "tausendeins"
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
+Event = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """How the terminal speaks of one game: the table, an event (with the trump before it),
+    the result, the numbered choices and their listing, a typed choice, the trump after an
+    event, the prompt, the help for a choice not understood, and whether hints are offered."""
+
+    view: Callable[[View, Names], str]
+    event: Callable[[Event, int | None, Names, str | None], str | None]
+    result: Callable[[View, Names], str]
+    choices: Callable[[View], list[ActionDict]]
+    listing: Callable[[Sequence[ActionDict], View], str]
+    parse: Callable[[str, Sequence[ActionDict], View], ActionDict | None]
+    trump_after: Callable[[Event, str | None], str | None]
+    prompt: str
+    help: str
+    hints: bool
+
+
+SIXTY_SIX_TEXTS = Texts(
+    view=render_view, event=render_event, result=render_result,
+    choices=lambda view: order_actions(view["legal_actions"], view["trump_suit"]),
+    listing=lambda choices, view: render_actions(choices),
+    parse=lambda text, choices, view: parse_choice(text, choices),
+    trump_after=lambda event, trump: event["trump_suit"] if event["type"] == "hand_dealt"
+    else trump,
+    prompt=PROMPT,
+    help="Type a number from the list, a card (e.g. QH), an action (e.g. meld:H) or hint.",
+    hints=True)
+T1001_TEXTS = Texts(
+    view=terminal1001.render_view, event=terminal1001.render_event,
+    result=terminal1001.render_result,
+    choices=lambda view: terminal1001.numbered_choices(view["legal_actions"],
+                                                       view["trump_suit"]),
+    listing=lambda choices, view: terminal1001.render_actions(choices, view["legal_actions"]),
+    parse=lambda text, choices, view: terminal1001.parse_choice(text, choices,
+                                                                view["legal_actions"]),
+    trump_after=terminal1001.trump_after, prompt=terminal1001.PROMPT, help=terminal1001.HELP,
+    hints=False)
+
+
+def texts_of(view: View) -> Texts:
+    """The texts of the view's game."""
+    return T1001_TEXTS if view.get("variant") == TAUSENDEINS else SIXTY_SIX_TEXTS
 
 
 def play_against_computer(
@@ -48,11 +106,13 @@ def play_against_computer(
     say: Say,
     settings: Mapping[str, Any] | None = None,
     show_resume: bool = False,
+    rules: Mapping[str, Any] | None = None,
 ) -> int:
     """Create a game of ``variant`` with the reader in seat 0 and computers of ``level`` in the
-    others (table ``settings`` such as ``point_counter``), and play it to its end; 0 when it
-    ended, 1 when the reader quit, 2 for an unknown variant. ``show_resume`` says the command
-    that takes the game up again (for a server that outlives this process).
+    others (table ``settings`` such as ``point_counter``; rule options ``rules``), and play it
+    to its end; 0 when it ended, 1 when the reader quit, 2 for an unknown variant.
+    ``show_resume`` says the command that takes the game up again (for a server that outlives
+    this process).
     """
     players = next((v["players"] for v in client.rules()["variants"] if v["name"] == variant),
                    None)
@@ -61,7 +121,8 @@ def play_against_computer(
         return 2
     seats: list[SeatSpec] = [{"kind": "human", "name": name}]
     seats += [{"kind": "computer", "level": level} for _ in range(players - 1)]
-    game = client.create_game(variant, seats, match_points=match_points, settings=settings)
+    game = client.create_game(variant, seats, rules=rules, match_points=match_points,
+                              settings=settings)
     me = game["seats"][0]
     say(f"Game {game['game_id']}: you are seat {me['seat']}.")
     if show_resume:
@@ -86,14 +147,15 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
     whenever it is the reader's turn; the result of the match is said once.
     """
     view = client.view(game_id)
+    texts = texts_of(view)
     me = view["seat"]
     names = table_names(view["seats"], me)
     trump: str | None = view["trump_suit"]
     last_said = None
     while True:
         for event in client.all_events(game_id, after):
-            trump = event["trump_suit"] if event["type"] == "hand_dealt" else trump
-            line = render_event(event, me, names, trump)
+            line = texts.event(event, me, names, trump)
+            trump = texts.trump_after(event, trump)
             if event["type"] == "chat" and event["seat"] == me:
                 line = None  # said when it was sent
             if line:
@@ -102,26 +164,27 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
             after = event["seq"]
         if view["status"] in ("match_over", "aborted"):
             if last_said not in RESULT_EVENTS:
-                say(render_result(view, names))
+                say(texts.result(view, names))
             return True
         if not view["legal_actions"]:
             view = client.view(game_id, after_version=view["version"], wait=POLL_WAIT)
             continue
         say("")
-        say(render_view(view, names))
-        moved = _move(client, game_id, view, ask, say)
+        say(texts.view(view, names))
+        moved = _move(client, game_id, view, texts, ask, say)
         if moved is None:
             return False
         view = moved
 
 
-def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) -> View | None:
+def _move(client: SixtySixClient, game_id: str, view: View, texts: Texts, ask: Ask, say: Say
+          ) -> View | None:
     """Ask until a choice is accepted; the new view, or ``None`` when the reader quits."""
-    choices = order_actions(view["legal_actions"], view["trump_suit"])
-    say(render_actions(choices))
+    choices = texts.choices(view)
+    say(texts.listing(choices, view))
     while True:
         try:
-            text = ask(PROMPT)
+            text = ask(texts.prompt)
         except EOFError:
             text = "q"
         command = text.strip().lower()
@@ -131,16 +194,15 @@ def _move(client: SixtySixClient, game_id: str, view: View, ask: Ask, say: Say) 
         if verb.lower() == SAY_COMMAND:
             _say(client, game_id, said, say)
             continue
-        if command == HINT_COMMAND:
+        if command == HINT_COMMAND and texts.hints:
             try:
                 say(render_hint(client.hint(game_id)))
             except ApiError as exc:
                 say(f"No hint: {exc.detail or exc.title}")
             continue
-        action = parse_choice(text, choices)
+        action = texts.parse(text, choices, view)
         if action is None:
-            say(f"Not a choice: {text.strip()!r}. Type a number from the list, a card (e.g. "
-                "QH), an action (e.g. meld:H) or hint.")
+            say(f"Not a choice: {text.strip()!r}. {texts.help}")
             continue
         try:
             return client.act(game_id, action)

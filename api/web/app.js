@@ -15,6 +15,7 @@ import { LeaderboardPage } from "./leaders.js";
 import { joinTable, Lobby, TableWait } from "./lobby.js";
 import { store } from "./store.js";
 import { GameScreen } from "./table.js";
+import { GameScreen1001 } from "./table1001.js";
 import { TourPage } from "./tour.js";
 
 const root = document.getElementById("app");
@@ -44,6 +45,13 @@ async function seatToken(gameId, tableId) {
   return null;
 }
 
+/** The screen of a game, by its variant (the view read here is its first). */
+async function gameScreen(options) {
+  const view = await api.view(options.gameId, options.token, { inviteCode: options.inviteCode });
+  const Screen = view.variant === "tausendeins" ? GameScreen1001 : GameScreen;
+  return new Screen(root, { ...options, view });
+}
+
 async function route() {
   if (screen) screen.stop();
   screen = null;
@@ -57,10 +65,10 @@ async function route() {
         problem("This browser holds no seat in that game.");
         return;
       }
-      screen = new GameScreen(root, { gameId, token, tableId, onLobby: (h) => go(h || "#lobby") });
+      screen = await gameScreen({ gameId, token, tableId, onLobby: (h) => go(h || "#lobby") });
     } else if (params.has("watch")) {
       const gameId = params.get("watch");
-      screen = new GameScreen(root, { gameId, token: null, inviteCode: params.get("code"),
+      screen = await gameScreen({ gameId, token: null, inviteCode: params.get("code"),
         tableId: gameId.includes(".") ? gameId.split(".")[0] : null, onLobby: (h) => go(h || "#lobby") });
     } else if (params.has("table")) {
       screen = new TableWait(root, { tableId: params.get("table"), go });

@@ -1,5 +1,6 @@
 // The "How to play" page (#how-to-play): the rules in brief with pictures of the cards, what
-// closing and declaring do, the points table and what the table's buttons mean. The full rule
+// closing and declaring do, the points table and what the table's buttons mean; then
+// Tausendeins (1001): marriages that set trump, the stock, the auction, the musik. The full rule
 // text is docs/rules.md in the repository; this page is what a card player needs at the table.
 
 import { cardImage, RANK_ORDER } from "./cards.js";
@@ -105,6 +106,32 @@ export class HowToPlayPage {
           el("li", {}, "Three-hand: the dealer sits out each hand and the other two play."),
           el("li", {}, "Four-hand: partners sit opposite, all cards are dealt, the dealer's last "
             + "card fixes trump, and play is strict from the first trick."))),
+      section("h-t1001", "Tausendeins (1001)",
+        el("p", {}, "Two players race over several deals to 1001 points, from their tricks and "
+          + "their marriages. No card is turned up: a deal starts without trump, and every "
+          + "marriage makes its suit trump at once, until the next one."),
+        figure(["KC", "QC"], deck, "A marriage of clubs: 100, and clubs are trump now"),
+        table(["Marriage", "Points"], [["clubs", "100"], ["spades", "80"], ["hearts", "60"],
+          ["diamonds", "40"]]),
+        el("p", {}, "Each gets eight cards; eight more lie face down as the stock. For the first "
+          + "four tricks any card may be played and both draw after each trick; then you must "
+          + "follow suit and win the trick if you can, else trump. Every deal is played out: "
+          + "the cards are worth 120."),
+        el("p", {}, "The auction: forehand must bid 100; then each raises by 10 or passes. Whoever "
+          + "bid last plays the contract and leads: he adds his bid if his deal score reaches "
+          + "it, else he loses it; the other adds what he scored. A marriage you cannot meld "
+          + "before your first trick waits for it (and is lost without one)."),
+        el("p", {}, "With the musik deal (a rule option) each gets ten cards and two musiks of "
+          + "two lie face down: the declarer takes one, discards two cards and may raise his "
+          + "contract once before he leads."),
+        table(["Button", "What it does"], [
+          ["Bid 110 …", "one button per bid you may make"],
+          ["Pass", "ends the auction: the last bidder plays the contract"],
+          ["Take musik 1 / 2", "takes that musik into your hand"],
+          ["Discard …", "after you chose two cards of your hand, lays them away"],
+          ["Raise to …", "raises your contract, once, before your first lead"],
+          ["Meld … (trump)", "shows the King and Queen of a suit: it becomes trump; then lead one"]]),
+        el("p", {}, "The computer gives no hints in Tausendeins.")),
       el("p", { class: "wide" }, "The full rule text, with every option, is docs/rules.md in the server's "
         + "repository; GET /v1/rules lists the options of this server.")));
   }

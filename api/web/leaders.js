@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { el, select as choice } from "./dom.js";
+import { ownOptions } from "./lobby.js";
 
 const FALLBACK_VARIANTS = ["sixty-six", "schnapsen", "three-hand", "four-hand"];
 
@@ -20,7 +21,8 @@ export class LeaderboardPage {
   async start() {
     try {
       const rules = await api.rules();
-      this.variants = rules.variants.map((v) => v.name);
+      // the Sixty-Six family: a game with options of its own (Tausendeins) is never rated
+      this.variants = rules.variants.filter((v) => !ownOptions(v).length).map((v) => v.name);
       this.counting = rules.leaderboard;
     } catch {
       // the usual four; the rules' section is left out

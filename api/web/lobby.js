@@ -41,6 +41,59 @@ function readSettings(form, prefix) {
   return settings;
 }
 
+/** A variant's own rule options (GET /v1/rules lists them with the variant: Tausendeins); the
+ * Sixty-Six family has none of its own, and plays to match points with the table settings, at
+ * tables and for the leaderboard, which serve only that family. */
+export function ownOptions(variant) {
+  return (variant && variant.options) || [];
+}
+
+/** An option's name as a label: "target points". */
+function optionLabel(option) {
+  return option.name.replace(/_/g, " ");
+}
+
+/** The fields of a variant's own options (ids prefixed): a number for a range, else a select;
+ * the target first, the others folded away under "More rules". */
+function ruleFields(prefix, options) {
+  const field = (o) => {
+    const name = `${prefix}rule_${o.name}`;
+    if (o.range) {
+      return el("p", { class: "field" }, el("label", { for: `f-${name}` }, optionLabel(o)),
+        el("input", { id: `f-${name}`, name, type: "number", min: String(o.allowed[0]),
+          max: String(o.allowed[1]), value: String(o.default), required: true,
+          title: o.description }));
+    }
+    const picked = select(name, optionLabel(o), o.allowed.map((v) => [String(v), String(v)]),
+      String(o.default));
+    picked.querySelector("select").title = o.description;
+    return picked;
+  };
+  const ranged = options.filter((o) => o.range);
+  const listed = options.filter((o) => !o.range);
+  return [...ranged.map(field), listed.length ? el("details", { class: "more-rules" },
+    el("summary", {}, "More rules"), listed.map(field)) : null];
+}
+
+/** The options of the form's rule fields that differ from their defaults, typed. */
+export function readRules(form, prefix, options) {
+  const rules = {};
+  for (const o of options) {
+    const raw = formValue(form, `${prefix}rule_${o.name}`);
+    let value = raw;
+    if (o.type === "integer") value = Number(raw);
+    else if (o.type === "boolean") value = raw === "true";
+    if (value !== o.default) rules[o.name] = value;
+  }
+  return rules;
+}
+
+/** "sixty-six to 7" (match points), "tausendeins to 1001" (its target), or the variant alone. */
+export function gameLength(table) {
+  const to = table.match_points ?? (table.rules || {}).target_points;
+  return `${table.variant}${to ? ` to ${to}` : ""}`;
+}
+
 export function inviteLink(tableId, inviteCode) {
   return `${location.origin}/play#join=${encodeURIComponent(tableId)}&code=${encodeURIComponent(inviteCode)}`;
 }
@@ -93,6 +146,38 @@ export class Lobby {
   players(variant) {
     const found = this.rules.variants.find((v) => v.name === variant);
     return found ? found.players : 2;
+  }
+
+  /** A variant's own options (none for the Sixty-Six family). */
+  optionsOf(variant) {
+    return ownOptions(this.rules.variants.find((v) => v.name === variant));
+  }
+
+  /** The variant's fields: match points, table settings and `familyOnly` (the clock), or its
+   * own rule options (these replace them: Tausendeins plays to a target and has no point
+   * counter, 66 light or clock). */
+  variantFields(prefix, variantSelect, familyOnly = []) {
+    const matchBox = el("div", { class: "match-fields" },
+      select(`${prefix}match_points`, "Match to", this.matchPoints(), 7), settingFields(prefix),
+      familyOnly);
+    const rulesBox = el("div", { class: "rule-fields" });
+    const draw = () => {
+      const options = this.optionsOf(variantSelect.querySelector("select").value);
+      matchBox.hidden = options.length > 0;
+      rulesBox.replaceChildren(...ruleFields(prefix, options).filter(Boolean));
+    };
+    variantSelect.querySelector("select").addEventListener("change", draw);
+    draw();
+    return [matchBox, rulesBox];
+  }
+
+  /** What a new game or table of `variant` sends besides its seats: match points and
+   * settings, or the rules of its own options. */
+  gameFields(form, prefix, variant) {
+    const options = this.optionsOf(variant);
+    if (options.length) return { rules: readRules(form, prefix, options), settings: {} };
+    return { settings: readSettings(form, prefix),
+      match_points: Number(formValue(form, `${prefix}match_points`)) };
   }
 
   matchPoints() {
@@ -178,12 +263,12 @@ export class Lobby {
   }
 
   renderComputer() {
+    const variantSelect = select("variant", "Variant", this.variants(), "sixty-six");
     const form = el("form", { class: "panel computer", "aria-labelledby": "h-computer" },
       el("h2", { id: "h-computer" }, "Play the computer"),
       select("level", "Level", this.levels(), "normal"),
-      select("variant", "Variant", this.variants(), "sixty-six"),
-      select("match_points", "Match to", this.matchPoints(), 7),
-      settingFields(""),
+      variantSelect,
+      this.variantFields("", variantSelect),
       el("p", { class: "note counts" }, "Counts for the leaderboard: every hand you win, and "
         + "the place at the end; a hand in which you ask for a hint does not count."),
       el("button", { type: "submit", class: "primary" }, "Play"));
@@ -192,12 +277,11 @@ export class Lobby {
       const player = store.player();
       const variant = formValue(form, "variant");
       const level = formValue(form, "level");
-      const settings = readSettings(form, "");
+      const fields = this.gameFields(form, "", variant);
       const seats = [{ kind: "human", name: player.name }];
       for (let i = 1; i < this.players(variant); i += 1) seats.push({ kind: "computer", level });
       try {
-        const game = await api.createGame({ variant, seats, settings,
-          match_points: Number(formValue(form, "match_points")) }, player.token);
+        const game = await api.createGame({ variant, seats, ...fields }, player.token);
         store.saveGame(game.game_id, { token: game.seats[0].token, seat: 0,
           label: `${variant} against ${level}`, created: Date.now() });
         this.go(`#game=${game.game_id}`);
@@ -223,12 +307,10 @@ export class Lobby {
     const form = el("form", { class: "panel new-table", "aria-labelledby": "h-table" },
       el("h2", { id: "h-table" }, "New table"),
       variantSelect,
-      select("t_match_points", "Match to", this.matchPoints(), 7),
       select("visibility", "Who may join", [["public", "anybody (listed)"],
         ["private", "only with the invite link"]], "public"),
       seatsBox,
-      this.clockFields(),
-      settingFields("t_"),
+      this.variantFields("t_", variantSelect, this.clockFields()),
       el("button", { type: "submit", class: "primary" }, "Create table"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -240,15 +322,14 @@ export class Lobby {
           : { kind: "computer", level: kind.split(":")[1] });
       }
       try {
-        const settings = readSettings(form, "t_");
+        const fields = this.gameFields(form, "t_", variant);
         const think = form.elements.namedItem("think_time_s");
-        if (think && think.value) {
-          settings.think_time_s = Number(think.value);
-          settings.on_timeout = formValue(form, "on_timeout");
+        if (think && think.value && !this.optionsOf(variant).length) {
+          fields.settings.think_time_s = Number(think.value);
+          fields.settings.on_timeout = formValue(form, "on_timeout");
         }
         const table = await api.createTable(store.player().token, {
-          variant, seats, visibility: formValue(form, "visibility"), settings,
-          match_points: Number(formValue(form, "t_match_points")),
+          variant, seats, visibility: formValue(form, "visibility"), ...fields,
         });
         if (table.invite_code) store.saveGame(`table:${table.table_id}`, { invite: table.invite_code });
         this.go(`#table=${table.table_id}`);
@@ -272,7 +353,7 @@ export class Lobby {
 
   tableLine(table) {
     const names = table.seats.map((s) => (s.kind === "open" ? "open seat" : s.name || s.level)).join(", ");
-    return `${table.variant} to ${table.match_points}: ${names}`;
+    return `${gameLength(table)}: ${names}`;
   }
 
   async renderTables() {
@@ -402,7 +483,7 @@ export class TableWait {
       problem ? el("p", { role: "alert" }, problem) : null,
       table && table.status === "finished" ? el("p", {}, "The match is over: the next one "
         + `starts when every player has asked for it (asked: ${table.rematch.length}).`) : null,
-      table && table.status === "open" ? el("p", {}, `${table.variant} to ${table.match_points}: `
+      table && table.status === "open" ? el("p", {}, `${gameLength(table)}: `
         + `${table.open_seats} open seat${table.open_seats === 1 ? "" : "s"}.`) : null,
       invite ? el("p", {}, "Invite link: ",
         el("input", { class: "invite", readonly: true, value: invite, "aria-label": "Invite link",

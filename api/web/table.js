@@ -1,7 +1,9 @@
 // The table of one game: the hand, talon and trump, the trick and the last trick, the other
 // seats with their presence and clocks, the buttons of the legal actions, the game log and
 // the chat, and the settlement and balance dialogs. Views and events come from the answers to
-// the page's own actions and from live.js (the event stream).
+// the page's own actions and from live.js (the event stream). table1001.js extends it for
+// Tausendeins (headerTitle, scoreLine, offersHints, lastTrick, choosable, dimsHand, cardMarks,
+// settlementParts, resultText and the render methods are what it draws its own way).
 
 import { api, failedWrite } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
@@ -27,7 +29,8 @@ const WATCHERS_MS = 20000;
 
 /** The game screen: `start()` loads it, `stop()` ends its live updates. */
 export class GameScreen {
-  constructor(root, { gameId, token, inviteCode = null, tableId = null, onLobby }) {
+  // `view`: the game's view when the caller read it already (app.js, to pick the screen)
+  constructor(root, { gameId, token, inviteCode = null, tableId = null, onLobby, view = null }) {
     this.root = root;
     this.gameId = gameId;
     this.token = token;
@@ -56,11 +59,14 @@ export class GameScreen {
     this.timers = [];
     this.polling = false;
     this.onKeyDown = (event) => this.key(event);
+    this.preloaded = view;
+    this.trumpNow = null; // the trump as the events tell it (a marriage may change it)
   }
 
   async start() {
     document.addEventListener("keydown", this.onKeyDown);
-    const view = await api.view(this.gameId, this.token, { inviteCode: this.inviteCode });
+    const view = this.preloaded
+      || await api.view(this.gameId, this.token, { inviteCode: this.inviteCode });
     await this.loadEvents();
     this.announced = this.events.length;
     this.show(view);
@@ -169,6 +175,11 @@ export class GameScreen {
       if (event.type === "hand_dealt") {
         this.trickWon = null;
         this.trickSoFar = {};
+        this.trumpNow = event.trump_suit || null;
+      }
+      if (event.type === "meld" && event.trump) { // a marriage that sets trump (Tausendeins)
+        event.trump_before = this.trumpNow;
+        this.trumpNow = event.trump;
       }
       if (event.type === "chat") this.chat.add(event);
       this.events.push(event);
@@ -366,20 +377,36 @@ export class GameScreen {
     return this.view.seats.filter((s) => s.seat !== this.view.seat);
   }
 
-  renderHeader() {
+  /** The heading of the scoreboard: variant, match length, hand. */
+  headerTitle() {
+    const view = this.view;
+    return `${view.variant} · to ${view.match.target} · hand ${view.hand_no}`;
+  }
+
+  /** The score line of the scoreboard: [its label, its text]. */
+  scoreLine() {
     const view = this.view;
     const match = view.match;
     const score = view.seats.map((s) => `${seatName(view, s.seat)} ${match.points[s.seat]}`);
+    return ["Game points", view.variant === "four-hand"
+      ? `Game points: ${sideName(view, [0, 2])} ${match.points[0]} · `
+        + `${sideName(view, [1, 3])} ${match.points[1]}`
+      : score.join(" · ")];
+  }
+
+  /** Whether the game offers the strong computer's hints. */
+  offersHints() {
+    return true;
+  }
+
+  renderHeader() {
+    const view = this.view;
+    const [scoreLabel, scoreText] = this.scoreLine();
     const hinted = view.seat !== null
       && view.hinted_hands.some((h) => h.seat === view.seat && h.hand_no === view.hand_no);
     return el("header", { class: "scoreboard" },
-      el("h1", { class: "match" },
-        `${view.variant} · to ${match.target} · hand ${view.hand_no}`),
-      el("p", { class: "score", "aria-label": "Game points" },
-        view.variant === "four-hand"
-          ? `Game points: ${sideName(view, [0, 2])} ${match.points[0]} · `
-            + `${sideName(view, [1, 3])} ${match.points[1]}`
-          : score.join(" · ")),
+      el("h1", { class: "match" }, this.headerTitle()),
+      el("p", { class: "score", "aria-label": scoreLabel }, scoreText),
       view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
       el("p", { class: "watchers", "aria-live": "polite" }, this.watchersText()),
       hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
@@ -387,8 +414,8 @@ export class GameScreen {
         ? el("p", { class: "unrated", text: view.unrated_reason }) : null,
       el("div", { class: "tools" },
         button("Balance (B)", () => this.openPanel("balance"), { "data-focus": "btn:balance" }),
-        view.seat !== null && view.legal_actions.length && view.status === "playing"
-          ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
+        this.offersHints() && view.seat !== null && view.legal_actions.length
+          && view.status === "playing" ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
         view.can_resign ? this.confirmButton("resign", "Resign") : null,
         view.can_abort ? this.confirmButton("abort", "Abort") : null,
         button("Lobby", () => this.onLobby(), { "data-focus": "btn:lobby" }),
@@ -494,9 +521,14 @@ export class GameScreen {
         view.status === "playing" ? `${seatName(view, view.to_act)} to lead` : ""));
   }
 
+  /** The last trick taken: {cards: [{seat, card}], winner}, or null. */
+  lastTrick() {
+    return this.view.last_trick;
+  }
+
   renderLastTrick() {
     const view = this.view;
-    const last = view.last_trick;
+    const last = this.lastTrick();
     return el("div", { class: "last-trick", role: "group", "aria-label": "Last trick" },
       el("h2", {}, "Last trick"),
       last ? el("div", { class: "cards" }, last.cards.map((c) =>
@@ -553,18 +585,35 @@ export class GameScreen {
     return el("div", { class: "actions", role: "toolbar", "aria-label": "Actions" }, buttons);
   }
 
+  /** The cards of the hand a click would play (or choose) now. */
+  choosable() {
+    return new Set(this.legal("play").map((a) => a.card));
+  }
+
+  /** Whether the cards that may not be played now are dimmed (the setting): while cards are
+   * played (not during an auction, when none is). */
+  dimsHand() {
+    return true;
+  }
+
+  /** Classes marking a card of the hand beyond legal, hinted and lifted (" selected"). */
+  cardMarks() {
+    return "";
+  }
+
   renderMe() {
     const view = this.view;
     const me = view.seats.find((s) => s.seat === view.seat);
-    const legal = new Set(this.legal("play").map((a) => a.card));
+    const legal = this.choosable();
     const hinted = this.hint && this.hint.best.type === "play" ? this.hint.best.card : null;
     const toAct = view.to_act === view.seat && view.status === "playing";
     const cards = this.handCards().map((card, i) => {
       const ok = legal.has(card);
-      const dim = !ok && this.settings.dim_illegal && toAct ? " illegal" : "";
+      const dim = !ok && this.settings.dim_illegal && toAct && this.dimsHand() ? " illegal" : "";
       const node = el("button", {
         type: "button",
-        class: `card${dim}${card === hinted ? " hinted" : ""}${card === this.lifted ? " lifted" : ""}`,
+        class: `card${dim}${card === hinted ? " hinted" : ""}${card === this.lifted ? " lifted" : ""}`
+          + this.cardMarks(card),
         "data-card": card,
         "data-focus": `card:${card}`,
         "aria-label": `${cardName(card, this.deck)}${i < 9 ? ` (key ${i + 1})` : ""}`,
@@ -642,9 +691,9 @@ export class GameScreen {
       button("Close", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:close-panel" }));
   }
 
-  renderSettlement() {
+  /** The settlement's working: its verdict, each side's points and cards, the match score. */
+  settlementParts(s) {
     const view = this.view;
-    const s = view.settlement;
     const parts = [];
     if (s) {
       const reason = SETTLEMENT_REASONS[s.reason] || s.reason;
@@ -673,6 +722,12 @@ export class GameScreen {
       parts.push(...hoyleLines(view, s).map((line) => el("p", { class: "hoyle" }, line)));
     }
     parts.push(el("p", { class: "match-score" }, `Game points: ${view.match.points.join(" : ")}`));
+    return parts;
+  }
+
+  renderSettlement() {
+    const view = this.view;
+    const parts = this.settlementParts(view.settlement);
     let title = `Hand ${view.hand_no} settled`;
     let primary;
     if (this.clockRun && this.clockRun.kind === "settlement") {

@@ -95,6 +95,7 @@ function pendingNote(view) {
 
 /** One event as a line of the game log, or null for events the reader need not see. */
 export function eventText(view, event, deck = "french") {
+  if (view.variant === "tausendeins") return eventText1001(view, event, deck);
   const who = seatName(view, event.seat);
   const verb = (you, other) => (event.seat === view.seat ? you : other);
   switch (event.type) {
@@ -144,6 +145,153 @@ export function eventText(view, event, deck = "french") {
       return `${sideName(view, event.winners)} won the match ${event.score.join(":")}.`;
     case "paused":
       return `${who} ${verb("pause", "pauses")} the settlement (${event.seconds} s more).`;
+    case "resigned":
+      return `${who} ${verb("resign", "resigns")}.`;
+    case "aborted":
+      return `${who} ${verb("abort", "aborts")} the game.`;
+    default:
+      return null;
+  }
+}
+
+// ---- Tausendeins (1001) --------------------------------------------------------------------
+
+/** Marriage values by suit under the option marriage_values (by_order: by the deal's melds). */
+const MARRIAGE_VALUES = {
+  german: { C: 100, S: 80, H: 60, D: 40 },
+  russian: { C: 60, S: 40, H: 100, D: 80 },
+};
+const ORDER_VALUES = [40, 60, 80, 100];
+
+/** What a marriage in `suit` melded now is worth under the view's rules. */
+export function marriageValue(view, suit) {
+  const how = (view.rules && view.rules.marriage_values) || "german";
+  if (how === "by_order") return ORDER_VALUES[(view.melds || []).length];
+  return MARRIAGE_VALUES[how][suit];
+}
+
+/** "You 100 (901 to go) · Bob 35 (966 to go)". */
+export function totalsText(view) {
+  return view.seats.map((s) => `${seatName(view, s.seat)} ${view.totals[s.seat]} `
+    + `(${view.needed[s.seat]} to go)`).join(" · ");
+}
+
+/** "Trump: hearts", or "Trump: none (no marriage yet)". */
+export function trumpText(view, deck = "french") {
+  return view.trump_suit ? `Trump: ${suitName(view.trump_suit, deck)}`
+    : "Trump: none (no marriage yet)";
+}
+
+/** The auction's calls: "You 100, Bob 110, You pass". */
+export function callsText(view) {
+  return view.auction.calls.map((c) => `${seatName(view, c.seat)} `
+    + `${c.bid === null ? "pass" : c.bid}`).join(", ");
+}
+
+/** The contract as the table shows it: during the auction the highest bid, then the
+ * contract and its declarer (null without bidding). */
+export function contractText(view) {
+  const a = view.auction;
+  if (!a) return null;
+  const who = seatName(view, a.declarer);
+  if (view.stage === "auction") return `Highest bid: ${a.contract} by ${who}`;
+  return `Contract: ${a.contract}${a.raised ? " (raised)" : ""} by ${who}`;
+}
+
+/** A marriage of the view's melds: "hearts 60 (trick 3, pending)". */
+export function meldText(meld, deck = "french") {
+  const state = { pending: ", pending: counts with a trick won", forfeited: ", forfeited" }[
+    meld.state] || "";
+  return `${suitName(meld.suit, deck)} ${meld.value} (trick ${meld.trick_no}${state})`;
+}
+
+/** A seat's deal score with its working: "cards 62 + marriage of diamonds 40 + unused cards 23
+ * = 125". */
+export function dealWorking(entry, deck = "french") {
+  const terms = [`cards ${entry.card_points}`,
+    ...entry.marriages.map((m) => `marriage of ${suitName(m.suit, deck)} ${m.scored ? m.value : 0}`)];
+  if (entry.last_trick_bonus) terms.push(`last trick ${entry.last_trick_bonus}`);
+  if (entry.leftover_points) terms.push(`unused cards ${entry.leftover_points}`);
+  const rounded = entry.rounded !== entry.score ? ` → ${entry.rounded}` : "";
+  return `${terms.join(" + ")} = ${entry.score}${rounded}`;
+}
+
+/** A settled contract: "Contract 120 of You: made (125, 5 over)." */
+export function contractVerdict(view, contract) {
+  const over = contract.by >= 0 ? `${contract.by} over` : `${-contract.by} short`;
+  return `Contract ${contract.contract}${contract.raised ? " (raised)" : ""} of `
+    + `${seatName(view, contract.declarer)}: ${contract.made ? "made" : "failed"} `
+    + `(${contract.score}, ${over}).`;
+}
+
+/** The end of a Tausendeins game: the winner and the totals, who resigned; no result when
+ * aborted. */
+export function gameResultText(view) {
+  const [how, by] = view.ended || [null, null];
+  if (view.status === "aborted") return `Aborted by ${seatName(view, by)}: no result.`;
+  const winner = view.winner === null || view.winner === undefined ? "Nobody"
+    : seatName(view, view.winner);
+  let line = `${winner} won the game (${view.totals.join(":")}).`;
+  if (how === "resigned") line += ` ${seatName(view, by)} resigned.`;
+  return line;
+}
+
+/** One Tausendeins event as a line of the game log (null: not shown). A marriage names the
+ * trump it ends (`trump_before`, set by the table from the events before it). */
+export function eventText1001(view, event, deck = "french") {
+  const who = seatName(view, event.seat);
+  const verb = (you, other) => (event.seat === view.seat ? you : other);
+  switch (event.type) {
+    case "hand_dealt": {
+      let pack = "no stock";
+      if (event.stock_size) pack = `a stock of ${event.stock_size}`;
+      else if (event.musiks) pack = `${event.musiks} musiks of 2 cards`;
+      return `Deal ${event.hand_no}: ${seatName(view, event.dealer)} `
+        + `${event.dealer === view.seat ? "deal" : "deals"}; ${pack}; no trump until a marriage.`;
+    }
+    case "bid":
+      return `${who} ${verb("bid", "bids")} ${event.points}`
+        + `${event.compulsory ? " (the compulsory opening)" : ""}.`;
+    case "pass":
+      return `${who} ${verb("pass", "passes")}.`;
+    case "auction_won":
+      return `${seatName(view, event.declarer)} ${event.declarer === view.seat ? "play" : "plays"} `
+        + `a contract of ${event.contract}.`;
+    case "musik_taken":
+      return `${who} ${verb("take", "takes")} musik ${event.musik}`
+        + `${event.cards ? `: ${event.cards.map((c) => cardName(c, deck)).join(", ")}` : ""}.`;
+    case "discarded":
+      return `${who} ${verb("discard", "discards")} `
+        + `${event.cards ? event.cards.map((c) => cardName(c, deck)).join(" and ") : "two cards"}.`;
+    case "raise":
+      return `${who} ${verb("raise", "raises")} the contract to ${event.points}.`;
+    case "meld": {
+      const was = event.trump_before && event.trump_before !== event.suit
+        ? ` (was ${suitName(event.trump_before, deck)})` : "";
+      return `${who} ${verb("meld", "melds")} the marriage of ${suitName(event.suit, deck)} for `
+        + `${event.value}${event.credited ? "" : " (counts once a trick is won)"}: trump is now `
+        + `${suitName(event.suit, deck)}${was}.`;
+    }
+    case "meld_credited":
+      return `${who}: the marriage of ${suitName(event.suit, deck)} now counts ${event.value}.`;
+    case "card_played":
+      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}.`;
+    case "trick_won":
+      return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
+    case "card_drawn":
+      return event.card ? `${who} ${verb("draw", "draws")} the ${cardName(event.card, deck)}.`
+        : null;
+    case "stock_exhausted":
+      return "The stock is empty: follow suit and win the trick if you can, else trump.";
+    case "hand_settled": {
+      const s = event.settlement;
+      const changes = s.seats.map((e) => `${seatName(view, e.seat)} ${e.change >= 0 ? "+" : ""}`
+        + `${e.change}`).join(", ");
+      return `Deal ${s.hand_no} over${s.contract ? `: ${contractVerdict(view, s.contract)}`
+        : "."} ${changes}.`;
+    }
+    case "game_won":
+      return `${seatName(view, event.winner)} won the game ${event.totals.join(":")}.`;
     case "resigned":
       return `${who} ${verb("resign", "resigns")}.`;
     case "aborted":

@@ -4,7 +4,10 @@ Starts the app with its own Redis, drives headless Debian chromium (as the brows
 and saves ``web-lobby.png`` (the lobby with an open table and a game to watch),
 ``web-tour.png`` (the Route-66 map), ``web-table.png`` (a hand mid-way with a 60 s clock, after
 a pair was shown and a few tricks, with a word in the chat) and ``web-settlement.png`` (that
-hand's settlement with its reading time).
+hand's settlement with its reading time); then ``t1001-auction.png`` (Tausendeins: Ann's bid
+buttons and Pass) and ``t1001-trump-change.png`` (her second marriage has made diamonds trump
+instead of hearts, the log says so), from a whole game against the random computer
+(:mod:`tests.web.pages1001`). ``--only t1001`` saves just these two.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from selenium.webdriver.common.by import By
 from api.runtime.local import LocalServer
 from tests.web.conftest import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS
 from tests.web.pages import choose_name, open_play, state, step, wait_for
+from tests.web.pages1001 import SHOT_WINDOW, play_game, save_to
 
 DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
         "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
@@ -90,6 +94,7 @@ def _hand(url: str, driver: webdriver.Chrome, out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--only", choices=["t1001"], help="only the Tausendeins pictures")
     args = parser.parse_args()
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
@@ -101,18 +106,21 @@ def main() -> None:
         driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)),
                                   options=options)
         try:
-            open_play(driver, url)
-            choose_name(driver, "Ann")
-            driver.execute_script("document.activeElement.blur()")
-            driver.save_screenshot(str(args.out / "web-lobby.png"))
-            open_play(driver, url, "#tour")
-            wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".route-map"))
-            driver.save_screenshot(str(args.out / "web-tour.png"))
-            _hand(url, driver, args.out)
+            if not args.only:
+                open_play(driver, url)
+                choose_name(driver, "Ann")
+                driver.execute_script("document.activeElement.blur()")
+                driver.save_screenshot(str(args.out / "web-lobby.png"))
+                open_play(driver, url, "#tour")
+                wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".route-map"))
+                driver.save_screenshot(str(args.out / "web-tour.png"))
+                _hand(url, driver, args.out)
+            driver.set_window_size(*SHOT_WINDOW)
+            play_game(url, driver, save_to(args.out, driver))
         finally:
             driver.quit()
-    print(f"wrote web-lobby.png, web-tour.png, web-table.png and web-settlement.png in "
-          f"{args.out}")
+    wrote = "" if args.only else "web-lobby.png, web-tour.png, web-table.png, web-settlement.png, "
+    print(f"wrote {wrote}t1001-auction.png and t1001-trump-change.png in {args.out}")
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ from tests.web.pages import (
 DECK = ["KH", "QH", "AS", "AH", "TH", "KS", "TS", "9C", "JC", "QS", "9D", "JD", "9H",
         "AC", "TC", "KC", "QC", "JS", "9S", "AD", "TD", "KD", "QD", "JH"]
 MODULES = ("app.js", "api.js", "cards.js", "chat.js", "clock.js", "dom.js", "howto.js", "keys.js",
-           "leaders.js", "live.js", "lobby.js", "store.js", "table.js", "tour.js", "tourmap.js",
-           "words.js", "style.css", "icon.svg")
+           "leaders.js", "live.js", "lobby.js", "store.js", "table.js", "table1001.js", "tour.js",
+           "tourmap.js", "words.js", "style.css", "icon.svg")
 
 
 def test_play_is_served_with_a_policy_allowing_only_this_server(web_url: str) -> None:
@@ -92,11 +92,16 @@ def _balance_by_key(driver: WebDriver) -> bool:
     return True
 
 
-def artifacts(driver: WebDriver, name: str) -> Path:
-    """A screenshot kept as a test artifact: in $SIXTYSIX_TEST_ARTIFACTS, else var/artifacts."""
+def artifact_dir() -> Path:
+    """Where test artifacts are kept: $SIXTYSIX_TEST_ARTIFACTS, else var/artifacts."""
     folder = Path(os.environ.get("SIXTYSIX_TEST_ARTIFACTS", "var/artifacts"))
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"web-{name}.png"
+    return folder
+
+
+def artifacts(driver: WebDriver, name: str) -> Path:
+    """A screenshot kept as a test artifact (in :func:`artifact_dir`)."""
+    path = artifact_dir() / f"web-{name}.png"
     assert driver.save_screenshot(str(path))
     assert path.read_bytes().startswith(b"\x89PNG")
     return path

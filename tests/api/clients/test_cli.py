@@ -198,14 +198,28 @@ def test_unknown_variant_of_the_server_is_reported(
     assert lines == ["Unknown variant 'skat'."]
 
 
+@pytest.mark.parametrize(("argv", "why"), [
+    (["--variant", "tausendeins", "--match-points", "3"],
+     "--match-points is not an option of tausendeins (see --target-points)"),
+    (["--target-points", "300"], "--target-points is an option of tausendeins only"),
+    (["--variant", "tausendeins", "--target-points", "99"],
+     "--target-points must be from 100 to 10001"),
+])
+def test_options_of_another_variant_are_refused(
+        argv: list[str], why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", *argv]) == 2
+    assert capsys.readouterr().err == f"sixtysix play: {why}\n"
+
+
 def test_help_shows_defaults_and_choices() -> None:
     out = subprocess.run([sys.executable, "-m", "api.cli", "play", "--help"],
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])},
                          capture_output=True, text=True, check=True).stdout
     flat = " ".join(out.split())
     assert "--level {random,easy,normal,strong,expert}" in flat
-    assert "--variant {sixty-six,schnapsen,three-hand,four-hand}" in flat
+    assert "--variant {sixty-six,schnapsen,three-hand,four-hand,tausendeins}" in flat
     assert "--match-points {3,7,11}" in flat
+    assert "--target-points 100-10001" in flat and "(default 1001)" in flat
     assert "computer level (default: random)" in flat
     assert "variant (default: sixty-six)" in flat
     assert "(default: None)" not in flat

@@ -1,0 +1,112 @@
+"""Tausendeins at /play in real headless chromium against a live server: the lobby offers it
+with its own rules, and a whole game is played against the random computer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.web.conftest import Browser
+from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
+from tests.web.pages1001 import SHOT_WINDOW, page_state, play_game, save_to
+from tests.web.test_play_page import artifact_dir, artifacts
+
+
+def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
+        web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)
+    choose_name(driver, "Lobbyist")
+    form = driver.find_element(By.CSS_SELECTOR, "form.computer")
+    match = form.find_element(By.CSS_SELECTOR, ".match-fields")
+    assert match.is_displayed() and not form.find_elements(By.NAME, "rule_target_points")
+    Select(form.find_element(By.NAME, "variant")).select_by_value("tausendeins")
+    target = wait_for(driver, lambda d: form.find_element(By.NAME, "rule_target_points"))
+    assert not match.is_displayed()  # no match points, point counter or 66 light
+    assert target.get_attribute("value") == "1001"
+    assert (target.get_attribute("min"), target.get_attribute("max")) == ("100", "10001")
+    target.clear()
+    target.send_keys("300")
+    form.find_element(By.CSS_SELECTOR, "details.more-rules summary").click()
+    Select(form.find_element(By.NAME, "rule_bidding")).select_by_value("none")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    now: dict[str, Any] = wait_for(driver, lambda d: page_state(d) or None)
+    # the computer may lead first, and with a marriage: trump is none until one is melded
+    melded = any("trump is now" in line for line in now["log"])
+    assert now["trump"] == "Trump: none (no marriage yet)" or (
+        melded and re.fullmatch(r"Trump: (clubs|spades|hearts|diamonds)", now["trump"]))
+    assert re.fullmatch(r"Stock: [2468] cards", now["stock"])
+    header = driver.find_element(By.CSS_SELECTOR, ".scoreboard").text
+    assert "tausendeins · to 300 · deal 1" in header
+    assert re.search(r"You 0 \(300 to go\) · Computer \(\w+\) 0 \(300 to go\)", header)
+    assert "Hint" not in header
+    assert not driver.find_elements(By.CSS_SELECTOR, ".trump-card")  # no card turned up
+    assert not driver.find_elements(By.CSS_SELECTOR, ".calls")  # bidding none: no auction
+    driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()
+    driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()  # really
+    wait_for(driver, lambda d: state(d)["overlay"] == "Match over")
+    assert re.search(r"Computer \(\w+\) won the game \(0:0\)\. You resigned\.",
+                     state(driver)["overlay_text"])
+    assert console_errors(driver) == []
+
+
+def test_a_whole_game_against_the_random_computer(web_url: str, browser: Browser) -> None:
+    driver = browser(*SHOT_WINDOW)
+    folder = artifact_dir()
+    final = play_game(web_url, driver, save_to(folder, driver))
+    artifacts(driver, "t1001-game-over")
+    assert final["overlay"] == "Match over"
+    assert re.search(r"(You|Computer \(random\)) won the game \(-?\d+:-?\d+\)\.",
+                     final["overlay_text"])
+    assert re.search(r"cards \d+ .*= \d+; [+-]\d+ → -?\d+ \(\d+ to go\)", final["overlay_text"])
+    assert "Totals: " in final["overlay_text"] and "target 200" in final["overlay_text"]
+    for name in ("auction", "trump-change"):
+        assert (folder / f"t1001-{name}.png").read_bytes().startswith(b"\x89PNG")
+    log = "\n".join(final["seen"])
+    assert "Deal 1: You deal; a stock of 8; no trump until a marriage." in log
+    assert "Computer (random) bids 100 (the compulsory opening)." in log
+    assert re.search(r"^You bid 110\.$", log, re.M)
+    assert "You meld the marriage of hearts for 60 (counts once a trick is won): trump is " \
+        "now hearts." in log
+    assert "trump is now diamonds (was hearts)." in log
+    assert console_errors(driver) == []
+
+
+def test_how_to_play_has_a_tausendeins_section(web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url, "#how-to-play")
+    section = wait_for(driver, lambda d: d.find_element(By.ID, "h-t1001")).find_element(
+        By.XPATH, "..")
+    text = section.text
+    assert "every marriage makes its suit trump at once" in text
+    rows = [r.text for r in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert rows[:4] == ["clubs 100", "spades 80", "hearts 60", "diamonds 40"]
+    assert {"Pass ends the auction: the last bidder plays the contract",
+            "Take musik 1 / 2 takes that musik into your hand"} <= set(rows)
+    assert [c.get_attribute("data-card") for c in section.find_elements(
+        By.CSS_SELECTOR, ".card")] == ["KC", "QC"]
+
+
+def test_a_table_of_tausendeins_with_the_computer_starts_its_game(
+        web_url: str, browser: Browser) -> None:
+    driver = browser()
+    open_play(driver, web_url)
+    choose_name(driver, "Tabler")
+    form = driver.find_element(By.CSS_SELECTOR, "form.new-table")
+    Select(form.find_element(By.NAME, "t_variant")).select_by_value("tausendeins")
+    target = wait_for(driver, lambda d: form.find_element(By.NAME, "t_rule_target_points"))
+    assert not form.find_element(By.NAME, "think_time_s").is_displayed()  # no clock in 1001
+    target.clear()
+    target.send_keys("150")
+    Select(form.find_element(By.NAME, "visibility")).select_by_value("public")
+    Select(form.find_element(By.NAME, "seat_1")).select_by_value("computer:random")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    now: dict[str, Any] = wait_for(driver, lambda d: page_state(d) or None)
+    assert re.fullmatch(r"#game=[\w-]+\.1&table=[\w-]+", state(driver)["hash"])
+    header = driver.find_element(By.CSS_SELECTOR, ".scoreboard").text
+    assert "tausendeins · to 150 · deal 1" in header
+    assert now["stage"] in ("auction", "play")
+    assert console_errors(driver) == []
