@@ -21,7 +21,7 @@ from engine import record as family_record
 from engine import serialize, tausendeins
 from engine.actions import CONTINUE, Action
 from engine.deal import new_game as new_family_game
-from engine.errors import EngineError, InvalidAction, InvalidOption
+from engine.errors import InvalidAction, InvalidOption
 from engine.events import Event
 from engine.play import apply as family_apply
 from engine.play import illegal_reason as family_illegal_reason
@@ -36,10 +36,6 @@ from engine.views import view as family_view
 HostedState: TypeAlias = GameState | T1001State
 HostedRules: TypeAlias = Rules | T1001Rules
 HostedAction: TypeAlias = Action | T1001Action
-
-class WrongGame(EngineError):
-    """A state of one game where a function serves only the other's."""
-
 
 #: The variant name of Tausendeins (every other variant is of the Sixty-Six family).
 TAUSENDEINS = tausendeins.NAME
@@ -74,14 +70,6 @@ def variant_of(state: HostedState) -> str:
     if isinstance(state, T1001State):
         return TAUSENDEINS
     return state.rules.variant.name
-
-
-def family_state(state: HostedState) -> GameState:
-    """``state`` as a Sixty-Six family game's, where only those are served (tables, the tour,
-    the clock); raises :class:`WrongGame` for a Tausendeins state."""
-    if isinstance(state, T1001State):
-        raise WrongGame(f"a {TAUSENDEINS} game where only the Sixty-Six family's are served")
-    return state
 
 
 def seat_won(state: HostedState, seat: int) -> bool | None:

@@ -6,7 +6,7 @@ A choice is a number from the list, a card to play (``TH``), an action (``play:T
 hinted), ``say TEXT`` (a chat message to the table) or ``q`` to quit. The other seats' chat
 messages are shown as ``[Name] text`` with the events, at the reader's next turn (a chat does
 not end the wait for a move). Tausendeins is spoken of by :mod:`api.clients.terminal1001`
-(its commands: ``bid N``, ``pass``, ``musik N``, ``discard C C``, ``raise [N]``; no hints).
+(its commands: ``bid N``, ``pass``, ``musik N``, ``discard C C``, ``raise [N]``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ Event = Mapping[str, Any]
 class Texts:
     """How the terminal speaks of one game: the table, an event (with the trump before it),
     the result, the numbered choices and their listing, a typed choice, the trump after an
-    event, the prompt, the help for a choice not understood, and whether hints are offered."""
+    event, the prompt, the help for a choice not understood and what a hint's values are."""
 
     view: Callable[[View, Names], str]
     event: Callable[[Event, int | None, Names, str | None], str | None]
@@ -66,7 +66,8 @@ class Texts:
     trump_after: Callable[[Event, str | None], str | None]
     prompt: str
     help: str
-    hints: bool
+    #: What a hint's values are.
+    hint_values: str
 
 
 SIXTY_SIX_TEXTS = Texts(
@@ -78,7 +79,7 @@ SIXTY_SIX_TEXTS = Texts(
     else trump,
     prompt=PROMPT,
     help="Type a number from the list, a card (e.g. QH), an action (e.g. meld:H) or hint.",
-    hints=True)
+    hint_values="expected game points")
 T1001_TEXTS = Texts(
     view=terminal1001.render_view, event=terminal1001.render_event,
     result=terminal1001.render_result,
@@ -88,7 +89,7 @@ T1001_TEXTS = Texts(
     parse=lambda text, choices, view: terminal1001.parse_choice(text, choices,
                                                                 view["legal_actions"]),
     trump_after=terminal1001.trump_after, prompt=terminal1001.PROMPT, help=terminal1001.HELP,
-    hints=False)
+    hint_values=terminal1001.HINT_VALUES)
 
 
 def texts_of(view: View) -> Texts:
@@ -194,9 +195,9 @@ def _move(client: SixtySixClient, game_id: str, view: View, texts: Texts, ask: A
         if verb.lower() == SAY_COMMAND:
             _say(client, game_id, said, say)
             continue
-        if command == HINT_COMMAND and texts.hints:
+        if command == HINT_COMMAND:
             try:
-                say(render_hint(client.hint(game_id)))
+                say(render_hint(client.hint(game_id), texts.hint_values))
             except ApiError as exc:
                 say(f"No hint: {exc.detail or exc.title}")
             continue

@@ -215,15 +215,15 @@ def parse_choice(text: str, choices: Sequence[Mapping[str, Any]]) -> ActionDict 
         return None
 
 
-def render_hint(hint: Mapping[str, Any]) -> str:
+def render_hint(hint: Mapping[str, Any], values: str = "expected game points") -> str:
     """The answer of ``POST /v1/games/{id}/hint``: the advice, its reason, every action's
-    expected game points, and that the hand is now marked as hinted.
+    value (``values`` says what it is), and that the hand is now marked as hinted.
     """
     ranked = ", ".join(f"{a['text']} {a['expected_game_points']:+.2f}" for a in hint["actions"])
     return "\n".join([
         f"Hint ({hint['level']} computer): {action_text(hint['best'])}",
         f"  {hint['reason']}",
-        f"  expected game points: {ranked}",
+        f"  {values}: {ranked}",
         f"  Hand {hint['hand_no']} is now marked as hinted for you: it does not count for "
         "the leaderboard.",
     ])

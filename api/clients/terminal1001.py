@@ -29,9 +29,11 @@ from engine.errors import InvalidAction
 from engine.numerals import parse_natural
 
 PROMPT = "Your choice (number, card, bid N, pass, musik N, discard C C, raise [N], meld S, " \
-    "say TEXT; q quits): "
-HELP = ("Type a number from the list, a card (e.g. QH) or an action: bid 110, pass, musik 1, "
-        "discard 9H JS, raise, raise 130, meld H, continue.")
+    "hint, say TEXT; q quits): "
+HELP = ("Type a number from the list, a card (e.g. QH), an action (bid 110, pass, musik 1, "
+        "discard 9H JS, raise, raise 130, meld H, continue) or hint.")
+#: What a Tausendeins hint's values are (``expected_game_points`` of the answer).
+HINT_VALUES = "mean deal margin (your points minus the other's)"
 #: Numbered choices after the plays and melds, in this order (the lowest bid and raise only).
 _NUMBERED = ("bid", "pass", "take_musik", "raise", "continue")
 #: Words the reader may type for an action type.

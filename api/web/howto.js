@@ -131,7 +131,8 @@ export class HowToPlayPage {
           ["Discard …", "after you chose two cards of your hand, lays them away"],
           ["Raise to …", "raises your contract, once, before your first lead"],
           ["Meld … (trump)", "shows the King and Queen of a suit: it becomes trump; then lead one"]]),
-        el("p", {}, "The computer gives no hints in Tausendeins.")),
+        el("p", {}, "Hint (R) asks the strong computer: it ranks your choices by the mean deal "
+          + "margin, your points minus the other's, and marks the deal as hinted.")),
       el("p", { class: "wide" }, "The full rule text, with every option, is docs/rules.md in the server's "
         + "repository; GET /v1/rules lists the options of this server.")));
   }

@@ -2,8 +2,9 @@
 // seats with their presence and clocks, the buttons of the legal actions, the game log and
 // the chat, and the settlement and balance dialogs. Views and events come from the answers to
 // the page's own actions and from live.js (the event stream). table1001.js extends it for
-// Tausendeins (headerTitle, scoreLine, offersHints, lastTrick, choosable, dimsHand, cardMarks,
-// settlementParts, resultText and the render methods are what it draws its own way).
+// Tausendeins (headerTitle, scoreLine, hintWords, hintValueCaption, lastTrick, choosable,
+// dimsHand, cardMarks, settlementParts, resultText and the render methods are what it draws
+// its own way).
 
 import { api, failedWrite } from "./api.js";
 import { cardBack, cardImage, cardName, faceSvg, sortCards, suitName } from "./cards.js";
@@ -394,9 +395,15 @@ export class GameScreen {
       : score.join(" · ")];
   }
 
-  /** Whether the game offers the strong computer's hints. */
-  offersHints() {
-    return true;
+  /** A hint's action other than a play, in words. */
+  hintWords(action) {
+    return action.type === "meld" ? `show the pair of ${suitName(action.suit, this.deck)}`
+      : action.type;
+  }
+
+  /** The caption of the hint's values. */
+  hintValueCaption() {
+    return "Expected game points of each action";
   }
 
   renderHeader() {
@@ -414,7 +421,7 @@ export class GameScreen {
         ? el("p", { class: "unrated", text: view.unrated_reason }) : null,
       el("div", { class: "tools" },
         button("Balance (B)", () => this.openPanel("balance"), { "data-focus": "btn:balance" }),
-        this.offersHints() && view.seat !== null && view.legal_actions.length
+        view.seat !== null && view.legal_actions.length
           && view.status === "playing" ? button("Hint (R)", () => this.askHint(), { "data-focus": "btn:hint" }) : null,
         view.can_resign ? this.confirmButton("resign", "Resign") : null,
         view.can_abort ? this.confirmButton("abort", "Abort") : null,
@@ -654,18 +661,17 @@ export class GameScreen {
   renderHint() {
     const hint = this.hint;
     const best = hint.best.type === "play" ? `play the ${cardName(hint.best.card, this.deck)}`
-      : hint.best.type;
-    const worth = (a) => (a.action.type === "play" ? cardName(a.action.card, this.deck)
-      : a.action.type === "meld" ? `show the pair of ${suitName(a.action.suit, this.deck)}`
-        : a.action.type);
+      : this.hintWords(hint.best);
     return this.dialog("Hint", el("div", {},
       el("p", { class: "hint-best" }, `The strong computer would ${best}.`),
       hint.would_declare_66 ? el("p", {}, "It would declare 66 now.") : null,
       el("p", {}, hint.reason),
       el("table", { class: "balance" },
-        el("caption", {}, "Expected game points of each action"),
+        el("caption", {}, this.hintValueCaption()),
         el("tbody", {}, hint.actions.map((a) => el("tr", {},
-          el("td", {}, worth(a)), el("td", {}, a.expected_game_points.toFixed(2)))))),
+          el("td", {}, a.action.type === "play" ? cardName(a.action.card, this.deck)
+            : this.hintWords(a.action)),
+          el("td", {}, a.expected_game_points.toFixed(2)))))),
       el("p", { class: "hinted" }, "This hand is now marked as hinted (unrated).")),
     button("OK", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:ok" }));
   }

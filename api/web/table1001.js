@@ -3,7 +3,8 @@
 // marriage makes its suit trump (the log says each change). The stock's count, or the two
 // musiks; the totals to the target; the auction with a button per bid allowed and Pass; the
 // musik to take, the two cards to discard (chosen in the hand), the raise; the marriages; the
-// settlement's working with the contract, and the game's end. No hints.
+// settlement's working with the contract, and the game's end; the hint's actions in words
+// and its values as deal margins.
 
 import { cardBack, cardImage, sortCards, suitName } from "./cards.js";
 import { button, el } from "./dom.js";
@@ -31,12 +32,19 @@ export class GameScreen1001 extends GameScreen {
     this.chosen = []; // the cards chosen to discard
   }
 
-  offersHints() {
-    return false;
+  hintWords(action) {
+    switch (action.type) {
+      case "bid": return `bid ${action.points}`;
+      case "raise": return `raise to ${action.points}`;
+      case "take_musik": return `take musik ${action.musik}`;
+      case "discard": return `discard ${action.cards.join(" ")}`;
+      case "meld": return `meld ${suitName(action.suit, this.deck)} (trump)`;
+      default: return action.type;
+    }
   }
 
-  askHint() {
-    this.say("The computer gives no hints in Tausendeins.");
+  hintValueCaption() {
+    return "Mean deal margin of each action (your points minus the other's)";
   }
 
   headerTitle() {

@@ -12,10 +12,8 @@ from engine import Action, GameState, InvalidAction, InvalidOption, Rules
 from engine.games import make_rules
 from engine.hosted import (
     HostedState,
-    WrongGame,
     action_of,
     apply,
-    family_state,
     final_points,
     from_stored,
     legal_actions,
@@ -58,7 +56,7 @@ def _play_out(variant: str, options: dict[str, object], seed: int
 def test_whole_games_of_both_kinds_survive_storing_at_every_step(
         variant: str, options: dict[str, object]) -> None:
     state, actions = _play_out(variant, options, 3)
-    assert actions >= 4 and variant_of(state) == variant and state.status == "match_over"
+    assert actions and variant_of(state) == variant and state.status == "match_over"
     points, matches = final_points(state)
     winners = [s for s in range(players_of(variant)) if seat_won(state, s)]
     assert winners and sum(matches) >= 1
@@ -90,14 +88,6 @@ def test_actions_are_parsed_for_the_state_s_game_and_never_mixed() -> None:
         apply(family, 0, T1001Action.simple("pass"))
     assert action_of(t1001, "resign") == T1001Action.simple("resign")
     assert not only_continue(t1001, 0) and view(t1001, 0)["variant"] == "tausendeins"
-
-
-def test_family_only_callers_are_refused_a_tausendeins_state() -> None:
-    family, _ = new_game(Rules.make("schnapsen"))
-    t1001, _ = new_game(T1001Rules.make({}))
-    assert family_state(family) is family
-    with pytest.raises(WrongGame, match="tausendeins"):
-        family_state(t1001)
 
 
 def test_an_unknown_variant_names_every_one() -> None:

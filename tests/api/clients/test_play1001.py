@@ -23,8 +23,8 @@ def test_a_whole_game_of_tausendeins_with_typed_commands(
 
     def ask(prompt: str) -> str:
         """Pass in every auction, take musik 2, discard the example pair, else the first
-        choice; first two answers that are not choices."""
-        assert "bid N" in prompt and "hint" not in prompt
+        choice; first an answer that is not a choice, then a hint."""
+        assert "bid N" in prompt and "hint" in prompt
         said = "\n".join(lines).splitlines()
         hand = max(i for i, x in enumerate(said) if x.startswith("Your hand: "))
         listing = said[hand + 1:]
@@ -47,7 +47,10 @@ def test_a_whole_game_of_tausendeins_with_typed_commands(
                                      lines.append, rules=RULES)
     out = "\n".join(lines)
     assert code == 0
-    assert "Not a choice: 'what?'" in out and "Not a choice: 'hint'" in out
+    assert "Not a choice: 'what?'" in out
+    assert re.search(r"^Hint \(strong computer\): \S+", out, re.M)
+    assert "  mean deal margin (your points minus the other's): " in out
+    assert "marked as hinted for you" in out
     assert re.search(r"^— Deal 1: .* deals?; 2 musiks of 2; no trump until a marriage is "
                      r"melded\.$", out, re.M)
     them = r"Computer \(random\)"
