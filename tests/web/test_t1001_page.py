@@ -1,5 +1,6 @@
 """Tausendeins at /play in real headless chromium against a live server: the lobby offers it
-with its own rules, and a whole game is played against the random computer."""
+with its own rules, a whole game is played against the random computer, and a hint ranks the
+auction's calls."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from selenium.webdriver.support.ui import Select
 
 from tests.web.conftest import Browser
 from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
-from tests.web.pages1001 import SHOT_WINDOW, page_state, play_game, save_to
+from tests.web.pages1001 import SHOT_WINDOW, offered, page_state, play_game, save_to, start
 from tests.web.test_play_page import artifact_dir, artifacts
 
 
@@ -109,4 +110,20 @@ def test_a_table_of_tausendeins_with_the_computer_starts_its_game(
     header = driver.find_element(By.CSS_SELECTOR, ".scoreboard").text
     assert "tausendeins · to 150 · deal 1" in header
     assert now["stage"] in ("auction", "play")
+    assert console_errors(driver) == []
+
+
+def test_a_hint_ranks_the_auction_s_calls_by_deal_margin(web_url: str,
+                                                         browser: Browser) -> None:
+    driver = browser()
+    start(web_url, driver)
+    now = wait_for(driver, offered)
+    assert now["stage"] == "auction" and "btn:pass" in now["buttons"]
+    driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:hint']").click()
+    shown = wait_for(driver, lambda d: (page_state(d) or {}).get("overlay_text") or None,
+                     timeout=60)
+    assert "The strong computer would " in shown
+    assert "Mean deal margin of each action (your points minus the other's)" in shown
+    assert re.search(r"^(bid \d+|pass)\t[+-]?\d+\.\d\d$", shown, re.M), shown
+    assert "This hand is now marked as hinted (unrated)." in shown
     assert console_errors(driver) == []
