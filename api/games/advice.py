@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from api.errors import FieldError
+from api.games.tausendeins_position import check_tausendeins_position
 from engine import (
     Action,
     EngineError,
@@ -29,7 +30,7 @@ from engine.ai import Knowledge, evaluate
 from engine.ai.sampling import Sampler, to_state
 from engine.cards import CARD_CODES, parse_card
 from engine.deal import deal_order
-from engine.hosted import is_tausendeins
+from engine.hosted import TAUSENDEINS, is_tausendeins
 from engine.record import parse_text
 from engine.replay import replay
 from engine.tausendeins.ai import rank
@@ -189,10 +190,13 @@ def check_position(view: Any) -> dict[str, Any]:
     Raises :class:`~api.errors.FieldError` (422) naming the first problem found: a missing
     member, an unknown or repeated card, a hand of the wrong size, a hand that is over, not
     the seat's turn, a position no deal of the unseen cards fits, or ``legal_actions`` that
-    differ from what the rules allow.
+    differ from what the rules allow. A Tausendeins view is checked by
+    :func:`~api.games.tausendeins_position.check_tausendeins_position`.
     """
     if not isinstance(view, dict):
         raise FieldError("body", "must be a seat's view (a JSON object)")
+    if is_tausendeins(view.get("variant", "")):
+        return check_tausendeins_position(view)
     for name in REQUIRED:
         if name not in view:
             raise FieldError(name, "missing: a position is a seat's view of a hand in play")
@@ -226,6 +230,16 @@ def check_position(view: Any) -> dict[str, Any]:
     return position
 
 
+def _header_variant(text: str) -> str | None:
+    """The ``variant=`` of a text record's first line (``None`` if it has none)."""
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            first = line.split()[0]
+            return first.removeprefix("variant=") if first.startswith("variant=") else None
+    return None
+
+
 def position_of_record(text: Any, seat: Any) -> dict[str, Any]:
     """The position of ``seat`` after replaying the text record ``text`` (a header line and
     the hands so far, the last one up to the position: deck and actions); checked by
@@ -233,6 +247,9 @@ def position_of_record(text: Any, seat: Any) -> dict[str, Any]:
     ``record_text``."""
     if not isinstance(text, str):
         raise FieldError("record_text", "must be the text form of a record")
+    if _header_variant(text) == TAUSENDEINS:
+        raise FieldError("record_text", "a Tausendeins record has no text form; paste the "
+                         "seat's view instead")
     try:
         state = replay(parse_text(text)).state
     except EngineError as exc:

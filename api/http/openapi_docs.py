@@ -22,6 +22,7 @@ from typing import Any, Final
 from apispec import APISpec, BasePlugin
 
 from api.games.advice import RECORD_REQUIRED, REQUIRED
+from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
 from api.http.errors import PROBLEM_JSON
 from api.http.examples import ERRORS
 from api.http.examples_lobby import LOBBY_ERRORS
@@ -386,10 +387,11 @@ class DocsPlugin(BasePlugin):
             ok = operations["get"]["responses"]
             ok[200 if 200 in ok else "200"].setdefault("content", {})["text/plain"] = {
                 "schema": {"type": "string"}, "example": RECORD_TEXT_EXAMPLE}
-        if path == "/v1/analysis":  # a view, or a record and a seat
+        if path == "/v1/analysis":  # a view, a record and a seat, or a Tausendeins view
             analysis = self._spec.components.schemas["AnalysisRequest"]
             analysis.pop("required", None)
-            analysis["anyOf"] = [{"required": list(REQUIRED)}, {"required": list(RECORD_REQUIRED)}]
+            analysis["anyOf"] = [{"required": list(REQUIRED)}, {"required": list(RECORD_REQUIRED)},
+                                 {"required": list(T1001_REQUIRED)}]
         for (linked, method, status), links in LINKS.items():
             if linked == path and method in operations:
                 answers = operations[method]["responses"]

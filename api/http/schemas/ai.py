@@ -7,9 +7,11 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.games.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
+from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
 from api.http.schemas import ActionOutSchema, BodyInteger, BodyNumber
 from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
+from engine.hosted import is_tausendeins
 
 _BUDGET: dict[str, object] = {
     "description": f"Cap of the computer's CPU time in ms (at most {MAX_BUDGET_MS}); default: "
@@ -32,8 +34,10 @@ class AnalysisRequestSchema(Schema):
     """A seat's view of a hand in play (members not used are ignored) plus the search knobs.
 
     The members below are required (those of :data:`api.games.advice.REQUIRED`) unless the body
-    gives ``record_text`` and ``seat`` instead (the OpenAPI document says so with ``anyOf``);
-    a spectator's view (``seat`` null) has no hand to analyse.
+    gives ``record_text`` and ``seat`` instead, or is a Tausendeins view (``variant``
+    tausendeins: those of :data:`api.games.tausendeins_position.REQUIRED`; the OpenAPI
+    document says so with ``anyOf``); a spectator's view (``seat`` null) has no hand to
+    analyse.
     """
 
     class Meta:
@@ -41,7 +45,8 @@ class AnalysisRequestSchema(Schema):
 
     seat = _member("integer", "The seat whose view this is (0-based; sixty-six and schnapsen "
                               "2 seats, three-hand 3, four-hand 4)")
-    variant = _member("string", "sixty-six, schnapsen, three-hand or four-hand")
+    variant = _member("string", "sixty-six, schnapsen, three-hand, four-hand or tausendeins "
+                                "(then the members of a Tausendeins seat's view)")
     rules = _member("object", "The rule options, as in the view")
     status = _member("string", "Must be playing")
     dealer = _member("integer", "The dealer's seat")
@@ -78,7 +83,8 @@ class AnalysisRequestSchema(Schema):
     def _a_view_or_a_record(self, data: dict[str, Any], **_: Any) -> None:
         if "record_text" in data:  # its seat is checked with the record (a 422 naming it)
             return
-        missing = {name: ["Missing data for required field."] for name in REQUIRED
+        required = T1001_REQUIRED if is_tausendeins(str(data.get("variant"))) else REQUIRED
+        missing = {name: ["Missing data for required field."] for name in required
                    if name not in data}
         if missing:
             raise ValidationError(missing)
