@@ -65,6 +65,12 @@ class Analysis(MethodView):
         ...``, as ``GET /v1/games/{game_id}/record?format=text`` answers it, with the deck),
         and ``seat``: the record is replayed through the engine and that seat's view of the
         position reached is analysed as above (only what the seat can see is used).
+
+        A Tausendeins seat's view (``variant`` tausendeins) is ranked as its hint is: the
+        level's candidates by their mean deal margin in points over sampled deals (the level's
+        own work bounds; ``budget_ms`` and ``samples`` do not apply). Each malformed member is
+        a 422 naming it; a Tausendeins ``record_text`` is a 422 (its records have no text
+        form).
         """
         knobs = {k: body.pop(k, None) for k in ("budget_ms", "samples", "level")}
         if "record_text" in body:

@@ -30,6 +30,17 @@ def auction_view(client: FlaskClient) -> dict[str, Any]:
     return view(client, game_id, tokens[bidder])
 
 
+def musik_view(client: FlaskClient) -> dict[str, Any]:
+    """The declarer's view after taking the first musik, to discard two cards."""
+    game_id, tokens = two_humans(client, variant="tausendeins", rules=MUSIK, first_dealer=1)
+    bidder = view(client, game_id)["to_act"]
+    assert act(client, game_id, tokens[bidder], {"type": "pass"}).status_code == 200
+    declarer = 1 - bidder
+    taken = act(client, game_id, tokens[declarer], {"type": "take_musik", "musik": 1})
+    assert taken.status_code == 200, taken.json
+    return view(client, game_id, tokens[declarer])
+
+
 def play_view(client: FlaskClient) -> dict[str, Any]:
     """A view in the play stage with a choice, the first legal action taken until then."""
     game_id, tokens = two_humans(client, variant="tausendeins", rules=MUSIK, first_dealer=1)
@@ -61,6 +72,13 @@ def test_a_view_at_the_auction_is_analysed(client: FlaskClient) -> None:
     assert seat_view["stage"] == "auction"
     answer = checked_analysis(client, seat_view)
     assert {a["action"]["type"] for a in answer["actions"]} == {"pass", "bid"}
+
+
+def test_a_view_at_the_musik_is_analysed(client: FlaskClient) -> None:
+    seat_view = musik_view(client)
+    assert seat_view["musik"]["cards"]
+    answer = checked_analysis(client, seat_view)
+    assert {a["action"]["type"] for a in answer["actions"]} == {"discard"}
 
 
 def test_a_view_in_play_is_analysed_with_only_the_members_needed(
@@ -141,9 +159,9 @@ JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.sampled_from(
 
 
 def test_mutated_real_views_are_never_a_500(client: FlaskClient) -> None:
-    """Real views (one at the auction, one in play), up to three members or list items each
+    """Real views (at the auction, the musik and in play), up to three members or list items each
     dropped or replaced by values of the wrong kind or card codes: 200 or 422."""
-    real = [auction_view(client), play_view(client)]
+    real = [auction_view(client), musik_view(client), play_view(client)]
 
     @settings(max_examples=60, deadline=None)
     @given(data=st.data())
