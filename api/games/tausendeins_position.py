@@ -153,15 +153,15 @@ def _check_members(view: dict[str, Any]) -> T1001Rules:
         _count(m["trick_no"], f"{field}.trick_no", 12)
         _need(isinstance(m["state"], str), f"{field}.state", "must be a string")
         _count(m["credited_at"], f"{field}.credited_at", 12, nullable=True)
-    _check_auction(view["auction"], rules, view["stage"])
+    _check_auction(view["auction"], rules)
     _check_musik(view["musik"], rules)
     _need(isinstance(view["legal_actions"], list) and bool(view["legal_actions"]),
           "legal_actions", "must list the seat's actions (at least one)")
     return rules
 
 
-def _check_auction(auction: Any, rules: T1001Rules, stage: str) -> None:
-    """The calls, the contract (the high bid so far) and, after the auction, the declarer."""
+def _check_auction(auction: Any, rules: T1001Rules) -> None:
+    """The calls, the contract and the declarer (the high bid so far and its bidder)."""
     if not rules.contract:
         _need(auction is None, "auction", "must be null: these rules have no auction")
         return
@@ -171,7 +171,7 @@ def _check_auction(auction: Any, rules: T1001Rules, stage: str) -> None:
         _seat(c["seat"], f"auction.calls.{i}.seat")
         _count(c["bid"], f"auction.calls.{i}.bid", 1000, nullable=True)
     _count(auction["contract"], "auction.contract", 1000)
-    _seat(auction["declarer"], "auction.declarer", nullable=stage == AUCTION)
+    _seat(auction["declarer"], "auction.declarer")
     _need(isinstance(auction["raised"], bool), "auction.raised", "must be true or false")
 
 
