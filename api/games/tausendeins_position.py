@@ -4,16 +4,17 @@ request.
 A Tausendeins position is what ``GET /v1/games/{id}`` answers a seat (members not listed in
 :data:`REQUIRED` are ignored): the members :func:`engine.tausendeins.ai.knowledge.knowledge`
 reads, of the types the view gives them; card codes of the 24-card deck, each card in one
-place only (hand, table, taken tricks, the other seat's shown cards, the musik's shown cards
-and own discards may repeat only a shown musik card); seat 0 or 1 to act in a deal in play;
-``legal_actions`` those the rules give in a deal that fits the view. Each problem is a 422
-naming its field (:class:`~api.errors.FieldError`).
+place only of the hand, the table, the taken tricks, the other seat's shown cards and the
+declarer's own discards (a shown musik's cards lie in one of those too); seat 0 or 1 to act
+in a deal in play; ``legal_actions`` those the rules give in a deal that fits the view. Each
+problem is a 422 naming its field (:class:`~api.errors.FieldError`). What passes is sound
+input for :func:`engine.tausendeins.ai.rank` on the worker: what still fails there raises
+only what :func:`api.games.advice.advise_tausendeins` answers as a 422.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any, Final
 
 from api.errors import FieldError
@@ -205,13 +206,6 @@ def _check_cards(view: dict[str, Any]) -> None:
             places.cards(musik["own_discards"], "musik.own_discards", count=2)
 
 
-def _checked(step: Callable[[], Any], field: str) -> Any:
-    try:
-        return step()
-    except (EngineError, ValueError, LookupError) as exc:
-        raise FieldError(field, f"inconsistent position: {exc}") from None
-
-
 def check_tausendeins_position(view: dict[str, Any]) -> dict[str, Any]:
     """The Tausendeins position of ``view`` (a dict); raises :class:`~api.errors.FieldError`
     naming the first problem: a missing member or one of the wrong type, an unknown or
@@ -227,9 +221,10 @@ def check_tausendeins_position(view: dict[str, Any]) -> dict[str, Any]:
             stated.add(T1001Action.from_dict(a))
         except EngineError as exc:
             raise FieldError(f"legal_actions.{i}", str(exc)) from None
-    k = _checked(lambda: knowledge(view), "body")
-    state = _checked(lambda: k.sample(random.Random(0)), "body")
-    legal = _checked(lambda: legal_actions(state, seat), "body")
+    try:
+        legal = legal_actions(knowledge(view).sample(random.Random(0)), seat)
+    except (EngineError, ValueError, LookupError) as exc:
+        raise FieldError("body", f"inconsistent position: {exc}") from None
     _need(bool(legal), "to_act", f"seat {seat} has no action to take in this position")
     _need(stated == set(legal), "legal_actions",
           "differ from what the rules allow here: " + ", ".join(a.text() for a in legal))
