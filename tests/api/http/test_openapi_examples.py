@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.games.advice import REQUIRED
 from api.games.store import VersionConflict
+from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
 from api.http import examples
 from api.http.examples import ERRORS, GAME_ID, SEEDED_CREATE
 from api.http.examples_lobby import LOBBY_ERRORS
@@ -105,9 +106,11 @@ def test_every_example_is_used_and_links_name_real_operations(client: FlaskClien
     ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()
            if isinstance(op, dict) and "operationId" in op}
     assert {link["operationId"] for link in CREATED_LINKS.values()} <= ids
-    view_form, record_form = spec["components"]["schemas"]["AnalysisRequest"]["anyOf"]
+    view_form, record_form, t1001_form = spec["components"]["schemas"]["AnalysisRequest"][
+        "anyOf"]
     assert set(view_form["required"]) == set(REQUIRED)
     assert set(record_form["required"]) == {"record_text", "seat"}
+    assert set(t1001_form["required"]) == set(T1001_REQUIRED)
     body = spec["paths"]["/v1/games"]["post"]["requestBody"]
     assert body["required"] is False
     assert client.post("/v1/games").status_code == 201  # an empty body is a valid creation
