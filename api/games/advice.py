@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from api.errors import FieldError
+from api.games.computers import TAUSENDEINS_PLAYS_AS
 from api.games.tausendeins_position import check_tausendeins_position
 from engine import (
     Action,
@@ -265,10 +266,11 @@ def advise(position: dict[str, Any], level: str, budget_ms: float | None,
 
     Without ``reveal_declare`` the seat's own declaration is neither ranked nor flagged (a
     hint at a table with ``hint_66`` off). A Tausendeins position is ranked by
-    :func:`advise_tausendeins` instead.
+    :func:`advise_tausendeins` instead, by the level ``level`` plays as there (``expert``:
+    ``strong``).
     """
     if is_tausendeins(position.get("variant", "")):
-        return advise_tausendeins(position, level)
+        return advise_tausendeins(position, TAUSENDEINS_PLAYS_AS[level])
     try:
         ev = evaluate(position, level, budget_ms=budget_ms, samples=samples,
                       declare=reveal_declare)
