@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import requests
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.web.pages import open_play, wait_for
@@ -104,6 +104,18 @@ def _choice(now: dict[str, Any], first_deal: bool) -> str:
     return f".hand button.card[data-card='{now['legal'][0]}']"
 
 
+def _click(driver: webdriver.Chrome, css: str, tries: int = 5) -> None:
+    """Click the element of ``css``, found again if the page redrew it meanwhile (a live
+    update between the find and the click)."""
+    for _ in range(tries - 1):
+        try:
+            driver.find_element(By.CSS_SELECTOR, css).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    driver.find_element(By.CSS_SELECTOR, css).click()
+
+
 def play_game(url: str, driver: webdriver.Chrome, shot: Shot, max_moves: int = 800
               ) -> dict[str, Any]:
     """Play the game to its end from the page; ``shot(name)`` at Ann's first auction call
@@ -128,12 +140,12 @@ def play_game(url: str, driver: webdriver.Chrome, shot: Shot, max_moves: int = 8
             shots.add("trump-change")
         css = _choice(now, first_deal)
         if css == ".hand button.card":  # a discard: two cards, then the button
-            cards = driver.find_elements(By.CSS_SELECTOR, css)
-            cards[0].click()
-            cards = driver.find_elements(By.CSS_SELECTOR, css)
-            cards[1].click()
+            codes = [c.get_attribute("data-card")
+                     for c in driver.find_elements(By.CSS_SELECTOR, css)[:2]]
+            for code in codes:
+                _click(driver, f"{css}[data-card='{code}']")
             css = "[data-focus='btn:discard']"
-        driver.find_element(By.CSS_SELECTOR, css).click()
+        _click(driver, css)
         try:
             wait_for(driver, lambda d, v=now["version"]: (page_state(d) or {}).get("version") != v,
                      timeout=CLICK_TIMEOUT_S)

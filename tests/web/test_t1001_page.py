@@ -43,7 +43,7 @@ def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
     header = driver.find_element(By.CSS_SELECTOR, ".scoreboard").text
     assert "tausendeins · to 300 · deal 1" in header
     assert re.search(r"You 0 \(300 to go\) · Computer \(\w+\) 0 \(300 to go\)", header)
-    assert "Hint" not in header
+    assert "Hint (R)" in header
     assert not driver.find_elements(By.CSS_SELECTOR, ".trump-card")  # no card turned up
     assert not driver.find_elements(By.CSS_SELECTOR, ".calls")  # bidding none: no auction
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()
