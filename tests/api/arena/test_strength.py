@@ -85,13 +85,13 @@ def test_pairings_of_other_games_and_packs_are_measured_and_named(tmp_path: Path
                      "win_rate_low": 0.1, "win_rate_high": 0.9, "median_cpu_ms": 1.0,
                      "p99_cpu_ms": 2.0, "moves": 9} for lv in ("easy", "random")]}
     data.write_text(json.dumps({"easy vs random": old}))
-    assert strength.main(["--pairs", "random:random@tausendeins", "random:easy@deck=32",
+    assert strength.main(["--pairs", "easy:random@tausendeins", "easy:random@deck=32",
                           "--hands", "4", "--json", str(data), "--out", str(out),
                           "--no-progress"]) == 0
     path = strength.engine_path()
     entries = json.loads(data.read_text())
-    t1001 = entries[strength.pair_key("random", "random", path, "tausendeins")]
-    deck32 = entries[strength.pair_key("random", "easy", path, "sixty-six,deck=32")]
+    t1001 = entries[strength.pair_key("easy", "random", path, "tausendeins")]
+    deck32 = entries[strength.pair_key("easy", "random", path, "sixty-six,deck=32")]
     assert entries["easy vs random"] == old  # an older entry keeps its meaning: no game
     assert t1001["game"] == "tausendeins" and deck32["game"] == "sixty-six,deck=32"
     assert t1001["hands"] == 4 and t1001["deals"] == 2 and deck32["hands"] == 4
@@ -103,13 +103,16 @@ def test_pairings_of_other_games_and_packs_are_measured_and_named(tmp_path: Path
     assert t1001["mean_margin"] == pytest.approx(a["game_points"] / 4)
     assert a["moves"] > 0 and a["median_cpu_ms"] > 0 and t1001["hands_per_minute"] > 0
     table = out.read_text()
-    assert f"| random vs random | tausendeins | {path} | 4 (2) of at most 4 |" in table
-    assert f"| random vs easy | sixty-six,deck=32 | {path} | 4 (2) of at most 4 |" in table
-    assert "| easy vs random | sixty-six | pure | 2 (1) of at most 2 |" in table
+    rows = [f"| easy vs random | {game} | {engine} | {hands} of at most {hands[0]} |"
+            for game, engine, hands in (("sixty-six", "pure", "2 (1)"),
+                                        ("sixty-six,deck=32", path, "4 (2)"),
+                                        ("tausendeins", path, "4 (2)"))]
+    assert all(row in table for row in rows)
+    assert [table.index(row) for row in rows] == sorted(table.index(row) for row in rows)
     assert f"margin {t1001['mean_margin']:+.1f} ± " in table
     assert "0.5 at equal" in table
     tag = "" if path == strength.PURE else f" ({path})"
-    assert f"| random{tag} @tausendeins |" in table and "| easy |" in table
+    assert f"| easy{tag} @tausendeins |" in table and "| easy |" in table
 
 
 def test_the_32_card_pack_deals_32_cards() -> None:
