@@ -10,7 +10,7 @@ into a JSON file (``--json``, default docs/strength.json: one entry per pairing,
 may be re-measured alone with ``--pairs strong:strong_v1``; ``A/B`` when a level is a variant
 with settings, such as ``strong:budget_ms=100/strong_v1:budget_ms=100``) and the markdown table
 (``--out``) is rendered from all of them, with each level's CPU time per move (median and p99,
-of the deciding thread).
+of the deciding thread). ``--pairs`` alone measures nothing and renders the markdown again.
 
 ``--jobs N`` plays the duplicate pairs in ``N`` processes (the test still looks at them in deal
 order, so the stopping point does not depend on ``N``). Each entry names the engine path it
@@ -317,13 +317,15 @@ def _pairs(specs: Sequence[str]) -> list[tuple[str, str, str, dict[str, object]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    paragraphs = (__doc__ or "").split("\n\n")
+    parser = argparse.ArgumentParser(description=paragraphs[0], epilog=next(
+        (p for p in paragraphs if p.startswith("**Other games")), None))
     parser.add_argument("--pairs", nargs="*", default=[f"{a}:{b}" for a, b in PAIRINGS],
                         help="pairings to (re-)measure, A:B, or A/B when a level is a variant "
                         "with settings, either followed by @GAME for another game or pack: "
                         "a variant and/or rule options, comma-separated (strong:normal@deck=32"
                         ", strong:normal@tausendeins); default: all of the table, sixty-six "
-                        "with 24 cards")
+                        "with 24 cards; none (--pairs alone): only render --out from --json")
     parser.add_argument("--hands", type=int, default=2000, help="cap of hands per pairing")
     parser.add_argument("--max-minutes", type=float, default=math.inf,
                         help="cap of minutes per pairing")
@@ -345,6 +347,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SystemExit(f"api.arena.strength: {exc}") from None
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(entries, indent=2) + "\n")  # after each pairing
+        args.out.write_text(render(entries))
+    if not args.pairs:  # none to measure: the markdown is rendered again from the JSON
         args.out.write_text(render(entries))
     return 0
 

@@ -113,6 +113,9 @@ def test_pairings_of_other_games_and_packs_are_measured_and_named(tmp_path: Path
     assert "0.5 at equal" in table
     tag = "" if path == strength.PURE else f" ({path})"
     assert f"| easy{tag} @tausendeins |" in table and "| easy |" in table
+    out.write_text("")
+    assert strength.main(["--pairs", "--json", str(data), "--out", str(out)]) == 0
+    assert out.read_text() == table and json.loads(data.read_text()) == entries
 
 
 def test_the_32_card_pack_deals_32_cards() -> None:
