@@ -201,13 +201,16 @@ def _verdict(entry: dict[str, Any]) -> str:
 
 def render(entries: dict[str, dict[str, Any]]) -> str:
     """The markdown of docs/strength.md from the JSON entries (game by game, the table's own
-    first, each in the order of PAIRINGS; then any others)."""
-    games = sorted({e.get("game", SIXTY_SIX) for k, e in entries.items() if k != CAPACITY},
-                   key=lambda game: (game != SIXTY_SIX, game))
-    order = [key for game in games for a, b in PAIRINGS
-             for key in (pair_key(a, b, PURE, game), pair_key(a, b, COMPILED, game))
-             if key in entries]
-    order += sorted(k for k in entries if k not in order and k != CAPACITY)
+    first, each in the order of PAIRINGS, then its other pairings)."""
+    by_game: dict[str, list[str]] = {}
+    for key in sorted(k for k in entries if k != CAPACITY):
+        by_game.setdefault(entries[key].get("game", SIXTY_SIX), []).append(key)
+    order = []
+    for game in sorted(by_game, key=lambda game: (game != SIXTY_SIX, game)):
+        table = [key for a, b in PAIRINGS
+                 for key in (pair_key(a, b, PURE, game), pair_key(a, b, COMPILED, game))
+                 if key in entries]
+        order += table + [key for key in by_game[game] if key not in table]
     lines = [
         "# Strength of the computer levels",
         "",

@@ -84,7 +84,8 @@ def test_pairings_of_other_games_and_packs_are_measured_and_named(tmp_path: Path
            "bots": [{"level": lv, "game_points": 1, "hands_won": 1, "win_rate": 0.5,
                      "win_rate_low": 0.1, "win_rate_high": 0.9, "median_cpu_ms": 1.0,
                      "p99_cpu_ms": 2.0, "moves": 9} for lv in ("easy", "random")]}
-    data.write_text(json.dumps({"easy vs random": old}))
+    other = dict(old, bots=old["bots"][::-1])  # not a pairing of the table's
+    data.write_text(json.dumps({"easy vs random": old, "random vs easy": other}))
     assert strength.main(["--pairs", "easy:random@tausendeins", "easy:random@deck=32",
                           "--hands", "4", "--json", str(data), "--out", str(out),
                           "--no-progress"]) == 0
@@ -109,6 +110,7 @@ def test_pairings_of_other_games_and_packs_are_measured_and_named(tmp_path: Path
                                         ("tausendeins", path, "4 (2)"))]
     assert all(row in table for row in rows)
     assert [table.index(row) for row in rows] == sorted(table.index(row) for row in rows)
+    assert table.index("| random vs easy | sixty-six |") < table.index(rows[1])  # by game
     assert f"margin {t1001['mean_margin']:+.1f} ± " in table
     assert "0.5 at equal" in table
     tag = "" if path == strength.PURE else f" ({path})"
