@@ -36,7 +36,7 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TextIO
@@ -48,6 +48,7 @@ from engine import PLAYING, Rules, apply, new_game, view
 from engine.ai import Level, choose, level_variant
 from engine.cards import CARD_CODES
 from engine.deal import deal_order, shuffled_deck
+from engine.errors import InvalidOption
 from engine.rules import Variant
 
 #: z of a two-sided 95% normal interval.
@@ -164,9 +165,11 @@ class _Deal:
     deal: int
     levels: tuple[Level, Level]
     seed: int
+    #: Rule options (name, value) of the variant; none: its defaults.
+    options: tuple[tuple[str, object], ...] = ()
 
     def play(self) -> tuple[HandResult, HandResult]:
-        rules = Rules.make(self.variant)
+        rules = Rules.make(self.variant, dict(self.options))
         return (play_hand(rules, self.deck, self.deal, False, self.levels, self.seed),
                 play_hand(rules, self.deck, self.deal, True, self.levels, self.seed))
 
@@ -175,12 +178,15 @@ def _play(task: _Deal) -> tuple[HandResult, HandResult]:
     return task.play()
 
 
-def deals(variant: str, levels: tuple[Level, Level], hands: int, seed: int) -> list[_Deal]:
-    """The tasks of an arena of ``hands`` hands: ``hands / 2`` decks drawn from ``seed``."""
-    rules = Rules.make(variant)
+def deals(variant: str, levels: tuple[Level, Level], hands: int, seed: int,
+          options: Mapping[str, object] | None = None) -> list[_Deal]:
+    """The tasks of an arena of ``hands`` hands: ``hands / 2`` decks drawn from ``seed`` (of
+    the pack the rule ``options`` choose)."""
+    rules = Rules.make(variant, options)
     rng = random.Random(seed)
+    opts = tuple((options or {}).items())
     return [_Deal(variant, tuple(CARD_CODES[c] for c in shuffled_deck(rules.variant, rng)), i,
-                  levels, seed) for i in range(hands // 2)]
+                  levels, seed, opts) for i in range(hands // 2)]
 
 
 def play_pairs(tasks: Sequence[_Deal], jobs: int
@@ -265,9 +271,10 @@ def matches_won(points: Iterable[tuple[int, int]], target: int) -> tuple[int, in
 
 
 def summarize(variant: str, seed: int, levels: tuple[str, str],
-              results: Sequence[HandResult]) -> ArenaResult:
+              results: Sequence[HandResult],
+              options: Mapping[str, object] | None = None) -> ArenaResult:
     """The figures of the module doc from the hands of an arena, in deal order."""
-    target = Rules.make(variant).match_points
+    target = Rules.make(variant, options).match_points
     n = len(results)
     totals = [sum(r.points[i] for r in results) for i in (0, 1)]
     matches = matches_won((r.points for r in results), target)
@@ -300,10 +307,12 @@ def check_hands(hands: int) -> None:
 
 def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, jobs: int = 1,
         progress: bool = False, sequential: bool = False, alpha: float = 0.05,
-        max_minutes: float = math.inf) -> ArenaResult:
+        max_minutes: float = math.inf, options: Mapping[str, object] | None = None
+        ) -> ArenaResult:
     """Play ``hands`` hands (``hands / 2`` duplicate deals) of level ``a`` against ``b``;
     ``sequential``: at most that many, stopping once the test at level ``alpha`` decides
-    (module doc) or after the first deal that ends past ``max_minutes``."""
+    (module doc) or after the first deal that ends past ``max_minutes``. ``options``: rule
+    options of the variant (such as ``{"deck": 32}``)."""
     try:
         levels = (level_variant(a), level_variant(b))  # resolved once, then sent to the workers
     except ValueError as e:
@@ -311,16 +320,19 @@ def run(a: str, b: str, hands: int, variant: str = "sixty-six", seed: int = 1, j
     check_hands(hands)
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1; got {jobs}")
-    Rules.make(variant)  # an unknown variant fails here, before any process starts
+    try:
+        Rules.make(variant, options)  # an unknown variant fails here, before any process starts
+    except InvalidOption as e:
+        raise ArenaError(str(e)) from None
     if not 0 < alpha < 1:
         raise ArenaError(f"--alpha must lie strictly between 0 and 1; got {alpha}")
-    tasks = deals(variant, levels, hands, seed)
+    tasks = deals(variant, levels, hands, seed, options)
     if not sequential:
-        return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)))
+        return summarize(variant, seed, (a, b), list(play_all(tasks, jobs, progress)), options)
     if max_minutes <= 0:
         raise ArenaError(f"--max-minutes must be positive; got {max_minutes}")
     played, interval = play_sequential(tasks, jobs, progress, alpha, 60 * max_minutes)
-    return replace(summarize(variant, seed, (a, b), played), sequential=interval)
+    return replace(summarize(variant, seed, (a, b), played, options), sequential=interval)
 
 
 # --------------------------------------------------------------------------- output

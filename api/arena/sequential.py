@@ -67,10 +67,11 @@ class SequentialShare:
         if not 0 < alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1; got {alpha}")
         self.alpha, self.min_pairs, self.plan = alpha, max(min_pairs, 2), max(plan, 1)
-        self.pairs: list[tuple[int, int]] = []
+        self.pairs: list[tuple[float, float]] = []
 
-    def add(self, a: int, b: int) -> ShareInterval:
-        """Record one pair (game points of a and of b over its two hands); the new interval."""
+    def add(self, a: float, b: float) -> ShareInterval:
+        """Record one pair (game points of a and of b over its two hands, or any other
+        non-negative amounts of which a's share is measured); the new interval."""
         self.pairs.append((a, b))
         return self.interval()
 

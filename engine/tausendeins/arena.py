@@ -16,9 +16,9 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, count, islice
 
 from engine.cards import CARD_CODES
 from engine.rules import SIXTY_SIX
@@ -75,26 +75,40 @@ class Result:
     @property
     def score(self) -> float:
         """The share of deals the first level scored more in (ties half)."""
-        return sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in self.margins) \
-            / len(self.margins)
+        return sum(map(deal_score, self.margins)) / len(self.margins)
+
+
+def duplicate_deals(rules: T1001Rules, first: str | Level, second: str | Level, seed: int,
+                    think: Think | None = None) -> Iterator[tuple[int, int]]:
+    """Endless duplicate deals (see the module text): deal ``i`` is dealt from the ``i``-th
+    shuffle of ``random.Random(seed)``, dealer ``i % 2``, and played with ``first`` in seat 0,
+    then in seat 1; yields the first level's two margins."""
+    rng = random.Random(seed)
+    for i in count():
+        order = list(SIXTY_SIX.deck)
+        rng.shuffle(order)
+        deck = [CARD_CODES[c] for c in order]
+        yield (play_deal(rules, deck, (first, second), i % 2, seed + i, think),
+               -play_deal(rules, deck, (second, first), i % 2, seed + i, think))
 
 
 def match(rules: T1001Rules, first: str | Level, second: str | Level, deals: int,
           seed: int, think: Think | None = None) -> Result:
     """``deals`` deals, each played twice with the seats swapped (see the module text)."""
-    rng = random.Random(seed)
-    margins: list[int] = []
-    for i in range(deals):
-        order = list(SIXTY_SIX.deck)
-        rng.shuffle(order)
-        deck = [CARD_CODES[c] for c in order]
-        margins.append(play_deal(rules, deck, (first, second), i % 2, seed + i, think))
-        margins.append(-play_deal(rules, deck, (second, first), i % 2, seed + i, think))
+    margins = [m for pair in islice(duplicate_deals(rules, first, second, seed, think), deals)
+               for m in pair]
     name = level(first).name, level(second).name
     return Result(name[0], name[1], tuple(margins))
 
 
-def _option(text: str) -> tuple[str, object]:
+def deal_score(margin: int) -> float:
+    """A deal's outcome for the level whose margin it is: 1 if it scored more, 0.5 at equal,
+    0 else."""
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """A rule option ``name=value`` of the command line (``true``/``false`` and digits typed)."""
     name, _, raw = text.partition("=")
     value: object = {"true": True, "false": False}.get(raw, raw)
     if isinstance(value, str) and value.isdigit():
@@ -110,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[],
                         help="a rule option as name=value (repeatable)")
     args = parser.parse_args(argv)
-    rules = T1001Rules.make(dict(_option(o) for o in args.option))
+    rules = T1001Rules.make(dict(parse_option(o) for o in args.option))
     print(f"Tausendeins arena: {args.deals} deals a pair, each played both ways, seed "
           f"{args.seed}, options {rules.changed_options() or 'default'}")
     print(f"{'first':>8} {'second':>8} {'margin/deal':>12} {'95% ±':>7} {'deals won':>10}")
