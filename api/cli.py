@@ -165,6 +165,10 @@ def add_play(sub: Subparsers) -> None:
     p.add_argument("--target-points", type=int, metavar=f"{low}-{high}",
                    help=f"{TAUSENDEINS}: the total that wins the game (default "
                    f"{T1001_OPTIONS['target_points'].default})")
+    deck = OPTIONS["deck"]
+    p.add_argument("--deck", type=int, choices=list(deck.allowed),
+                   help=f"cards in the pack: 32 keeps the 7s and 8s ({', '.join(deck.variants)}; "
+                   f"default {deck.default})")
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--point-counter", action=argparse.BooleanOptionalAction, default=True,
                    help="show each side's running points in the hand")
@@ -207,6 +211,8 @@ def _variant_mismatch(args: argparse.Namespace) -> str | None:
     low, high = T1001_OPTIONS["target_points"].allowed
     if args.target_points is not None and not low <= args.target_points <= high:
         return f"--target-points must be from {low} to {high}"
+    if args.deck is not None and args.variant not in OPTIONS["deck"].variants:
+        return f"--deck is an option of {', '.join(OPTIONS['deck'].variants)} only"
     return None
 
 
@@ -216,8 +222,10 @@ def _play_settings(args: argparse.Namespace) -> dict[str, object]:
 
 
 def _play_rules(args: argparse.Namespace) -> dict[str, object] | None:
-    """The rule options of ``play``: ``--target-points`` (Tausendeins)."""
-    return None if args.target_points is None else {"target_points": args.target_points}
+    """The rule options of ``play``: ``--target-points`` (Tausendeins), ``--deck``."""
+    given = {"target_points": args.target_points, "deck": args.deck}
+    rules = {name: value for name, value in given.items() if value is not None}
+    return rules or None
 
 
 # --------------------------------------------------------------------------- arena
