@@ -1,6 +1,7 @@
 """No response or event to a seat shows a card of another seat's hand it has not seen.
 
-Two humans play a match; after every action each seat reads its view and its new events.
+Two humans play a match (with 24 cards, and with the 32-card pack); after every action each
+seat reads its view and its new events.
 Every card code in what a seat receives is checked against the true state in Redis: a card
 in another seat's hand must be one shown face up (``state.public``). Checked while a hand is
 being played (a settled hand reveals what was left), and without the cut for the deal (its
@@ -13,6 +14,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import redis
 from flask.testing import FlaskClient
 
@@ -63,9 +65,10 @@ def _check(received: Any, hidden: set[str] | None) -> int:
     return 1 if seen else 0
 
 
-def test_no_seat_sees_another_seats_hidden_cards(client: FlaskClient,
-                                                 redis_client: redis.Redis) -> None:
-    game_id, tokens = two_humans(client, match_points=7,
+@pytest.mark.parametrize("rules", [{}, {"deck": 32}], ids=["24-cards", "32-cards"])
+def test_no_seat_sees_another_seats_hidden_cards(client: FlaskClient, redis_client: redis.Redis,
+                                                 rules: dict[str, Any]) -> None:
+    game_id, tokens = two_humans(client, match_points=7, rules=rules,
                                  settings={"point_counter": True, "hint_66": True})
     rng = random.Random(3)
     after = [0, 0]
