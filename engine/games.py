@@ -24,15 +24,21 @@ from engine.tausendeins.options import IntRange, T1001Rules
 NAMES: Final = (*VARIANTS, tausendeins.NAME)
 
 
+def check_variant(variant: str) -> None:
+    """Raise :class:`~engine.errors.InvalidOption` naming every variant if ``variant`` is
+    none of :data:`NAMES`."""
+    if variant not in NAMES:
+        raise InvalidOption("variant", f"unknown variant {variant!r}; allowed: "
+                            f"{', '.join(NAMES)}", list(NAMES))
+
+
 def make_rules(variant: str, options: Mapping[str, object] | None = None
                ) -> Rules | T1001Rules:
     """Validated rules of ``variant``; an unknown variant or option, a wrong type or value
     raises :class:`~engine.errors.InvalidOption`."""
+    check_variant(variant)
     if variant == tausendeins.NAME:
         return T1001Rules.make(options)
-    if variant not in NAMES:
-        raise InvalidOption("variant", f"unknown variant {variant!r}; allowed: "
-                            f"{', '.join(NAMES)}", list(NAMES))
     return Rules.make(variant, options)
 
 

@@ -21,8 +21,9 @@ from engine import record as family_record
 from engine import serialize, tausendeins
 from engine.actions import CONTINUE, Action
 from engine.deal import new_game as new_family_game
-from engine.errors import InvalidAction, InvalidOption
+from engine.errors import InvalidAction
 from engine.events import Event
+from engine.games import check_variant
 from engine.play import apply as family_apply
 from engine.play import illegal_reason as family_illegal_reason
 from engine.play import legal_actions as family_legal_actions
@@ -47,13 +48,8 @@ def is_tausendeins(variant: str) -> bool:
 
 def players_of(variant: str) -> int:
     """Seats of ``variant`` (an unknown name raises :class:`~engine.errors.InvalidOption`)."""
-    if is_tausendeins(variant):
-        return 2
-    if variant not in VARIANTS:
-        raise InvalidOption("variant", f"unknown variant {variant!r}; allowed: "
-                            f"{', '.join((*VARIANTS, TAUSENDEINS))}",
-                            [*VARIANTS, TAUSENDEINS])
-    return VARIANTS[variant].players
+    check_variant(variant)
+    return 2 if is_tausendeins(variant) else VARIANTS[variant].players
 
 
 def new_game(rules: HostedRules, settings: Settings | None = None, *,
