@@ -17,11 +17,11 @@ from typing import Any, Final
 
 from api.errors import FieldError
 from api.games.computers import TAUSENDEINS_PLAYS_AS
+from api.games.positions import card_list, is_int
 from api.games.tausendeins_position import check_tausendeins_position
 from engine import (
     Action,
     EngineError,
-    InvalidCard,
     InvalidOption,
     Rules,
     legal_actions,
@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.ai import Knowledge, evaluate
 from engine.ai.sampling import Sampler, to_state
-from engine.cards import CARD_CODES, parse_card
+from engine.cards import CARD_CODES
 from engine.deal import deal_order
 from engine.hosted import TAUSENDEINS, is_tausendeins
 from engine.record import parse_text
@@ -50,34 +50,14 @@ REQUIRED: Final = ("seat", "variant", "rules", "status", "dealer", "to_act", "ha
 RECORD_REQUIRED: Final = ("record_text", "seat")
 
 
-def _is_int(value: Any) -> bool:
-    """Whether ``value`` is a JSON integer (``true`` is an ``int`` in Python, not here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _seat_in(value: Any, seats: tuple[int, ...]) -> bool:
-    return _is_int(value) and value in seats
-
-
-def _cards(value: Any, field: str, deck: frozenset[int]) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise FieldError(field, "must be a list of card codes")
-    out = []
-    for code in value:
-        try:
-            c = parse_card(code)
-        except InvalidCard:
-            raise FieldError(field, f"unknown card {code!r}") from None
-        if c not in deck:
-            raise FieldError(field, f"{code} is not in a {len(deck)}-card deck")
-        out.append(c)
-    return out
+    return is_int(value) and value in seats
 
 
 def _trick_cards(trick: Any, field: str, deck: frozenset[int]) -> list[int]:
     if not isinstance(trick, list) or not all(isinstance(x, dict) for x in trick):
         raise FieldError(field, "must be a list of {seat, card}")
-    return _cards([x.get("card") for x in trick], field, deck)
+    return card_list([x.get("card") for x in trick], field, deck)
 
 
 def _rules(view: Mapping[str, Any]) -> Rules:
@@ -104,11 +84,11 @@ def _check_cards(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
                 raise FieldError(field, f"card {CARD_CODES[c]} appears {where}")
             places[c] = field
 
-    hand = _cards(view["hand"], "hand", deck)
+    hand = card_list(view["hand"], "hand", deck)
     place(hand, "hand")
     sizes = view["hand_sizes"]
     if not isinstance(sizes, list) or len(sizes) != variant.players or not all(
-            _is_int(n) and 0 <= n <= variant.hand_size for n in sizes):
+            is_int(n) and 0 <= n <= variant.hand_size for n in sizes):
         raise FieldError("hand_sizes", f"must list {variant.players} hand sizes of 0.."
                          f"{variant.hand_size}")
     if len(hand) != sizes[seat]:
@@ -125,9 +105,9 @@ def _check_cards(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
     if not isinstance(known, dict):
         raise FieldError("known_cards", "must map seats to card lists")
     for s, cards in known.items():
-        place(_cards(cards, f"known_cards.{s}", deck), f"known_cards.{s}")
+        place(card_list(cards, f"known_cards.{s}", deck), f"known_cards.{s}")
     if view.get("trump_card") is not None:
-        place(_cards([view["trump_card"]], "trump_card", deck), "trump_card")
+        place(card_list([view["trump_card"]], "trump_card", deck), "trump_card")
 
 
 def _check_talon(view: Mapping[str, Any], rules: Rules, active: tuple[int, ...]) -> None:
@@ -135,14 +115,14 @@ def _check_talon(view: Mapping[str, Any], rules: Rules, active: tuple[int, ...])
     variant = rules.variant
     most = len(variant.deck) - len(active) * variant.hand_size if variant.has_talon else 0
     size = view["talon_size"]
-    if not _is_int(size) or not 0 <= size <= most:
+    if not is_int(size) or not 0 <= size <= most:
         raise FieldError("talon_size", f"must be 0..{most}")
     closed_by, after = view["closed_by"], view["closed_after_tricks"]
     if closed_by is None and after is None:
         return
     if not _seat_in(closed_by, active):
         raise FieldError("closed_by", f"must be null or a seat in play {list(active)}")
-    if not _is_int(after) or not 0 <= after <= len(view["tricks"]):
+    if not is_int(after) or not 0 <= after <= len(view["tricks"]):
         raise FieldError("closed_after_tricks", "must be the number of tricks played before "
                          "the talon was closed")
 
@@ -151,12 +131,12 @@ def _check_turn(view: Mapping[str, Any], rules: Rules, seat: int) -> None:
     """The hand is in play, it is the seat's turn, and the hand sizes fit the tricks played."""
     if view["status"] != "playing":
         raise FieldError("status", f"the hand is not in play (status {view['status']!r})")
-    if not _is_int(view["to_act"]) or view["to_act"] != seat:
+    if not is_int(view["to_act"]) or view["to_act"] != seat:
         raise FieldError("to_act", f"it is not seat {seat}'s turn (to_act is "
                          f"{view['to_act']})")
     players = rules.variant.players
     dealer = view["dealer"]
-    if not _is_int(dealer) or not 0 <= dealer < players:
+    if not is_int(dealer) or not 0 <= dealer < players:
         raise FieldError("dealer", f"must be a seat 0..{players - 1}")
     active = deal_order(rules.variant, dealer)
     for i, t in enumerate(view["tricks"]):
@@ -203,7 +183,7 @@ def check_position(view: Any) -> dict[str, Any]:
             raise FieldError(name, "missing: a position is a seat's view of a hand in play")
     rules = _rules(view)
     seat = view["seat"]
-    if not _is_int(seat) or not (
+    if not is_int(seat) or not (
             0 <= seat < rules.variant.players):
         raise FieldError("seat", f"must be a seat 0..{rules.variant.players - 1} (a "
                          "spectator's view has no hand to analyse)")

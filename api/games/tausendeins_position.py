@@ -18,7 +18,8 @@ import random
 from typing import Any, Final
 
 from api.errors import FieldError
-from engine.cards import CARD_CODES, parse_card, parse_suit
+from api.games.positions import card_list, is_int
+from engine.cards import CARD_CODES, cards_of, parse_suit
 from engine.errors import EngineError, InvalidCard
 from engine.tausendeins import T1001Action, T1001Rules
 from engine.tausendeins.ai.knowledge import FULL, knowledge
@@ -31,10 +32,8 @@ REQUIRED: Final = ("seat", "variant", "rules", "status", "stage", "hand_no", "de
                    "leader", "trick", "tricks", "known_cards", "melds", "auction", "musik",
                    "totals", "legal_actions")
 SEATS: Final = (0, 1)
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+#: The 24 cards of the game.
+DECK: Final = frozenset(cards_of(FULL))
 
 
 def _need(ok: bool, field: str, message: str) -> None:
@@ -43,12 +42,12 @@ def _need(ok: bool, field: str, message: str) -> None:
 
 
 def _seat(value: Any, field: str, *, nullable: bool = False) -> None:
-    _need((nullable and value is None) or (_int(value) and value in SEATS), field,
+    _need((nullable and value is None) or (is_int(value) and value in SEATS), field,
           "must be a seat, 0 or 1" + (", or null" if nullable else ""))
 
 
 def _count(value: Any, field: str, most: int, *, nullable: bool = False) -> None:
-    _need((nullable and value is None) or (_int(value) and 0 <= value <= most), field,
+    _need((nullable and value is None) or (is_int(value) and 0 <= value <= most), field,
           f"must be a whole number 0..{most}" + (", or null" if nullable else ""))
 
 
@@ -84,17 +83,9 @@ class _Places:
 
     def cards(self, value: Any, field: str, *, count: int | None = None,
               record: bool = True) -> list[int]:
-        _need(isinstance(value, list) and all(isinstance(c, str) for c in value), field,
-              "must be a list of card codes")
-        out = []
-        for code in value:
-            try:
-                c = parse_card(code)
-            except InvalidCard:
-                raise FieldError(field, f"unknown card {code!r}") from None
-            _need(bool(1 << c & FULL), field, f"{code} is not in the 24-card deck")
-            _need(c not in out, field, f"card {code} appears twice")
-            out.append(c)
+        out = card_list(value, field, DECK)
+        for i, c in enumerate(out):
+            _need(c not in out[:i], field, f"card {CARD_CODES[c]} appears twice")
         if count is not None:
             _need(len(out) == count, field, f"must hold {count} cards")
         if record:
@@ -121,19 +112,19 @@ def _check_members(view: dict[str, Any]) -> T1001Rules:
     _need(view["status"] == PLAYING, "status",
           f"the deal is not in play (status {view['status']!r})")
     _need(view["stage"] in (AUCTION, MUSIK, PLAY), "stage", "must be auction, musik or play")
-    _need(view["to_act"] == view["seat"] and _int(view["to_act"]), "to_act",
+    _need(view["to_act"] == view["seat"] and is_int(view["to_act"]), "to_act",
           f"it is not seat {view['seat']}'s turn (to_act is {view['to_act']!r})")
     _count(view["hand_no"], "hand_no", 1 << 30)
     _seat(view["dealer"], "dealer")
     sizes = view["hand_sizes"]
     _need(isinstance(sizes, list) and len(sizes) == 2 and all(
-        _int(n) and 0 <= n <= 12 for n in sizes), "hand_sizes", "must list 2 sizes 0..12")
+        is_int(n) and 0 <= n <= 12 for n in sizes), "hand_sizes", "must list 2 sizes 0..12")
     _suit(view["trump_suit"], "trump_suit")
     _suit(view["melded_suit"], "melded_suit")
     _count(view["stock_size"], "stock_size", 24)
     _seat(view["leader"], "leader", nullable=True)
     totals = view["totals"]
-    _need(isinstance(totals, list) and len(totals) == 2 and all(_int(t) for t in totals),
+    _need(isinstance(totals, list) and len(totals) == 2 and all(is_int(t) for t in totals),
           "totals", "must list 2 whole totals")
     _need(isinstance(view["known_cards"], dict) and all(
         k in ("0", "1") for k in view["known_cards"]), "known_cards",
@@ -181,7 +172,7 @@ def _check_musik(musik: Any, rules: T1001Rules) -> None:
         _need(musik is None, "musik", "must be null: these rules have no musik")
         return
     musik = _object(musik, "musik", ("taken", "cards", "discarded", "own_discards"))
-    _need(musik["taken"] is None or (_int(musik["taken"]) and musik["taken"] in (1, 2)),
+    _need(musik["taken"] is None or (is_int(musik["taken"]) and musik["taken"] in (1, 2)),
           "musik.taken", "must be 1, 2 or null")
     _need(isinstance(musik["discarded"], bool), "musik.discarded", "must be true or false")
 
