@@ -236,6 +236,22 @@ def render_chat(message: Mapping[str, Any], me: int | None, names: Names) -> str
     return f"[{seat_name(message['seat'], me, names)}] {shown(message['text'])}"
 
 
+def render_trick_event(event: Mapping[str, Any], who: str) -> str | None:
+    """A card played, a trick won or a card drawn by ``who`` as a line (both games say them
+    alike); ``None`` for any other event."""
+    kind = event["type"]
+    if kind == "card_played":
+        return f"{who} played {event['card']}."
+    if kind == "trick_won":
+        reason = TRICK_REASONS.get(event["reason"], event["reason"])
+        return (f"{who} took the trick {' '.join(event['cards'])} for {event['points']} points "
+                f"with {reason}.")
+    if kind == "card_drawn":
+        card = event.get("card")
+        return f"{who} drew {card}." if card else f"{who} drew a card."
+    return None
+
+
 def render_event(event: Mapping[str, Any], me: int | None, names: Names,
                  trump: str | None = None) -> str | None:
     """One event as a line (or lines); ``None`` for events the reader need not see. ``trump``
@@ -252,15 +268,8 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names,
                 f"{event['trump_card']} face up.")
     if kind == "cards_dealt":
         return f"You are dealt {cards_text(event['cards'], trump)}." if event.get("cards") else None
-    if kind == "card_played":
-        return f"{who} played {event['card']}."
-    if kind == "trick_won":
-        reason = TRICK_REASONS.get(event["reason"], event["reason"])
-        return (f"{who} took the trick {' '.join(event['cards'])} for {event['points']} points "
-                f"with {reason}.")
-    if kind == "card_drawn":
-        card = event.get("card")
-        return f"{who} drew {card}." if card else f"{who} drew a card."
+    if (line := render_trick_event(event, who)) is not None:
+        return line
     if kind == "meld":
         pending = "" if event["credited"] else " (pending until a trick is won)"
         return (f"{who} melded {' '.join(event['cards'])}: {event['points']} in "

@@ -19,10 +19,10 @@ from api.clients.terminal import (
     CARD,
     SUIT_NAMES,
     SUIT_ORDER,
-    TRICK_REASONS,
     Names,
     card_key,
     cards_text,
+    render_trick_event,
     seat_name,
 )
 from engine.errors import InvalidAction
@@ -267,14 +267,8 @@ def render_event(event: Mapping[str, Any], me: int | None, names: Names,
     if kind == "meld_credited":
         return (f"{who}: the marriage of {SUIT_NAMES[event['suit']]} now counts "
                 f"{event['value']}.")
-    if kind == "card_played":
-        return f"{who} played {event['card']}."
-    if kind == "trick_won":
-        reason = TRICK_REASONS.get(event["reason"], event["reason"])
-        return (f"{who} took the trick {' '.join(event['cards'])} for {event['points']} points "
-                f"with {reason}.")
-    if kind == "card_drawn":
-        return f"{who} drew {event['card']}." if event.get("card") else f"{who} drew a card."
+    if (line := render_trick_event(event, who)) is not None:
+        return line
     if kind == "stock_exhausted":
         return "The stock is empty: follow suit and win the trick if you can, else trump."
     if kind == "hand_settled":
