@@ -94,6 +94,21 @@ function pendingNote(view) {
 }
 
 /** One event as a line of the game log, or null for events the reader need not see. */
+/** A card played (by the computer for a seat out of time, at a clock), a trick won or a card
+ * drawn, said alike in both games; null for a card drawn unseen. */
+function playText(view, event, deck) {
+  const who = seatName(view, event.seat);
+  const verb = (you, other) => (event.seat === view.seat ? you : other);
+  if (event.type === "card_played") {
+    return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}`
+      + `${event.timeout ? " (out of time: the computer chose it)" : ""}.`;
+  }
+  if (event.type === "trick_won") {
+    return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
+  }
+  return event.card ? `${who} ${verb("draw", "draws")} the ${cardName(event.card, deck)}.` : null;
+}
+
 export function eventText(view, event, deck = "french") {
   if (view.variant === "tausendeins") return eventText1001(view, event, deck);
   const who = seatName(view, event.seat);
@@ -104,13 +119,9 @@ export function eventText(view, event, deck = "french") {
         + `${event.dealer === view.seat ? "deal" : "deals"}; trump ${suitName(event.trump_suit, deck)} `
         + `(${cardName(event.trump_card, deck)} face up).`;
     case "card_played":
-      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}`
-        + `${event.timeout ? " (out of time: the computer chose it)" : ""}.`;
     case "trick_won":
-      return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
     case "card_drawn":
-      return event.card ? `${who} ${verb("draw", "draws")} the ${cardName(event.card, deck)}.`
-        : null;
+      return playText(view, event, deck);
     case "meld":
       return `${who} ${verb("show", "shows")} ${event.points} in ${suitName(event.suit, deck)}`
         + `${event.credited ? "" : pendingNote(view)}.`;
@@ -275,12 +286,9 @@ export function eventText1001(view, event, deck = "french") {
     case "meld_credited":
       return `${who}: the marriage of ${suitName(event.suit, deck)} now counts ${event.value}.`;
     case "card_played":
-      return `${who} ${verb("play", "plays")} the ${cardName(event.card, deck)}.`;
     case "trick_won":
-      return `${who} ${verb("take", "takes")} the trick for ${event.points} (${trickReason(event)}).`;
     case "card_drawn":
-      return event.card ? `${who} ${verb("draw", "draws")} the ${cardName(event.card, deck)}.`
-        : null;
+      return playText(view, event, deck);
     case "stock_exhausted":
       return "The stock is empty: follow suit and win the trick if you can, else trump.";
     case "hand_settled": {
