@@ -124,6 +124,17 @@ def record(monkeypatch: pytest.MonkeyPatch, module: ModuleType, name: str,
     return list(recorded.values())
 
 
+def play_recorded(redis_url: str, games: list[Recorded], by_hand: int = 0) -> None:
+    """Check that the recorder saw the test's play and that exactly ``by_hand`` of its games
+    were set up by hand; play every other game through HTTP (:func:`over_http`)."""
+    assert games and any(g.steps for g in games)
+    assert sum(g.by_hand for g in games) == by_hand
+    with uncapped(redis_url) as client:
+        for game in games:
+            if not game.by_hand:
+                over_http(client, game)
+
+
 @contextmanager
 def uncapped(redis_url: str) -> Iterator[FlaskClient]:
     """A test client with no cap of active games per address (rate limits off)."""

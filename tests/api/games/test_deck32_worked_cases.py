@@ -14,7 +14,7 @@ import tests.engine.helpers as helpers
 import tests.engine.test_deck32 as cases
 from api.runtime.redis_server import EmbeddedRedis
 from engine import Settings
-from tests.api.worked_over_http import Described, cases_of, over_http, record, uncapped
+from tests.api.worked_over_http import Described, cases_of, play_recorded, record
 
 
 def _described(deck: Sequence[str], variant: str = "sixty-six",
@@ -34,10 +34,7 @@ def test_every_worked_case_plays_the_same_over_http(
     games = record(monkeypatch, cases, name, kwargs, factory="start",
                    factory_homes=[helpers, cases], describe=_described,
                    apply_homes=[helpers, cases])
-    assert games and not any(g.by_hand for g in games)
-    with uncapped(redis_server.url) as client:
-        for game in games:
-            over_http(client, game)
+    play_recorded(redis_server.url, games)
 
 
 def test_the_cases_are_all_here() -> None:

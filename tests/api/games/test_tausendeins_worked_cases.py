@@ -15,7 +15,7 @@ import engine.tausendeins
 import tests.engine.tausendeins.helpers as helpers
 import tests.engine.tausendeins.test_worked_cases as cases
 from api.runtime.redis_server import EmbeddedRedis
-from tests.api.worked_over_http import Described, cases_of, over_http, record, uncapped
+from tests.api.worked_over_http import Described, cases_of, play_recorded, record
 
 #: The worked-case tests with games set up by hand, and how many.
 SET_UP_BY_HAND = {"test_case_13_totals_and_the_end_of_the_game": 2}
@@ -32,12 +32,7 @@ def test_every_worked_case_plays_the_same_over_http(
     games = record(monkeypatch, cases, name, kwargs, factory="game",
                    factory_homes=[helpers, cases], describe=_described,
                    apply_homes=[engine.tausendeins, helpers])
-    assert games and any(g.steps for g in games)  # the recorder saw the case's play
-    assert sum(g.by_hand for g in games) == SET_UP_BY_HAND.get(name, 0)
-    with uncapped(redis_server.url) as client:
-        for game in games:
-            if not game.by_hand:
-                over_http(client, game)
+    play_recorded(redis_server.url, games, SET_UP_BY_HAND.get(name, 0))
 
 
 def test_the_cases_are_all_here() -> None:
