@@ -687,13 +687,18 @@ export class GameScreen {
         el("td", {}, SETTLEMENT_REASONS[s.reason] || s.reason),
         el("td", {}, s.sides.map((side) => side.total).join(" : ")));
     });
+    return this.balanceDialog("Balance of all hands",
+      settled.length ? `Game points: ${view.match.points.join(" : ")}` : "No hand finished yet.",
+      ["Hand", "Won", "Why", "Card points"], rows);
+  }
+
+  /** The balance dialog: a table of one row per finished hand (or deal) under its headings. */
+  balanceDialog(title, caption, headings, rows) {
     const table = el("table", { class: "balance" },
-      el("caption", {}, settled.length ? `Game points: ${view.match.points.join(" : ")}`
-        : "No hand finished yet."),
-      el("thead", {}, el("tr", {}, ["Hand", "Won", "Why", "Card points"].map((h) =>
-        el("th", { scope: "col" }, h)))),
+      el("caption", {}, caption),
+      el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, rows));
-    return this.dialog("Balance of all hands", table,
+    return this.dialog(title, table,
       button("Close", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:close-panel" }));
   }
 

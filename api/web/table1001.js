@@ -246,13 +246,8 @@ export class GameScreen1001 extends GameScreen {
         el("td", {}, s.seats.map((x) => `${x.change >= 0 ? "+" : ""}${x.change}`).join(" : ")),
         el("td", {}, s.totals.join(" : ")));
     });
-    const table = el("table", { class: "balance" },
-      el("caption", {}, settled.length ? `Totals: ${view.totals.join(" : ")}`
-        : "No deal finished yet."),
-      el("thead", {}, el("tr", {}, ["Deal", "Contract", "Scored", "Totals"].map((h) =>
-        el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows));
-    return this.dialog("Balance of all deals", table,
-      button("Close", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:close-panel" }));
+    return this.balanceDialog("Balance of all deals",
+      settled.length ? `Totals: ${view.totals.join(" : ")}` : "No deal finished yet.",
+      ["Deal", "Contract", "Scored", "Totals"], rows);
   }
 }
