@@ -17,7 +17,8 @@ RULES = {"target_points": 100, "contract_deal": "musik"}
 
 
 def test_a_whole_game_of_tausendeins_with_typed_commands(
-        live_url: str, redis_client: redis.Redis) -> None:
+        limited_url: str, redis_client: redis.Redis) -> None:
+    """With the shipped rate limits and worker model, as a user gets them."""
     lines: list[str] = []
     typed: list[str] = []
 
@@ -42,7 +43,7 @@ def test_a_whole_game_of_tausendeins_with_typed_commands(
         typed.append(answer)
         return answer
 
-    with SixtySixClient(live_url) as client:
+    with SixtySixClient(limited_url) as client:
         code = play_against_computer(client, "tausendeins", "random", None, "Ann", ask,
                                      lines.append, rules=RULES)
     out = "\n".join(lines)
