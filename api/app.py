@@ -124,3 +124,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     credentials.index(app)
     app.extensions["sixtysix_api"] = api
     return app
+
+
+def close_app(app: Flask) -> None:
+    """Release what :func:`create_app` opened, in order: the active-games flush (awaited),
+    the long-poll listener, the Redis client and the task queue's client."""
+    app.extensions[metrics.EXTENSION].active.close()
+    services = app.extensions["sixtysix"]
+    services.notifier.close()
+    services.games.redis.close()
+    if services.queue is not None:
+        services.queue.close()

@@ -14,7 +14,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.run import POLL_INTERVAL, WorkerPool
 
@@ -80,10 +80,7 @@ def app(redis_server: EmbeddedRedis, redis_client: redis.Redis, workers: WorkerP
     application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
                               "RATELIMIT_ENABLED": False})
     yield application
-    services = application.extensions["sixtysix"]
-    services.notifier.close()
-    services.games.redis.close()
-    services.queue.close()
+    close_app(application)
 
 
 @pytest.fixture

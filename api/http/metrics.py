@@ -67,6 +67,7 @@ class ActiveGames:
         self._pending: set[str] = set()
         self._flushed = time.monotonic()
         self._flushing: threading.Thread | None = None
+        self._closed = False
 
     def touch(self, game_id: str) -> None:
         """Note ``game_id``; when a flush is due, start it in a thread of its own, so that no
@@ -74,12 +75,21 @@ class ActiveGames:
         socket timeout). At most one such flush runs at a time."""
         with self._lock:
             self._pending.add(game_id)
-            due = (time.monotonic() - self._flushed >= FLUSH_EVERY
+            due = (not self._closed and time.monotonic() - self._flushed >= FLUSH_EVERY
                    and (self._flushing is None or not self._flushing.is_alive()))
             if due:
                 self._flushing = threading.Thread(target=self.flush, daemon=True,
                                                   name="sixtysix-active-games")
                 self._flushing.start()
+
+    def close(self) -> None:
+        """Start no more flushes and wait for the running one, so that the client can be
+        closed under none (closing it under a flush's read raised in that thread)."""
+        with self._lock:
+            self._closed = True
+            running = self._flushing
+        if running is not None:
+            running.join()
 
     def flushing(self) -> threading.Thread | None:
         """The background flush last started (for tests), if any."""

@@ -10,7 +10,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.app import create_app
+from api.app import close_app, create_app
 from engine.cards import card_code
 from engine.rules import SIXTY_SIX
 
@@ -35,7 +35,7 @@ def configured(redis_url: str, **config: Any) -> Iterator[FlaskClient]:
     application = create_app({"TESTING": True, "REDIS_URL": redis_url,
                               "RATELIMIT_ENABLED": False, **config})
     yield application.test_client()
-    application.extensions["sixtysix"].games.redis.close()
+    close_app(application)
 
 
 def bearer(token: str) -> dict[str, str]:

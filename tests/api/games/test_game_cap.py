@@ -13,7 +13,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.games.store import GameStore
 from api.keys import game_key, owner_key
 from api.runtime.redis_server import EmbeddedRedis
@@ -34,7 +34,7 @@ def _app(url: str, **config: Any) -> Flask:
 def capped(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[Flask]:
     app = _app(redis_server.url)
     yield app
-    app.extensions["sixtysix"].games.redis.close()
+    close_app(app)
 
 
 def _create(client: FlaskClient, address: str = "127.0.0.1", **headers: str) -> Any:
@@ -109,7 +109,7 @@ def test_an_expired_game_frees_its_place(redis_server: EmbeddedRedis,
             time.sleep(0.2)
         assert response.status_code == 201
     finally:
-        app.extensions["sixtysix"].games.redis.close()
+        close_app(app)
 
 
 def test_a_save_renews_a_place_that_runs_short(capped: Flask, redis_client: redis.Redis) -> None:
@@ -138,4 +138,4 @@ def test_a_cap_of_0_is_no_cap(redis_server: EmbeddedRedis, redis_client: redis.R
         game_id = _create(client).get_json()["game_id"]
         assert "owner" not in json.loads(redis_client.hget(game_key(game_id), "meta"))
     finally:
-        app.extensions["sixtysix"].games.redis.close()
+        close_app(app)

@@ -14,7 +14,7 @@ import pytest
 import redis
 import requests
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.runtime.redis_server import EmbeddedRedis
 
 TIMEOUT = 30
@@ -112,5 +112,4 @@ def test_root_and_static_files_are_not_rate_limited(redis_server: EmbeddedRedis,
         assert client.get("/v1/rules").status_code == 200
         assert client.get("/v1/rules").status_code == 429  # the limit is on, and counts /v1
     finally:
-        app.extensions["sixtysix"].notifier.close()
-        app.extensions["sixtysix"].games.redis.close()
+        close_app(app)

@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.keys import game_key
 from tests.api.helpers import assert_problem, two_humans
 
@@ -24,7 +24,7 @@ def dead_redis_app() -> Iterator[Flask]:
     app = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
                       "SIXTYSIX_RETRY_AFTER": 7})
     yield app
-    app.extensions["sixtysix"].notifier.close()
+    close_app(app)
 
 
 def test_unknown_route_is_404(client: FlaskClient) -> None:

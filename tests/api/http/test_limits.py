@@ -15,7 +15,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.http.limits import storage
 from api.runtime.redis_connect import connect
 from api.runtime.redis_server import EmbeddedRedis
@@ -37,8 +37,7 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis,
             request: pytest.FixtureRequest) -> Iterator[FlaskClient]:
     app = _app(redis_server.url, **request.param)
     yield app.test_client()
-    app.extensions["sixtysix"].notifier.close()
-    app.extensions["sixtysix"].games.redis.close()
+    close_app(app)
 
 
 def _rate_limited(response: Any, limit: str) -> None:

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.clients.client import SixtySixClient
 from api.http.metrics import ActiveGames, Metrics
 from api.http.observability import (
@@ -153,7 +153,7 @@ def test_request_lines_can_be_turned_off(app: Flask, capsys: pytest.CaptureFixtu
     capsys.readouterr()
     quiet.test_client().get("/healthz")
     assert _log_lines(capsys) == []
-    quiet.extensions["sixtysix"].games.redis.close()
+    close_app(quiet)
 
 
 def test_request_counter_and_latency(client: FlaskClient) -> None:
@@ -235,5 +235,33 @@ def test_a_paused_redis_holds_no_request_for_the_active_games_estimate(
         finally:
             os.kill(server.pid, signal.SIGCONT)
         flushing.join(PATIENCE)
+        assert active.count() == 1
+        client.close()
+
+
+def test_closing_the_estimate_waits_for_its_flush_and_starts_no_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """close() returns only once the running flush is done (closing the client under it
+    raised in the flush's thread), and a touch after it adds nothing."""
+    monkeypatch.setattr("api.http.metrics.FLUSH_EVERY", 0.0)
+    with EmbeddedRedis(tmp_path, appendonly=False) as server:
+        client = redis.Redis.from_url(server.url)
+        active = ActiveGames(client, Counter("errors", "errors", ["error"],
+                                             registry=CollectorRegistry()))
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGSTOP)
+        try:
+            active.touch("g1")
+            closer = threading.Thread(target=active.close)
+            closer.start()
+            closer.join(0.5)
+            assert closer.is_alive(), "close() did not wait for the flush"
+        finally:
+            os.kill(server.pid, signal.SIGCONT)
+        closer.join(PATIENCE)
+        assert not closer.is_alive()
+        flushed = active.flushing()
+        active.touch("g2")
+        assert active.flushing() is flushed  # no flush started after close()
         assert active.count() == 1
         client.close()

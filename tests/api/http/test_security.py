@@ -12,7 +12,7 @@ import redis
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.http import security
 from api.http.security import API_CSP, origins
 from api.runtime.redis_server import EmbeddedRedis
@@ -93,7 +93,7 @@ def cors_client(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Itera
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "RATELIMIT_ENABLED": False,
                       "SIXTYSIX_CORS_ORIGINS": "https://play.example, http://localhost:3000/"})
     yield app.test_client()
-    app.extensions["sixtysix"].games.redis.close()
+    close_app(app)
 
 
 def test_cors_is_closed_by_default(client: FlaskClient) -> None:

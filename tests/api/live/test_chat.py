@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.http.examples import ERRORS, GAME_ID
 from api.keys import game_key
 from api.live.chat import MAX_CHARS
@@ -201,7 +201,7 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[
     application = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
                               **SHIPPED_LIMITS})
     yield application.test_client()
-    application.extensions["sixtysix"].games.redis.close()
+    close_app(application)
 
 
 def test_the_shipped_rate_limit_is_five_messages_per_ten_seconds_per_token(

@@ -9,9 +9,8 @@ import time
 
 import pytest
 import redis
-from flask import Flask
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.runtime.redis_connect import connect
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import assert_waits_for_the_busy_connection, two_humans
@@ -61,16 +60,10 @@ def test_a_burst_larger_than_the_pool_is_served(redis_server: EmbeddedRedis,
         assert statuses == [200] * 480
         assert app.extensions["sixtysix"].games.redis.connection_pool.max_connections == 2
     finally:
-        _close(app)
+        close_app(app)
 
 
 def test_the_pool_size_must_be_positive(redis_server: EmbeddedRedis) -> None:
     with pytest.raises(ValueError, match="SIXTYSIX_REDIS_POOL"):
         create_app({"REDIS_URL": redis_server.url, "SIXTYSIX_REDIS_POOL": 0})
 
-
-def _close(app: Flask) -> None:
-    services = app.extensions["sixtysix"]
-    services.notifier.close()
-    services.games.redis.close()
-    services.queue.close()

@@ -8,7 +8,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import assert_problem, bearer
 
@@ -20,7 +20,7 @@ def limited(redis_server: EmbeddedRedis, redis_client: redis.Redis) -> Iterator[
                       "SIXTYSIX_RATE_ACTIONS": "off", "SIXTYSIX_RATE_PLAYERS": "3/minute",
                       "SIXTYSIX_RATE_TABLES": "2/minute"})
     yield app.test_client()
-    app.extensions["sixtysix"].games.redis.close()
+    close_app(app)
 
 
 def test_players_per_address(limited: FlaskClient) -> None:

@@ -10,7 +10,7 @@ import redis
 from flask.testing import FlaskClient
 from redis.crc import key_slot
 
-from api.app import create_app
+from api.app import close_app, create_app
 from api.games.store import GameStore
 from api.keys import events_key, game_key, idem_key, notify_channel, table_key, write_key
 from api.runtime.redis_server import EmbeddedRedis
@@ -226,7 +226,7 @@ def test_the_open_ttl_is_configurable(redis_server: EmbeddedRedis,
     _, bob = new_player(client, "Bob")
     join(client, bob, made["table_id"])
     assert redis_client.ttl(table_key(made["table_id"])) > 120  # started: the game's TTL
-    app.extensions["sixtysix"].games.redis.close()
+    close_app(app)
 
 
 def test_rematch_continues_the_dealer_rotation_and_keeps_the_history(
