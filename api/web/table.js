@@ -45,6 +45,7 @@ export class GameScreen {
     this.trickSoFar = {};
     this.trickWon = null;
     this.busy = false;
+    this.queued = null; // an action made while busy (see act)
     this.hint = null;
     this.panel = null; // "balance" | "hint" | null
     this.message = "";
@@ -224,8 +225,14 @@ export class GameScreen {
     if (status) status.textContent = text;
   }
 
+  /** Send ``action``. One made while the last is still being sent (the live update showed
+   * the answer first, so the page looked ready) waits for it, and is sent then if the new
+   * view still offers it; a later one replaces it. */
   async act(action) {
-    if (this.busy) return;
+    if (this.busy) {
+      this.queued = action;
+      return;
+    }
     this.busy = true;
     this.hint = null;
     this.say("");
@@ -242,6 +249,20 @@ export class GameScreen {
     } finally {
       this.busy = false;
     }
+    await this.sendQueued();
+  }
+
+  /** The action made while busy, sent if the view still offers it. */
+  async sendQueued() {
+    const next = this.queued;
+    this.queued = null;
+    if (next && this.offers(next)) await this.act(next);
+  }
+
+  /** Whether the current view offers ``action`` (each of its members equal). */
+  offers(action) {
+    return (this.view.legal_actions || []).some((offered) => Object.keys(action).every(
+      (key) => JSON.stringify(offered[key]) === JSON.stringify(action[key])));
   }
 
   legal(type) {
@@ -288,6 +309,7 @@ export class GameScreen {
       this.busy = false;
     }
     this.render();
+    await this.sendQueued();
   }
 
   overlayOpen() {

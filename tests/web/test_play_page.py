@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import requests
 from selenium.webdriver.chrome.webdriver import WebDriver
@@ -419,4 +420,66 @@ def test_buttons_only_when_legal_and_a_false_declaration_shows_its_shortfall(
     working = state(driver)["overlay_text"]
     assert "Bob wins 3 game points: a false declaration." in working
     assert "The declaration was 54 points short of 66." in working
+    assert console_errors(driver) == []
+
+
+#: Holds the answer to the page's first POST of an action until the test calls
+#: ``window.__release()``, and counts those POSTs in ``window.__posts``.
+HOLD_FIRST_ACTION_JS = """
+let release;
+window.__held = new Promise((resolve) => { release = resolve; });
+window.__release = () => release();
+window.__posts = 0;
+const realFetch = window.fetch.bind(window);
+window.fetch = async (url, init) => {
+  if (!(init && init.method === 'POST' && String(url).endsWith('/actions'))) {
+    return realFetch(url, init);
+  }
+  window.__posts += 1;
+  const first = window.__posts === 1;
+  const response = await realFetch(url, init);
+  if (first) await window.__held;
+  return response;
+};
+"""
+
+
+def test_a_card_clicked_while_the_last_move_is_still_being_sent_is_played_after_it(
+        web_url: str, browser: Browser) -> None:
+    """The live update shows the other seat's reply before the page's own POST is answered
+    (a slow network): a card clicked then waits for that answer and is sent, not dropped."""
+    game = requests.post(f"{web_url}/v1/games", timeout=5, json={
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        "first_dealer": 1}).json()  # Ann (seat 0, this page) leads
+    ann, bob = (s["token"] for s in game["seats"])
+    game_url = f"{web_url}/v1/games/{game['game_id']}"
+    bob_auth = {"Authorization": f"Bearer {bob}"}
+    driver = browser()
+    open_play(driver, web_url)
+    driver.execute_script(
+        "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));",
+        {game["game_id"]: {"token": ann, "seat": 0}})
+    open_play(driver, web_url, f"#game={game['game_id']}")
+    first = my_turn(driver)
+    driver.execute_script(HOLD_FIRST_ACTION_JS)
+    on_element(driver, ".hand button.card", lambda card: card.click(), first["legal"].index(True))
+
+    def bob_view() -> dict[str, Any]:
+        view: dict[str, Any] = requests.get(game_url, headers=bob_auth, timeout=5).json()
+        return view
+    wait_for(driver, lambda _: bob_view()["version"] > first["version"])  # Ann's card is in
+    while (view := bob_view())["to_act"] == 1:  # Bob follows (and leads, if he won)
+        play = next(a for a in view["legal_actions"] if a["type"] == "play")
+        assert requests.post(f"{game_url}/actions", json=play, headers=bob_auth,
+                             timeout=5).status_code == 200
+    ready = wait_for(driver, lambda d: state(d) if state(d)["version"] == view["version"]
+                     and True in state(d)["legal"] else None)
+    assert driver.execute_script("return window.__posts") == 1  # the first is still unanswered
+    index = ready["legal"].index(True)
+    card = ready["cards"][index]
+    on_element(driver, ".hand button.card", lambda element: element.click(), index)
+    driver.execute_script("window.__release()")
+    wait_for(driver, lambda d: d.execute_script("return window.__posts") == 2)
+    wait_for(driver, lambda _: (0, card) in [
+        (e["seat"], e["card"]) for e in bob_view()["events"] if e["type"] == "card_played"])
     assert console_errors(driver) == []
