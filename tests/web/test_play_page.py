@@ -73,8 +73,9 @@ def _hint_by_key(driver: WebDriver) -> None:
     before = state(driver)
     press(driver, "r")
     wait_for(driver, lambda d: state(d)["overlay"] == "Hint")
-    assert re.search(r"The strong computer would (play the \w+ of \w+|\w+)\.",
-                     state(driver)["overlay_text"])
+    # every kind of best action: a card, a pair shown (its suit), an exchange or a closing
+    assert re.search(r"The strong computer would (play the \w+ of \w+|show the pair of \w+"
+                     r"|\w+)\.", state(driver)["overlay_text"])
     press(driver, Keys.ENTER)
     wait_for(driver, lambda d: state(d)["overlay"] is None
              and d.find_elements(By.CSS_SELECTOR, ".scoreboard .hinted"))
