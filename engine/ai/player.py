@@ -22,12 +22,14 @@ are ranked by the opponent's chances to go wrong: in each deal, the mean value o
 actions, each then played on exactly. Against a perfect player they are all the same; against a
 fallible one the first is better.
 
-``expert`` spends a larger budget (``EXPERT_WORK``) on the phase-1 decisions policy
-playouts judge worst: from the first trick (``search_from`` 12) each sampled deal is played
-on by the policy only until 4 talon cards are left (``switch_talon``) and then searched
-exactly to the end of the hand, the opponent's replies, draws, closing and exchanging
-included; with 6 talon cards or fewer, exactly at once, as ``strong``. A cap of search nodes
-per move (``max_nodes``) bounds it further.
+``expert`` spends twice ``strong``'s budget (``EXPERT_WORK``) on more sampled deals, and
+searches the rest of the hand exactly only from 2 talon cards on (``search_talon`` 2, as
+``strong_v1``): there the one hidden talon card goes to the trick's winner and the face-up
+trump to the loser, so a deal's fixed talon order tells the search nothing a player would
+not know. An exact search from more talon cards sees the order of the draws in each deal
+(strategy fusion); searching from 4 talon cards on, after policy playouts from the first
+trick, ``expert`` lost to ``strong_v1`` (see ``EXPERT_WORK``). A cap of search nodes per
+move (``max_nodes``) bounds it further.
 Where the variant has no talon (four-hand) no exact search fits: it plays as ``strong``
 (``fallback``; :mod:`engine.ai.catalogue` lists what each level plays as, per variant).
 
@@ -180,15 +182,22 @@ class Level:
     work: int = 0
 
 
-#: ``expert``'s work budget per move (units of :class:`Work`): about 2 s of the pure path,
-#: its CPU time before work budgets, measured
+#: ``expert``'s work budget per move (units of :class:`Work`): twice ``strong``'s. As
+#: ``strong_v1``'s search with this budget (``search_talon`` 2) it took 49.3% of the game
+#: points [44.2%, 54.4%] over 322 hands against ``strong_v1``, undecided, at 45 ms median and
+#: 1,662 ms p99 CPU a move, compiled (``python -m api.arena.strength --pairs
+#: expert:strong_v1 --max-minutes 15 --jobs 2``). Before, ``expert`` played each deal by the
+#: policy from the first trick to 4 talon cards and then searched it exactly (``search_from``
+#: 12, ``switch_talon`` 4, 2,000,000 units): ``strong_v1`` was decided stronger, 41.0%
+#: [32.3%, 49.8%] over 226 hands. Earlier figures of that search, with about 2 s of the pure
+#: path, its CPU time before work budgets, measured
 #: (``python -m engine.ai.bench levels --hands 12 --seed 11 --levels expert strong``, loaded
 #: machine): median 146 ms, p99 2,008 ms, max 2,012 ms over 205 moves; ``strong`` there median
 #: 73 ms, p99 462 ms over 233. Against ``strong`` its search (as the variant
 #: ``strong:budget_ms=2000,max_samples=2000,search_from=12,switch_talon=4``) took 55.2% of the
 #: game points [37.1%, 73.4%] over 56 hands, and against ``strong_v1`` 45.7% [32.6%, 58.8%]
 #: over 110: both undecided, not yet shown stronger (docs/strength.md).
-EXPERT_WORK: Final = 2_000_000
+EXPERT_WORK: Final = 1_800_000
 #: ``expert``'s cap per move (CPU ms), within its p99 of 3 s.
 EXPERT_CAP_MS: Final = 2800.0
 #: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
@@ -228,11 +237,10 @@ LEVEL_TABLE: Final = {
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
               "closes when it pays.", 1400, 1000, 6, 6, 4, 0.0, 0.0, work=900_000),
-        Level("expert", "Above strong, for tables, the tour's last stations and analysis: "
-              "about twice strong's work a move. From the first trick every sampled deal is "
-              "played on quickly until 4 talon cards are left and then searched exactly to the "
-              "end of the hand; from 6 talon cards on, exactly at once. In four-hand it plays as "
-              "strong.", EXPERT_CAP_MS, 2000, 6, 6, 12, 0.0, 0.0, switch_talon=4,
+        Level("expert", "For tables, the tour's last stations and analysis: twice strong's work a "
+              "move, spent on more sampled deals; solves the endgame exactly in each, and the "
+              "whole rest of the hand once only the last hidden talon card is left to draw. In "
+              "four-hand it plays as strong.", EXPERT_CAP_MS, 2000, 6, 2, 4, 0.0, 0.0,
               max_nodes=EXPERT_MAX_NODES, fallback="strong", work=EXPERT_WORK),
         Level("strong_v1", "strong as issue 19 found it, frozen to measure changes against: "
               "uniform sampled deals, the whole rest of the hand searched exactly from 2 "

@@ -258,7 +258,7 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
               for v, levels in by_variant.items()}
     assert expert["sixty-six"] == {"name": "expert", "plays_as": "expert",
                                    "exact_search": True, "think_median_ms": 1000,
-                                   "think_p99_ms": 3000, "work_units": 2_000_000,
+                                   "think_p99_ms": 3000, "work_units": 1_800_000,
                                    "cap_ms": 2800}
     assert expert["four-hand"]["plays_as"] == "strong"
     assert (expert["four-hand"]["work_units"], expert["four-hand"]["cap_ms"]) == (900_000, 1400)

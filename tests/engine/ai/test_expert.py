@@ -1,4 +1,5 @@
-"""The expert level: legal moves only, a node budget it keeps, strong's search in four-hand."""
+"""The expert level: legal moves only, a node budget it keeps, more deals than strong, strong's
+search in four-hand."""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ def test_expert_plays_a_whole_hand_with_legal_moves_only() -> None:
 def test_expert_stops_sampling_at_its_node_budget() -> None:
     rules = Rules.make("sixty-six")
     expert = LEVEL_TABLE["expert"]
-    assert expert.max_nodes > 0 and expert.search_from >= 12
-    for state in short_talon_positions(rules, 5, 3, 6):
+    assert expert.max_nodes > 0 and expert.search_talon >= 2
+    for state in short_talon_positions(rules, 5, 3, 4):
         seen = view(state, state.to_act())
         free = evaluate(seen, UNTIMED, random.Random(2))
         assert free.samples == 6 and free.nodes > 0
@@ -56,12 +57,18 @@ def test_expert_stops_sampling_at_its_node_budget() -> None:
         assert again == capped
 
 
-def test_expert_searches_with_more_of_the_talon_than_strong() -> None:
+def test_expert_spends_its_larger_budget_on_more_deals_than_strong() -> None:
+    """With 8 talon cards both play each deal on by the policy and solve its endgame; expert's
+    twice larger work budget buys more deals (``evaluate`` spends the whole budget)."""
     rules = Rules.make("sixty-six")
-    for state in short_talon_positions(rules, 9, 2, 10):
+    assert LEVEL_TABLE["expert"].work == 2 * LEVEL_TABLE["strong"].work
+    for state in short_talon_positions(rules, 9, 2, 8):
         seen = view(state, state.to_act())
-        assert evaluate(seen, UNTIMED, random.Random(1)).nodes > 0
-        assert evaluate(seen, "strong", random.Random(1), budget_ms=1e6, samples=6).nodes == 0
+        strong = evaluate(seen, "strong:budget_ms=100000000", random.Random(1))
+        expert = evaluate(seen, "expert:budget_ms=100000000", random.Random(1))
+        assert strong.nodes == expert.nodes == 0
+        assert expert.samples > strong.samples
+        assert expert.work.units > LEVEL_TABLE["strong"].work
 
 
 def test_expert_plays_as_strong_in_four_hand() -> None:
