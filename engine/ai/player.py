@@ -182,6 +182,26 @@ class Level:
     work: int = 0
 
 
+#: ``strong``'s work budget per move (units of :class:`Work`: the 900 ms of CPU it had before work
+#: budgets, on the pure path; its cap is 1.4 s). With it (``python -m engine.ai.bench levels --hands
+#: 6 --seed 11 --levels strong``, load average 11-15): pure median 309 ms, p99 1,154 ms over 86
+#: moves; compiled median 44 ms, p99 787 ms over 100; ``expert`` (``--hands 3``) pure median 146 ms,
+#: p99 2,725 ms over 58 moves, compiled median 91 ms, p99 1,538 ms over 58. The budget buys more
+#: deals for the close choices of phase 1; early stopping keeps the rest quick: median 265 ms, p99
+#: 907 ms CPU per move over 581 moves (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels
+#: --hands 32 --levels strong``). With the faster searches and ``search_talon`` 4: median 54 ms, p99
+#: 901 ms, max 901 ms over 407 moves (``--hands 24 --seed 5``); the budget buys 1.9 times the deals
+#: at 8 talon cards (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``).
+#: With ``search_talon`` 6: median 93 ms, p99 907 ms, max 926 ms over 253 moves (``--hands 16 --seed
+#: 5``): a decision with 6 talon cards mostly spends the whole budget. The median of 8 hands (about
+#: 150 moves) ranged from 123 to 510 ms between runs. With 8 talon cards its choices lost 0.036 game
+#: points on average against 600 deals of its own method, and 0.043 with 450 ms (150 positions:
+#: ``python -m engine.ai.bench regret --talon 8 --n 50 --oracle-samples 600 --levels strong
+#: strong:budget_ms=450,max_samples=400`` with ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms,
+#: 0.027 against 0.030).
+STRONG_WORK: Final = 900_000
+
+
 #: ``expert``'s work budget per move (units of :class:`Work`): twice ``strong``'s. As
 #: ``strong_v1``'s search with this budget (``search_talon`` 2) it took 49.3% of the game
 #: points [44.2%, 54.4%] over 322 hands against ``strong_v1``, undecided, at 45 ms median and
@@ -197,32 +217,18 @@ class Level:
 #: ``strong:budget_ms=2000,max_samples=2000,search_from=12,switch_talon=4``) took 55.2% of the
 #: game points [37.1%, 73.4%] over 56 hands, and against ``strong_v1`` 45.7% [32.6%, 58.8%]
 #: over 110: both undecided, not yet shown stronger (docs/strength.md).
-EXPERT_WORK: Final = 1_800_000
+EXPERT_WORK: Final = 2 * STRONG_WORK
 #: ``expert``'s cap per move (CPU ms), within its p99 of 3 s.
 EXPERT_CAP_MS: Final = 2800.0
-#: ``expert``'s cap of talon-search nodes per move: a safety stop about five times what its
-#: CPU budget allows on the pure path (about 35,000 nodes a second there, 8-10 talon cards).
+#: ``expert``'s cap of talon-search nodes per move: a safety stop, set at about five times what
+#: its CPU budget allowed on the pure path when it searched from 8-10 talon cards (about 35,000
+#: nodes a second there). From 2 talon cards (``search_talon``) a deal's talon search is one
+#: trick, at most about a dozen nodes (8 positions: 2,042-4,024 nodes over 240-2,000 deals),
+#: so its 2,000 deals stay far below it; variants that search earlier still stop there.
 EXPERT_MAX_NODES: Final = 400_000
 
 
-#: ``strong``'s work budget (900,000 units: the 900 ms of CPU it had before work budgets, on
-#: the pure path; its cap is 1.4 s). With it (``python -m engine.ai.bench levels --hands 6
-#: --seed 11 --levels strong``, load average 11-15): pure median 309 ms, p99 1,154 ms over 86
-#: moves; compiled median 44 ms, p99 787 ms over 100; ``expert`` (``--hands 3``) pure median
-#: 146 ms, p99 2,725 ms over 58 moves, compiled median 91 ms, p99 1,538 ms over 58. The budget
-#: buys more deals for the close choices of phase 1; early
-#: stopping keeps the rest quick: median 265 ms, p99 907 ms CPU per move over 581 moves
-#: (limits 500 ms and 1.5 s; ``python -m engine.ai.bench levels --hands 32 --levels strong``).
-#: With the faster searches and ``search_talon`` 4: median 54 ms, p99 901 ms, max 901 ms over
-#: 407 moves (``--hands 24 --seed 5``); the budget buys 1.9 times the deals at 8 talon cards
-#: (``python -m engine.ai.bench deals --n 12 --against PATH-to-the-old-code``). With
-#: ``search_talon`` 6: median 93 ms, p99 907 ms, max 926 ms over 253 moves (``--hands 16
-#: --seed 5``): a decision with 6 talon cards mostly spends the whole budget.
-#: The median of 8 hands (about 150 moves) ranged from 123 to 510 ms between runs. With 8
-#: talon cards its choices lost 0.036 game points on average against 600 deals of its own
-#: method, and 0.043 with 450 ms (150 positions: ``python -m engine.ai.bench regret --talon 8
-#: --n 50 --oracle-samples 600 --levels strong strong:budget_ms=450,max_samples=400`` with
-#: ``--seed`` 6, 7 and 8; seed 6 alone favoured 450 ms, 0.027 against 0.030).
+#: Every level, frozen ones included, by name.
 LEVEL_TABLE: Final = {
     lv.name: lv
     for lv in (
@@ -236,7 +242,7 @@ LEVEL_TABLE: Final = {
               0.0, 0.0, work=100_000),
         Level("strong", "Many sampled deals; solves the endgame (talon closed or exhausted) "
               "exactly in each, and the whole rest of the hand once the talon is short; "
-              "closes when it pays.", 1400, 1000, 6, 6, 4, 0.0, 0.0, work=900_000),
+              "closes when it pays.", 1400, 1000, 6, 6, 4, 0.0, 0.0, work=STRONG_WORK),
         Level("expert", "For tables, the tour's last stations and analysis: twice strong's work a "
               "move, spent on more sampled deals; solves the endgame exactly in each, and the "
               "whole rest of the hand once only the last hidden talon card is left to draw. In "
