@@ -35,7 +35,8 @@ from typing import Any, Final
 from engine.cards import Mask, codes, meld_value
 from engine.state import GameState, Meld
 
-DECLARE_TARGET = 66
+#: Points a side needs to declare (and win by declaring).
+DECLARE_TARGET: Final = 66
 #: ``automatic_66``: the reason of a declaration's settlement when the hand ended by itself.
 _AUTOMATIC: Final = {"declaration": "reached_66", "closed_declaration": "closed_reached_66",
                      "declaration_against_closer": "reached_66_against_closer"}

@@ -79,8 +79,8 @@ _CHEAPEST_FIRST: Final = {m: tuple(reversed(cards_of(m))) for s in range(4)
 #: 190,000 masks (of 32 cards, some millions); the caches stop growing at this many entries
 #: (some tens of MB at most). Their keys put the trump above a hand's 32 bits (:data:`CARDS`).
 _CACHE_LIMIT: Final = 1 << 18
-_LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
-_DISCARDS: dict[int, tuple[Card, ...]] = {}
+_LEAD_ORDERS: Final[dict[int, tuple[Card, ...]]] = {}
+_DISCARDS: Final[dict[int, tuple[Card, ...]]] = {}
 #: ``_RANK_MAJOR[s][pattern]``: the 6-bit ``pattern`` of suit ``s`` as the bits
 #: ``4 * rank + s`` of a rank-major mask (all aces, then all tens, ... suit by suit).
 _RANK_MAJOR: Final = tuple(
@@ -203,7 +203,7 @@ class Solver:
         self.played_out_one = played_out_one
         #: Transposition tables, ``_tts[p << 2 | tk]`` for player ``p`` on lead and tricks
         #: ``tk``, keyed by :func:`position_key`; an entry packs (lower bound, upper bound,
-        #: best lead) as ``_entry(lo, hi) | lead << 8``.
+        #: best lead) as ``_entry(lo, hi) | lead << 8``. Positions of two tricks are not kept.
         self._tts: list[dict[int, int]] = [{}, {}, {}, {}, {}, {}, {}, {}]
         self._order_key = trump << CARDS
         #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
@@ -292,17 +292,25 @@ class Solver:
                 if both and my_pts + (TRUMP_MELD_POINTS if both & self._trump_mask
                                       else MELD_POINTS) >= DECLARE_TARGET:
                     return self.declare_value(p, p0, p1, tk)
-        if not mine & (mine - 1):
+        others = mine & (mine - 1)  # his hand without its lowest card
+        if not others:
             return self._last_trick(p, h0, h1, p0, p1, tk, pend0, pend1)
-        # position_key(...), its common case inlined (a call would cost the pure path a tenth)
-        k0 = p0 + pend0
-        k1 = p1 + pend1
-        if (k0 | k1) >> 7 | (h0 | h1) >> 24 or melded is not None or self.next_trick_melds:
-            key = position_key(h0, h1, p0, p1, pend0, pend1, melded, True)
-        else:
-            key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
+        # With two tricks left (at most four last tricks below) the search costs less than
+        # the table's probe and store: the table holds positions of 3 or more tricks.
+        tabled = others & (others - 1)
         tt = self._tts[p << 2 | tk]
-        entry = tt.get(key, -1)
+        key = 0
+        entry = -1
+        if tabled:
+            # position_key(...), its common case inlined (a call would cost the pure path a
+            # tenth)
+            k0 = p0 + pend0
+            k1 = p1 + pend1
+            if (k0 | k1) >> 7 | (h0 | h1) >> 24 or melded is not None or self.next_trick_melds:
+                key = position_key(h0, h1, p0, p1, pend0, pend1, melded, True)
+            else:
+                key = h0 | h1 << 24 | (k0 | k1 << 7) << 48
+            entry = tt.get(key, -1)
         best_move = -1
         if entry >= 0:
             lo = (entry & 15) - _WIN
@@ -418,6 +426,8 @@ class Solver:
                     if alpha >= beta:
                         break
         # _entry(lo, hi) | bm << 8, inlined (a call per node costs the pure path too)
+        if not tabled:
+            return best
         if best <= a0:
             tt[key] = (best + _WIN) << 4 | bm << 8
         elif best >= beta:

@@ -267,8 +267,8 @@ class TalonSolver:
 
 #: Orders of leads (by hand and trump) and of answers (by hand, card led and trump), kept for
 #: all searches as :mod:`engine.ai.solver` keeps its move orders.
-_LEAD_ORDERS: dict[int, tuple[Card, ...]] = {}
-_FOLLOW_ORDERS: dict[int, tuple[Card, ...]] = {}
+_LEAD_ORDERS: Final[dict[int, tuple[Card, ...]]] = {}
+_FOLLOW_ORDERS: Final[dict[int, tuple[Card, ...]]] = {}
 
 
 def _cheap_first(hand: int, trump: int) -> tuple[Card, ...]:
