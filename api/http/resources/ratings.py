@@ -19,11 +19,11 @@ blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
 #: tests/api/ratings/test_rating_seed.py compares).
 EXAMPLE: Final = {"variant": "schnapsen", "kind": "computer", "ratings": [
     {"place": 1, "kind": "computer", "id": "normal", "name": "Computer (normal)",
-     "display": 1886, "mu": 37.862, "sigma": 4.768, "ordinal": 23.557, "matches": 24,
+     "display": 1882, "mu": 37.717, "sigma": 3.744, "ordinal": 26.484, "matches": 42,
      "provisional": False},
     {"place": 2, "kind": "computer", "id": "strong", "name": "Computer (strong)",
-     "display": 1918, "mu": 38.929, "sigma": 5.935, "ordinal": 21.125, "matches": 11,
-     "provisional": True}], "next_cursor": "2"}
+     "display": 1819, "mu": 35.641, "sigma": 3.776, "ordinal": 24.313, "matches": 39,
+     "provisional": False}], "next_cursor": "2"}
 
 
 @blp.route("")
