@@ -357,7 +357,6 @@ class Solver:
                 else:
                     e1 += mv
             rest = mine ^ (1 << c)
-            last = not rest & (rest - 1)  # one card each after this trick
             # The follower's legal answers (docs/rules.md §2): all of one kind, winning or losing.
             follow = theirs & _SUIT_MASK_OF[c]
             if follow:
@@ -399,7 +398,7 @@ class Solver:
                     n0, n1 = rest, theirs ^ (1 << r)
                 else:
                     n0, n1 = theirs ^ (1 << r), rest
-                if last:
+                if not tabled:  # one card each after this trick
                     # As lead() would: the trick's winner declares with 66, else the last
                     # trick is forced.
                     if (s0 if w == 0 else s1) >= DECLARE_TARGET:
