@@ -170,11 +170,6 @@ class Level:
     infer_depth: int = 0
     infer_beta: float = 0.5
     infer_candidates: int = 6
-    #: 1: the exact talon search treats each draw as a chance node, the mean over the hidden
-    #: cards, instead of taking the sampled deal's talon order (``TalonSolver`` ``draws``: no
-    #: player then searches as if he knew who draws what); one search serves every deal of
-    #: the move, so deals that differ only in the talon's order cost nothing more.
-    chance_draws: int = 0
     #: Most nodes of the exact talon search (:attr:`TalonSolver.nodes`) per move: sampling
     #: stops once the deals so far have used that many (0: no cap; the CPU budget binds).
     max_nodes: int = 0
@@ -465,7 +460,7 @@ def outcome(state: GameState, side: int) -> int:
 
 def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
              solvers: dict[tuple[Any, ...], Solver], deep: TalonSolver | None, work: Work,
-             search_at: int | None = None) -> float:
+             search_at: int | None = None) -> int:
     """Game points for ``side`` of playing ``state`` on (policy, then the exact solver),
     the policy's moves counted in ``work``.
 
@@ -513,7 +508,7 @@ def _chances(state: GameState, side: int, lv: Level, rng: random.Random,
     if DECLARE_ACTION in legal and state.credited_points(state.side_of(seat)) >= DECLARE_TARGET:
         return None
     replies = [a for a in legal if a.kind != DECLARE]
-    total = 0.0
+    total = 0
     for reply in replies:
         s = state.copy()
         apply(s, seat, reply)
@@ -570,8 +565,6 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
     work = Work()
     # an explicit number of deals is the work; else the level's work budget (if any)
     allowed = lv.work if samples is None else 0
-    # draws as chance nodes: a search's values hold for any talon order, so one serves all deals
-    shared = TalonSolver(k.rules, k.trump, draws=True) if search and lv.chance_draws else None
     while n < cap:
         state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
                                  lv.infer_candidates))
@@ -581,8 +574,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             chances = [0.0] * len(plans)
             scores = [[] for _ in plans]
         solvers: dict[tuple[Any, ...], Solver] = {}
-        deep = shared or (TalonSolver(k.rules, k.trump) if search else None)
-        nodes, solved = (deep.nodes, deep.solver_nodes) if deep is not None else (0, 0)
+        deep = TalonSolver(k.rules, k.trump) if search else None
         work.deals += 1
         work.playouts += len(plans)
         for i, plan in enumerate(plans):
@@ -598,8 +590,8 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
         n += 1
         work.solved += sum(solver.nodes for solver in solvers.values())
         if deep is not None:
-            work.nodes += deep.nodes - nodes
-            work.solved += deep.solver_nodes - solved
+            work.nodes += deep.nodes
+            work.solved += deep.solver_nodes
             if lv.max_nodes and work.nodes * (n + 1) > lv.max_nodes * n:
                 break  # one more deal like these would pass the cap
         if allowed and work.units * (n + 1) > allowed * n:

@@ -5,17 +5,6 @@ information. :class:`TalonSolver` searches it by negamax alpha-beta over bitmask
 transposition table, and hands over to the phase-2 :class:`~engine.ai.solver.Solver` once the
 talon is closed or exhausted. Values are game points (−3..3) for the player to move.
 
-With ``draws`` the order of the hidden talon cards is *not* taken from the deal: each draw is a
-chance node, every hidden card equally likely to be the one the trick's winner draws and every
-other one the loser's (the face-up bottom card still goes last, to a loser), and a position is
-worth the mean over the draws (expectimax: alpha-beta at the players' choices, and at each
-chance node only the window of each draw that could still carry the mean across the bounds).
-Neither player then plays as if he knew the order of the talon, which a fixed order lets him
-do (strategy fusion: winning a trick to draw the card that only this deal puts on top). Both
-hands are still those of the deal. The means are exact: values are whole numbers in units of
-``1 / scale`` game points (:func:`draw_scale`). The search costs about 8 times the fixed
-order's from 4 talon cards and over 100 times from 6.
-
 Phase-1 rules (docs/rules.md §2): no duty to follow; the trick's winner draws the top card, the
 loser the next (the last card of the talon goes to the loser). The player on lead may exchange
 the low trump (``exchange_rank``) for the bottom card, close (then phase 2 with the closing
@@ -37,6 +26,7 @@ from engine.ai.solver import (
     _CHEAPEST_FIRST,
     UP,
     Solver,
+    _entry,
     by_points,
     position_key,
     rank_major,
@@ -60,18 +50,6 @@ from engine.state import GameState
 _WIN: Final = 4
 
 
-def draw_scale(talon: int) -> int:
-    """The product of the numbers of draws (ordered pairs of hidden cards, the winner's first)
-    of each trick from a talon of ``talon`` cards on: with values in units of its inverse,
-    every mean of the search with ``draws`` is a whole number."""
-    scale = 1
-    hidden = talon - 1  # the bottom card lies face up
-    while hidden >= 2:
-        scale *= hidden * (hidden - 1)
-        hidden -= 2
-    return scale
-
-
 class TalonSolver:
     """Searches phase-1 positions of one hand (fixed trump and rules); reuse it per sample.
 
@@ -79,17 +57,8 @@ class TalonSolver:
     card first and the top card last, as :attr:`engine.state.GameState.talon`.
     """
 
-    def __init__(self, rules: Rules, trump: int, draws: bool = False) -> None:
+    def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
-        #: The draws are chance nodes, not the deal's talon order (see the module doc).
-        self.draws = draws
-        #: Values are game points times ``scale`` (1 without ``draws``; with it
-        #: :func:`draw_scale` of the talon :meth:`value` starts from), within ±``_bound``; a
-        #: table entry packs (lower bound, upper bound) as ``lo + _bound | (hi + _bound) <<
-        #: _shift``.
-        self.scale = 1
-        self._bound = _WIN
-        self._shift = 4
         self.ten_low = rules.ten_rank == "low"
         self._beaters = (BEATERS_TEN_LOW if self.ten_low else BEATERS)[trump]
         self._trump_key = trump << CARDS
@@ -116,10 +85,10 @@ class TalonSolver:
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
                             self.pending_melds, **self._options)
         self._closed: dict[tuple[int, int, int], Solver] = {}
-        #: Transposition tables by talon (bottom card first; with ``draws`` the hidden cards in
-        #: index order): as the phase-2 solver's, one per player on lead and tricks taken (``p
-        #: << 2 | tk``), keyed by :func:`~engine.ai.solver.position_key`; an entry packs (lower
-        #: bound, upper bound) by ``_shift``.
+        #: Transposition tables by talon (bottom card first): as the phase-2 solver's, one per
+        #: player on lead and tricks taken (``p << 2 | tk``), keyed by
+        #: :func:`~engine.ai.solver.position_key`; an entry packs (lower bound, upper bound)
+        #: as :func:`~engine.ai.solver._entry` does.
         self._tables: dict[tuple[Card, ...], list[dict[int, int]]] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
@@ -129,9 +98,8 @@ class TalonSolver:
         """Nodes of the phase-2 solvers this search used (:attr:`Solver.nodes`)."""
         return self._open.nodes + sum(s.nodes for s in self._closed.values())
 
-    def value(self, state: GameState) -> float:
-        """Exact game points for the player to move of a two-hand state with the talon open
-        (with ``draws``, the mean over the draws of the hidden talon cards)."""
+    def value(self, state: GameState) -> int:
+        """Exact game points for the player to move of a two-hand state with the talon open."""
         assert state.talon_open and len(state.active) == 2
         a, b = state.active
         sides = (state.side_of(a), state.side_of(b))
@@ -143,21 +111,9 @@ class TalonSolver:
         tk = (state.won_tricks[sides[0]] > 0) | (state.won_tricks[sides[1]] > 0) << 1
         e0, e1 = state.meld_points(sides[0], False), state.meld_points(sides[1], False)
         talon = tuple(state.talon)
-        if self.draws:
-            talon = (talon[0], *sorted(talon[1:]))
-            scale = draw_scale(len(talon))
-            if scale != self.scale:  # values of another scale: the tables start anew
-                self._tables.clear()
-                self.scale = scale
-                self._bound = _WIN * scale
-                self._shift = (2 * self._bound).bit_length()
-        bound = self._bound
         if state.trick:
-            v = self.follow(p, state.trick[0], h0, h1, talon, p0, p1, tk, e0, e1, -bound, bound)
-        else:
-            v = self.lead(p, h0, h1, talon, p0, p1, tk, e0, e1, -bound, bound,
-                          state.melded_suit)
-        return v / self.scale
+            return self.follow(p, state.trick[0], h0, h1, talon, p0, p1, tk, e0, e1, -_WIN, _WIN)
+        return self.lead(p, h0, h1, talon, p0, p1, tk, e0, e1, -_WIN, _WIN, state.melded_suit)
 
     # ------------------------------------------------------------------ search
 
@@ -179,26 +135,23 @@ class TalonSolver:
         has_trick = (tk >> p) & 1
         if has_trick:
             if my_pts >= DECLARE_TARGET:
-                return self._open.declare_value(p, p0, p1, tk) * self.scale
+                return self._open.declare_value(p, p0, p1, tk)
             if melded is None and not self.next_trick_melds:
                 for s in range(4):
                     if (mine & MARRIAGES[s] == MARRIAGES[s]
                             and my_pts + self._meld_value[s] >= DECLARE_TARGET):
                         mv = self._meld_value[s]
                         return self._open.declare_value(p, p0 + mv if p == 0 else p0,
-                                                        p1 + mv if p == 1 else p1,
-                                                        tk) * self.scale
+                                                        p1 + mv if p == 1 else p1, tk)
         tables = self._tables.get(talon)
         if tables is None:
             tables = self._tables[talon] = [{} for _ in range(8)]
         tt = tables[p << 2 | tk]
         key = position_key(h0, h1, p0, p1, e0, e1, melded, self.next_trick_melds)
-        bound = self._bound
-        shift = self._shift
         entry = tt.get(key, -1)
         if entry >= 0:
-            lo = (entry & ((1 << shift) - 1)) - bound
-            hi = (entry >> shift) - bound
+            lo = (entry & 15) - _WIN
+            hi = (entry >> 4 & 15) - _WIN
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -206,7 +159,7 @@ class TalonSolver:
             alpha = max(alpha, lo)
             beta = min(beta, hi)
         a0 = alpha
-        best = -bound
+        best = -_WIN
         may_meld = melded is None and (has_trick or self.pending_melds)
         # Low side cards first (the usual phase-1 lead), trumps and high cards last.
         leads = mine if melded is None else mine & MARRIAGES[melded]
@@ -240,11 +193,11 @@ class TalonSolver:
                         if alpha >= beta:
                             break
         if best <= a0:
-            tt[key] = (best + bound) << shift  # lower bound -bound
+            tt[key] = _entry(-_WIN, best)
         elif best >= beta:
-            tt[key] = best + bound | (2 * bound) << shift
+            tt[key] = _entry(best, _WIN)
         else:
-            tt[key] = best + bound | (best + bound) << shift
+            tt[key] = _entry(best, best)
         return best
 
     def _lead_options(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
@@ -262,10 +215,7 @@ class TalonSolver:
         if self.may_close and len(talon) >= self.close_min:
             o = 1 - p
             solver = self._closed_solver(p, p1 if o == 1 else p0, (tk >> o) & 1)
-            scale = self.scale
-            # the phase-2 solver counts whole game points: its window rounded outwards
-            out.append(solver.lead(p, h0, h1, p0, p1, tk, e0, e1, alpha // scale,
-                                   -(-beta // scale)) * scale)
+            out.append(solver.lead(p, h0, h1, p0, p1, tk, e0, e1, alpha, beta))
         return out
 
     def follow(self, f: int, led: Card, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
@@ -276,9 +226,7 @@ class TalonSolver:
         beaters = self._beaters[led]
         order = (_FOLLOW_ORDERS.get(hand | led << CARDS | self._follow_key)
                  or _follow_order(hand, led, self.trump, self.ten_low))
-        best = -self._bound
-        scale = self.scale
-        chance = self.draws and len(talon) > 2  # more than one hidden card to draw
+        best = -_WIN
         top, second, rest = talon[-1], talon[-2], talon[:-2]
         for c in order:
             w = f if beaters >> c & 1 else 1 - f
@@ -293,28 +241,20 @@ class TalonSolver:
                 q0 += POINTS[led] + POINTS[c] + e0
                 g0 = 0
                 t = tk | 1
+                n0 |= 1 << top
+                n1 |= 1 << second
             else:
                 q1 += POINTS[led] + POINTS[c] + e1
                 g1 = 0
                 t = tk | 2
-            lo = alpha if w == f else -beta
-            hi = beta if w == f else -alpha
-            if chance:
-                vw = self._drawn(w, n0, n1, talon, q0, q1, t, g0, g1, lo, hi)
+                n0 |= 1 << second
+                n1 |= 1 << top
+            if rest:
+                vw = self.lead(w, n0, n1, rest, q0, q1, t, g0, g1,
+                               alpha if w == f else -beta, beta if w == f else -alpha)
             else:
-                if w == 0:
-                    n0 |= 1 << top
-                    n1 |= 1 << second
-                else:
-                    n0 |= 1 << second
-                    n1 |= 1 << top
-                if rest:
-                    vw = self.lead(w, n0, n1, rest, q0, q1, t, g0, g1, lo, hi)
-                elif scale == 1:
-                    vw = self._open.lead(w, n0, n1, q0, q1, t, g0, g1, lo, hi)
-                else:  # whole game points: the window rounded outwards
-                    vw = self._open.lead(w, n0, n1, q0, q1, t, g0, g1, lo // scale,
-                                         -(-hi // scale)) * scale
+                vw = self._open.lead(w, n0, n1, q0, q1, t, g0, g1,
+                                     alpha if w == f else -beta, beta if w == f else -alpha)
             v = vw if w == f else -vw
             if v > best:
                 best = v
@@ -323,45 +263,6 @@ class TalonSolver:
                     if alpha >= beta:
                         break
         return best
-
-    def _drawn(self, w: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int, p1: int,
-               tk: int, e0: int, e1: int, alpha: int, beta: int) -> int:
-        """Value for ``w``, who won the trick, before the draw from ``talon`` (more than one
-        card hidden): the mean over each hidden card to him and each other one to the loser
-        (``draws``), as a fail-soft bound outside ``(alpha, beta)``.
-
-        Each draw is searched within the window that could still move the mean across
-        ``alpha`` or ``beta``, the draws not yet searched counted at their extremes (Ballard's
-        Star1); past either, the bound so far is returned, rounded outwards.
-        """
-        bottom = talon[0]
-        hidden = talon[1:]
-        count = len(hidden)
-        draws = count * (count - 1)
-        bound = self._bound
-        total = 0
-        left = draws  # draws not yet searched
-        for i in range(count):
-            mine = 1 << hidden[i]
-            for j in range(count):
-                if i == j:
-                    continue
-                other = 1 << hidden[j]
-                rest = (bottom, *[hidden[m] for m in range(count) if m != i and m != j])
-                left -= 1
-                lo = max(draws * alpha - total - left * bound, -bound)
-                hi = min(draws * beta - total + left * bound, bound)
-                if w == 0:
-                    v = self.lead(0, h0 | mine, h1 | other, rest, p0, p1, tk, e0, e1, lo, hi)
-                else:
-                    v = self.lead(1, h0 | other, h1 | mine, rest, p0, p1, tk, e0, e1, lo, hi)
-                total += v
-                if v <= lo and lo > -bound:  # the mean is at most alpha
-                    return -(-(total + left * bound) // draws)
-                if v >= hi and hi < bound:  # the mean is at least beta
-                    return (total - left * bound) // draws
-        assert total % draws == 0, "a mean of the draws is a whole number of 1/scale"
-        return total // draws
 
 
 #: Orders of leads (by hand and trump) and of answers (by hand, card led and trump), kept for

@@ -8,7 +8,6 @@ against brute force in test_solver, once the talon is closed or exhausted.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from engine import PLAYING, GameState, Rules, apply, legal_actions, new_game, vi
 from engine.actions import CLOSE, DECLARE, PLAY
 from engine.ai import evaluate
 from engine.ai.knowledge import Knowledge
-from engine.ai.player import LEVEL_TABLE, Work, _plans, _play_on, level_variant, outcome
+from engine.ai.player import LEVEL_TABLE, Work, _plans, _play_on, level_variant
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
 from engine.ai.solver import Solver, solve
@@ -188,81 +187,3 @@ def test_a_longer_talon_switches_to_the_search_at_switch_talon() -> None:
             assert av.value == best
         differ += any(a != b for a, b in by_switch.values())
     assert differ
-
-
-def _draw_orders(talon: list[int]) -> list[list[int]]:
-    """One talon order for each draw of the next trick: every ordered pair of hidden cards
-    (all but the face-up bottom one), the winner's on top, the loser's second."""
-    hidden = talon[1:]
-    return [[talon[0], *(c for c in hidden if c not in (x, y)), y, x]
-            for x in hidden for y in hidden if x != y]
-
-
-def expectimax(state: GameState) -> Fraction:
-    """Game points for the side to move, every legal action through engine.apply (never a
-    false declaration), each draw of more than one hidden talon card a chance node (every
-    draw of :func:`_draw_orders` equally likely); the phase-2 solver once the talon is closed
-    or exhausted."""
-    if not state.talon_open:
-        return Fraction(solve(state))
-    seat = state.to_act()
-    assert seat is not None
-    side = state.side_of(seat)
-    best: Fraction | None = None
-    for action in legal_actions(state, seat):
-        if action.kind == DECLARE and state.credited_points(side) < DECLARE_TARGET:
-            continue
-        draws = (action.kind == PLAY and len(state.trick) == len(state.active) - 1
-                 and len(state.talon) > 2)
-        orders = _draw_orders(state.talon) if draws else [state.talon]
-        total = Fraction(0)
-        for talon in orders:
-            after = state.copy()
-            after.talon = list(talon)
-            apply(after, seat, action)
-            if after.status != PLAYING:
-                total += outcome(after, side)
-                continue
-            to_act = after.to_act()
-            assert to_act is not None
-            value = expectimax(after)
-            total += value if after.side_of(to_act) == side else -value
-        mean = total / len(orders)
-        best = mean if best is None else max(best, mean)
-    assert best is not None
-    return best
-
-
-@pytest.mark.parametrize(("variant", "talon", "count"), [
-    ("sixty-six", 4, 3),
-    ("schnapsen", 4, 2),
-    ("sixty-six", 2, 20),
-])
-def test_search_with_draws_as_chance_nodes_matches_expectimax(variant: str, talon: int,
-                                                              count: int) -> None:
-    """``draws``: the mean over every draw of the hidden talon cards, exactly; with one
-    hidden card left there is nothing to draw by chance, so it is the fixed order's value."""
-    rules = Rules.make(variant)
-    for state in short_talon_positions(rules, 13, count, talon):
-        value = TalonSolver(rules, state.trump, draws=True).value(state)
-        assert value == pytest.approx(float(expectimax(state)), abs=1e-9)
-        if talon == 2:
-            assert value == TalonSolver(rules, state.trump).value(state)
-
-
-def test_search_with_draws_ignores_the_talon_order_and_serves_many_positions() -> None:
-    """Its value is the same for every order of the hidden talon cards, and one search (its
-    tables) serves positions of other talons and talon sizes as fresh ones do."""
-    rules = Rules.make("sixty-six")
-    shared = TalonSolver(rules, 0, draws=True)
-    differ = 0
-    for state in short_talon_positions(rules, 17, 6, 4) + short_talon_positions(rules, 19, 3, 6):
-        if state.trump != shared.trump:
-            continue
-        value = TalonSolver(rules, state.trump, draws=True).value(state)
-        turned = state.copy()
-        turned.talon = [state.talon[0], *reversed(state.talon[1:])]
-        assert TalonSolver(rules, state.trump, draws=True).value(turned) == value
-        assert shared.value(state) == value
-        differ += value != TalonSolver(rules, state.trump).value(state)
-    assert differ  # the deal's own order is worth something else somewhere
