@@ -53,12 +53,10 @@ import math
 import random
 import time
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any, Final
 
 from engine.actions import CLOSE, DECLARE, DECLARE_ACTION, PLAY, Action
 from engine.ai.inference import draw
-from engine.ai.ismcts import Node, iterate
 from engine.ai.knowledge import InvalidView, Knowledge
 from engine.ai.policy import heuristic_action
 from engine.ai.sampling import Sampler, to_state
@@ -172,11 +170,6 @@ class Level:
     infer_depth: int = 0
     infer_beta: float = 0.5
     infer_candidates: int = 6
-    #: 1: a two-hand decision with more than ``search_talon`` and at most ``search_from`` talon
-    #: cards is made by information-set tree search (:mod:`engine.ai.ismcts`) over sampled
-    #: deals, the rest of the hand valued as the playouts do, instead of by sampled deals
-    #: searched apart.
-    ismcts: int = 0
     #: Most nodes of the exact talon search (:attr:`TalonSolver.nodes`) per move: sampling
     #: stops once the deals so far have used that many (0: no cap; the CPU budget binds).
     max_nodes: int = 0
@@ -561,9 +554,6 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
               and k.talon_size <= max(lv.search_from, lv.search_talon))
     search_at = (lv.switch_talon if lv.switch_talon and k.talon_size > lv.search_talon
                  else lv.search_talon)
-    if (lv.ismcts and search and k.talon_size > lv.search_talon and not can_declare_66(k)
-            and samples is None):
-        return _by_tree(k, lv, sampler, rng, limit, cap)
     plans: list[tuple[Action, ...]] | None = None
     totals: list[float] = []  # per plan: game points summed over the deals
     # Two-hand phase 2 (talon closed or exhausted): ties are broken by the opponent's
@@ -636,56 +626,6 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
                  and ranked[0][1][1] > ranked[1][1][1])
         reason = _reason(values, n, exact, wider)
     return Evaluation(lv.name, values, n, reason, would_declare, work.nodes, work)
-
-
-def _by_tree(k: Knowledge, lv: Level, sampler: Sampler, rng: random.Random, limit: float,
-             cap: int) -> Evaluation:
-    """Every legal action of the seat ranked by information-set tree search (``Level.ismcts``):
-    a deal an iteration, at most ``cap`` of them, within the level's work budget and the cap
-    of ``limit`` s of CPU time; the tree's horizon is ``search_talon`` talon cards or the
-    talon closed, where the playout's exact searches take over. Ranked by visits (the most
-    tried first), each with its mean game points; an action the tree never tried (a false
-    declaration) is valued by one playout."""
-    start, wall = time.thread_time(), time.perf_counter()
-    side = k.side_of(k.seat)
-    root = Node()
-    work = Work()
-    first: GameState | None = None
-    n = 0
-
-    def horizon(state: GameState) -> bool:
-        return not state.talon_open or len(state.talon) <= lv.search_talon
-
-    while n < cap:
-        state = to_state(k, draw(sampler, rng, lv.infer_depth, lv.infer_beta,
-                                 lv.infer_candidates))
-        if first is None:
-            first = state.copy()
-        solvers: dict[tuple[Any, ...], Solver] = {}
-        deep = TalonSolver(k.rules, k.trump)
-        leaf = partial(_play_on, side=side, lv=lv, rng=rng, solvers=solvers, deep=deep, work=work)
-        iterate(root, state, side, horizon, leaf, rng)
-        n += 1
-        work.deals += 1
-        work.playouts += 1
-        work.solved += sum(solver.nodes for solver in solvers.values()) + deep.solver_nodes
-        work.nodes += deep.nodes
-        if lv.work and work.units * (n + 1) > lv.work * n:
-            break
-        if (time.thread_time() - start > limit * n / (n + 1)
-                or time.perf_counter() - wall > WALL_FACTOR * limit):
-            break
-    assert first is not None
-    tried = sorted(root.children.items(), key=lambda item: -item[1].visits)
-    values = [ActionValue(a, node.mean()) for a, node in tried]
-    for a in k.legal:
-        if a not in root.children:
-            s = first.copy()
-            apply(s, k.seat, a)
-            values.append(ActionValue(a, _play_on(s, side, lv, rng, {}, None, work)))
-    ranked = tuple(values)
-    return Evaluation(lv.name, ranked, n, _reason(ranked, n, False, False), False, work.nodes,
-                      work)
 
 
 def _reason(values: tuple[ActionValue, ...], n: int, exact: bool, wider: bool) -> str:
