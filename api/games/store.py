@@ -495,12 +495,15 @@ class GameStore:
             raise GameNotFound(game_id)
         return Logged.from_json(line), True
 
-    def version_and_presence(self, game_id: str, seats: int) -> tuple[int, list[bool]]:
-        """The game's version and per seat whether it is connected (one ``HMGET``)."""
-        version, *seen = self.redis.hmget(game_key(game_id), "v", *_SEEN_FIELDS[:seats])
-        if version is None:
+    def progress_and_presence(self, game_id: str, seats: int
+                              ) -> tuple[int, int, list[bool]]:
+        """The game's version, its number of events (chat messages included) and per seat
+        whether it is connected (one ``HMGET``)."""
+        version, count, *seen = self.redis.hmget(game_key(game_id), "v", "n",
+                                                 *_SEEN_FIELDS[:seats])
+        if version is None or count is None:
             raise GameNotFound(game_id)
-        return int(version), self.presence.connected(seen)
+        return int(version), int(count), self.presence.connected(seen)
 
     def create(self, game_id: str, state: HostedState, meta: GameMeta,
                events: list[Event]) -> Game:

@@ -20,7 +20,7 @@ is up (a recheck a second each cost a core's fifth with 500 waiting on 2 cores, 
 connection at all. A stream registers once
 for its whole life (:meth:`VersionWaiter.watching`), so no notice between two of its waits is
 missed, and waits with :meth:`VersionWaiter.announced`, which reads nothing from Redis: the
-stream rechecks the version itself at each heartbeat.
+stream rechecks the version and the event count itself at each heartbeat.
 
 Sharded pub/sub (``SSUBSCRIBE``, Redis 7) is not used: the supported servers include Redis
 6.2, and a pattern subscription cannot be sharded. On a Redis Cluster ``PUBLISH`` reaches
@@ -40,7 +40,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, NamedTuple
 
 import redis
 
@@ -60,6 +60,15 @@ BACKOFF_MIN: Final = 0.1
 BACKOFF_MAX: Final = 5.0
 
 log = logging.getLogger(__name__)
+
+
+class Notice(NamedTuple):
+    """Where a game stands (or what its notices announced): its version and its number of
+    events; the version alone says nothing of chat messages, which leave it as it is. A
+    table's has no events (``seq`` 0)."""
+
+    version: int
+    seq: int = 0
 
 
 def _text(value: bytes | str) -> str:
@@ -137,11 +146,12 @@ class VersionWaiter:
                     self._seqs.pop(channel, None)
 
     def announced(self, channel: str, after: int, timeout: float,
-                  seq_after: int | None = None) -> int | None:
-        """The highest version announced on ``channel`` once it exceeds ``after`` (or, with
-        ``seq_after``, once a chat message numbered above ``seq_after`` is announced: then
-        at least ``after``), or ``None`` after ``timeout`` seconds or once :meth:`drain` is
-        called; only inside :meth:`watching` of that channel."""
+                  seq_after: int | None = None) -> Notice | None:
+        """What ``channel`` announced (its highest version, at least ``after``, and its
+        highest chat event number) once a version above ``after`` is announced (or, with
+        ``seq_after``, a chat message numbered above ``seq_after``), or ``None`` after
+        ``timeout`` seconds or once :meth:`drain` is called; only inside :meth:`watching` of
+        that channel."""
         cond = self._conds[channel]
 
         def changed() -> bool:
@@ -151,7 +161,8 @@ class VersionWaiter:
         with cond:
             if cond.wait_for(lambda: changed() or self.draining, timeout=max(timeout, 0.0)
                              ) and changed():
-                return max(self._seen.get(channel, 0), after)
+                return Notice(max(self._seen.get(channel, 0), after),
+                              self._seqs.get(channel, 0))
         return None
 
     def drain(self) -> None:

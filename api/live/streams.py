@@ -18,10 +18,12 @@ table as ``GET /v1/tables/{id}`` shows it to the caller, ``id:`` its version) fi
 every change, with the same heartbeats.
 
 Waiting costs no Redis round trip: every stream of a process is woken by the process's one
-notice listener (:class:`api.live.notify.VersionWaiter`); a stream reads the version itself only
-at a heartbeat (a notice lost while the listener reconnected is found then). The streams of
-one process that follow the same game and seat from the same event share one load and one
-rendering of each change (:class:`Shared`).
+notice listener (:class:`api.live.notify.VersionWaiter`); a stream reads the version and the
+event count itself only at a heartbeat (a notice lost while the listener reconnected is found
+then). The streams of one process that follow the same game and seat from the same event share
+one load and one rendering of each change (:class:`Shared`), keyed by the version and the chat
+event number announced: a chat message leaves the version as it is, so the version alone would
+hand a stream the rendering from before the message again.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import redis
 
 from api.games.service import game_view, view_seats
 from api.games.store import Game, GameNotFound, GameStore
-from api.live.notify import VersionWaiter
+from api.live.notify import Notice, VersionWaiter
 
 MIMETYPE: Final = "text/event-stream"
 #: Milliseconds a client waits before reconnecting (the ``retry`` field of the first event).
@@ -72,12 +74,13 @@ class Source(Protocol):
 
     def first(self) -> bytes: ...
 
-    def changed(self, announced: int) -> bytes:
-        """The chunk of the change(s) up to at least version ``announced``."""
+    def changed(self, announced: Notice) -> bytes:
+        """The chunk of the change(s) up to at least ``announced`` (its version and, of a
+        game, its event number)."""
         ...
 
-    def beat(self) -> tuple[bytes, int]:
-        """What to send after a heartbeat comment, and the current version."""
+    def beat(self) -> tuple[bytes, Notice]:
+        """What to send after a heartbeat comment, and the current version and event count."""
         ...
 
 
@@ -96,7 +99,7 @@ def follow(waiter: VersionWaiter, channel: str, source: Source,
                     extra, current = source.beat()
                     yield HEARTBEAT + extra
                     next_beat = time.monotonic() + heartbeat
-                    if current > source.version:
+                    if current.version > source.version or current.seq > source.cursor:
                         announced = current
                 if announced is None:
                     announced = waiter.announced(channel, source.version,
@@ -173,24 +176,29 @@ class GameSource:
             sse("game_event", e.for_seat(self.seat), e.seq)
             for e in self.store.events_since(game, after))
 
-    def changed(self, announced: int) -> bytes:
+    def changed(self, announced: Notice) -> bytes:
+        """The events after :attr:`cursor` and the view, from a load after ``announced``: the
+        rendering is shared by the streams of this game and seat at that cursor woken by that
+        same notice (so it holds the version and the chat message announced)."""
         chunk: bytes
         chunk, self.version, self.cursor, self.connected = SHARED.get(
-            (self.game.game_id, self.seat, self.cursor, announced), self._render)
+            (self.game.game_id, self.seat, self.cursor, *announced), self._render)
         return chunk
 
-    def beat(self) -> tuple[bytes, int]:
+    def beat(self) -> tuple[bytes, Notice]:
         self._seen()
         try:
-            version, connected = self.store.version_and_presence(
+            version, count, connected = self.store.progress_and_presence(
                 self.game.game_id, len(self.game.meta["seats"]))
         except GameNotFound:
             raise StreamEnded from None
-        if connected == self.connected or version > self.version:
-            return b"", version
+        current = Notice(version, count)
+        if connected == self.connected or current.version > self.version or (
+                current.seq > self.cursor):
+            return b"", current
         self.connected = connected
         seats = view_seats(replace(self.game, connected=connected), self.seat)
-        return sse("presence", {"seats": seats}), version
+        return sse("presence", {"seats": seats}), current
 
     def _render(self) -> tuple[bytes, int, int, list[bool]]:
         try:
@@ -222,15 +230,15 @@ class TableSource:
     cursor: int = 0
 
     def first(self) -> bytes:
-        return f"retry: {RETRY_MS}\n".encode() + self.changed(0)
+        return f"retry: {RETRY_MS}\n".encode() + self.changed(Notice(0))
 
-    def changed(self, announced: int) -> bytes:
+    def changed(self, announced: Notice) -> bytes:
         self.version, table = self.render()
         return sse("table", table, self.version)
 
-    def beat(self) -> tuple[bytes, int]:
+    def beat(self) -> tuple[bytes, Notice]:
         version, table = self.render()
         if version > self.version:
             self.version = version
-            return sse("table", table, version), version
-        return b"", version
+            return sse("table", table, version), Notice(version)
+        return b"", Notice(version)

@@ -50,7 +50,7 @@ def test_presence_lives_in_the_game_hash_and_loads_with_it(redis_client: redis.R
     assert redis_client.hexists(game_key("g3"), "seen:1")
     assert redis_client.keys("sixtysix:presence:*") == []
     assert store.load("g3").connected == [False, True]
-    assert store.version_and_presence("g3", 2) == (1, [False, True])
+    assert store.progress_and_presence("g3", 2) == (1, len(events), [False, True])
     store.presence.seen("g3", 0, now=time.time() - 31, force=True)  # outside the window
     assert store.load("g3").connected == [False, True]
 
