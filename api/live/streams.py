@@ -24,6 +24,11 @@ then). The streams of one process that follow the same game and seat from the sa
 one load and one rendering of each change (:class:`Shared`), keyed by the version and the chat
 event number announced: a chat message leaves the version as it is, so the version alone would
 hand a stream the rendering from before the message again.
+
+A stream never sends faster than its game changes: it is woken only by a notice beyond what it
+has sent or handled (a notice whose rendering shows nothing new is not waited for again), it
+never sends a version and event count it has sent already, and two wake-ups are at least
+:data:`MIN_GAP` seconds apart (what changes meanwhile comes in one chunk).
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ RETRY_MS: Final = 2000
 HEARTBEAT: Final = b": heartbeat\n\n"
 #: Headers of every stream: never stored, never buffered by a proxy (nginx honours this).
 HEADERS: Final = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+#: Seconds between two wake-ups of a stream at least: at most 20 chunks a second whatever
+#: happens, changes meanwhile coalesced into the next one.
+MIN_GAP: Final = 0.05
 
 log = logging.getLogger(__name__)
 
@@ -88,11 +96,17 @@ def follow(waiter: VersionWaiter, channel: str, source: Source,
            heartbeat: float) -> Iterator[bytes]:
     """The chunks of a stream of ``source``, woken by notices on ``channel``, until the client
     goes away (the server closes this generator), the source is gone or the server stops
-    (:meth:`~api.live.notify.VersionWaiter.drain`)."""
+    (:meth:`~api.live.notify.VersionWaiter.drain`).
+
+    Each notice wakes it once: it then waits for one beyond both what it sent and what it
+    handled, sends nothing it sent before, and wakes at most every :data:`MIN_GAP` seconds.
+    """
     try:
         with waiter.watching(channel):
             yield source.first()
+            handled = Notice(source.version, source.cursor)
             next_beat = time.monotonic() + heartbeat
+            woken = -MIN_GAP
             while not waiter.draining:
                 announced = None
                 if time.monotonic() >= next_beat:
@@ -102,12 +116,20 @@ def follow(waiter: VersionWaiter, channel: str, source: Source,
                     if current.version > source.version or current.seq > source.cursor:
                         announced = current
                 if announced is None:
-                    announced = waiter.announced(channel, source.version,
-                                                 next_beat - time.monotonic(),
-                                                 seq_after=source.cursor)
+                    announced = waiter.announced(
+                        channel, max(source.version, handled.version),
+                        next_beat - time.monotonic(),
+                        seq_after=max(source.cursor, handled.seq))
                     if announced is None:
                         continue
-                yield source.changed(announced)
+                time.sleep(max(woken + MIN_GAP - time.monotonic(), 0.0))
+                woken = time.monotonic()
+                sent = Notice(source.version, source.cursor)
+                chunk = source.changed(announced)
+                handled = Notice(max(handled.version, announced.version),
+                                 max(handled.seq, announced.seq))
+                if (source.version, source.cursor) != sent:
+                    yield chunk
     except (StreamEnded, GameNotFound):  # expired meanwhile: the client's reconnect is a 404
         return
     except redis.RedisError as exc:  # the client reconnects and resumes from its last id
