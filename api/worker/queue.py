@@ -24,11 +24,22 @@ A worker holds a *lease* (``sixtysix:moving:{<game id>}``, :data:`LEASE_SECONDS`
 it is moving for; a request that finds a computer to move, no lease and no queued job
 re-enqueues the move (:meth:`TaskQueue.move_in_hand`), so a worker killed mid-move delays the
 game by at most the lease.
+
+A worker killed after it took a job from its queue (RQ's ``BLPOP``) and before it marked the
+job started leaves the job ``queued`` in no queue and no registry, where no worker would ever
+find it. The sweep of :mod:`api.worker.run` (which looks only at games asked to move a lease's
+time ago or more) finds such a job lost and puts its id back at the front of its queue, in one
+script, so of several sweeps at once only one does (``recover`` of
+:meth:`TaskQueue.move_in_hand`, :meth:`TaskQueue.clock_in_hand`); a request touching the game
+takes a queued job as waiting (it may be a live worker's that is about to start it). A job put
+back runs once more at most, and a move job is dropped by the version check if its move was
+made meanwhile: no move is made twice.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -62,6 +73,30 @@ MOVE_JOB: Final = "api.worker.jobs.play_computers"
 SERIALIZER: Final = JSONSerializer
 #: Statuses of a clock job that will still run or is running.
 CLOCK_IN_HAND: Final = WAITING | {JobStatus.STARTED}
+
+log = logging.getLogger(__name__)
+
+# KEYS: the job's hash, its queue, the queue's intermediate list (RQ's, of a worker that took
+# the job with LMOVE); ARGV: job id, '1' to recover a lost job, the statuses (besides queued)
+# that count as in hand. Answers 0 if the job is gone or in another status, 1 if it is in
+# hand, 2 if (recovering) it was queued in neither list, taken by a worker that died before it
+# started it, and is put back at the front of its queue now.
+_IN_HAND: Final = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 0 end
+if status ~= '""" + JobStatus.QUEUED.value + """' then
+  for i = 3, #ARGV do
+    if status == ARGV[i] then return 1 end
+  end
+  return 0
+end
+if ARGV[2] ~= '1' or redis.call('LPOS', KEYS[2], ARGV[1])
+    or redis.call('LPOS', KEYS[3], ARGV[1]) then
+  return 1
+end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+return 2
+"""
 
 
 # KEYS: the deadlines set; ARGV: game id, the deadline read, the new one ('' to forget the
@@ -114,6 +149,7 @@ class TaskQueue:
         self.advice_limit = advice_limit
         self._settle = client.register_script(_SETTLED)
         self._reseen = client.register_script(_RESEEN)
+        self._in_hand = client.register_script(_IN_HAND)
         self.moves = Queue(MOVES, connection=client, serializer=SERIALIZER)
         self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
         #: which parts of the worker tier are missing (:mod:`api.worker.tier`)
@@ -139,16 +175,28 @@ class TaskQueue:
                            job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
                            failure_ttl=RESULT_TTL, retry=Retry(max=2))
 
-    def move_in_hand(self, game_id: str, version: int) -> bool:
-        """Whether a worker holds the game's lease or a move job for ``version`` will run."""
+    def move_in_hand(self, game_id: str, version: int, *, recover: bool = False) -> bool:
+        """Whether a worker holds the game's lease or a move job for ``version`` will run;
+        with ``recover``, a lost job is put back in its queue first (:meth:`job_in_hand`)."""
         if self.redis.exists(lease_key(game_id)):
             return True
-        try:
-            job = Job.fetch(move_job_id(game_id, version), connection=self.redis,
-                            serializer=SERIALIZER)
-        except NoSuchJobError:
-            return False
-        return job.get_status(refresh=False) in WAITING
+        return self.job_in_hand(move_job_id(game_id, version), WAITING, recover=recover)
+
+    def job_in_hand(self, job_id: str, statuses: frozenset[JobStatus], *,
+                    recover: bool = False) -> bool:
+        """Whether job ``job_id`` of the moves queue is in one of ``statuses`` or queued.
+
+        With ``recover``, a job is queued only while its id is in the queue's list (or in
+        RQ's intermediate list, taken by a worker that is starting it); one queued in neither
+        was taken by a worker killed before it marked the job started, and is put back at the
+        front of its queue here (one script: of several sweeps at once, one puts it back)."""
+        found = self._in_hand(
+            keys=[Job.key_for(job_id), self.moves.key, self.moves.intermediate_queue_key],
+            args=[job_id, "1" if recover else "0", *sorted(s.value for s in statuses)])
+        if found == 2:
+            log.warning("job %s was taken from its queue by a worker that never started it "
+                        "(killed?): put back in the queue", job_id)
+        return bool(found)
 
     def awaiting(self, older_than: float, limit: int = 100) -> list[str]:
         """Games asked to move more than ``older_than`` seconds ago and not settled since."""
@@ -207,12 +255,12 @@ class TaskQueue:
     def clock_in_hand(self, game_id: str, version: int) -> bool:
         """Whether a clock job of ``game_id`` at ``version`` will run or is running, or the
         sweep's own ran within :data:`RESULT_TTL` seconds (so a clock its job cannot apply
-        is enqueued again at most that often)."""
+        is enqueued again at most that often); a lost one is put back in its queue first
+        (:meth:`job_in_hand` with ``recover``: this is the sweep's question)."""
         swept = f"{clock_job_id(game_id, version)}-{SWEPT}"
-        found = Job.fetch_many(clock_job_ids(game_id, version), connection=self.redis,
-                               serializer=SERIALIZER)
-        return any(job is not None and (job.id == swept or job.get_status(
-            refresh=False) in CLOCK_IN_HAND) for job in found)
+        return bool(self.redis.exists(Job.key_for(swept))) or any(
+            self.job_in_hand(job_id, CLOCK_IN_HAND, recover=True)
+            for job_id in clock_job_ids(game_id, version) if job_id != swept)
 
     # ------------------------------------------------------------------ advice
 

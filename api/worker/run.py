@@ -188,7 +188,8 @@ def work_until(ctx: jobs.WorkerContext, stop: threading.Event,
 
 def sweep(ctx: jobs.WorkerContext) -> int:
     """Enqueue again the moves of games asked long ago that no worker holds or will run;
-    forget the games that wait for a human. The number enqueued."""
+    forget the games that wait for a human. The number enqueued (a job a killed worker took
+    but never started is put back in its queue: logged, not counted)."""
     enqueued = 0
     started = time.time()
     for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS, limit=SWEEP_LIMIT):
@@ -197,7 +198,7 @@ def sweep(ctx: jobs.WorkerContext) -> int:
         except GameNotFound:
             ctx.queue.settled(game_id, started)
             continue
-        if ctx.queue.move_in_hand(game_id, game.version):
+        if ctx.queue.move_in_hand(game_id, game.version, recover=True):
             continue
         if request_computers(ctx.queue, game):
             log.warning("game %s waited for a computer with no job: enqueued again", game_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,18 +13,24 @@ import redis
 from flask import Flask
 from rq.job import Job, JobStatus
 
-from api.games.service import create_game
+from api.games.service import create_game, game_view
+from api.games.store import Game
 from api.keys import AWAITING, DEADLINES
 from api.live import clock
 from api.runtime.redis_server import EmbeddedRedis
+from api.worker.jobs import WorkerContext
 from api.worker.queue import SERIALIZER, move_job_id
-from api.worker.run import build_context, sweep, sweep_clocks
+from api.worker.run import SWEEP_INTERVAL, WorkerPool, build_context, sweep, sweep_clocks
 from tests.api.helpers import DECK
+from tests.conftest import worker_env
+from tests.waiting import until
 
 BODY = {"variant": "sixty-six", "rules": {}, "deck": DECK, "first_dealer": 1,
         "settings": {"point_counter": True, "hint_66": False, "auto_continue": False}}
 COMPUTER_LEADS = [{"kind": "computer", "level": "random"}, {"kind": "human"}]
 HUMAN_LEADS = [{"kind": "human"}, {"kind": "computer", "level": "random"}]
+#: Seconds a worker process takes to start at most (on a 2-core machine under other tests).
+WORKER_START = 25.0
 
 
 @pytest.fixture
@@ -94,6 +101,69 @@ def test_the_sweep_enqueues_a_lost_clock_job_and_bounds_its_work(
     assert sweep_clocks(ctx, late=0, limit=1) == 0  # the earliest is in hand: only it seen
     assert sweep_clocks(ctx, late=0) == 1
     assert ctx.queue.redis.zscore(DEADLINES, lost.game_id) is not None  # still due
+
+
+def _taken_by_a_killed_worker(ctx: WorkerContext, job_id: str) -> None:
+    """What a worker killed between taking ``job_id`` and starting it leaves: it popped the
+    id off the queue's list (RQ's ``BLPOP``); the job stays ``queued``, in no list or
+    registry."""
+    assert ctx.queue.redis.lpop(ctx.queue.moves.key) == job_id.encode()
+    job = Job.fetch(job_id, connection=ctx.queue.redis, serializer=SERIALIZER)
+    assert job.get_status() == JobStatus.QUEUED and ctx.queue.moves.job_ids == []
+
+
+def test_the_sweep_puts_a_move_job_taken_by_a_killed_worker_back_once(own: str) -> None:
+    ctx = build_context(own, own)
+    game, _ = create_game(ctx.store, {**BODY, "seats": COMPUTER_LEADS})
+    job_id = move_job_id(game.game_id, game.version)
+    ctx.queue.enqueue_move(game.game_id, game.version)
+    _taken_by_a_killed_worker(ctx, job_id)
+    # a request takes it as waiting: a live worker may be about to start it
+    assert ctx.queue.move_in_hand(game.game_id, game.version)
+    assert ctx.queue.moves.job_ids == []
+    ctx.queue.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
+    for _ in range(3):  # the first sweep puts it back; the others find it waiting
+        assert sweep(ctx) == 0
+        assert ctx.queue.moves.job_ids == [job_id]
+    assert ctx.queue.redis.zscore(AWAITING, game.game_id) is not None  # not settled
+
+
+def test_a_clock_job_taken_by_a_killed_worker_is_put_back_once(own: str) -> None:
+    ctx = build_context(own, own)
+    game, _ = create_game(ctx.store, {**BODY, "seats": HUMAN_LEADS})
+    job_id = clock.clock_job_id(game.game_id, game.version)
+    ctx.queue.moves.enqueue(clock.CLOCK_JOB, game.game_id, game.version, job_id=job_id)
+    _taken_by_a_killed_worker(ctx, job_id)
+    for _ in range(3):  # the sweep's question: the first puts it back
+        assert ctx.queue.clock_in_hand(game.game_id, game.version)
+        assert ctx.queue.moves.job_ids == [job_id]
+
+
+def test_a_game_whose_move_job_a_killed_worker_took_gets_its_move_once(own: str) -> None:
+    """The state a worker killed between ``BLPOP`` and starting the job leaves (1 game in 30
+    under 36 kills stayed so for good): a real worker's sweep finds it and the computer moves,
+    once, within a sweep's time of the worker's start."""
+    ctx = build_context(own, own)
+    game, _ = create_game(ctx.store, {**BODY, "seats": COMPUTER_LEADS})
+    ctx.queue.enqueue_move(game.game_id, game.version)
+    _taken_by_a_killed_worker(ctx, move_job_id(game.game_id, game.version))
+    ctx.queue.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
+    pool = WorkerPool(1, worker_env(own), lambda line: print(line, file=sys.stderr),
+                      scheduler=False).start()
+
+    def moved() -> Game | None:
+        found = ctx.store.load(game.game_id)
+        return found if game_view(found, 1)["legal_actions"] else None
+
+    try:  # a bound, not a performance figure: a sweep's interval and a worker's start
+        after = until(moved, "the computer's move", SWEEP_INTERVAL + WORKER_START)
+    finally:
+        pool.stop()
+    view = game_view(after, 1)
+    assert [t["seat"] for t in view["trick"]] == [0]
+    played = [e.event.data for e in ctx.store.all_events(after) if e.event.type == "card_played"]
+    assert [e["seat"] for e in played] == [0]  # one computer move, not two
+    assert ctx.queue.moves.job_ids == []
 
 
 def test_without_a_task_queue_a_game_with_computers_is_refused_unsaved(
