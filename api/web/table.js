@@ -372,7 +372,7 @@ export class GameScreen {
     const view = this.view;
     const screen = el("section", { class: "game", "aria-label": "Table",
       "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no,
-      "data-live": this.liveMode },
+      "data-live": this.liveMode, "data-variant": view.variant },
       this.renderHeader(),
       el("div", { class: "others" }, this.otherSeats().map((s) => this.renderSeat(s))),
       el("div", { class: "middle" }, this.renderStock(), this.renderTrick()),
