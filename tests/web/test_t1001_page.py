@@ -14,6 +14,7 @@ from tests.web.conftest import Browser
 from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
 from tests.web.pages1001 import (
     SHOT_WINDOW,
+    Move,
     musik_game,
     offered,
     open_seat,
@@ -41,6 +42,12 @@ def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
     target.clear()
     target.send_keys("300")
     form.find_element(By.CSS_SELECTOR, "details.more-rules summary").click()
+    about = form.find_element(By.ID, "about-rule_bidding")  # the rules' own description
+    assert about.is_displayed() and "an auction for a contract before each deal" in about.text
+    assert form.find_element(By.NAME, "rule_bidding").get_attribute(
+        "aria-describedby") == "about-rule_bidding"
+    leftover = Select(form.find_element(By.NAME, "rule_musik_leftover"))
+    assert [o.text for o in leftover.options] == ["last trick", "declarer", "none"]
     Select(form.find_element(By.NAME, "rule_bidding")).select_by_value("none")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     now: dict[str, Any] = wait_for(driver, lambda d: page_state(d) or None)
@@ -144,7 +151,7 @@ LAPTOP = (1280, 900)
 #: Ann's turn in three crowded moments of a musik deal: Bob declared, took and showed musik 1,
 #: melded clubs (its queen shown) and won the trick, then led again; Ann declared and holds
 #: 12 cards to discard from; Ann has discarded and may raise (13 steps) or meld.
-CROWDED = {
+CROWDED: dict[str, list[Move]] = {
     "bob-leads": [(1, {"type": "bid", "points": 110}), (0, {"type": "pass"}),
                   (1, {"type": "take_musik", "musik": 1}),
                   (1, {"type": "discard", "cards": ["9C", "JH"]}),
