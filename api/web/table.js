@@ -533,9 +533,11 @@ export class GameScreen {
       this.renderCounter());
   }
 
+  /** Each side's points in this hand, when the game's setting point_counter (chosen by
+   * whoever made the game or table) puts them in the view: for every seat alike. */
   renderCounter() {
     const view = this.view;
-    if (!this.settings.point_counter || !view.points) return null;
+    if (!view.points) return null;
     return el("ul", { class: "counter", "aria-label": "Points in this hand" },
       view.points.map((p) => el("li", {},
         `${sideName(view, p.seats)}: ${p.total}${p.pending_melds ? ` (+${p.pending_melds} pending)` : ""}`)));
