@@ -64,7 +64,7 @@ def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
     assert not driver.find_elements(By.CSS_SELECTOR, ".calls")  # bidding none: no auction
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()  # really
-    wait_for(driver, lambda d: state(d)["overlay"] == "Match over")
+    wait_for(driver, lambda d: state(d)["overlay"] == "Game over")
     assert re.search(r"Computer \(\w+\) won the game \(0:0\)\. You resigned\.",
                      state(driver)["overlay_text"])
     assert console_errors(driver) == []
@@ -75,7 +75,7 @@ def test_a_whole_game_against_the_random_computer(web_url: str, browser: Browser
     folder = artifact_dir()
     final = play_game(web_url, driver, save_to(folder, driver))
     artifacts(driver, "t1001-game-over")
-    assert final["overlay"] == "Match over"
+    assert final["overlay"] == "Game over"
     assert re.search(r"(You|Computer \(random\)) won the game \(-?\d+:-?\d+\)\.",
                      final["overlay_text"])
     assert re.search(r"cards \d+ .*= \d+; [+-]\d+ → -?\d+ \(\d+ to go\)", final["overlay_text"])
@@ -139,9 +139,12 @@ def test_a_hint_ranks_the_auction_s_calls_by_deal_margin(web_url: str,
     shown = wait_for(driver, lambda d: (page_state(d) or {}).get("overlay_text") or None,
                      timeout=60)
     assert "The strong computer would " in shown
-    assert "Mean deal margin of each action (your points minus the other's)" in shown
-    assert re.search(r"^(bid \d+|pass)\t[+-]?\d+\.\d\d$", shown, re.M), shown
-    assert "This hand is now marked as hinted (unrated)." in shown
+    assert "How far ahead of the other player (or behind) each action ends the deal" in shown
+    assert re.search(r"^(Bid \d+|Pass)\t\d+\.\d (ahead|behind)$", shown, re.M), shown
+    assert re.search(r"[Ii]t ends the deal \d+\.\d points (ahead|behind) \(your points minus "
+                     r"the other player's\)\.", shown), shown
+    assert not re.search(r"\b(bid|pass|play|meld):|deal margin", shown), shown  # no codes
+    assert "This deal is now marked as hinted (unrated)." in shown
     assert console_errors(driver) == []
 
 
