@@ -192,7 +192,7 @@ export class Lobby {
       rulesBox.replaceChildren(...ruleFields(prefix, options).filter(Boolean));
       const decks = deckChoices(this.rules.variants.find((v) => v.name === variant));
       deckBox.replaceChildren(...(decks.length
-        ? [select(`${prefix}deck`, "Pack", decks, decks[0][0])] : []));
+        ? [select(`${prefix}pack`, "Pack", decks, decks[0][0])] : []));
     };
     variantSelect.querySelector("select").addEventListener("change", draw);
     draw();
@@ -204,7 +204,7 @@ export class Lobby {
   gameFields(form, prefix, variant) {
     const options = this.optionsOf(variant);
     if (options.length) return { rules: readRules(form, prefix, options), settings: {} };
-    const pack = form.elements.namedItem(`${prefix}deck`);
+    const pack = form.elements.namedItem(`${prefix}pack`);
     return { settings: readSettings(form, prefix), rules: deckRules(pack ? pack.value : ""),
       match_points: Number(formValue(form, `${prefix}match_points`)) };
   }

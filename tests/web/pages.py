@@ -133,7 +133,7 @@ def play_computer(driver: webdriver.Chrome, level: str = "random", match_points:
     keyboard, then Enter on Play."""
     choices = {"level": level, "variant": variant, "match_points": str(match_points)}
     if deck is not None:
-        choices["deck"] = deck
+        choices["pack"] = deck
     fill_and_send(driver, "form.computer", choices, lambda button: button.send_keys(Keys.ENTER))
     wait_for(driver, lambda d: state(d)["screen"] == "game")
 
@@ -146,7 +146,7 @@ def create_table(driver: webdriver.Chrome, visibility: str = "private",
     waiting (a private table), else "" once the game is shown."""
     choices = {"visibility": visibility, "t_match_points": str(match_points), "seat_1": seat}
     if deck is not None:
-        choices["t_deck"] = deck
+        choices["t_pack"] = deck
     if think_time_s is not None:
         choices |= {"think_time_s": str(think_time_s), "on_timeout": on_timeout}
     fill_and_send(driver, "form.new-table", choices, lambda button: button.click())

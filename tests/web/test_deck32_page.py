@@ -38,8 +38,11 @@ def test_a_whole_32_card_match_against_the_random_computer_chosen_in_the_lobby(
     open_play(driver, web_url, "#lobby")
     form = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form.computer"))
     Select(form.find_element(By.NAME, "variant")).select_by_value("schnapsen")
-    assert not form.find_elements(By.NAME, "deck")  # Schnapsen has 20 cards only
+    assert not form.find_elements(By.NAME, "pack")  # Schnapsen has 20 cards only
     Select(form.find_element(By.NAME, "variant")).select_by_value("sixty-six")
+    assert driver.execute_script(  # each label names one field: no id twice
+        "const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);"
+        "return ids.filter((id, i) => ids.indexOf(id) !== i);") == []
     play_computer(driver, deck="32")
     first = my_turn(driver)
     talon = driver.find_element(By.CSS_SELECTOR, ".talon-count").text
