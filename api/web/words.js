@@ -389,12 +389,13 @@ export function hintCell(view, value) {
   return `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(2)}`;
 }
 
-/** What the hint's best action is worth, and the next best: "On average over 40 sampled
- * deals it ends the deal 187.8 points behind (your points minus the other player's). Next
+/** What the hint's best action is worth, and the next best (none valued when it is the only
+ * legal one: no sampled deal): "On average over 40 sampled deals it ends the deal 187.8 points behind (your points minus the other player's). Next
  * best: Pass, which ends the deal 190.0 points behind." */
 export function hintSummary(view, hint, deck = "french") {
   const [top, next] = hint.actions;
   if (!top) return "";
+  if (!hint.samples && !next) return "It is your only choice now."; // nothing was valued
   const over = hint.samples > 1 ? `On average over ${hint.samples} sampled deals it` : "It";
   let text = `${over} ${hintValueWords(view, top.expected_game_points)}`;
   if (view.variant === "tausendeins") text += " (your points minus the other player's)";

@@ -63,4 +63,7 @@ test("a hint's actions are words, not codes, and its values say what they mean",
   assert.equal(hintSummary(SIXTY_SIX, family), "It wins 1.42 game points. Next best: Play the "
     + "Queen of hearts, which loses 0.50 game points.");
   assert.equal(hintCell(SIXTY_SIX, -0.5), "−0.50");
+  const only = { best: { type: "play", card: "QH" }, samples: 0,
+    actions: [{ action: { type: "play", card: "QH" }, expected_game_points: 0 }] };
+  assert.equal(hintSummary(SIXTY_SIX, only), "It is your only choice now.");
 });
