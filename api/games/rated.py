@@ -11,6 +11,6 @@ ANONYMOUS: Final = ("unrated: no player account sits in this game (create it wit
 PEOPLE: Final = ("unrated: a game from POST /v1/games counts only against computers (play "
                  "people at a table)")
 TABLE: Final = "unrated: the table was created with rated false"
-TAUSENDEINS: Final = ("unrated: Tausendeins games count for no leaderboard or rating (the seeds "
-                      "define no leaderboard points for them); each is kept in the players' "
+TAUSENDEINS: Final = ("unrated: Tausendeins games do not count for the leaderboard or the "
+                      "ratings, which score games of Sixty-Six; each is kept in the players' "
                       "histories")

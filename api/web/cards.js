@@ -19,11 +19,14 @@ const COLOURS = {
 };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** A card's rank as a word: "Seven", "Unter" (German pictures). */
+export function rankName(code, deck = "french") {
+  return (deck === "german" ? GERMAN_RANK_NAMES : RANK_NAMES)[code[0]];
+}
+
 /** "Queen of hearts" (German pictures: "Ober of hearts"). */
 export function cardName(code, deck = "french") {
-  const ranks = deck === "german" ? GERMAN_RANK_NAMES : RANK_NAMES;
-  const suits = deck === "german" ? GERMAN_SUIT_NAMES : SUIT_NAMES;
-  return `${ranks[code[0]]} of ${suits[code[1]]}`;
+  return `${rankName(code, deck)} of ${suitName(code[1], deck)}`;
 }
 
 export function suitName(suit, deck = "french") {

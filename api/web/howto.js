@@ -76,8 +76,9 @@ export class HowToPlayPage {
           + "strict rules apply at once. You must then reach 66 yourself, or your opponent "
           + "scores 2 (3 if he had no trick when you closed). A successful closing is scored as "
           + "the opponent stood when you closed."),
-        el("p", {}, "Exchanging swaps the trump Nine from your hand (in Schnapsen the Jack) for "
-          + "the face-up trump card, while at least one card lies on it."),
+        el("p", {}, "Exchanging swaps the trump Nine from your hand (in Schnapsen the Jack, with "
+          + "the 32-card pack the Seven) for the face-up trump card, while at least one card "
+          + "lies on it."),
         el("p", {}, "Declaring (the 66! button) ends the hand at once. If you really have 66 you "
           + "win it; if not, your opponent scores 2 (3 if he has no trick). Nobody declares for "
           + "you: count your points.")),
@@ -94,7 +95,8 @@ export class HowToPlayPage {
           ["66!", "declares 66 and ends the hand"],
           ["Close", "closes the talon"],
           ["Show pair …", "announces the King and Queen of that suit"],
-          ["Exchange nine / jack", "takes the face-up trump card for your trump Nine (Jack)"],
+          ["Exchange nine / jack / seven", "takes the face-up trump card for your trump Nine "
+            + "(Schnapsen: Jack; 32 cards: Seven)"],
           ["Hint (R)", "asks the strong computer; the hand then does not count for you"],
           ["Balance (B)", "shows the points and the cards taken so far"],
           ["Resign / Abort", "gives up the match / ends it without a result before anyone moved"],

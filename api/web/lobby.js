@@ -48,31 +48,52 @@ export function ownOptions(variant) {
   return (variant && variant.options) || [];
 }
 
-/** An option's name as a label: "target points". */
-function optionLabel(option) {
-  return option.name.replace(/_/g, " ");
+/** An option of GET /v1/rules in words: its label ("bid cap"), what it does (the rules'
+ * own description) and its values as choices ("last trick" for last_trick). */
+export function optionText(option) {
+  const words = (value) => String(value).replace(/_/g, " ");
+  return { label: words(option.name), description: option.description,
+    choices: option.range ? [] : option.allowed.map((v) => [String(v), words(v)]) };
 }
 
-/** The fields of a variant's own options (ids prefixed): a number for a range, else a select;
- * the target first, the others folded away under "More rules". */
+/** The fields of a variant's own options (ids prefixed): a number for a range, else a select,
+ * each with what it does written under it; the target first, the others folded away under
+ * "More rules". */
 function ruleFields(prefix, options) {
   const field = (o) => {
     const name = `${prefix}rule_${o.name}`;
+    const text = optionText(o);
+    const about = el("p", { class: "note rule-about", id: `about-${name}` }, text.description);
+    let input;
     if (o.range) {
-      return el("p", { class: "field" }, el("label", { for: `f-${name}` }, optionLabel(o)),
+      input = el("p", { class: "field" }, el("label", { for: `f-${name}` }, text.label),
         el("input", { id: `f-${name}`, name, type: "number", min: String(o.allowed[0]),
-          max: String(o.allowed[1]), value: String(o.default), required: true,
-          title: o.description }));
+          max: String(o.allowed[1]), value: String(o.default), required: true }));
+    } else {
+      input = select(name, text.label, text.choices, String(o.default));
     }
-    const picked = select(name, optionLabel(o), o.allowed.map((v) => [String(v), String(v)]),
-      String(o.default));
-    picked.querySelector("select").title = o.description;
-    return picked;
+    input.querySelector("input, select").setAttribute("aria-describedby", about.id);
+    return el("div", { class: "rule" }, input, about);
   };
   const ranged = options.filter((o) => o.range);
   const listed = options.filter((o) => !o.range);
   return [...ranged.map(field), listed.length ? el("details", { class: "more-rules" },
     el("summary", {}, "More rules"), listed.map(field)) : null];
+}
+
+/** The packs a variant may be dealt with (GET /v1/rules: its `decks`, option deck) as
+ * choices, none when it has only its own. */
+export function deckChoices(variant) {
+  const decks = (variant && variant.decks) || [];
+  if (decks.length < 2) return [];
+  return decks.map((d) => [String(d.deck), d.deck === 32 ? "32 cards (with the 8s and 7s)"
+    : `${d.deck_size} cards`]);
+}
+
+/** The rules a game of the Sixty-Six family sends for the pack chosen ("" or the variant's
+ * own: none). */
+export function deckRules(chosen) {
+  return chosen && chosen !== "24" ? { deck: Number(chosen) } : {};
 }
 
 /** The options of the form's rule fields that differ from their defaults, typed. */
@@ -88,10 +109,12 @@ export function readRules(form, prefix, options) {
   return rules;
 }
 
-/** "sixty-six to 7" (match points), "tausendeins to 1001" (its target), or the variant alone. */
+/** "sixty-six to 7" (match points; ", 32 cards" with that pack), "tausendeins to 1001" (its
+ * target), or the variant alone. */
 export function gameLength(table) {
-  const to = table.match_points ?? (table.rules || {}).target_points;
-  return `${table.variant}${to ? ` to ${to}` : ""}`;
+  const rules = table.rules || {};
+  const to = table.match_points ?? rules.target_points;
+  return `${table.variant}${to ? ` to ${to}` : ""}${rules.deck === 32 ? ", 32 cards" : ""}`;
 }
 
 export function inviteLink(tableId, inviteCode) {
@@ -157,14 +180,19 @@ export class Lobby {
    * own rule options (these replace them: Tausendeins plays to a target and has no point
    * counter, 66 light or clock). */
   variantFields(prefix, variantSelect, familyOnly = []) {
+    const deckBox = el("div", { class: "deck-field" });
     const matchBox = el("div", { class: "match-fields" },
-      select(`${prefix}match_points`, "Match to", this.matchPoints(), 7), settingFields(prefix),
-      familyOnly);
+      select(`${prefix}match_points`, "Match to", this.matchPoints(), 7), deckBox,
+      settingFields(prefix), familyOnly);
     const rulesBox = el("div", { class: "rule-fields" });
     const draw = () => {
-      const options = this.optionsOf(variantSelect.querySelector("select").value);
+      const variant = variantSelect.querySelector("select").value;
+      const options = this.optionsOf(variant);
       matchBox.hidden = options.length > 0;
       rulesBox.replaceChildren(...ruleFields(prefix, options).filter(Boolean));
+      const decks = deckChoices(this.rules.variants.find((v) => v.name === variant));
+      deckBox.replaceChildren(...(decks.length
+        ? [select(`${prefix}pack`, "Pack", decks, decks[0][0])] : []));
     };
     variantSelect.querySelector("select").addEventListener("change", draw);
     draw();
@@ -176,7 +204,8 @@ export class Lobby {
   gameFields(form, prefix, variant) {
     const options = this.optionsOf(variant);
     if (options.length) return { rules: readRules(form, prefix, options), settings: {} };
-    return { settings: readSettings(form, prefix),
+    const pack = form.elements.namedItem(`${prefix}pack`);
+    return { settings: readSettings(form, prefix), rules: deckRules(pack ? pack.value : ""),
       match_points: Number(formValue(form, `${prefix}match_points`)) };
   }
 

@@ -2,7 +2,7 @@
 // seats with their presence and clocks, the buttons of the legal actions, the game log and
 // the chat, and the settlement and balance dialogs. Views and events come from the answers to
 // the page's own actions and from live.js (the event stream). table1001.js extends it for
-// Tausendeins (headerTitle, scoreLine, hintWords, hintValueCaption, lastTrick, choosable,
+// Tausendeins (headerTitle, scoreLine, hintValueCaption, lastTrick, choosable,
 // dimsHand, cardMarks, settlementParts, resultText and the render methods are what it draws
 // its own way).
 
@@ -15,7 +15,8 @@ import { keyCommand } from "./keys.js";
 import { follow } from "./live.js";
 import { store } from "./store.js";
 import {
-  eventText, hoyleLines, SETTLEMENT_REASONS, seatName, sideName, trickReason,
+  actionWords, eventText, exchangeWords, gameTerms, hintCell, hintSummary, hoyleLines,
+  SETTLEMENT_REASONS, seatName, settlementTitle, sideName, trickReason,
 } from "./words.js";
 
 const LOG_LINES = 80;
@@ -372,7 +373,7 @@ export class GameScreen {
     const view = this.view;
     const screen = el("section", { class: "game", "aria-label": "Table",
       "data-version": view.version, "data-status": view.status, "data-hand": view.hand_no,
-      "data-live": this.liveMode },
+      "data-live": this.liveMode, "data-variant": view.variant },
       this.renderHeader(),
       el("div", { class: "others" }, this.otherSeats().map((s) => this.renderSeat(s))),
       el("div", { class: "middle" }, this.renderStock(), this.renderTrick()),
@@ -417,12 +418,6 @@ export class GameScreen {
       : score.join(" · ")];
   }
 
-  /** A hint's action other than a play, in words. */
-  hintWords(action) {
-    return action.type === "meld" ? `show the pair of ${suitName(action.suit, this.deck)}`
-      : action.type;
-  }
-
   /** The caption of the hint's values. */
   hintValueCaption() {
     return "Expected game points of each action";
@@ -438,7 +433,8 @@ export class GameScreen {
       el("p", { class: "score", "aria-label": scoreLabel }, scoreText),
       view.seat === null ? el("p", { class: "watching" }, "Watching") : null,
       el("p", { class: "watchers", "aria-live": "polite" }, this.watchersText()),
-      hinted ? el("p", { class: "hinted", text: "hint taken: this hand is unrated" }) : null,
+      hinted ? el("p", { class: "hinted", text: `hint taken: this ${gameTerms(view).hand} is unrated` })
+        : null,
       view.rated === false && view.unrated_reason
         ? el("p", { class: "unrated", text: view.unrated_reason }) : null,
       el("div", { class: "tools" },
@@ -533,9 +529,11 @@ export class GameScreen {
       this.renderCounter());
   }
 
+  /** Each side's points in this hand, when the game's setting point_counter (chosen by
+   * whoever made the game or table) puts them in the view: for every seat alike. */
   renderCounter() {
     const view = this.view;
-    if (!this.settings.point_counter || !view.points) return null;
+    if (!view.points) return null;
     return el("ul", { class: "counter", "aria-label": "Points in this hand" },
       view.points.map((p) => el("li", {},
         `${sideName(view, p.seats)}: ${p.total}${p.pending_melds ? ` (+${p.pending_melds} pending)` : ""}`)));
@@ -605,9 +603,9 @@ export class GameScreen {
         }));
     }
     if (this.legal("exchange").length) {
-      const low = view.variant === "schnapsen" ? "jack" : "nine";
-      buttons.push(button(`Exchange ${low}`, () => this.act({ type: "exchange" }), {
-        "aria-label": `Exchange the trump ${low} for the ${cardName(view.trump_card, this.deck)}`,
+      const words = exchangeWords(view, this.deck);
+      buttons.push(button(words.text, () => this.act({ type: "exchange" }), {
+        "aria-label": words.label,
         "data-focus": "btn:exchange",
       }));
     }
@@ -680,21 +678,23 @@ export class GameScreen {
       el("h2", { id: "dialog-title" }, title), body, el("div", { class: "dialog-buttons" }, primary)));
   }
 
+  /** The hint: its best action and the others in words, with what each is worth. */
   renderHint() {
+    const view = this.view;
     const hint = this.hint;
-    const best = hint.best.type === "play" ? `play the ${cardName(hint.best.card, this.deck)}`
-      : this.hintWords(hint.best);
+    const best = actionWords(view, hint.best, this.deck);
     return this.dialog("Hint", el("div", {},
-      el("p", { class: "hint-best" }, `The strong computer would ${best}.`),
+      el("p", { class: "hint-best" },
+        `The strong computer would ${best[0].toLowerCase()}${best.slice(1)}.`),
       hint.would_declare_66 ? el("p", {}, "It would declare 66 now.") : null,
-      el("p", {}, hint.reason),
+      el("p", { class: "hint-value" }, hintSummary(view, hint, this.deck)),
       el("table", { class: "balance" },
         el("caption", {}, this.hintValueCaption()),
         el("tbody", {}, hint.actions.map((a) => el("tr", {},
-          el("td", {}, a.action.type === "play" ? cardName(a.action.card, this.deck)
-            : this.hintWords(a.action)),
-          el("td", {}, a.expected_game_points.toFixed(2)))))),
-      el("p", { class: "hinted" }, "This hand is now marked as hinted (unrated).")),
+          el("td", {}, actionWords(view, a.action, this.deck)),
+          el("td", {}, hintCell(view, a.expected_game_points)))))),
+      el("p", { class: "hinted" },
+        `This ${gameTerms(view).hand} is now marked as hinted (unrated).`)),
     button("OK", () => this.closePanel(), { "data-primary": "", "data-focus": "btn:ok" }));
   }
 
@@ -761,7 +761,7 @@ export class GameScreen {
   renderSettlement() {
     const view = this.view;
     const parts = this.settlementParts(view.settlement);
-    let title = `Hand ${view.hand_no} settled`;
+    const title = settlementTitle(view);
     let primary;
     if (this.clockRun && this.clockRun.kind === "settlement") {
       parts.push(el("p", { class: "reading", role: "timer" }));
@@ -779,7 +779,6 @@ export class GameScreen {
           : "Waiting for the others to continue…"));
       }
     } else {
-      title = view.status === "aborted" ? "Game aborted" : "Match over";
       parts.push(el("p", { class: "result" }, this.resultText()));
       primary = [
         this.tableId && view.seat !== null && view.status === "match_over"

@@ -3,14 +3,14 @@
 // marriage makes its suit trump (the log says each change). The stock's count, or the two
 // musiks; the totals to the target; the auction with a button per bid allowed and Pass; the
 // musik to take, the two cards to discard (chosen in the hand), the raise; the marriages; the
-// settlement's working with the contract, and the game's end; the hint's actions in words
-// and its values as deal margins.
+// settlement's working with the contract, and the game's end; the hint's values as deal
+// margins.
 
-import { cardBack, cardImage, sortCards, suitName } from "./cards.js";
+import { cardBack, cardImage, cardName, sortCards, suitName } from "./cards.js";
 import { button, el } from "./dom.js";
 import { GameScreen } from "./table.js";
 import {
-  callsText, contractText, contractVerdict, dealWorking, gameResultText, marriageValue,
+  actionWords, callsText, contractText, contractVerdict, dealWorking, gameResultText, marriageValue,
   meldText, seatName, totalsText, trumpText,
 } from "./words.js";
 
@@ -32,19 +32,8 @@ export class GameScreen1001 extends GameScreen {
     this.chosen = []; // the cards chosen to discard
   }
 
-  hintWords(action) {
-    switch (action.type) {
-      case "bid": return `bid ${action.points}`;
-      case "raise": return `raise to ${action.points}`;
-      case "take_musik": return `take musik ${action.musik}`;
-      case "discard": return `discard ${action.cards.join(" ")}`;
-      case "meld": return `meld ${suitName(action.suit, this.deck)} (trump)`;
-      default: return action.type;
-    }
-  }
-
   hintValueCaption() {
-    return "Mean deal margin of each action (your points minus the other's)";
+    return "How far ahead of the other player (or behind) each action ends the deal, on average";
   }
 
   headerTitle() {
@@ -102,8 +91,8 @@ export class GameScreen1001 extends GameScreen {
     }
     this.chosen = toggleChosen(this.chosen, card);
     this.render();
-    this.say(this.chosen.length === 2 ? `Discard ${this.chosen.join(" and ")}?`
-      : "Choose two cards of your hand to discard.");
+    this.say(this.chosen.length === 2 ? `${actionWords(this.view, discardAction(this.chosen),
+      this.deck)}?` : "Choose two cards of your hand to discard.");
   }
 
   render() {
@@ -146,7 +135,8 @@ export class GameScreen1001 extends GameScreen {
       el("p", {}, `Musik ${musik.taken} taken${musik.cards ? ":" : ""}`),
       (musik.cards || []).map((c) => cardImage(c, this.deck, "small")),
       musik.own_discards ? el("p", { class: "discards" },
-        `You discarded: ${musik.own_discards.join(" ")}`) : null);
+        `You discarded the ${musik.own_discards.map((c) => cardName(c, this.deck))
+          .join(" and the ")}.`) : null);
   }
 
   renderTrick() {
@@ -182,7 +172,7 @@ export class GameScreen1001 extends GameScreen {
       const action = discardAction(this.chosen);
       buttons.push(el("span", { class: "discard-note" },
         "Choose two cards of your hand to discard:"),
-      button(action ? `Discard ${this.chosen.join(" ")}` : "Discard", () => {
+      button(action ? actionWords(view, action, this.deck) : "Discard", () => {
         if (action) this.act(action);
       }, { "data-focus": "btn:discard", disabled: !action, class: "primary" }));
     }

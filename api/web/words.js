@@ -1,6 +1,6 @@
 // Words of the table (pure): the game log's lines, a trick's reason, a settlement's working.
 
-import { cardName, RANK_NAMES, suitName } from "./cards.js";
+import { cardName, RANK_NAMES, rankName, suitName } from "./cards.js";
 
 export const SETTLEMENT_REASONS = {
   declaration: "declared 66",
@@ -93,7 +93,6 @@ function pendingNote(view) {
   return nextTrick ? " (counts with the next trick won)" : " (counts with the first trick)";
 }
 
-/** One event as a line of the game log, or null for events the reader need not see. */
 /** A card played (by the computer for a seat out of time, at a clock), a trick won or a card
  * drawn, said alike in both games; null for a card drawn unseen. */
 function playText(view, event, deck) {
@@ -307,4 +306,103 @@ export function eventText1001(view, event, deck = "french") {
     default:
       return null;
   }
+}
+
+// ---- the names each game gives its parts, the exchange, and a hint in words ----------------
+
+/** What a game calls its parts: Sixty-Six plays hands to a match, Tausendeins deals to a
+ * game (docs/rules.md §14). */
+export function gameTerms(view) {
+  return view.variant === "tausendeins" ? { hand: "deal", match: "game" }
+    : { hand: "hand", match: "match" };
+}
+
+/** The settlement dialog's title: "Hand 2 settled" / "Deal 2 settled", "Match over" /
+ * "Game over", "Game aborted". */
+export function settlementTitle(view) {
+  const terms = gameTerms(view);
+  if (view.status === "hand_over") {
+    return `${terms.hand[0].toUpperCase()}${terms.hand.slice(1)} ${view.hand_no} settled`;
+  }
+  if (view.status === "aborted") return "Game aborted";
+  return `${terms.match[0].toUpperCase()}${terms.match.slice(1)} over`;
+}
+
+/** The trump card the exchange gives away: the trump Nine, Schnapsen's Jack, the Seven of the
+ * 32-card pack (rule option deck 32). */
+export function exchangeCard(view) {
+  let rank = "9";
+  if (view.variant === "schnapsen") rank = "J";
+  else if (view.rules && view.rules.deck === 32) rank = "7";
+  return `${rank}${view.trump_suit}`;
+}
+
+/** The exchange button's text and its label: "Exchange seven", "Exchange the Seven of hearts
+ * for the Ace of hearts". */
+export function exchangeWords(view, deck = "french") {
+  const card = exchangeCard(view);
+  return { text: `Exchange ${rankName(card, deck).toLowerCase()}`,
+    label: `Exchange the ${cardName(card, deck)} for the ${cardName(view.trump_card, deck)}` };
+}
+
+/** An action as the words of a button: "Play the Jack of clubs", "Show the pair of hearts",
+ * "Discard the Nine of hearts and the Jack of clubs", "Bid 110". */
+export function actionWords(view, action, deck = "french") {
+  const both = (cards) => cards.map((c) => `the ${cardName(c, deck)}`).join(" and ");
+  switch (action.type) {
+    case "play": return `Play the ${cardName(action.card, deck)}`;
+    case "meld":
+      return view.variant === "tausendeins"
+        ? `Meld the marriage of ${suitName(action.suit, deck)} (it becomes trump)`
+        : `Show the pair of ${suitName(action.suit, deck)}`;
+    case "exchange": return exchangeWords(view, deck).label;
+    case "close": return "Close the talon";
+    case "declare": return "Declare 66";
+    case "bid": return `Bid ${action.points}`;
+    case "pass": return "Pass";
+    case "raise": return `Raise the contract to ${action.points}`;
+    case "take_musik": return `Take musik ${action.musik}`;
+    case "discard": return `Discard ${both(action.cards)}`;
+    case "continue": return "Continue";
+    default: return action.type;
+  }
+}
+
+/** What an action of a hint is worth: Sixty-Six counts game points for the reader's side
+ * ("wins 1.42 game points"), Tausendeins the deal's margin, the reader's change of total
+ * minus the other's ("ends the deal 187.8 points behind"). */
+export function hintValueWords(view, value) {
+  if (view.variant === "tausendeins") {
+    const margin = Math.abs(value).toFixed(1);
+    return value < 0 ? `ends the deal ${margin} points behind`
+      : `ends the deal ${margin} points ahead`;
+  }
+  const points = Math.abs(value).toFixed(2);
+  return `${value < 0 ? "loses" : "wins"} ${points} game points`;
+}
+
+/** A hint's value as a cell of its table: "+1.42" game points, "187.8 behind" in a deal. */
+export function hintCell(view, value) {
+  if (view.variant === "tausendeins") {
+    return `${Math.abs(value).toFixed(1)} ${value < 0 ? "behind" : "ahead"}`;
+  }
+  return `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(2)}`;
+}
+
+/** What the hint's best action is worth, and the next best (none valued when it is the only
+ * legal one: no sampled deal): "On average over 40 sampled deals it ends the deal 187.8 points behind (your points minus the other player's). Next
+ * best: Pass, which ends the deal 190.0 points behind." */
+export function hintSummary(view, hint, deck = "french") {
+  const [top, next] = hint.actions;
+  if (!top) return "";
+  if (!hint.samples && !next) return "It is your only choice now."; // nothing was valued
+  const over = hint.samples > 1 ? `On average over ${hint.samples} sampled deals it` : "It";
+  let text = `${over} ${hintValueWords(view, top.expected_game_points)}`;
+  if (view.variant === "tausendeins") text += " (your points minus the other player's)";
+  text += ".";
+  if (next) {
+    text += ` Next best: ${actionWords(view, next.action, deck)}, which `
+      + `${hintValueWords(view, next.expected_game_points)}.`;
+  }
+  return text;
 }

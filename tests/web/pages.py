@@ -128,21 +128,25 @@ def fill_and_send(driver: webdriver.Chrome, form_css: str, choices: dict[str, st
 
 
 def play_computer(driver: webdriver.Chrome, level: str = "random", match_points: int = 3,
-                  variant: str = "sixty-six") -> None:
-    """Choose the computer, variant and match length by keyboard, then Enter on Play."""
-    fill_and_send(driver, "form.computer", {"level": level, "variant": variant,
-                                            "match_points": str(match_points)},
-                  lambda button: button.send_keys(Keys.ENTER))
+                  variant: str = "sixty-six", deck: str | None = None) -> None:
+    """Choose the computer, variant, match length (and the pack: ``deck`` 24 or 32) by
+    keyboard, then Enter on Play."""
+    choices = {"level": level, "variant": variant, "match_points": str(match_points)}
+    if deck is not None:
+        choices["pack"] = deck
+    fill_and_send(driver, "form.computer", choices, lambda button: button.send_keys(Keys.ENTER))
     wait_for(driver, lambda d: state(d)["screen"] == "game")
 
 
 def create_table(driver: webdriver.Chrome, visibility: str = "private",
                  match_points: int = 3, seat: str = "open", think_time_s: int | None = None,
-                 on_timeout: str = "computer") -> str:
+                 on_timeout: str = "computer", deck: str | None = None) -> str:
     """A two-hand table, its other seat ``open`` or ``computer:<level>``, with a clock of
-    ``think_time_s`` if given; answers the invite link shown while waiting (a private table),
-    else "" once the game is shown."""
+    ``think_time_s`` if given (and the pack ``deck``); answers the invite link shown while
+    waiting (a private table), else "" once the game is shown."""
     choices = {"visibility": visibility, "t_match_points": str(match_points), "seat_1": seat}
+    if deck is not None:
+        choices["t_pack"] = deck
     if think_time_s is not None:
         choices |= {"think_time_s": str(think_time_s), "on_timeout": on_timeout}
     fill_and_send(driver, "form.new-table", choices, lambda button: button.click())

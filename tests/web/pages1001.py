@@ -69,6 +69,15 @@ def offered(driver: webdriver.Chrome) -> dict[str, Any] | None:
     return now if now["buttons"] or now["legal"] else None
 
 
+def open_seat(driver: webdriver.Chrome, url: str, game_id: str, token: str) -> None:
+    """The page opened on ``game_id`` as seat 0 (its token kept as the lobby keeps it)."""
+    open_play(driver, url)
+    driver.execute_script(
+        "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));",
+        {game_id: {"token": token, "seat": 0}})
+    open_play(driver, url, f"#game={game_id}")
+
+
 def start(url: str, driver: webdriver.Chrome) -> str:
     """A game of Ann against the random computer on :data:`DECK`, opened on the page."""
     game = requests.post(f"{url}/v1/games", timeout=5, json={
@@ -77,12 +86,33 @@ def start(url: str, driver: webdriver.Chrome) -> str:
     })
     assert game.status_code == 201, game.text
     body = game.json()
-    open_play(driver, url)
-    driver.execute_script(
-        "localStorage.setItem('sixtysix.games', JSON.stringify(arguments[0]));",
-        {body["game_id"]: {"token": body["seats"][0]["token"], "seat": 0}})
-    open_play(driver, url, f"#game={body['game_id']}")
+    open_seat(driver, url, body["game_id"], body["seats"][0]["token"])
     return str(body["game_id"])
+
+
+#: A musik deal, Bob dealing: Ann (forehand) gets AH TH KH QH 9H AD TD KD QD 9D, Bob KC QC AC
+#: TC 9C AS TS KS QS JS (the marriages of clubs and spades: many bids allowed); musik 1 is
+#: JC JH, musik 2 JD 9S.
+MUSIK_DECK = ["AH", "TH", "KH", "QH", "9H", "KC", "QC", "AC", "TC", "9C",
+              "AD", "TD", "KD", "QD", "9D", "AS", "TS", "KS", "QS", "JS", "JC", "JH", "JD", "9S"]
+Move = tuple[int, dict[str, Any]]
+
+
+def musik_game(url: str, moves: list[Move]) -> tuple[str, str]:
+    """A Tausendeins game of Ann and Bob (two people, each seat moved here by the API) on
+    :data:`MUSIK_DECK` with the musik deal, after ``moves`` (seat, action); answers the game
+    and Ann's token."""
+    game = requests.post(f"{url}/v1/games", timeout=5, json={
+        "variant": "tausendeins", "rules": {"target_points": 300, "contract_deal": "musik"},
+        "deck": MUSIK_DECK, "first_dealer": 1,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    assert game.status_code == 201, game.text
+    body = game.json()
+    for seat, action in moves:
+        done = requests.post(f"{url}/v1/games/{body['game_id']}/actions", timeout=5, json=action,
+                             headers={"Authorization": f"Bearer {body['seats'][seat]['token']}"})
+        assert done.status_code == 200, done.text
+    return str(body["game_id"]), str(body["seats"][0]["token"])
 
 
 def _choice(now: dict[str, Any], first_deal: bool) -> str:

@@ -1,5 +1,6 @@
 """The web client's pure JavaScript (card order and names, pictures, key map, log lines,
-clocks, the tour map, the dialogs' Tab order, and live.js against a fake EventSource),
+clocks, the tour map, the dialogs' Tab order, the table's and the lobby's words, and live.js
+against a fake EventSource),
 unit-tested by node's test runner (tests/web/js/*.test.mjs).
 
 The modules are copied beside a ``package.json`` of ``"type": "module"`` so that any node

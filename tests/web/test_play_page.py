@@ -262,6 +262,7 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
     ann, bob = browser(), browser()
     open_play(ann, web_url)
     choose_name(ann, "Annie")
+    on_element(ann, "#f-t_point_counter", lambda box: box.click())  # for every seat
     link = create_table(ann, visibility="private")
     assert re.fullmatch(rf"{re.escape(web_url)}/play#join=[\w-]+&code=[\w-]+", link)
     wait_for(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "main.waiting[data-live=stream]"))
@@ -271,6 +272,9 @@ def test_two_browsers_play_a_private_table_through_its_invite_link(
         wait_for(driver, lambda d: state(d)["screen"] == "game" and state(d)["cards"])
     players = {d: state(d) for d in (ann, bob)}
     assert all(s["hand_no"] == 1 for s in players.values())
+    for driver, other in ((ann, "Bobby"), (bob, "Annie")):  # in the joiner's browser too
+        counter = driver.find_element(By.CSS_SELECTOR, ".counter").text
+        assert sorted(counter.splitlines()) == sorted(["You: 0", f"{other}: 0"]), counter
     _chat(ann, "Good luck, Bobby!")
     wait_for(bob, lambda d: _said(d) == ["Annie: Good luck, Bobby!"])
     _chat(bob, "Thanks 1 2 3")  # digits typed into the chat play no card

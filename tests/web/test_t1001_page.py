@@ -12,7 +12,17 @@ from selenium.webdriver.support.ui import Select
 
 from tests.web.conftest import Browser
 from tests.web.pages import choose_name, console_errors, open_play, state, wait_for
-from tests.web.pages1001 import SHOT_WINDOW, offered, page_state, play_game, save_to, start
+from tests.web.pages1001 import (
+    SHOT_WINDOW,
+    Move,
+    musik_game,
+    offered,
+    open_seat,
+    page_state,
+    play_game,
+    save_to,
+    start,
+)
 from tests.web.test_play_page import artifact_dir, artifacts
 
 
@@ -32,6 +42,12 @@ def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
     target.clear()
     target.send_keys("300")
     form.find_element(By.CSS_SELECTOR, "details.more-rules summary").click()
+    about = form.find_element(By.ID, "about-rule_bidding")  # the rules' own description
+    assert about.is_displayed() and "an auction for a contract before each deal" in about.text
+    assert form.find_element(By.NAME, "rule_bidding").get_attribute(
+        "aria-describedby") == "about-rule_bidding"
+    leftover = Select(form.find_element(By.NAME, "rule_musik_leftover"))
+    assert [o.text for o in leftover.options] == ["last trick", "declarer", "none"]
     Select(form.find_element(By.NAME, "rule_bidding")).select_by_value("none")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     now: dict[str, Any] = wait_for(driver, lambda d: page_state(d) or None)
@@ -48,7 +64,7 @@ def test_the_lobby_offers_tausendeins_with_a_target_instead_of_match_points(
     assert not driver.find_elements(By.CSS_SELECTOR, ".calls")  # bidding none: no auction
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()
     driver.find_element(By.CSS_SELECTOR, "[data-focus='btn:resign']").click()  # really
-    wait_for(driver, lambda d: state(d)["overlay"] == "Match over")
+    wait_for(driver, lambda d: state(d)["overlay"] == "Game over")
     assert re.search(r"Computer \(\w+\) won the game \(0:0\)\. You resigned\.",
                      state(driver)["overlay_text"])
     assert console_errors(driver) == []
@@ -59,7 +75,7 @@ def test_a_whole_game_against_the_random_computer(web_url: str, browser: Browser
     folder = artifact_dir()
     final = play_game(web_url, driver, save_to(folder, driver))
     artifacts(driver, "t1001-game-over")
-    assert final["overlay"] == "Match over"
+    assert final["overlay"] == "Game over"
     assert re.search(r"(You|Computer \(random\)) won the game \(-?\d+:-?\d+\)\.",
                      final["overlay_text"])
     assert re.search(r"cards \d+ .*= \d+; [+-]\d+ → -?\d+ \(\d+ to go\)", final["overlay_text"])
@@ -123,7 +139,52 @@ def test_a_hint_ranks_the_auction_s_calls_by_deal_margin(web_url: str,
     shown = wait_for(driver, lambda d: (page_state(d) or {}).get("overlay_text") or None,
                      timeout=60)
     assert "The strong computer would " in shown
-    assert "Mean deal margin of each action (your points minus the other's)" in shown
-    assert re.search(r"^(bid \d+|pass)\t[+-]?\d+\.\d\d$", shown, re.M), shown
-    assert "This hand is now marked as hinted (unrated)." in shown
+    assert "How far ahead of the other player (or behind) each action ends the deal" in shown
+    assert re.search(r"^(Bid \d+|Pass)\t\d+\.\d (ahead|behind)$", shown, re.M), shown
+    assert re.search(r"[Ii]t ends the deal \d+\.\d points (ahead|behind) \(your points minus "
+                     r"the other player's\)\.", shown), shown
+    assert not re.search(r"\b(bid|pass|play|meld):|deal margin", shown), shown  # no codes
+    assert "This deal is now marked as hinted (unrated)." in shown
+    assert console_errors(driver) == []
+
+
+#: The window of a laptop (1280 x 900; the page gets 1280 x 757 of it, headless chromium
+#: keeps the rest for its own bars).
+LAPTOP = (1280, 900)
+#: Ann's turn in three crowded moments of a musik deal: Bob declared, took and showed musik 1,
+#: melded clubs (its queen shown) and won the trick, then led again; Ann declared and holds
+#: 12 cards to discard from; Ann has discarded and may raise (13 steps) or meld.
+CROWDED: dict[str, list[Move]] = {
+    "bob-leads": [(1, {"type": "bid", "points": 110}), (0, {"type": "pass"}),
+                  (1, {"type": "take_musik", "musik": 1}),
+                  (1, {"type": "discard", "cards": ["9C", "JH"]}),
+                  (1, {"type": "meld", "suit": "C"}), (1, {"type": "play", "card": "KC"}),
+                  (0, {"type": "play", "card": "9H"}),
+                  (1, {"type": "play", "card": "AC"})],
+    "ann-discards": [(1, {"type": "pass"}), (0, {"type": "take_musik", "musik": 1})],
+    "ann-raises": [(1, {"type": "pass"}), (0, {"type": "take_musik", "musik": 1}),
+                   (0, {"type": "discard", "cards": ["JC", "9H"]})],
+}
+#: The hand's cards: their tops (one row), the bottom of the own seat (its hand and
+#: buttons) and the right of the last card, the window's size.
+HAND_JS = """
+const cards = [...document.querySelectorAll('.hand button.card')];
+return {tops: [...new Set(cards.map((c) => Math.round(c.getBoundingClientRect().top)))],
+        count: cards.length, inner: window.innerHeight, width: window.innerWidth,
+        right: cards[cards.length - 1].getBoundingClientRect().right,
+        bottom: document.querySelector('.seat.me').getBoundingClientRect().bottom};
+"""
+
+
+def test_the_own_hand_fits_a_laptop_window_in_one_row(web_url: str, browser: Browser) -> None:
+    driver = browser(*LAPTOP)
+    for name, moves in CROWDED.items():
+        game_id, token = musik_game(web_url, moves)
+        open_seat(driver, web_url, game_id, token)
+        wait_for(driver, offered)
+        hand = driver.execute_script(HAND_JS)
+        artifacts(driver, f"t1001-{name}-1280")
+        assert hand["count"] in (9, 10, 12), (name, hand)
+        assert len(hand["tops"]) == 1 and hand["bottom"] <= hand["inner"], (name, hand)
+        assert hand["right"] <= hand["width"], (name, hand)
     assert console_errors(driver) == []

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.games import rated
 from engine.replay import main as replay_main
 from engine.tausendeins import replay
 from tests.api.helpers import act, assert_problem, bearer, create, two_humans, view
@@ -52,7 +53,7 @@ def test_a_match_against_each_level_plays_to_the_end_and_replays(
     created = create(client, variant="tausendeins", rules=rules,
                      seats=[{"kind": "human"}, {"kind": "computer", "level": level}])
     assert created["variant"] == "tausendeins"
-    assert created["rated"] is False and "Tausendeins" in created["unrated_reason"]
+    assert created["rated"] is False and created["unrated_reason"] == rated.TAUSENDEINS
     game_id, token = created["game_id"], created["seats"][0]["token"]
     current = view(client, game_id, token)
     stages, kinds = set(), set()
@@ -200,7 +201,7 @@ def test_two_players_play_a_match_at_a_table_to_the_end(client: FlaskClient) -> 
     game_id, tokens = seat_tokens(client, table_id, [ann, bob])
     started = view(client, game_id, tokens[0])
     assert started["variant"] == "tausendeins" and started["rated"] is False
-    assert "Tausendeins" in started["unrated_reason"]
+    assert started["unrated_reason"] == rated.TAUSENDEINS
     last = play_to_end(client, game_id, tokens, random.Random(11))
     assert max(last["totals"]) >= 200
     assert table(client, table_id, ann)["status"] == "finished"
@@ -221,3 +222,9 @@ def test_a_table_refuses_a_clock_or_a_third_seat_for_tausendeins(client: FlaskCl
     response = client.post("/v1/tables", headers=bearer(ann), json={
         "variant": "tausendeins", "seats": [{"kind": "player"}, {"kind": "open"}] * 2})
     assert "seats" in assert_problem(response, 422, "validation-error")["errors"]
+
+
+def test_the_unrated_line_is_in_a_player_s_words() -> None:
+    """The page shows the reason as it is: no word of the service's internals (issue V)."""
+    assert rated.TAUSENDEINS.startswith("unrated: Tausendeins games do not count")
+    assert not any(word in rated.TAUSENDEINS for word in ("seeds", "leaderboard points"))
