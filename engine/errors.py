@@ -39,7 +39,12 @@ class InvalidDeck(EngineError, ValueError):
 
 
 class InvalidAction(EngineError, ValueError):
-    """Action text that does not parse, e.g. ``"play:XX"`` or ``"dance"``."""
+    """Action text that does not parse, e.g. ``"play:XX"`` or ``"dance"``; ``member``: the
+    member of the JSON form at fault (``card``, ``cards``, ``type``...), when known."""
+
+    def __init__(self, message: str, member: str | None = None) -> None:
+        self.member = member
+        super().__init__(message)
 
 
 class InvalidState(EngineError, ValueError):
