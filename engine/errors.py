@@ -19,9 +19,8 @@ class InvalidCard(EngineError, ValueError):
     def __init__(self, code: object, what: str = "card") -> None:
         self.code = code
         self.what = what
-        example = "a rank A T K Q J 9 then a suit C S H D, e.g. QH" if what == "card" else (
-            "one of C S H D"
-        )
+        example = "a rank A T K Q J 9 then a suit C S H D, upper case, e.g. QH" if (
+            what == "card") else "one of C S H D, upper case"
         super().__init__(f"{code!r} is not a {what} code: expected {example}")
 
 

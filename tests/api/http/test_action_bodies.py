@@ -1,6 +1,6 @@
 """An action body is read strictly (docs/api.md, "Actions"): each type takes its own member
-and no other, a discard a list of two codes; each fault a 422 naming the member, with nothing
-applied."""
+and no other, card and suit codes exactly as written (upper case, nothing around them), a
+discard a list of two codes; each fault a 422 naming the member, with nothing applied."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.helpers import act, assert_problem, two_humans, view
+from api.http.resources.analysis import POSITION_EXAMPLE
+from tests.api.helpers import DECK, act, assert_problem, two_humans, view
 from tests.engine.tausendeins.helpers import deck
 
 #: Seat 0 declares in a musik deal and holds TC; musik 2 is KC QH.
@@ -74,3 +75,42 @@ def test_a_discard_is_a_list_of_two_codes(client: FlaskClient, cards: list[str])
     assert "two card codes" in message or "not a card code" in message
     assert act(client, game_id, tokens[0],
                {"type": "discard", "cards": ["KC", "TC"]}).status_code == 200
+
+
+@pytest.mark.parametrize(("body", "member"), [
+    ({"type": "play", "card": "qh"}, "card"), ({"type": "play", "card": "Qh"}, "card"),
+    ({"type": "play", "card": " QH"}, "card"), ({"type": "play", "card": "QH "}, "card"),
+    ({"type": "meld", "suit": "h"}, "suit"), ({"type": "meld", "suit": "H "}, "suit")])
+def test_codes_are_upper_case_and_bare_in_sixty_six(client: FlaskClient, body: dict[str, Any],
+                                                    member: str) -> None:
+    game_id, tokens = two_humans(client, first_dealer=1, deck=DECK)
+    assert "upper case" in _refused(client, game_id, tokens[0], body, member)
+
+
+@pytest.mark.parametrize("cards", [["kc", "TC"], ["KC", "tc"], [" KC", "TC"], ["KC", "TC "]])
+def test_codes_are_upper_case_and_bare_in_tausendeins(client: FlaskClient,
+                                                      cards: list[str]) -> None:
+    game_id, tokens = _musik_discard(client)
+    message = _refused(client, game_id, tokens[0], {"type": "discard", "cards": cards}, "cards")
+    assert "upper case" in message
+
+
+def test_a_deck_of_lower_case_codes_is_refused(client: FlaskClient) -> None:
+    for variant in ("sixty-six", "tausendeins"):
+        response = client.post("/v1/games", json={"variant": variant,
+                                                  "deck": [c.lower() for c in DECK]})
+        problem = assert_problem(response, 422, "validation-error")
+        assert "upper case" in problem["errors"]["deck"][0]
+
+
+def test_an_analysed_position_or_record_of_lower_case_codes_is_refused(
+        client: FlaskClient) -> None:
+    position = {**POSITION_EXAMPLE, "hand": ["ac", "TC", "KC", "KS", "QS", "9H"]}
+    problem = assert_problem(client.post("/v1/analysis", json=position), 422,
+                             "validation-error")
+    assert "upper case" in problem["errors"]["hand"][0]
+    record = f"variant=sixty-six\ndealer=1 deck={' '.join(DECK)} | 0:meld:h\n"
+    problem = assert_problem(client.post("/v1/analysis", json={"record_text": record,
+                                                              "seat": 1}),
+                             422, "validation-error")
+    assert "upper case" in problem["errors"]["record_text"][0]
