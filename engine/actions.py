@@ -35,6 +35,8 @@ KINDS: Final = (PLAY, MELD, EXCHANGE, CLOSE, DECLARE, CONTINUE, RESIGN, ABORT)
 CLOCK_KINDS: Final = (TIMEOUT, FORFEIT)
 #: Actions that end the game at any time instead of playing it (not in ``legal_actions``).
 ENDING: Final = (RESIGN, ABORT)
+#: The member of its JSON form each kind takes besides ``type`` (the others take none).
+MEMBERS: Final = {PLAY: "card", MELD: "suit"}
 
 
 class Action:
@@ -90,16 +92,21 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Action:
-        """Parse ``{"type": "play", "card": "QH"}`` and the like."""
+        """Parse ``{"type": "play", "card": "QH"}`` and the like: the code exactly as written
+        (:func:`~engine.cards.parse_card`); members of other kinds are not looked at (see
+        :func:`engine.hosted.parse_action`). ``InvalidAction.member`` names the one at fault."""
         kind = data.get("type")
-        if kind == PLAY:
-            return cls.from_text(f"play:{data.get('card')}")
-        if kind == MELD:
-            return cls.from_text(f"meld:{data.get('suit')}")
+        try:
+            if kind == PLAY:
+                return cls.play(parse_card(data.get("card")))
+            if kind == MELD:
+                return cls.meld(parse_suit(data.get("suit")))
+        except InvalidCard as exc:
+            raise InvalidAction(f"{kind}: {exc}", MEMBERS[str(kind)]) from None
         if isinstance(kind, str) and kind in cls._simple:
             return cls._simple[kind]
         raise InvalidAction(f"unknown action type {kind!r}; expected one of "
-                            f"{', '.join(KINDS + CLOCK_KINDS)}")
+                            f"{', '.join(KINDS + CLOCK_KINDS)}", "type")
 
     def text(self) -> str:
         if self.card is not None:

@@ -125,8 +125,9 @@ def meld_value(suit: Suit, trump: Suit) -> int:
 
 def parse_card(code: object) -> Card:
     """``"QH"`` → the queen of hearts; raises :class:`InvalidCard` otherwise (anything but a
-    card code, a string or not: the parsers take input as it comes, even compiled)."""
-    card = _CODE_TO_CARD.get(code.upper()) if isinstance(code, str) else None
+    card code exactly as written, upper case and nothing around it: ``qh`` and ``" QH"`` are
+    refused; a string or not: the parsers take input as it comes, even compiled)."""
+    card = _CODE_TO_CARD.get(code) if isinstance(code, str) else None
     if card is None:
         raise InvalidCard(code)
     return card
@@ -137,9 +138,9 @@ def card_code(c: Card) -> str:
 
 
 def parse_suit(code: object) -> Suit:
-    """``"H"`` → hearts; raises :class:`InvalidCard` for anything else."""
-    if isinstance(code, str) and len(code) == 1 and code.upper() in SUIT_CODES:
-        return SUIT_CODES.index(code.upper())
+    """``"H"`` → hearts; raises :class:`InvalidCard` for anything else (``h`` too)."""
+    if isinstance(code, str) and len(code) == 1 and code in SUIT_CODES:
+        return SUIT_CODES.index(code)
     raise InvalidCard(code, what="suit")
 
 

@@ -40,15 +40,21 @@ def shuffled_deck(variant: Variant, rng: random.Random | None = None) -> list[Ca
 def parse_deck(variant: Variant, codes: object) -> list[Card]:
     """An explicit deal order: a sequence of card codes, a permutation of the variant's deck
     (anything else raises :class:`InvalidDeck` or :class:`InvalidCard`)."""
+    return parse_deck_of(variant.deck, variant.name, codes)
+
+
+def parse_deck_of(deck: Sequence[Card], game: str, codes: object) -> list[Card]:
+    """:func:`parse_deck` for the cards ``deck`` of the game named ``game`` (its errors name
+    it)."""
     if isinstance(codes, str) or not isinstance(codes, Sequence):
         raise InvalidDeck("a deck is a list of card codes")
     cards = [parse_card(c) for c in codes]
-    expected = set(variant.deck)
+    expected = set(deck)
     if len(cards) != len(expected) or set(cards) != expected:
         missing = sorted(expected - set(cards))
         extra = sorted(set(cards) - expected)
         dup = sorted({c for c in cards if cards.count(c) > 1})
-        parts = [f"a {variant.name} deck has {len(expected)} distinct cards; got {len(cards)}"]
+        parts = [f"a {game} deck has {len(expected)} distinct cards; got {len(cards)}"]
         if missing:
             parts.append("missing " + " ".join(card_code(c) for c in missing))
         if dup:

@@ -19,9 +19,8 @@ class InvalidCard(EngineError, ValueError):
     def __init__(self, code: object, what: str = "card") -> None:
         self.code = code
         self.what = what
-        example = "a rank A T K Q J 9 then a suit C S H D, e.g. QH" if what == "card" else (
-            "one of C S H D"
-        )
+        example = "a rank A T K Q J 9 then a suit C S H D, upper case, e.g. QH" if (
+            what == "card") else "one of C S H D, upper case"
         super().__init__(f"{code!r} is not a {what} code: expected {example}")
 
 
@@ -39,7 +38,12 @@ class InvalidDeck(EngineError, ValueError):
 
 
 class InvalidAction(EngineError, ValueError):
-    """Action text that does not parse, e.g. ``"play:XX"`` or ``"dance"``."""
+    """Action text that does not parse, e.g. ``"play:XX"`` or ``"dance"``; ``member``: the
+    member of the JSON form at fault (``card``, ``cards``, ``type``...), when known."""
+
+    def __init__(self, message: str, member: str | None = None) -> None:
+        self.member = member
+        super().__init__(message)
 
 
 class InvalidState(EngineError, ValueError):

@@ -20,6 +20,7 @@ from typing import Any, TypeAlias
 from engine import record as family_record
 from engine import serialize, tausendeins
 from engine.actions import CONTINUE, Action
+from engine.actions import MEMBERS as FAMILY_MEMBERS
 from engine.deal import new_game as new_family_game
 from engine.errors import InvalidAction
 from engine.events import Event
@@ -31,6 +32,7 @@ from engine.play import may_abort as family_may_abort
 from engine.rules import VARIANTS, Rules, Settings
 from engine.state import GameState
 from engine.tausendeins import T1001Action, T1001Rules, T1001State
+from engine.tausendeins.actions import MEMBERS as T1001_MEMBERS
 from engine.views import view as family_view
 
 #: A hosted game's state, rules and action: Sixty-Six's family or Tausendeins'.
@@ -86,10 +88,21 @@ def final_points(state: HostedState) -> tuple[list[int], list[int]]:
 
 
 def parse_action(state: HostedState, body: Mapping[str, Any]) -> HostedAction:
-    """The action of ``state``'s game in a JSON body; raises :class:`InvalidAction`."""
+    """The action of ``state``'s game in a JSON body: its ``type`` and the one member that
+    type takes (``card``, ``suit``, ``points``, ``musik`` or ``cards``), nothing else; raises
+    :class:`InvalidAction` with the member at fault."""
+    action: HostedAction
     if isinstance(state, T1001State):
-        return T1001Action.from_dict(dict(body))
-    return Action.from_dict(dict(body))
+        action, members = T1001Action.from_dict(dict(body)), T1001_MEMBERS
+    else:
+        action, members = Action.from_dict(dict(body)), FAMILY_MEMBERS
+    allowed = members.get(action.kind)
+    for name in body:
+        if name not in ("type", allowed):
+            takes = f"takes only {allowed!r}" if allowed else "takes no other member"
+            raise InvalidAction(f"{name!r} is not a member of {action.kind}: {action.kind} "
+                                f"{takes}", name)
+    return action
 
 
 def action_of(state: HostedState, kind: str) -> HostedAction:

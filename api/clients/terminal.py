@@ -209,8 +209,15 @@ def parse_choice(text: str, choices: Sequence[Mapping[str, Any]]) -> ActionDict 
         return action_dict(choices[index]) if 0 <= index < len(choices) else None
     if CARD.fullmatch(text.upper()):
         return {"type": "play", "card": text.upper()}
+    return typed_action(text)
+
+
+def typed_action(text: str) -> ActionDict | None:
+    """Action text as typed (``play:qh``: the API takes card and suit codes in upper case
+    only, a person may type them in any), or ``None`` if it is none."""
+    kind, sep, arg = text.partition(":")
     try:
-        return action_dict(text)
+        return action_dict(kind + sep + arg.upper())
     except InvalidAction:
         return None
 

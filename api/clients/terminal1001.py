@@ -24,8 +24,8 @@ from api.clients.terminal import (
     cards_text,
     render_trick_event,
     seat_name,
+    typed_action,
 )
-from engine.errors import InvalidAction
 from engine.numerals import parse_natural
 
 PROMPT = "Your choice (number, card, bid N, pass, musik N, discard C C, raise [N], meld S, " \
@@ -113,10 +113,7 @@ def parse_choice(text: str, choices: Sequence[Mapping[str, Any]],
     kind = _VERBS.get(verb.lower())
     if kind is not None and ":" not in text:
         return _command(kind, [a.upper() for a in args], legal_actions)
-    try:
-        return action_dict(text)
-    except InvalidAction:
-        return None
+    return typed_action(text)
 
 
 def _command(kind: str, args: list[str], legal_actions: Sequence[Mapping[str, Any]]

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 import redis
 
-from api.games.service import PAUSE, act, parse_action, pause
+from api.games.service import PAUSE, act, check_pause, parse_action, pause
 from api.games.store import Game, IdempotentWrite, VersionConflict
 from api.games.turns import Backends, clocked, enqueue_computers, require_queue
 from api.live.presence import Seen
@@ -87,6 +87,7 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
     require_queue(svc, game.meta["seats"], game.meta.get("clock") is not None)
     try:
         if body["type"] == PAUSE:
+            check_pause(body)
             saved = pause(store, game, seat, write, seen)
         else:
             saved = act(store, game, seat, parse_action(game.state, body), write,

@@ -24,8 +24,8 @@ def card_list(value: Any, field: str, deck: frozenset[int]) -> list[int]:
     for code in value:
         try:
             c = parse_card(code)
-        except InvalidCard:
-            raise FieldError(field, f"unknown card {code!r}") from None
+        except InvalidCard as exc:
+            raise FieldError(field, str(exc)) from None
         if c not in deck:
             raise FieldError(field, f"{code} is not in a {len(deck)}-card deck")
         out.append(c)

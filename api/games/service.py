@@ -41,7 +41,7 @@ from api.keys import owner_key
 from api.live import clock
 from api.live.presence import Seen
 from engine import Event, IllegalAction, InvalidAction, InvalidCard, InvalidDeck, InvalidOption
-from engine.actions import ABORT, CONTINUE, MELD, PLAY
+from engine.actions import ABORT, CONTINUE
 from engine.hosted import (
     HostedAction,
     HostedState,
@@ -56,7 +56,6 @@ from engine.hosted import (
     view,
 )
 from engine.hosted import parse_action as parse_hosted_action
-from engine.tausendeins.actions import BID, DISCARD, RAISE, TAKE_MUSIK
 
 #: Game ids are ``secrets.token_urlsafe(12)``, or ``<table_id>.<n>`` for a table's n-th game;
 #: anything else in a URL is an unknown game.
@@ -184,19 +183,22 @@ def _unrated(player: SeatedPlayer | None, seats: Sequence[Mapping[str, Any]]) ->
 PAUSE: Final = "pause"
 
 
-#: The request member at fault when an action of a type cannot be parsed.
-_ACTION_FIELDS: Final = {PLAY: "card", MELD: "suit", BID: "points", RAISE: "points",
-                         TAKE_MUSIK: "musik", DISCARD: "cards"}
-
-
 def parse_action(state: HostedState, body: Mapping[str, Any]) -> HostedAction:
     """The action of a request body in ``state``'s game; an unparsable one is a 422 on the
-    member at fault (``card``, ``suit``, ``points``, ``musik``, ``cards`` or ``type``)."""
+    member at fault (``card``, ``suit``, ``points``, ``musik``, ``cards``, ``type``, or one
+    its type does not take)."""
     try:
         return parse_hosted_action(state, body)
     except InvalidAction as exc:
-        field = _ACTION_FIELDS.get(body.get("type", ""), "type")
-        raise FieldError(field, str(exc)) from None
+        raise FieldError(exc.member or "type", str(exc)) from None
+
+
+def check_pause(body: Mapping[str, Any]) -> None:
+    """A ``pause`` body takes no member but ``type``: another is a 422 naming it."""
+    for name in body:
+        if name != "type":
+            raise FieldError(name, f"{name!r} is not a member of pause: pause takes no other "
+                                   "member")
 
 
 def act(store: GameStore, game: Game, seat: int, action: HostedAction,

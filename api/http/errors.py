@@ -37,6 +37,7 @@ from api.http.observability import request_id
 from api.http.schemas import ProblemSchema
 from api.text_policy import TextRefused
 from engine import Action, IllegalAction
+from engine.tausendeins import T1001Action
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
 PROBLEM_JSON: Final = "application/problem+json"
@@ -229,7 +230,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(IllegalAction)
     def _illegal(error: IllegalAction) -> Response:
-        legal = [a.as_dict() for a in error.legal if isinstance(a, Action)]
+        legal = [a.as_dict() for a in error.legal if isinstance(a, Action | T1001Action)]
         return problem_response(ILLEGAL_ACTION, error.reason, reason=error.reason,
                                 legal_actions=legal)
 

@@ -26,6 +26,8 @@ RESIGN: Final = "resign"
 ABORT: Final = "abort"
 SIMPLE: Final = (PASS, CONTINUE, RESIGN, ABORT)
 NUMBERED: Final = {BID: "points", RAISE: "points", TAKE_MUSIK: "musik"}
+#: The member of its JSON form each kind takes besides ``type`` (the others take none).
+MEMBERS: Final = {PLAY: "card", MELD: "suit", DISCARD: "cards", **NUMBERED}
 KINDS: Final = (PLAY, MELD, BID, PASS, TAKE_MUSIK, DISCARD, RAISE, CONTINUE, RESIGN, ABORT)
 
 
@@ -96,25 +98,34 @@ class T1001Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> T1001Action:
-        """Parse the JSON form; raises :class:`InvalidAction`."""
+        """Parse the JSON form: codes exactly as written (:func:`~engine.cards.parse_card`),
+        ``cards`` a list of two; members of other kinds are not looked at (see
+        :func:`engine.hosted.parse_action`). Raises :class:`InvalidAction` naming the member
+        at fault."""
         kind = data.get("type")
-        if kind == PLAY:
-            return cls.from_text(f"play:{data.get('card')}")
-        if kind == MELD:
-            return cls.from_text(f"meld:{data.get('suit')}")
-        if kind == DISCARD:
-            cards = data.get("cards")
-            if not isinstance(cards, list):
-                raise InvalidAction("discard needs cards: a list of two card codes")
-            return cls.from_text("discard:" + ",".join(str(c) for c in cards))
+        try:
+            if kind == PLAY:
+                return cls.play(parse_card(data.get("card")))
+            if kind == MELD:
+                return cls.meld(parse_suit(data.get("suit")))
+            if kind == DISCARD:
+                cards = data.get("cards")
+                if not isinstance(cards, list) or len(cards) != 2:
+                    raise InvalidAction('discard needs cards: a list of two card codes, e.g. '
+                                        '["9H", "JS"]', "cards")
+                return cls.discard(parse_card(cards[0]), parse_card(cards[1]))
+        except InvalidCard as exc:
+            raise InvalidAction(f"{kind}: {exc}", MEMBERS[str(kind)]) from None
         if isinstance(kind, str) and kind in NUMBERED:
             number = data.get(NUMBERED[kind])
             if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-                raise InvalidAction(f"{kind} needs {NUMBERED[kind]}: a whole number")
+                raise InvalidAction(f"{kind} needs {NUMBERED[kind]}: a whole number",
+                                    NUMBERED[kind])
             return cls(kind, number=number)
         if isinstance(kind, str) and kind in SIMPLE:
             return cls(kind)
-        raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(KINDS)}")
+        raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(KINDS)}",
+                            "type")
 
     def text(self) -> str:
         if self.card is not None:

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import CARD_CODES, Card, codes
-from engine.deal import parse_deck
+from engine.deal import parse_deck_of
 from engine.errors import InvalidOption
 from engine.events import Event
 from engine.rules import SIXTY_SIX
-from engine.tausendeins.options import T1001Rules
+from engine.tausendeins.options import NAME, T1001Rules
 from engine.tausendeins.state import AUCTION, MUSIK, PLAY, PLAYING, Call, T1001State
 
 _SECURE: Final = secrets.SystemRandom()
@@ -38,7 +38,7 @@ _PACKETS: Final = {
 
 def deck_cards(deck: object) -> list[Card]:
     """An explicit deal order (24 card codes, each once); raises ``InvalidDeck``."""
-    return parse_deck(SIXTY_SIX, deck)
+    return parse_deck_of(SIXTY_SIX.deck, NAME, deck)
 
 
 def _kind(rules: T1001Rules) -> str:

@@ -189,7 +189,6 @@ def apply(state: T1001State, seat: int, action: T1001Action,
         for c in action.cards:
             state.hands[seat] ^= 1 << c
             state.discards |= 1 << c
-        state.shown &= ~state.discards
         state.stage = PLAY_STAGE
         return [Event("discarded", {"seat": seat, "count": 2}, seat,
                       {"cards": [CARD_CODES[c] for c in action.cards]})]

@@ -87,7 +87,8 @@ class T1001State:
     marriages: list[Marriage] = field(default_factory=list)
     #: The suit just melded by the leader, whose King or Queen he must now lead.
     melded_suit: Suit | None = None
-    #: Cards the other seat has seen in a hand: melds' partner cards, a shown musik.
+    #: Cards the other seat has seen in a hand and not yet played: melds' partner cards, a
+    #: shown musik (its discarded cards too: discards are face down).
     shown: Mask = 0
     leader: int = 0
     trick: list[Card] = field(default_factory=list)

@@ -2,8 +2,9 @@
 
 A view holds the seat's own hand and public facts: the current trump (or none), the meld
 history, phase and stock count, the cards on the table and taken tricks, the other seat's
-cards that were shown and are still in his hand (a meld's partner card, a shown musik), the
-auction calls, contract and declarer, both totals and the target, pending marriages, the
+cards that were shown and not played yet (a meld's partner card, a shown musik card, also
+once it is discarded face down: the others cannot tell which were discarded), the auction
+calls, contract and declarer, both totals and the target, pending marriages, the
 settlement of a finished deal, and the seat's legal actions. Never the stock, an unshown or
 untaken musik, the discards (to anyone but the declarer) or the other hand.
 """
@@ -21,8 +22,8 @@ from engine.tausendeins.state import PENDING, T1001State
 def view(state: T1001State, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` sees it; ``None`` gives the spectator view."""
     rules = state.rules
-    known = {str(s): codes(state.hands[s] & state.shown)
-             for s in (0, 1) if s != seat and state.hands[s] & state.shown}
+    known = {str(s): codes(held & state.shown) for s, held in enumerate(_held(state))
+             if s != seat and held & state.shown}
     musik: dict[str, Any] | None = None
     if rules.musik:
         taken = state.musik_taken
@@ -76,3 +77,12 @@ def view(state: T1001State, seat: int | None) -> dict[str, Any]:
         "can_resign": seat is not None and not state.over,
         "settlement": state.settlement,
     }
+
+
+def _held(state: T1001State) -> tuple[int, int]:
+    """Each seat's hand, the declarer's with his discards: a shown card stays known until it
+    is played, whether it was kept or laid away face down."""
+    hands = [state.hands[0], state.hands[1]]
+    if state.declarer is not None:
+        hands[state.declarer] |= state.discards
+    return hands[0], hands[1]

@@ -18,14 +18,14 @@ def test_text_dict_and_repr_round_trip(action: Action) -> None:
 def test_examples() -> None:
     assert Action.from_text("play:QH").text() == "play:QH"
     assert Action.from_text("meld:H").as_dict() == {"type": "meld", "suit": "H"}
-    assert Action.from_text(" Play:qh ").text() == "play:QH"
+    assert Action.from_text(" Play:QH ").text() == "play:QH"
     assert Action.from_dict({"type": "play", "card": "TD"}).text() == "play:TD"
     assert str(Action.from_text("declare")) == "declare"
 
 
 @pytest.mark.parametrize(
     "text", ["", "dance", "play", "play:", "play:XX", "play:1H", "meld:X", "meld:KH",
-             "close:now", "exchange:9C", "play:QH:QH"],
+             "close:now", "exchange:9C", "play:QH:QH", "play:qh", "meld:h", "play:Qh"],
 )
 def test_garbage_is_invalid(text: str) -> None:
     with pytest.raises(InvalidAction):
@@ -34,7 +34,9 @@ def test_garbage_is_invalid(text: str) -> None:
 
 @pytest.mark.parametrize(
     "data", [{}, {"type": "dance"}, {"type": "play"}, {"type": "play", "card": "ZZ"},
-             {"type": "meld", "suit": 3}, {"type": 5}],
+             {"type": "meld", "suit": 3}, {"type": 5}, {"type": "play", "card": "qh"},
+             {"type": "play", "card": " QH"}, {"type": "play", "card": "QH "},
+             {"type": "meld", "suit": "h"}],
 )
 def test_garbage_dicts_are_invalid(data: dict[str, object]) -> None:
     with pytest.raises(InvalidAction):

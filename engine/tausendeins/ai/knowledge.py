@@ -4,19 +4,22 @@ unseen cards consistent with it (determinizations).
 The unseen cards are the 24 less the seat's hand, the cards played (taken tricks and the
 table), the other seat's shown cards (a meld's partner card, a shown musik) and the seat's own
 discards. They lie in the other hand, the stock, the untaken musik and (for the non-declarer)
-the discards. Strict play (phase 2: no stock left, ``deal`` all or the musik deal from trick 1)
-reveals what the other seat cannot hold: not following the suit led shows a void in it, and,
-with a trump set at that trick, not trumping shows a void in trumps; under ``phase2_head``
-following with a lower card shows no higher card of the suit. Phase-1 plays reveal nothing
-lasting (a card drawn later may fill the void). Each sample gives the other hand a uniform
-draw of the unseen cards he may hold, the rest shuffled to the other places: uniform over
-the deals consistent with these facts.
+the discards. A shown musik card the declarer has not played is in his hand or among his face
+down discards: the defender does not know which. Strict play (phase 2: no stock left, ``deal``
+all or the musik deal from trick 1) reveals what the other seat cannot hold: not following the
+suit led shows a void in it, and, with a trump set at that trick, not trumping shows a void in
+trumps; under ``phase2_head`` following with a lower card shows no higher card of the suit.
+Phase-1 plays reveal nothing lasting (a card drawn later may fill the void). Each sample gives
+the other hand a uniform draw of the unseen (and shown musik) cards he may hold, the rest
+shuffled to the other places, a draw kept in proportion to the ways of placing the rest:
+uniform over the deals consistent with these facts.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import comb
 from typing import Any
 
 from engine.cards import (
@@ -61,22 +64,26 @@ class Knowledge:
     stock_size: int
     musik_unknown: int
     discards_unknown: int
+    #: Shown musik cards the declarer kept or discarded (seen, so not in ``unseen``).
+    either: Mask = 0
 
     @property
     def determined(self) -> bool:
         """Whether exactly one deal fits: every unseen card is in the other hand."""
-        return self.unseen.bit_count() == self.other_unknown
+        return (self.unseen | self.either).bit_count() == self.other_unknown
 
     def sample(self, rng: random.Random) -> T1001State:
         """A full state consistent with the view, drawn uniformly (see the module text)."""
         state = clone(self.base)
         other = 1 - self.seat
-        allowed = cards_of(self.unseen & ~self.excluded)
+        allowed = cards_of((self.unseen | self.either) & ~self.excluded)
         if len(allowed) < self.other_unknown:
             raise InvalidView("no deal fits this view: the other hand cannot be filled")
-        theirs = rng.sample(allowed, self.other_unknown)
-        state.hands[other] |= mask_of(theirs)
-        rest = cards_of(self.unseen & ~mask_of(theirs))
+        theirs = self._draw(allowed, rng)
+        state.hands[other] |= theirs
+        laid_away = self.either & ~theirs
+        state.discards |= laid_away
+        rest = cards_of(self.unseen & ~theirs)
         rng.shuffle(rest)
         state.stock = rest[:self.stock_size]
         rest = rest[self.stock_size:]
@@ -91,12 +98,24 @@ class Knowledge:
                 known = state.musiks[taken - 1] if state.musiks else []
                 state.musiks = [known, untaken] if taken == 1 else [untaken, known]
         if self.discards_unknown:
-            state.discards |= mask_of(rest[:self.discards_unknown])
+            state.discards |= mask_of(rest[:self.discards_unknown - laid_away.bit_count()])
         if state.musiks and state.musik_taken is not None and not state.musiks[
                 state.musik_taken - 1]:
             # The taken musik unshown: its cards only matter as "not leftover".
             state.musiks[state.musik_taken - 1] = cards_of(state.discards)[:2]
         return state
+
+    def _draw(self, allowed: list[int], rng: random.Random) -> Mask:
+        """The other hand's unknown cards: a uniform draw of ``allowed``, kept with the
+        probability that the ways of placing the rest bear to the most ways (each shown musik
+        card not drawn fills a discard, leaving fewer ways for the unseen cards)."""
+        free = self.stock_size + self.musik_unknown
+        most = comb(free + self.discards_unknown, self.discards_unknown)
+        while True:
+            theirs = mask_of(rng.sample(allowed, self.other_unknown))
+            slots = self.discards_unknown - (self.either & ~theirs).bit_count()
+            if not self.either or rng.random() * most < comb(free + slots, slots):
+                return theirs
 
 
 def clone(state: T1001State) -> T1001State:
@@ -166,7 +185,7 @@ def _knowledge(view: dict[str, Any]) -> Knowledge:
     hand = mask_of(_cards(view["hand"]))
     known = mask_of(_cards(view["known_cards"].get(str(other), [])))
     s.hands = [0, 0]
-    s.hands[seat], s.hands[other] = hand, known
+    s.hands[seat] = hand
     s.shown = known
     s.trump = parse_suit(view["trump_suit"]) if view["trump_suit"] else None
     s.melded_suit = parse_suit(view["melded_suit"]) if view["melded_suit"] else None
@@ -187,7 +206,7 @@ def _knowledge(view: dict[str, Any]) -> Knowledge:
         s.contract, s.declarer, s.raised = (auction["contract"], auction["declarer"],
                                             auction["raised"])
     seen = hand | known | played
-    musik_unknown = discards_unknown = 0
+    musik_unknown = discards_unknown = either = 0
     musik = view["musik"]
     if musik is not None:
         s.musik_taken = musik["taken"]
@@ -202,18 +221,21 @@ def _knowledge(view: dict[str, Any]) -> Knowledge:
         elif musik["discarded"]:
             discards_unknown = 2
         if seat != s.declarer and musik["discarded"]:
-            # A shown card neither still shown in the other hand nor played was discarded.
+            # A shown card still known is kept or discarded; one neither known nor played was
+            # discarded (a view of an earlier version, which dropped it from known_cards).
+            either = mask_of(shown) & known
             forced = mask_of(shown) & ~known & ~played
             s.discards = forced
             seen |= forced
             discards_unknown = 2 - forced.bit_count()
-    other_unknown = view["hand_sizes"][other] - known.bit_count()
+    s.hands[other] = known & ~either
+    other_unknown = view["hand_sizes"][other] - s.hands[other].bit_count()
     stock_size = view["stock_size"]
     unseen = FULL & ~seen
     need = other_unknown + stock_size + musik_unknown + discards_unknown
-    if unseen.bit_count() != need:
-        raise InvalidView(f"the view leaves {unseen.bit_count()} cards unseen for {need} "
-                          f"hidden places")
+    if (unseen | either).bit_count() != need:
+        raise InvalidView(f"the view leaves {(unseen | either).bit_count()} cards unplaced "
+                          f"for {need} hidden places")
     excluded = strict_exclusions(rules, seat, view["tricks"], view["melds"])
     return Knowledge(seat, s, unseen, excluded, other_unknown, stock_size, musik_unknown,
-                     discards_unknown)
+                     discards_unknown, either)
