@@ -7,6 +7,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
 from api.http.openapi_check import SPEC_PATH, generated
 
 #: The document the code generates (another test keeps openapi/openapi.json equal to it).
@@ -89,3 +93,14 @@ def every_example(document: dict[str, Any]) -> Iterator[tuple[str, str, Any]]:
     for name, schema in components.get("schemas", {}).items():
         yield from _schema_examples(schema, f"#/components/schemas/{escape(name)}")
     assert not components.get("examples"), "components.examples: check them here too"
+
+
+_BASE = "urn:sixtysix:openapi"
+
+
+def validator(schema_at: str, document: dict[str, Any] | None = None) -> Draft202012Validator:
+    """A JSON Schema 2020-12 validator (OpenAPI 3.1's dialect) of the schema at JSON pointer
+    ``schema_at`` of ``document`` (default :data:`DOCUMENT`), its references resolved."""
+    resource = DRAFT202012.create_resource(DOCUMENT if document is None else document)
+    registry: Registry[Any] = Registry().with_resource(_BASE, resource)
+    return Draft202012Validator({"$ref": _BASE + schema_at}, registry=registry)

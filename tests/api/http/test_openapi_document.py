@@ -10,23 +10,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
-
 from api.http.openapi_docs import markdown
-from tests.api.http.document import DOCUMENT, METHODS, ROOT, escape, every_example
+from tests.api.http.document import DOCUMENT, METHODS, ROOT, escape, every_example, validator
 
-_BASE = "urn:sixtysix:openapi"
 
 def invalid_examples(document: dict[str, Any]) -> list[str]:
     """Each example of ``document`` that its schema refuses: where, and why."""
-    registry: Registry[Any] = Registry().with_resource(_BASE, DRAFT202012.create_resource(document))
     problems = []
     for where, schema_at, example in every_example(document):
-        validator = Draft202012Validator({"$ref": _BASE + schema_at}, registry=registry)
         problems += [f"{where}: {'/'.join(map(str, e.absolute_path))}: {e.message}"
-                     for e in validator.iter_errors(example)]
+                     for e in validator(schema_at, document).iter_errors(example)]
     return problems
 
 
