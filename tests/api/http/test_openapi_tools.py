@@ -142,3 +142,14 @@ def test_tsc_refuses_an_example_its_type_does_not_allow(tmp_path: Path) -> None:
     check = run([tool("tsc"), "--noEmit", "--strict", "sixtysix.d.ts",
                  "examples.ts"], tmp_path)
     assert check.returncode != 0 and "trick_no" in check.stdout, check.stdout
+
+
+def test_a_missing_tool_skips_but_fails_with_ci_set(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    monkeypatch.setattr(f"{__name__}.TOOLS", tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="redocly is missing: npm ci"):
+        tool("redocly")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set but redocly is missing"):
+        tool("redocly")
