@@ -124,18 +124,26 @@ def _call(endpoint: Any, **kwargs: Any) -> Any:
     raise AssertionError(f"still refused: {response.status_code} {response.content!r}")
 
 
+def _choice(legal: list[Any]) -> Any:
+    """Pass in a Tausendeins auction (the other side's contract: the bot's card points bring
+    it to the target in a few deals, where its own failed contracts could sink it), else the
+    first legal action."""
+    return next((a for a in legal if a.type_ == "pass"), legal[0])
+
+
 def play_match(package: ModuleType, url: str, checked: Checked, variant: str,
                rules: dict[str, Any], seats: int) -> Any:
-    """A whole match of ``variant`` by the generated client, the bot in seat 0 taking the
-    first legal action each time: its last view."""
+    """A whole match of ``variant`` by the generated client, the bot in seat 0 choosing by
+    :func:`_choice` (a match may end in a hand the bot sits out, so seat 1 deals first): its
+    last view."""
     models = importlib.import_module(f"{PACKAGE}.models")
     create_game, get_game, post_action = (importlib.import_module(f"{PACKAGE}.api.{name}")
                                           for name in ("games.create_game", "games.get_game",
                                                        "actions.post_action"))
     hooks = {"event_hooks": {"response": [checked]}}
     anonymous = package.Client(base_url=url, httpx_args=hooks, raise_on_unexpected_status=True)
-    body = models.CreateGame.from_dict({
-        "variant": variant, "rules": rules,
+    body = models.CreateGame.from_dict({  # seat 1 deals first: the bot plays the first hand
+        "variant": variant, "rules": rules, "first_dealer": 1,
         "seats": [{"kind": "human", "name": "bot"},
                   *({"kind": "computer", "level": "random"} for _ in range(seats - 1))]})
     created = _call(create_game, client=anonymous, body=body)
@@ -150,7 +158,7 @@ def play_match(package: ModuleType, url: str, checked: Checked, variant: str,
         if view.status in ("match_over", "aborted"):
             return view
         if view.legal_actions:
-            action = models.Action.from_dict(view.legal_actions[0].to_dict())
+            action = models.Action.from_dict(_choice(view.legal_actions).to_dict())
             answer = _call(post_action, game_id=game.game_id, client=seat, body=action,
                            if_match=f'"{view.version}"')
             if answer.status_code in (409, 412):  # the game changed meanwhile: reload
@@ -189,7 +197,7 @@ def test_the_generated_client_plays_a_whole_match(
     else:
         assert view.match.winner in range(seats) and max(view.match.points) >= 3
     actions = [s for m, p, s in checked.seen if p.endswith("/actions")]
-    assert len(actions) >= 6 and set(actions) <= {200, 409, 412}
+    assert len(actions) >= 2 and set(actions) <= {200, 409, 412}
     assert checked.problems == []
 
 
