@@ -61,6 +61,8 @@ SPEC_KWARGS: Final = {
             "documents (application/problem+json) with stable type URIs."),
         "license": {"name": "MIT", "identifier": "MIT"},
     },
+    # relative: the server that serves the document (at /openapi.json) serves the API
+    "servers": [{"url": "/", "description": "The server this document is served by"}],
     "components": {"securitySchemes": {
         "seatToken": {"type": "http", "scheme": "bearer",
                       "description": "A seat token from POST /v1/games, or a table's seat "

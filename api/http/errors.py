@@ -171,6 +171,10 @@ class ProblemApi(Api):  # type: ignore[misc]
         finally:
             del self.DEFAULT_RESPONSE_CONTENT_TYPE
 
+    def _register_pagination_header(self) -> None:
+        """Nothing: the API pages by cursor, not with flask-smorest's pagination header (whose
+        schema would stand unused in the document)."""
+
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
         kind = problem_type(status, error.name)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from apispec import APISpec, BasePlugin
@@ -26,6 +27,7 @@ from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
 from api.http.errors import PROBLEM_JSON
 from api.http.examples import ERRORS
 from api.http.examples_lobby import LOBBY_ERRORS
+from api.http.schemas import TausendeinsTrickSchema
 
 _PROBLEM: Final = {"$ref": "#/components/schemas/Problem"}
 #: Every error example by name: the games' and the lobby's.
@@ -335,6 +337,16 @@ LINKS: Final[dict[tuple[str, str, int], dict[str, Any]]] = {
 }
 
 
+def markdown(text: str) -> str:
+    """``text`` (a docstring: reStructuredText) with its inline literals, in double
+    backticks, made the single-backtick code spans of CommonMark, which the descriptions of
+    an OpenAPI document are written in and Swagger UI and ReDoc render."""
+    return _RST_LITERAL.sub(r"`\1`", text)
+
+
+_RST_LITERAL: Final = re.compile(r"``(.+?)``", re.DOTALL)
+
+
 def _invalid(path: str, method: str) -> str:
     """The 422 response component of an operation with input."""
     if (path, method) == CHAT:
@@ -351,6 +363,7 @@ class DocsPlugin(BasePlugin):
 
     def init_spec(self, spec: APISpec) -> None:
         self._spec = spec
+        spec.components.schema("TausendeinsTrick", schema=TausendeinsTrickSchema)
         for name, header in HEADERS.items():
             spec.components.header(name, header)
         for name, parameter in PARAMETERS.items():
@@ -363,6 +376,10 @@ class DocsPlugin(BasePlugin):
         if path is None or operations is None:
             return
         for method, operation in operations.items():
+            operation.setdefault("security", [])  # none named: public, and says so
+            for text in ("summary", "description"):
+                if text in operation:
+                    operation[text] = markdown(operation[text])
             if (path, method) in OPERATION_IDS:
                 operation["operationId"] = OPERATION_IDS[(path, method)]
             if (path, method) in HEADER_PARAMETERS:  # names: apispec makes them references

@@ -28,8 +28,8 @@ class RulesResource(MethodView):
     @blp.response(200, RulesSchema)
     def get(self) -> dict[str, Any]:
         """Variants, rule options with defaults and allowed values, settings, levels, and the
-        figures of the leaderboard's rules (README, "Leaderboard, ratings and the Route-66
-        tour")."""
+        figures of the leaderboard's rules (docs/play.md, "Leaderboard, ratings and the
+        Route-66 tour")."""
         described = describe()
         settings = [*cast(list[dict[str, Any]], described["settings"]), {
             "name": "auto_continue", "type": "boolean", "default": False,

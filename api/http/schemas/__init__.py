@@ -333,9 +333,28 @@ class TrickCardSchema(Schema):
 
 
 class TrickSchema(Schema):
-    leader = fields.Integer()
-    cards = fields.List(fields.Nested(TrickCardSchema))
-    winner = fields.Integer()
+    """A taken trick of the Sixty-Six family: each card with its seat."""
+
+    leader = fields.Integer(required=True)
+    cards = fields.List(fields.Nested(TrickCardSchema), required=True)
+    winner = fields.Integer(required=True)
+
+
+class TausendeinsTrickSchema(Schema):
+    """A taken trick of Tausendeins: its number and the cards in the order played."""
+
+    trick_no = fields.Integer(required=True, metadata={"description": "From 1"})
+    leader = fields.Integer(required=True)
+    cards = fields.List(fields.String(metadata=_CARD), required=True, metadata={
+        "description": "The leader's card first"})
+    winner = fields.Integer(required=True)
+
+
+def _one_of_components(*names: str, **metadata: Any) -> fields.Raw:
+    """A member that is one of the component schemas ``names`` (OpenAPI ``anyOf``; each is
+    registered by :class:`api.http.openapi_docs.DocsPlugin`)."""
+    return fields.Raw(metadata={
+        **metadata, "anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in names]})
 
 
 class MatchSchema(Schema):
@@ -421,7 +440,9 @@ class GameViewSchema(Schema):
     hand = fields.List(fields.String(), allow_none=True, metadata={
         "description": "The seat's cards; null for a spectator"})
     hand_sizes = fields.List(fields.Integer())
-    trump_suit = fields.String(metadata=_SUIT)
+    trump_suit = fields.String(allow_none=True, metadata={
+        **_SUIT, "description": _SUIT["description"] + "; null in Tausendeins before a "
+                                                       "marriage sets trump"})
     trump_card = fields.String(allow_none=True, metadata={
         "description": "The face-up trump card under the talon; null when closed or gone"})
     turned_card = fields.String()
@@ -432,7 +453,8 @@ class GameViewSchema(Schema):
     leader = fields.Integer()
     trick = fields.List(fields.Nested(TrickCardSchema))
     last_trick = fields.Nested(TrickSchema, allow_none=True)
-    tricks = fields.List(fields.Nested(TrickSchema))
+    tricks = fields.List(_one_of_components("Trick", "TausendeinsTrick"), metadata={
+        "description": "The taken tricks of the hand: Trick, or in Tausendeins TausendeinsTrick"})
     tricks_won = fields.List(fields.Dict())
     known_cards = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
                               metadata={"description": "Other seats' cards shown face up, by seat"})
@@ -602,3 +624,12 @@ class ProblemSchema(Schema):
     table_id = fields.String(metadata={"description": "404: the table that was not found"})
     station = fields.String(metadata={
         "description": "404/409: the tour station that was not found or is not open"})
+    queue_limit = fields.Integer(metadata={
+        "description": "503 advice-queue-full: the most hints and analyses that wait for a "
+                       "worker (SIXTYSIX_ADVICE_QUEUE)"})
+    max_open_tables = fields.Integer(metadata={
+        "description": "409 too-many-open-tables: the most open tables a player may have"})
+    open_tables = fields.List(fields.String(), metadata={
+        "description": "409 too-many-open-tables: the player's open tables"})
+    version = fields.Integer(metadata={
+        "description": "503 saved-view-unavailable: the table's version after the saved change"})

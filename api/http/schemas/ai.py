@@ -63,6 +63,17 @@ class AnalysisRequestSchema(Schema):
     trick = _member("array", "Cards of the current trick, {seat, card} each")
     tricks = _member("array", "The finished tricks of the hand, as in the view")
     melds = _member("array", "The melds shown, as in the view")
+    # the members only a Tausendeins view has (api.games.tausendeins_position.REQUIRED)
+    stage = _member("string", "Tausendeins: auction, musik or play")
+    hand_no = _member("integer", "Tausendeins: the deal's number, from 1")
+    melded_suit = _member("string", "Tausendeins: the suit just melded, or null")
+    stock_size = _member("integer", "Tausendeins: cards in the stock")
+    known_cards = _member("object", "Tausendeins: the other seat's cards shown face up, by "
+                                    "seat, as in the view")
+    auction = _member("object", "Tausendeins: the auction, as in the view, or null")
+    musik = _member("object", "Tausendeins: the musik, as in the view, or null")
+    totals = _member("array", "Tausendeins: each seat's total over the deals")
+    legal_actions = _member("array", "Tausendeins: the seat's legal actions, as in the view")
 
     budget_ms = BodyNumber(validate=validate.Range(min=1, max=MAX_BUDGET_MS), metadata=_BUDGET)
     samples = BodyInteger(validate=validate.Range(min=1, max=MAX_SAMPLES), metadata={

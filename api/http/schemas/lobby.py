@@ -163,7 +163,8 @@ class TableSummarySchema(Schema):
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
     match_points = fields.Integer(allow_none=True, metadata={"description": "null for tausendeins"})
-    settings = fields.Dict(keys=fields.String(), values=fields.Raw())
+    settings = fields.Nested(TableSettingsSchema, metadata={
+        "description": "The settings the table was created with, each given"})
     visibility = fields.String(validate=validate.OneOf(VISIBILITIES))
     rated = fields.Boolean(metadata={"description": "Counts for the leaderboard and ratings"})
     status = fields.String(validate=validate.OneOf(("open", "playing", "finished", "closed")))
