@@ -154,7 +154,8 @@ def add_play(sub: Subparsers) -> None:
                        epilog="The rules of every variant and option: docs/rules.md in the "
                        "repository, or /play#how-to-play on a running server (GET /v1/rules "
                        "lists the options).")
-    p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
+    p.add_argument("--level", default="normal", choices=list(LEVELS),
+                   help="computer level, weakest first")
     p.add_argument("--variant", default="sixty-six", choices=list(NAMES), help="variant")
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
                    "server started in this process)")

@@ -52,7 +52,7 @@ def test_parser_knows_serve_and_play() -> None:
     assert build_parser().parse_args(["serve", "--data", "e"]).data_dir == Path("e")
     args = build_parser().parse_args(["play"])
     assert (args.level, args.variant, args.url, args.match_points, args.point_counter) == (
-        "random", "sixty-six", None, None, True)
+        "normal", "sixty-six", None, None, True)
     args = build_parser().parse_args(["play", "--game", "g1", "--token=-T0k", "--url", "u"])
     assert (args.game, args.token) == ("g1", "-T0k")
     with pytest.raises(SystemExit):
@@ -220,7 +220,7 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "--variant {sixty-six,schnapsen,three-hand,four-hand,tausendeins}" in flat
     assert "--match-points {3,7,11}" in flat
     assert "--target-points 100-10001" in flat and "(default 1001)" in flat
-    assert "computer level (default: random)" in flat
+    assert "computer level, weakest first (default: normal)" in flat
     assert "variant (default: sixty-six)" in flat
     assert "(default: None)" not in flat
     assert "docs/rules.md" in flat  # where the rules are written down
@@ -236,7 +236,7 @@ def test_four_hand_names_the_computers_by_their_seats(
     match = re.search(r"^Match to \d+: (.*)$", out, re.MULTILINE)
     assert match, out
     assert [re.sub(r" \d+ \(\d+ to go\)$", "", p) for p in match.group(1).split(" · ")] == [
-        "You", "West (random)", "North (random, partner)", "East (random)"]
+        "You", "West (normal)", "North (normal, partner)", "East (normal)"]
 
 
 def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
