@@ -140,10 +140,11 @@ def worker_command(args: argparse.Namespace) -> int:
 
 
 class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Shows ``(default: X)`` for options that have a default other than ``None``."""
+    """Shows ``(default: X)`` for options that have a default other than ``None`` or
+    ``False``."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None:
+        if action.default is None or action.default is False:  # unset, or an off switch
             return action.help
         return super()._get_help_string(action)
 

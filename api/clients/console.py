@@ -75,7 +75,8 @@ class Console:
         self._inbox.put(None)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and answer the next line (``EOFError`` at the end of input)."""
+        """Show ``prompt`` and answer the next line (``EOFError`` at the end of input, after
+        ending the prompt's line)."""
         self._write(prompt)
         self._start()
         while not self._pending:
@@ -83,7 +84,8 @@ class Console:
             if got is None or isinstance(got, str):  # not the token of an abandoned call
                 self._pending.append(got)
         line = self._pending[0]
-        if line is None:  # the end stays the end
+        if line is None:  # the end stays the end; what follows starts a line of its own
+            self._write("\n")
             raise EOFError
         self._pending.popleft()
         return line

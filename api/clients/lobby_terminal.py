@@ -111,6 +111,8 @@ def play_lobby(client: SixtySixClient, choice: LobbyChoice, ask: Ask, say: Say,
         after = seat.events(you["game_id"], 0, limit=1)["last_seq"] if resuming else 0
         resuming = False
         if not play_match(seat, you["game_id"], ask, say, after, wait):
+            say(f"You left the game; it waits on the server. To resume it: "
+                f"{resume(table['table_id'])}")
             return 1
         if not _yes(_asked(ask, "Rematch? (y/n): ")):
             return 0
@@ -145,8 +147,8 @@ def _player(client: SixtySixClient, choice: LobbyChoice, ask: Ask, say: Say,
             saved.forget(client.base_url, known["player_id"])
         else:
             saved.put(client.base_url, known)  # the one used last
-            say(f"You are {shown(profile['name'])} (player {known['player_id']}), resumed "
-                f"with the token saved in {saved.path}.")
+            say(f"You are {shown(profile['name'])} (player {known['player_id']}), the player "
+                f"saved in {saved.path}.")
             return me, profile["name"]
     name = choice.name or (known["name"] if known else None)
     while True:

@@ -156,14 +156,17 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
 
     Shows every event after number ``after``, then the table and the numbered legal actions
     whenever it is the reader's turn; the result of the match is said once. Each long-poll for
-    the other seats runs through ``wait``, which the reader's ``q`` may cut short.
+    the other seats runs through ``wait``, which the reader's ``q`` may cut short; when it
+    waits for people (not computers), it says for whom, once until the reader's next turn.
     """
     view = client.view(game_id)
     texts = texts_of(view)
     me = view["seat"]
     names = table_names(view["seats"], me)
+    people = {s["seat"] for s in view["seats"] if s["kind"] == "human"}
     trump: str | None = view["trump_suit"]
     last_said = None
+    waiting_said = False
     while True:
         for event in client.all_events(game_id, after):
             line = texts.event(event, me, names, trump)
@@ -179,12 +182,17 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
                 say(texts.result(view, names))
             return True
         if not view["legal_actions"]:
+            turn = view.get("to_act")
+            if isinstance(turn, int) and turn in people and not waiting_said:
+                say(f"Waiting for {names.get(turn, f'Seat {turn}')}… (q quits)")
+                waiting_said = True
             waited = wait(partial(client.view, game_id, after_version=view["version"],
                                   wait=POLL_WAIT))
             if isinstance(waited, Quit):
                 return False
             view = waited
             continue
+        waiting_said = False
         say("")
         say(texts.view(view, names))
         moved = _move(client, game_id, view, texts, ask, say)

@@ -221,7 +221,7 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "--target-points 100-10001" in flat and "(default 1001)" in flat
     assert "computer level, weakest first (default: normal)" in flat
     assert "variant (default: sixty-six)" in flat
-    assert "(default: None)" not in flat
+    assert "(default: None)" not in flat and "(default: False)" not in flat  # off switches
     assert "docs/rules.md" in flat  # where the rules are written down
 
 

@@ -95,7 +95,7 @@ def test_the_player_token_is_kept_per_server_and_resumed(
     saved = tokens.get(live_url)
     assert saved is not None and saved["name"] == "Ann"
     again = "\n".join(_quit_at_the_listing(live_url, tokens))
-    assert f"You are Ann (player {saved['player_id']}), resumed" in again
+    assert f"You are Ann (player {saved['player_id']}), the player saved in" in again
     assert "taken" not in again
     assert len(list(redis_client.scan_iter("sixtysix:player:{*}"))) == 2  # Host and Ann
     assert tokens.get(live_url + "/") == saved and tokens.get("http://elsewhere:1") is None
@@ -160,7 +160,7 @@ def test_two_terminals_of_one_user_play_each_other_by_name(
     again = PlayProcess([*url, "--name", "ann"], tmp_path, "q\n")  # Ann's again, by her name
     again.end(MATCH_WITHIN)
     ann_id = tokens.players(live_url)[0]["player_id"]
-    assert again.said(rf"^You are Ann \(player {ann_id}\), resumed")
+    assert again.said(rf"^You are Ann \(player {ann_id}\), the player saved in ")
     assert [p["name"] for p in tokens.players(live_url)] == ["Ann", "Bob"]
 
 
@@ -184,6 +184,8 @@ def test_a_table_game_is_resumed_after_quitting(
                               r"sixtysix play (.*)$")
             args = shlex.split(resume[1])
             assert f"--resume={table_id}" in args and "--name=Ann" in args
+            assert ann.said(r"^You left the game; it waits on the server\. To resume it: "
+                            r"sixtysix play (.*)$")[1] == resume[1]  # said again on quitting
             again = PlayProcess(args, tmp_path, "1\n")
             assert again.end(MATCH_WITHIN) == 1
         finally:
