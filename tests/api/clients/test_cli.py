@@ -265,7 +265,9 @@ def test_the_printed_resume_command_resumes_that_game(
     assert main(["play", "--url", live_url, "--match-points", "3"]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("To resume it later: "))
-    words = shlex.split(line.removeprefix("To resume it later: "))
+    command = line.removeprefix("To resume it later: ")
+    assert f"You left the game; it waits on the server. To resume it: {command}" in out
+    words = shlex.split(command)
     assert words[:2] == ["sixtysix", "play"]
     game_id = re.search(r"^Game (\S+): you are seat 0\.$", out, re.MULTILINE)
     assert game_id, out
