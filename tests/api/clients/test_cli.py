@@ -310,6 +310,9 @@ def test_resume_needs_token_and_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--game", "abc"]) == 2
     assert main(["play", "--game", "abc", "--token=-x"]) == 2
     assert "--game needs --token and --url" in capsys.readouterr().err
+    assert main(["play", "--resume"]) == main(["play", "--lobby", "--resume=t1"]) == 2
+    assert capsys.readouterr().err == 2 * ("sixtysix play: --resume needs --lobby and --url "
+                                           "(the server the table is on)\n")
 
 
 # --------------------------------------------------------------------------- serve
