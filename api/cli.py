@@ -24,6 +24,7 @@ from typing import TypeAlias
 
 from api import arena
 from api.clients.client import ApiError, SixtySixClient
+from api.clients.console import Console
 from api.clients.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
 from api.clients.play import play_against_computer, resume
 from api.clients.player_tokens import PlayerTokens, config_dir
@@ -55,6 +56,8 @@ from engine.tausendeins import NAME as TAUSENDEINS
 from engine.tausendeins import OPTIONS as T1001_OPTIONS
 
 MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
+#: Your name in a game against the computer when ``--name`` is not given.
+COMPUTER_GAME_NAME = "You"
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -137,10 +140,11 @@ def worker_command(args: argparse.Namespace) -> int:
 
 
 class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Shows ``(default: X)`` for options that have a default other than ``None``."""
+    """Shows ``(default: X)`` for options that have a default other than ``None`` or
+    ``False``."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None:
+        if action.default is None or action.default is False:  # unset, or an off switch
             return action.help
         return super()._get_help_string(action)
 
@@ -149,12 +153,14 @@ def add_play(sub: Subparsers) -> None:
     p = sub.add_parser("play", help="play a match against the computer in the terminal",
                        formatter_class=_DefaultsFormatter,
                        description="Play a match against the computer through the HTTP API, "
-                       "or resume a seat with --game and --token. Choose by number, card "
-                       "(TH), action (play:TH, meld:H, close) or 'hint'; q quits.",
+                       "or resume a seat with --game and --token; with --lobby, play people "
+                       "at a table. Choose by number, card (TH), action (play:TH, meld:H, "
+                       "close) or 'hint'; q quits, also while waiting for the others.",
                        epilog="The rules of every variant and option: docs/rules.md in the "
                        "repository, or /play#how-to-play on a running server (GET /v1/rules "
                        "lists the options).")
-    p.add_argument("--level", default="random", choices=list(LEVELS), help="computer level")
+    p.add_argument("--level", default="normal", choices=list(LEVELS),
+                   help="computer level, weakest first")
     p.add_argument("--variant", default="sixty-six", choices=list(NAMES), help="variant")
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
                    "server started in this process)")
@@ -169,7 +175,10 @@ def add_play(sub: Subparsers) -> None:
     p.add_argument("--deck", type=int, choices=list(deck.allowed),
                    help=f"cards in the pack: 32 keeps the 7s and 8s ({', '.join(deck.variants)}; "
                    f"default {deck.default})")
-    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--name", help=f"your name at the table (default: {COMPUTER_GAME_NAME}); "
+                   "with --lobby: play as the player of this name saved for --url, made and "
+                   "saved if there is none (one player per name; default: the one played "
+                   "last, else asked)")
     p.add_argument("--point-counter", action=argparse.BooleanOptionalAction, default=True,
                    help="show each side's running points in the hand")
     p.add_argument("--game", help="resume this game (needs --url and --token)")
@@ -184,21 +193,30 @@ def play(args: argparse.Namespace) -> int:
         print("sixtysix play: --game needs --token and --url (the server the game is on)",
               file=sys.stderr)
         return 2
+    if args.resume is not None and not (args.lobby and args.url):
+        print("sixtysix play: --resume needs --lobby and --url (the server the table is on)",
+              file=sys.stderr)
+        return 2
     mismatch = _variant_mismatch(args)
     if mismatch:
         print(f"sixtysix play: {mismatch}", file=sys.stderr)
         return 2
+    console = Console()
     with ExitStack() as stack:
         url = args.url or stack.enter_context(LocalServer()).url
         client = stack.enter_context(SixtySixClient(url))
         if args.lobby:  # a server of this process forgets its players: none to keep
             saved = PlayerTokens(config_dir()) if args.url else None
-            return play_lobby(client, lobby_choice(args), input, print, saved)
+            return play_lobby(client, lobby_choice(args), console.ask, print, saved,
+                              console.wait)
         if args.game:
-            return resume(client.with_token(args.token), args.game, input, print)
+            return resume(client.with_token(args.token), args.game, console.ask, print,
+                          console.wait)
         return play_against_computer(
-            client, args.variant, args.level, args.match_points, args.name, input, print,
-            settings=_play_settings(args), show_resume=bool(args.url), rules=_play_rules(args))
+            client, args.variant, args.level, args.match_points,
+            args.name or COMPUTER_GAME_NAME, console.ask, print,
+            settings=_play_settings(args), show_resume=bool(args.url), rules=_play_rules(args),
+            wait=console.wait)
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from api.clients import terminal1001
@@ -24,6 +25,7 @@ from api.clients.client import (
     SixtySixClient,
     View,
 )
+from api.clients.console import Quit, Wait, blocking, is_quit
 from api.clients.terminal import (
     HINT_COMMAND,
     PROMPT,
@@ -108,12 +110,13 @@ def play_against_computer(
     settings: Mapping[str, Any] | None = None,
     show_resume: bool = False,
     rules: Mapping[str, Any] | None = None,
+    wait: Wait = blocking,
 ) -> int:
     """Create a game of ``variant`` with the reader in seat 0 and computers of ``level`` in the
     others (table ``settings`` such as ``point_counter``; rule options ``rules``), and play it
     to its end; 0 when it ended, 1 when the reader quit, 2 for an unknown variant.
     ``show_resume`` says the command that takes the game up again (for a server that outlives
-    this process).
+    this process), at the start and on quitting; ``wait`` as :func:`play_match`'s.
     """
     players = next((v["players"] for v in client.rules()["variants"] if v["name"] == variant),
                    None)
@@ -126,33 +129,44 @@ def play_against_computer(
                               settings=settings)
     me = game["seats"][0]
     say(f"Game {game['game_id']}: you are seat {me['seat']}.")
+    again = (f"sixtysix play --url {client.base_url} --game={game['game_id']} "
+             f"--token={me['token']}")
     if show_resume:
-        say(f"To resume it later: sixtysix play --url {client.base_url} "
-            f"--game={game['game_id']} --token={me['token']}")
-    return 0 if play_match(client.with_token(me["token"]), game["game_id"], ask, say) else 1
+        say(f"To resume it later: {again}")
+    if play_match(client.with_token(me["token"]), game["game_id"], ask, say, wait=wait):
+        return 0
+    if show_resume:
+        say(f"You left the game; it waits on the server. To resume it: {again}")
+    return 1
 
 
-def resume(client: SixtySixClient, game_id: str, ask: Ask, say: Say) -> int:
+def resume(client: SixtySixClient, game_id: str, ask: Ask, say: Say, wait: Wait = blocking
+           ) -> int:
     """Take up the client's seat in a running game: the table as it is now (earlier events are
     not repeated), then on to the end; 0 when the match ended, 1 when the reader quit.
     """
     after = client.events(game_id, 0, limit=1)["last_seq"]
     say(f"Game {game_id}: resumed.")
-    return 0 if play_match(client, game_id, ask, say, after) else 1
+    return 0 if play_match(client, game_id, ask, say, after, wait) else 1
 
 
-def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: int = 0) -> bool:
+def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: int = 0,
+               wait: Wait = blocking) -> bool:
     """Play the client's seat until the match is over (True) or the reader quits (False).
 
     Shows every event after number ``after``, then the table and the numbered legal actions
-    whenever it is the reader's turn; the result of the match is said once.
+    whenever it is the reader's turn; the result of the match is said once. Each long-poll for
+    the other seats runs through ``wait``, which the reader's ``q`` may cut short; when it
+    waits for people (not computers), it says for whom, once until the reader's next turn.
     """
     view = client.view(game_id)
     texts = texts_of(view)
     me = view["seat"]
     names = table_names(view["seats"], me)
+    people = {s["seat"] for s in view["seats"] if s["kind"] == "human"}
     trump: str | None = view["trump_suit"]
     last_said = None
+    waiting_said = False
     while True:
         for event in client.all_events(game_id, after):
             line = texts.event(event, me, names, trump)
@@ -168,8 +182,17 @@ def play_match(client: SixtySixClient, game_id: str, ask: Ask, say: Say, after: 
                 say(texts.result(view, names))
             return True
         if not view["legal_actions"]:
-            view = client.view(game_id, after_version=view["version"], wait=POLL_WAIT)
+            turn = view.get("to_act")
+            if isinstance(turn, int) and turn in people and not waiting_said:
+                say(f"Waiting for {names.get(turn, f'Seat {turn}')}… (q quits)")
+                waiting_said = True
+            waited = wait(partial(client.view, game_id, after_version=view["version"],
+                                  wait=POLL_WAIT))
+            if isinstance(waited, Quit):
+                return False
+            view = waited
             continue
+        waiting_said = False
         say("")
         say(texts.view(view, names))
         moved = _move(client, game_id, view, texts, ask, say)
@@ -189,7 +212,7 @@ def _move(client: SixtySixClient, game_id: str, view: View, texts: Texts, ask: A
         except EOFError:
             text = "q"
         command = text.strip().lower()
-        if command in ("q", "quit", "exit"):
+        if is_quit(command):
             return None
         verb, _, said = text.strip().partition(" ")
         if verb.lower() == SAY_COMMAND:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
@@ -52,7 +53,7 @@ def test_parser_knows_serve_and_play() -> None:
     assert build_parser().parse_args(["serve", "--data", "e"]).data_dir == Path("e")
     args = build_parser().parse_args(["play"])
     assert (args.level, args.variant, args.url, args.match_points, args.point_counter) == (
-        "random", "sixty-six", None, None, True)
+        "normal", "sixty-six", None, None, True)
     args = build_parser().parse_args(["play", "--game", "g1", "--token=-T0k", "--url", "u"])
     assert (args.game, args.token) == ("g1", "-T0k")
     with pytest.raises(SystemExit):
@@ -163,19 +164,17 @@ def test_say_sends_a_chat_message_and_others_are_shown(
 def test_main_play_against_a_url_and_quit(live_url: str, redis_client: redis.Redis,
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    ask, prompts = _scripted(["q"])
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     assert main(["play", "--url", live_url, "--variant", "schnapsen"]) == 1
     out = capsys.readouterr().out
     assert "Game " in out and "Your hand: " in out
-    assert prompts and "number, card, action, hint" in prompts[0]
+    assert "Your choice (number, card, action, hint" in out
     assert redis_client.keys("sixtysix:game:*")
 
 
 def test_main_play_starts_its_own_server(monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    ask, _ = _scripted([])
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--match-points", "3"]) == 1
     assert "Your hand: " in capsys.readouterr().out
 
@@ -220,23 +219,22 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "--variant {sixty-six,schnapsen,three-hand,four-hand,tausendeins}" in flat
     assert "--match-points {3,7,11}" in flat
     assert "--target-points 100-10001" in flat and "(default 1001)" in flat
-    assert "computer level (default: random)" in flat
+    assert "computer level, weakest first (default: normal)" in flat
     assert "variant (default: sixty-six)" in flat
-    assert "(default: None)" not in flat
+    assert "(default: None)" not in flat and "(default: False)" not in flat  # off switches
     assert "docs/rules.md" in flat  # where the rules are written down
 
 
 def test_four_hand_names_the_computers_by_their_seats(
         live_url: str, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    ask, _ = _scripted([])
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--url", live_url, "--variant", "four-hand"]) == 1
     out = capsys.readouterr().out
     match = re.search(r"^Match to \d+: (.*)$", out, re.MULTILINE)
     assert match, out
     assert [re.sub(r" \d+ \(\d+ to go\)$", "", p) for p in match.group(1).split(" · ")] == [
-        "You", "West (random)", "North (random, partner)", "East (random)"]
+        "You", "West (normal)", "North (normal, partner)", "East (normal)"]
 
 
 def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
@@ -247,8 +245,7 @@ def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
                                   first_dealer=1, match_points=3)
         token = game["seats"][0]["token"]
         hand = client.with_token(token).view(game["game_id"])["hand"]
-    ask, _ = _scripted(["1"])
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     assert main(["play", "--url", live_url, f"--game={game['game_id']}",
                  f"--token={token}"]) == 1
     out = capsys.readouterr().out
@@ -256,7 +253,7 @@ def test_resume_a_game_by_id_and_token(live_url: str, redis_client: redis.Redis,
     assert "You are dealt" not in out  # earlier events are not repeated
     shown = re.findall(r"^Your hand: (.*)$", out, re.MULTILINE)
     assert sorted(shown[0].split()) == sorted(hand)
-    assert len(shown) == 2 and re.search(r"^You played \S\S\.$", out, re.MULTILINE)
+    assert len(shown) == 2 and re.search(r"\): You played \S\S\.$", out, re.MULTILINE)
 
 
 def test_the_printed_resume_command_resumes_that_game(
@@ -264,12 +261,13 @@ def test_the_printed_resume_command_resumes_that_game(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The line ``sixtysix play --url`` prints, run as it is printed (a new process, its
     words split as a shell splits them), takes up the same seat of the same game."""
-    ask, _ = _scripted([])  # quits at the first prompt
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # quits at the first prompt
     assert main(["play", "--url", live_url, "--match-points", "3"]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("To resume it later: "))
-    words = shlex.split(line.removeprefix("To resume it later: "))
+    command = line.removeprefix("To resume it later: ")
+    assert f"You left the game; it waits on the server. To resume it: {command}" in out
+    words = shlex.split(command)
     assert words[:2] == ["sixtysix", "play"]
     game_id = re.search(r"^Game (\S+): you are seat 0\.$", out, re.MULTILINE)
     assert game_id, out
@@ -300,7 +298,7 @@ def test_resume_of_a_finished_game_says_the_result_once(
         view = me.view(game["game_id"])
         while view["status"] != "match_over":
             view = me.act(game["game_id"], view["legal_actions"][0])
-    monkeypatch.setattr("builtins.input", _scripted([])[0])
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--url", live_url, f"--game={game['game_id']}",
                  f"--token={game['seats'][0]['token']}"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -312,6 +310,9 @@ def test_resume_needs_token_and_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--game", "abc"]) == 2
     assert main(["play", "--game", "abc", "--token=-x"]) == 2
     assert "--game needs --token and --url" in capsys.readouterr().err
+    assert main(["play", "--resume"]) == main(["play", "--lobby", "--resume=t1"]) == 2
+    assert capsys.readouterr().err == 2 * ("sixtysix play: --resume needs --lobby and --url "
+                                           "(the server the table is on)\n")
 
 
 # --------------------------------------------------------------------------- serve

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -72,15 +73,9 @@ def test_a_whole_game_of_tausendeins_with_typed_commands(
 def test_main_plays_tausendeins_against_a_url_and_quits(
         live_url: str, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    prompts: list[str] = []
-
-    def ask(prompt: str) -> str:
-        prompts.append(prompt)
-        return "q"
-
-    monkeypatch.setattr("builtins.input", ask)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     assert main(["play", "--url", live_url, "--variant", "tausendeins",
                  "--target-points", "300"]) == 1
     out = capsys.readouterr().out
     assert "Game to 300: You 0 (300 to go)" in out
-    assert prompts and "musik N" in prompts[0]
+    assert re.search(r"^Your choice .*musik N.*: ", out, re.M)
