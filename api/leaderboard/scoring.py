@@ -15,16 +15,17 @@ Rules, per player seat (computer seats never score):
   resigner's side no placement and costs the resigner 10 if another player account (human or
   bot) sits in the game; against computers only it costs nothing. The other sides are placed
   as above, if the match was played: a match left before :data:`MIN_SETTLED` of its hands
-  were settled is **too short**: nobody is placed (the penalty stays), so resigning at once
-  gives the other account nothing.
+  were settled is **too short**: nobody is placed and nobody rated (the penalty stays), so
+  resigning at once gives the other account nothing.
 * **Abort** is "no result": no placement and no penalty; hands settled before it (possible in
   three-hand, where the dealer sits out) keep their points.
 
 Ratings (:class:`Rated`): a match's award with places is rated by them, and says which sides'
 ratings may move which way. A side that took advice may only lose (a win with advice is not
 his; a loss is: so asking for a hint when losing voids nothing), and the others may only gain
-against it (nobody loses to advice). A too-short match moves only the resigner's side, as a
-loss (leaving early is never a way out of a loss, and gives nobody a win).
+against it (nobody loses to advice). A too-short match rates no side: the threshold that keeps
+the winner's rating still keeps the leaver's (a rating measures play, and there was none; as
+Lichess leaves too-short games unrated).
 
 Each award carries a ``marker`` (``hand:<hand_no>``, ``match:<match_no>``) that the store
 writes atomically with the increments, so an award is counted once however often a game's
@@ -58,7 +59,7 @@ class Award:
     hands_won: dict[int, int] = field(default_factory=dict)
     #: Sides in finishing order with shared places (matches only): side -> place (1 = first).
     places: dict[int, int] = field(default_factory=dict)
-    #: How the match moves ratings (matches only).
+    #: How the match moves ratings (``None``: a hand, or a too-short match, rates nobody).
     rated: Rated | None = None
 
 
@@ -143,11 +144,10 @@ def _match_award(state: GameState, hints: _Hints, seats: Sequence[int], match_no
     excluded = () if resigner is None else (state.side_of(resigner),)
     ranked = places(score, winner, excluded)
     hinted = frozenset(side for side in sides if hints.match(side, match_no))
+    rated: Rated | None = None  # too short: no side is rated
     if played:
         rated = Rated(frozenset(sides) - hinted, hinted) if hinted else Rated(
             frozenset(sides), frozenset(sides))
-    else:  # too short: only the resigner's side moves, and only down
-        rated = Rated(frozenset(), frozenset(excluded))
     award = Award(f"match:{match_no}", places=ranked, rated=rated)
     for seat in seats:
         place = ranked.get(state.side_of(seat))

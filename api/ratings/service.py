@@ -3,12 +3,13 @@
 A rated match (the same games as the leaderboard's: rated, with a player) updates every
 player's rating for the variant once, by the finishing order of the sides (the leaderboard's
 places; a resigner's side last; partners are a team), in the directions the match allows
-(:class:`~api.ratings.model.Rated`, from :mod:`api.leaderboard.scoring`: advice, and a match
-left too early, move ratings one way only). A computer level is an anchor: players are rated
-against its rating, which only arena runs (``sixtysix arena --rate``, and the shipped seed)
-change. A level plays the same whoever it meets, and a rating that matches against people
-moved could be pushed up or down by anyone willing to throw matches with spare accounts, and
-then farmed; it would also be one rating that every game against that level writes at once.
+(:class:`~api.ratings.model.Rated`, from :mod:`api.leaderboard.scoring`: advice moves
+ratings one way only, and a match left too early rates nobody). A computer level is an
+anchor: players are rated against its rating, which only arena runs (``sixtysix arena
+--rate``, and the shipped seed) change. A level plays the same whoever it meets, and a rating
+that matches against people moved could be pushed up or down by anyone willing to throw
+matches with spare accounts, and then farmed; it would also be one rating that every game
+against that level writes at once.
 """
 
 from __future__ import annotations

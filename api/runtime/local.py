@@ -68,7 +68,8 @@ class LocalServer(Started):
                 stack.callback(services.queue.close)
             if self.workers and services.queue is not None:
                 stack.enter_context(WorkerThreads(redis_url, self.config.get("QUEUE_URL"),
-                                                  self.workers))
+                                                  self.workers,
+                                                  app.config["SIXTYSIX_GAME_TTL"]))
             server = make_server(HOST, 0, app, threaded=True, request_handler=_QuietHandler)
             stack.callback(server.server_close)
             thread = threading.Thread(target=server.serve_forever, name="sixtysix-local",

@@ -78,7 +78,7 @@ export class LeaderboardPage {
           + "tables and the tour. The computer levels' ratings are fixed, measured by matches "
           + "between the levels.",
         `Leaving a match against other players costs ${c.leave_penalty} points. A match left `
-          + `before ${hands} settled places nobody, and only the leaver's rating moves (down).`,
+          + `before ${hands} settled places nobody and rates nobody.`,
         "A hand in which you ask for a hint counts for nobody on your side, and your side gets "
           + "no place; your rating can then only fall, and your opponents' only rise.",
         `Two accounts can play ${c.rated_pair_limit} rated matches together in ${hours} hours; `

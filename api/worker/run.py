@@ -46,7 +46,7 @@ from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
 from api.composition import compose
-from api.config import DEFAULTS
+from api.config import DEFAULTS, from_env
 from api.games.service import request_computers
 from api.games.store import GameNotFound
 from api.live import clock
@@ -102,14 +102,16 @@ def queue_url(env: Mapping[str, str]) -> str:
     return (env.get("QUEUE_URL") or env.get("REDIS_URL") or DEFAULTS["REDIS_URL"]).strip()
 
 
-def build_context(redis_url: str, queue: str, timeout: float = DEFAULTS[
-        "SIXTYSIX_REDIS_TIMEOUT"]) -> jobs.WorkerContext:
+def build_context(redis_url: str, queue: str,
+                  timeout: float = DEFAULTS["SIXTYSIX_REDIS_TIMEOUT"],
+                  game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"]) -> jobs.WorkerContext:
     """The worker's adapters on ``redis_url`` and the task queue on ``queue``, built once by
-    the composition root (:func:`api.composition.compose`)."""
+    the composition root (:func:`api.composition.compose`); a game it saves lives
+    ``game_ttl`` seconds, as one the web tier saves."""
     client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
     tasks = TaskQueue.from_url(queue, timeout)
-    built = compose(client, tasks, game_ttl=DEFAULTS["SIXTYSIX_GAME_TTL"], settle_wait=timeout)
+    built = compose(client, tasks, game_ttl=game_ttl, settle_wait=timeout)
     return jobs.WorkerContext(built.games, tasks, built.after_save)
 
 
@@ -268,19 +270,21 @@ class Scheduler(RQScheduler):
 
 def main(argv: list[str] | None = None) -> None:
     """One worker process (``python -m api.worker.run``), or with ``--scheduler`` the
-    scheduler: work until SIGTERM or SIGINT."""
+    scheduler: work until SIGTERM or SIGINT. It reads the web tier's configuration
+    (:func:`api.config.from_env`: ``REDIS_URL``, ``SIXTYSIX_REDIS_TIMEOUT``,
+    ``SIXTYSIX_GAME_TTL``)."""
     args = sys.argv[1:] if argv is None else argv
     logging.basicConfig(level=os.environ.get("SIXTYSIX_LOG_LEVEL", "info").upper(),
                         format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
-    timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT") or DEFAULTS[
-        "SIXTYSIX_REDIS_TIMEOUT"])
+    settings = from_env(os.environ)
+    timeout = float(settings["SIXTYSIX_REDIS_TIMEOUT"])
     scheduler = args == ["--scheduler"]
     stop = threading.Event()  # set by SIGINT or SIGTERM from here on, RQ's handlers or not
     _on_stop_signals(stop, lambda signum, frame: None)
     if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
-    ctx = build_context(os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
-                        queue_url(os.environ), timeout)
+    ctx = build_context(settings["REDIS_URL"], queue_url(os.environ), timeout,
+                        settings["SIXTYSIX_GAME_TTL"])
     if scheduler:
         with Heartbeat(ctx.queue.redis, SCHEDULER):
             _schedule(ctx, stop)
@@ -418,12 +422,14 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
 
 class WorkerThreads(Started):
     """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
-    ``queue`` (the task queue; default ``redis_url``)."""
+    ``queue`` (the task queue; default ``redis_url``), saving games for ``game_ttl`` seconds."""
 
-    def __init__(self, redis_url: str, queue: str | None = None, count: int = 1) -> None:
+    def __init__(self, redis_url: str, queue: str | None = None, count: int = 1,
+                 game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"]) -> None:
         self.redis_url = redis_url
         self.queue = queue or redis_url
         self.count = count
+        self.game_ttl = game_ttl
         self._stop = threading.Event()
         self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
@@ -432,7 +438,8 @@ class WorkerThreads(Started):
     def start(self) -> Self:
         self._stop.clear()
         for i in range(self.count):
-            ctx = build_context(self.redis_url, self.queue)  # connects lazily: never fails
+            # connects lazily: never fails
+            ctx = build_context(self.redis_url, self.queue, game_ttl=self.game_ttl)
             thread = threading.Thread(target=work_until, args=(ctx, self._stop, ThreadWorker),
                                       daemon=True, name=f"sixtysix-worker-{i}")
             thread.start()

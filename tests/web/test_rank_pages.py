@@ -62,20 +62,29 @@ def _board_rows(driver: WebDriver, table: str) -> list[list[str]]:
 
 
 def _resigned_match(url: str) -> None:
-    """A rated table of Lena and Max; Max resigns at once: too short to place Lena, so only
-    Max's penalty and his loss are counted."""
+    """A rated table of Lena and Max; after the first hand is settled (fewer, and the match is
+    too short to rate anybody) Max resigns: both are rated, Lena placed, Max pays his
+    penalty."""
     auth = [{"Authorization": "Bearer " + requests.post(
         f"{url}/v1/players", json={"name": name}, timeout=5).json()["token"]}
         for name in ("Lena", "Max")]
     table = requests.post(f"{url}/v1/tables", headers=auth[0], timeout=5, json={
-        "seats": [{"kind": "player"}, {"kind": "open"}], "match_points": 3}).json()
+        "seats": [{"kind": "player"}, {"kind": "open"}], "match_points": 7}).json()
     requests.post(f"{url}/v1/tables/{table['table_id']}/join", headers=auth[1], json={},
                   timeout=5).raise_for_status()
-    you = requests.get(f"{url}/v1/tables/{table['table_id']}", headers=auth[1],
-                       timeout=5).json()["you"]
-    requests.post(f"{url}/v1/games/{you['game_id']}/actions", timeout=5, json={
-        "type": "resign"}, headers={"Authorization": f"Bearer {you['token']}"}
-    ).raise_for_status()
+    seats = [requests.get(f"{url}/v1/tables/{table['table_id']}", headers=a,
+                          timeout=5).json()["you"] for a in auth]
+    game = f"{url}/v1/games/{seats[1]['game_id']}"
+    tokens = [{"Authorization": f"Bearer {you['token']}"} for you in seats]
+    while True:
+        views = [requests.get(game, headers=t, timeout=5).json() for t in tokens]
+        if views[1]["settlement"] is not None:
+            break
+        mover = next(i for i, v in enumerate(views) if v["legal_actions"])
+        requests.post(f"{game}/actions", json=views[mover]["legal_actions"][0],
+                      headers=tokens[mover], timeout=5).raise_for_status()
+    requests.post(f"{game}/actions", json={"type": "resign"}, headers=tokens[1],
+                  timeout=5).raise_for_status()
 
 
 def _api(url: str, path: str) -> dict[str, Any]:

@@ -561,7 +561,7 @@ class LeaderboardRulesSchema(Schema):
         "example": 10})
     min_settled_hands = fields.Integer(metadata={
         "description": "Hands of a match settled before a resignation places the others (else "
-                       "nobody is placed and only the leaver's rating moves, down)",
+                       "nobody is placed or rated)",
         "example": 1})
     rated_pair_limit = fields.Integer(metadata={
         "description": "Rated matches two player accounts may start together within "

@@ -228,11 +228,30 @@ def test_resigning_at_once_against_a_player_costs_10_and_places_nobody(
     assert moves is not None
     assert act(client, game_id, tokens[mover], moves["legal_actions"][0]).status_code == 200
     assert act(client, game_id, tokens[ann_seat], {"type": "resign"}).status_code == 200
-    # left before a hand was settled: too short to place Bob; Ann's loss alone is rated
+    # left before a hand was settled: too short to place Bob or to rate either of them
     assert board(client) == {ann: -10}
     assert board(client, variant="sixty-six", period="month") == {ann: -10}
     assert me(client, bob_token)["ratings"]["sixty-six"] is None
-    assert me(client, ann_token)["ratings"]["sixty-six"]["display"] < 1500
+    assert me(client, ann_token)["ratings"]["sixty-six"] is None
+
+
+def test_resigning_after_the_first_settled_hand_rates_both_players(client: FlaskClient) -> None:
+    """The threshold that places the winner (a settled hand) rates both sides alike."""
+    _, game_id, tokens, players = _start(client, "sixty-six", [ME, OPEN], match_points=7)
+    (_, ann_token, ann_seat), (_, bob_token, _) = players
+    rng = random.Random(5)
+    while True:
+        views = {s: client.get(f"/v1/games/{game_id}", headers=bearer(t)).json
+                 for s, t in tokens.items()}
+        if views[ann_seat]["settlement"] is not None:  # type: ignore[index]
+            break
+        seat = next(s for s, v in views.items() if v["legal_actions"])  # type: ignore[index]
+        action = rng.choice(views[seat]["legal_actions"])  # type: ignore[index]
+        assert act(client, game_id, tokens[seat], action).status_code == 200
+    assert act(client, game_id, tokens[ann_seat], {"type": "resign"}).status_code == 200
+    ann, bob = (me(client, t)["ratings"]["sixty-six"] for t in (ann_token, bob_token))
+    assert ann["matches"] == bob["matches"] == 1
+    assert ann["display"] < 1500 < bob["display"]
 
 
 def test_resigning_against_computers_costs_nothing(client: FlaskClient) -> None:

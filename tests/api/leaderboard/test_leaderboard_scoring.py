@@ -132,7 +132,7 @@ def test_resigning_before_a_hand_is_settled_places_nobody() -> None:
     events = [Event("hand_dealt", {"hand_no": 1}), Event("resigned", {"seat": 1, "winner_side": 0})]
     found = awards(state, {}, events, 0, ["first", "second"])
     assert [(a.marker, a.points) for a in found] == [(f"match:{state.match_no}", {1: -10})]
-    assert found[0].rated == Rated(rise=frozenset(), fall=frozenset({1}))  # his loss only
+    assert found[0].rated is None  # rated for neither: nobody played
 
 
 def test_resigning_after_a_settled_hand_places_the_others() -> None:
