@@ -17,6 +17,7 @@ import shutil
 import tempfile
 
 from api.runtime.gunicorn_worker import read_timeout
+from api.runtime.warmup import note_ready
 from engine.numerals import parse_natural
 
 
@@ -82,6 +83,11 @@ _METRICS_DIR_MADE = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _METRICS_DIR_MADE:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
         prefix="sixtysix-metrics-", dir=worker_tmp_dir)
+
+
+def post_worker_init(worker: object) -> None:
+    """The worker has loaded the app: ``sixtysix serve`` stops answering 503 ``starting``."""
+    note_ready()
 
 
 def on_exit(server: object) -> None:

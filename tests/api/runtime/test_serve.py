@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -169,6 +170,40 @@ def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
     assert answers(served)  # and gunicorn serves on it
 
 
+def test_requests_before_a_worker_is_ready_are_answered_503_at_once(tmp_path: Path) -> None:
+    """While no gunicorn worker has loaded the app (held here), every request is answered
+    at once, 503 ``starting`` with ``Retry-After`` (they waited in the port's backlog for
+    seconds); once one has, serve says it is ready, /readyz answers 200, and only then the
+    computers' worker processes start (their imports slowed the web workers' start)."""
+    hold = tmp_path / "go"
+    served = launch(tmp_path, 0, env=serve_env(
+        GUNICORN_CMD_ARGS="--worker-class tests.api.runtime.held_worker.HeldWorker",
+        SIXTYSIX_TEST_HOLD=str(hold)))
+    try:
+        until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
+        url = served.listening() or ""
+        for path in ("/readyz", "/healthz", "/v1/rules"):
+            answer = requests.get(f"{url}{path}", timeout=30)
+            assert answer.status_code == 503, path
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.headers["Content-Type"] == "application/problem+json"
+            assert answer.json()["type"] == "https://sixtysix.dev/problems/starting"
+        page = requests.get(f"{url}/play", headers={"Accept": "text/html"}, timeout=30)
+        assert page.status_code == 503 and page.headers["Content-Type"].startswith("text/html")
+        assert '<meta http-equiv="refresh" content="1">' in page.text
+        assert "ready in" not in served.err() and "for the computers" not in served.err()
+        hold.touch()
+        until(lambda: _ready(url) == 200, "/readyz answers 200", PATIENCE)
+        until(lambda: "for the computers" in served.err(), "the worker pool starts", PATIENCE)
+        lines = served.err().splitlines()
+        ready = next(i for i, x in enumerate(lines) if re.fullmatch(
+            r"sixtysix: ready in \d+\.\d s", x))
+        pool = lines.index("sixtysix: 1 worker process for the computers")
+        assert ready < pool
+    finally:
+        stop(served.process)
+
+
 def test_a_port_out_of_range_is_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "api.cli", "serve", "--port", "70000",
@@ -268,7 +303,8 @@ def _play_match(url: str, level: str) -> dict[str, Any]:
 
 def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served]) -> None:
     served = serve()
-    assert "sixtysix: 1 worker process for the computers" in served.err()
+    until(lambda: "sixtysix: 1 worker process for the computers" in served.err(),
+          "the worker pool starts once gunicorn is ready", PATIENCE)
     assert len(worker_pids(served)) == len(worker_pids(served, scheduler=True)) == 1
     assert _play_match(served.url, "easy")["match"]["winner"] is not None
 
