@@ -7,7 +7,8 @@ Environment: ``SIXTYSIX_BIND`` (default ``127.0.0.1:8066``), ``WEB_CONCURRENCY``
 gevent worker's connection may stall, its request's head or body; then 408 or closed),
 ``SIXTYSIX_GRACEFUL_TIMEOUT`` (seconds a stop waits for running requests),
 ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``;
-off by default so that no tokens end up in logs).
+off by default so that no tokens end up in logs), ``SIXTYSIX_CONTROL_SOCKET`` (the path of
+gunicorn's control socket for ``gunicornc``; off by default).
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ graceful_timeout = _env_int("SIXTYSIX_GRACEFUL_TIMEOUT", 35)
 keepalive = 5
 # Worker heartbeat files in memory: works on a read-only root filesystem and never stalls on disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# gunicorn 25.1+ opens a control socket for ``gunicornc``, by default one path per user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl, else ~/.gunicorn/gunicorn.ctl): every server of the user
+# shared it, the last one started took it over, and nothing here uses it. Off unless a path
+# of this server's own is given.
+_control = os.environ.get("SIXTYSIX_CONTROL_SOCKET", "").strip()
+control_socket_disable = not _control
+if _control:
+    control_socket = _control
 
 accesslog: str | None = os.environ.get("SIXTYSIX_ACCESS_LOG") or None
 errorlog = "-"

@@ -204,6 +204,21 @@ def test_requests_before_a_worker_is_ready_are_answered_503_at_once(tmp_path: Pa
         stop(served.process)
 
 
+def test_two_servers_share_no_control_socket(serve: Callable[..., Served],
+                                             tmp_path: Path) -> None:
+    """gunicorn 25.1+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or
+    ~/.gunicorn): a second server took over the first's. None is opened."""
+    home, runtime = tmp_path / "home", tmp_path / "runtime"
+    home.mkdir()
+    runtime.mkdir()
+    env = serve_env(HOME=str(home), XDG_RUNTIME_DIR=str(runtime))
+    first = serve("--computer-workers", "0", "--data-dir", str(tmp_path / "a"), env=env)
+    second = serve("--computer-workers", "0", "--data-dir", str(tmp_path / "b"), env=env)
+    assert answers(first) and answers(second)
+    assert list(home.rglob("*")) == list(runtime.rglob("*")) == []
+    assert "Control socket" not in first.err() + second.err()
+
+
 def test_a_port_out_of_range_is_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "api.cli", "serve", "--port", "70000",
