@@ -39,7 +39,12 @@ def _maxmemory(text: str) -> str:
 
 
 def add_serve(p: argparse.ArgumentParser) -> None:
-    from api.runtime.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REDIS_MAXMEMORY
+    from api.runtime.serve import (
+        DEFAULT_HOST,
+        DEFAULT_LOG_FORMAT,
+        DEFAULT_PORT,
+        DEFAULT_REDIS_MAXMEMORY,
+    )
 
     p.description = ("Run the API with gunicorn. Without REDIS_URL an embedded redis-server "
                      "with its append-only file under --data is started, restarted when it "
@@ -63,6 +68,10 @@ def add_serve(p: argparse.ArgumentParser) -> None:
                    help="worker processes playing the computers, hints and analyses (else "
                    "SIXTYSIX_WORKERS, else one per core; 0: none, run `sixtysix worker` "
                    "elsewhere)")
+    p.add_argument("--log-format", choices=("text", "json"),
+                   help="the app's log lines: text, one readable line per request, or json, "
+                   f"one JSON object per line (else SIXTYSIX_LOG_FORMAT, else "
+                   f"{DEFAULT_LOG_FORMAT})")
     p.set_defaults(run=serve_command)
 
 
@@ -70,7 +79,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from api.runtime.serve import ServeOptions, serve
 
     return serve(ServeOptions(args.host, args.port, args.workers, args.data_dir,
-                              args.redis_maxmemory, args.computer_workers))
+                              args.redis_maxmemory, args.computer_workers, args.log_format))
 
 
 # --------------------------------------------------------------------------- worker

@@ -75,8 +75,15 @@ class ServeOptions:
     redis_maxmemory: str
     #: worker processes of the computers (``None``: one per core; 0: none, they run elsewhere)
     computer_workers: int | None = None
+    #: the app's log lines, ``text`` or ``json`` (``None``: ``SIXTYSIX_LOG_FORMAT``, else
+    #: :data:`DEFAULT_LOG_FORMAT`)
+    log_format: str | None = None
 
 
+#: The app's log lines on serve's console unless ``--log-format`` or ``SIXTYSIX_LOG_FORMAT``
+#: say other: readable, one per request (``json`` is the app's own default, for log
+#: collectors; :mod:`api.http.observability`).
+DEFAULT_LOG_FORMAT: Final = "text"
 #: Where the embedded Redis keeps its data when neither ``--data`` nor ``SIXTYSIX_DATA_DIR``
 #: says: relative, so under the working directory of the start (the start line says it in full).
 DEFAULT_DATA_DIR: Final = Path("var")
@@ -195,6 +202,8 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
         env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{port}"
     if options.workers:
         env["WEB_CONCURRENCY"] = str(options.workers)
+    env["SIXTYSIX_LOG_FORMAT"] = (options.log_format or env.get("SIXTYSIX_LOG_FORMAT", "").strip()
+                                  or DEFAULT_LOG_FORMAT)
     pass_fds: tuple[int, ...] = ()
     try:
         address = split_bind(env.get("SIXTYSIX_BIND", f"{DEFAULT_HOST}:{DEFAULT_PORT}"))

@@ -139,6 +139,21 @@ def test_port_0_serves_on_a_free_port_the_line_names(serve: Callable[..., Served
     assert port not in (0, DEFAULT_PORT)
 
 
+def test_the_console_shows_a_readable_line_per_request_unless_json_is_asked_for(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """One line per request as gunicorn writes its own (it was a JSON object per request);
+    ``--log-format json`` (or ``SIXTYSIX_LOG_FORMAT=json``) for a log collector."""
+    readable = serve("--computer-workers", "0")
+    requests.get(f"{readable.url}/v1/rules", timeout=10)
+    line = r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] GET /v1/rules 200 \d+\.\d ms$"
+    until(lambda: re.search(line, readable.err(), re.MULTILINE), "the request's line", PATIENCE)
+    assert '"msg": "request"' not in readable.err()
+    as_json = serve("--computer-workers", "0", "--log-format", "json",
+                    "--data-dir", str(tmp_path / "json"))
+    requests.get(f"{as_json.url}/v1/rules", timeout=10)
+    until(lambda: '"path": "/v1/rules", "status": 200' in as_json.err(), "the JSON line", PATIENCE)
+
+
 def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
         serve: Callable[..., Served], tmp_path: Path) -> None:
     """The port is bound by serve before anything starts and handed to gunicorn, so nobody
