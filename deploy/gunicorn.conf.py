@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import warnings
 
 from api.runtime.gunicorn_worker import read_timeout
 from api.runtime.warmup import note_ready
@@ -93,6 +94,24 @@ _METRICS_DIR_MADE = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _METRICS_DIR_MADE:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
         prefix="sixtysix-metrics-", dir=worker_tmp_dir)
+
+
+def on_starting(server: object) -> None:
+    """In the master, before it forks a worker: import the app's modules once, to be shared by
+    every worker (each took a second of CPU importing them, all at once at a start, and the
+    server was ready only when the first had). Under gevent the master is monkey-patched
+    first, so that nothing of the app (redis-py) is imported unpatched; the app itself is made
+    in each worker (``wsgi_app``: its Redis pool, its threads), after the worker's own patch."""
+    if _kind == "gevent":
+        from gevent import monkey  # type: ignore[import-untyped]  # no stubs
+
+        # not os, signal, subprocess: with them gevent reaped the children itself and the
+        # master noticed a dead worker only at its next signal (the workers patch them too)
+        monkey.patch_all(os=False, signal=False, subprocess=False)
+        # the workers' own patch_all() (gunicorn's) then warns that it patches more
+        warnings.filterwarnings("ignore", "Patching more than once",
+                                monkey.MonkeyPatchWarning)
+    import api.app  # noqa: F401
 
 
 def post_worker_init(worker: object) -> None:

@@ -189,7 +189,8 @@ def test_requests_before_a_worker_is_ready_are_answered_503_at_once(tmp_path: Pa
     """While no gunicorn worker has loaded the app (held here), every request is answered
     at once, 503 ``starting`` with ``Retry-After`` (they waited in the port's backlog for
     seconds); once one has, serve says it is ready, /readyz answers 200, and only then the
-    computers' worker processes start (their imports slowed the web workers' start)."""
+    computers' worker processes start (their imports slowed the web workers' start). The
+    workers come with the app's modules imported (each imported them itself, at once)."""
     hold = tmp_path / "go"
     served = launch(tmp_path, 0, env=serve_env(
         GUNICORN_CMD_ARGS="--worker-class tests.api.runtime.held_worker.HeldWorker",
@@ -207,6 +208,11 @@ def test_requests_before_a_worker_is_ready_are_answered_503_at_once(tmp_path: Pa
         assert page.status_code == 503 and page.headers["Content-Type"].startswith("text/html")
         assert '<meta http-equiv="refresh" content="1">' in page.text
         assert "ready in" not in served.err() and "for the computers" not in served.err()
+        # the app's modules were imported once, by gunicorn's master, before it forked
+        preloaded = tmp_path / "go.preloaded"
+        until(preloaded.exists, "a held worker runs", PATIENCE)
+        until(lambda: preloaded.read_text() != "", "it says what it found", PATIENCE)
+        assert preloaded.read_text() == "True"
         hold.touch()
         until(lambda: _ready(url) == 200, "/readyz answers 200", PATIENCE)
         until(lambda: "for the computers" in served.err(), "the worker pool starts", PATIENCE)
