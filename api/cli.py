@@ -6,7 +6,10 @@ against the computer in the terminal (``--lobby``: against people, at a table; s
 seed (:mod:`api.ratings.seed_make`), ``sixtysix replay RECORD`` checks a record of play
 (:mod:`engine.replay`; ``--show`` prints its hands).
 
-A subcommand is a function that adds its parser and sets ``run``; list it in :data:`COMMANDS`.
+A subcommand is a function that fills in its parser and sets ``run``; list it in
+:data:`COMMANDS`. Only the parser of the command given is filled in, and each imports what it
+needs itself: ``sixtysix --version`` loads the engine and nothing of the service (no Flask,
+Redis, RQ or gevent), ``sixtysix serve`` nothing of the clients.
 """
 
 from __future__ import annotations
@@ -18,48 +21,14 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from api import arena
-from api.clients.client import ApiError, SixtySixClient
-from api.clients.console import Console
-from api.clients.lobby_terminal import add_lobby_arguments, lobby_choice, play_lobby
-from api.clients.play import play_against_computer, resume
-from api.clients.player_tokens import PlayerTokens, config_dir
-from api.ratings.arena import check_rateable, rate_arena
-from api.ratings.seed import SEED_PATH
-from api.ratings.seed_make import make_variant, read_variant, write_variant
-from api.ratings.store import RatingStore
-from api.runtime.local import LocalServer
-from api.runtime.redis_connect import RedisURLError, connect
-from api.runtime.serve import (
-    DEFAULT_HOST,
-    DEFAULT_PORT,
-    DEFAULT_REDIS_MAXMEMORY,
-    ServeError,
-    ServeOptions,
-    default_workers,
-    say_stderr,
-    serve,
-)
-from api.runtime.supervise import SettingError
-from api.worker.queue import QueueConfigError, TaskQueue
-from api.worker.run import queue_url, restart_cap, run_pool
-from engine import EngineError, native, replay
-from engine.ai import LEVELS
-from engine.games import NAMES
-from engine.numerals import parse_natural
-from engine.rules import OPTIONS, VARIANTS
-from engine.tausendeins import NAME as TAUSENDEINS
-from engine.tausendeins import OPTIONS as T1001_OPTIONS
+if TYPE_CHECKING:
+    from api.arena import ArenaResult
 
-MATCH_POINTS = [int(str(v)) for v in OPTIONS["match_points"].allowed]
 #: Your name in a game against the computer when ``--name`` is not given.
 COMPUTER_GAME_NAME = "You"
-
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 # --------------------------------------------------------------------------- serve
@@ -72,11 +41,17 @@ def _maxmemory(text: str) -> str:
     return text.strip().lower()
 
 
-def add_serve(sub: Subparsers) -> None:
-    p = sub.add_parser("serve", help="run the API with gunicorn (deploy/gunicorn.conf.py)",
-                       description="Run the API with gunicorn. Without REDIS_URL an embedded "
-                       "redis-server with its append-only file under --data is started, "
-                       "restarted when it dies, and stopped with it.")
+def add_serve(p: argparse.ArgumentParser) -> None:
+    from api.runtime.serve import (
+        DEFAULT_HOST,
+        DEFAULT_LOG_FORMAT,
+        DEFAULT_PORT,
+        DEFAULT_REDIS_MAXMEMORY,
+    )
+
+    p.description = ("Run the API with gunicorn. Without REDIS_URL an embedded redis-server "
+                     "with its append-only file under --data is started, restarted when it "
+                     "dies, and stopped with it.")
     p.add_argument("--host", help=f"interface to bind (else SIXTYSIX_BIND, else {DEFAULT_HOST})")
     p.add_argument("--port", type=int,
                    help=f"port (else SIXTYSIX_BIND, else {DEFAULT_PORT}; 0: a free one, "
@@ -96,29 +71,40 @@ def add_serve(sub: Subparsers) -> None:
                    help="worker processes playing the computers, hints and analyses (else "
                    "SIXTYSIX_WORKERS, else one per core; 0: none, run `sixtysix worker` "
                    "elsewhere)")
+    p.add_argument("--log-format", choices=("text", "json"),
+                   help="the app's log lines: text, one readable line per request, or json, "
+                   f"one JSON object per line (else SIXTYSIX_LOG_FORMAT, else "
+                   f"{DEFAULT_LOG_FORMAT})")
     p.set_defaults(run=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from api.runtime.serve import ServeOptions, serve
+
     return serve(ServeOptions(args.host, args.port, args.workers, args.data_dir,
-                              args.redis_maxmemory, args.computer_workers))
+                              args.redis_maxmemory, args.computer_workers, args.log_format))
 
 
 # --------------------------------------------------------------------------- worker
 
 
-def add_worker(sub: Subparsers) -> None:
-    p = sub.add_parser("worker", help="run worker processes: computer moves, hints, analyses",
-                       description="Run worker processes that take computer moves, hints and "
-                       "analyses (and delayed jobs) from the task queue on QUEUE_URL (default "
-                       "REDIS_URL) and play them on the games in REDIS_URL; a dead process is "
-                       "restarted. Stop with Ctrl-C or SIGTERM (each finishes its job).")
+def add_worker(p: argparse.ArgumentParser) -> None:
+    p.description = ("Run worker processes that take computer moves, hints and analyses (and "
+                     "delayed jobs) from the task queue on QUEUE_URL (default REDIS_URL) and "
+                     "play them on the games in REDIS_URL; a dead process is restarted. Stop "
+                     "with Ctrl-C or SIGTERM (each finishes its job).")
     p.add_argument("--processes", type=int, default=None, metavar="N",
                    help="worker processes (else SIXTYSIX_WORKERS, else one per core)")
     p.set_defaults(run=worker_command)
 
 
 def worker_command(args: argparse.Namespace) -> int:
+    from api.runtime.redis_connect import RedisURLError
+    from api.runtime.serve import ServeError, default_workers, say_stderr
+    from api.runtime.supervise import SettingError
+    from api.worker.queue import QueueConfigError, TaskQueue
+    from api.worker.run import queue_url, restart_cap, run_pool
+
     try:
         count = default_workers() if args.processes is None else args.processes
         restart_cap(os.environ)
@@ -149,22 +135,28 @@ class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def add_play(sub: Subparsers) -> None:
-    p = sub.add_parser("play", help="play a match against the computer in the terminal",
-                       formatter_class=_DefaultsFormatter,
-                       description="Play a match against the computer through the HTTP API, "
-                       "or resume a seat with --game and --token; with --lobby, play people "
-                       "at a table. Choose by number, card (TH), action (play:TH, meld:H, "
-                       "close) or 'hint'; q quits, also while waiting for the others.",
-                       epilog="The rules of every variant and option: docs/rules.md in the "
-                       "repository, or /play#how-to-play on a running server (GET /v1/rules "
-                       "lists the options).")
+def add_play(p: argparse.ArgumentParser) -> None:
+    from api.clients.lobby_terminal import add_lobby_arguments
+    from engine.ai import LEVELS
+    from engine.games import NAMES
+    from engine.rules import OPTIONS
+    from engine.tausendeins import NAME as TAUSENDEINS
+    from engine.tausendeins import OPTIONS as T1001_OPTIONS
+
+    p.formatter_class = _DefaultsFormatter
+    p.description = ("Play a match against the computer through the HTTP API, or resume a "
+                     "seat with --game and --token; with --lobby, play people at a table. "
+                     "Choose by number, card (TH), action (play:TH, meld:H, close) or "
+                     "'hint'; q quits, also while waiting for the others.")
+    p.epilog = ("The rules of every variant and option: docs/rules.md in the repository, or "
+                "/play#how-to-play on a running server (GET /v1/rules lists the options).")
+    match_points = [int(str(v)) for v in OPTIONS["match_points"].allowed]
     p.add_argument("--level", default="normal", choices=list(LEVELS),
                    help="computer level, weakest first")
     p.add_argument("--variant", default="sixty-six", choices=list(NAMES), help="variant")
     p.add_argument("--url", help="API base URL, e.g. http://127.0.0.1:8066 (default: a "
                    "server started in this process)")
-    p.add_argument("--match-points", type=int, choices=MATCH_POINTS,
+    p.add_argument("--match-points", type=int, choices=match_points,
                    help="game points that win the match (default: the variant's; not "
                    f"{TAUSENDEINS})")
     low, high = T1001_OPTIONS["target_points"].allowed
@@ -189,6 +181,23 @@ def add_play(sub: Subparsers) -> None:
 
 
 def play(args: argparse.Namespace) -> int:
+    from api.clients.client import ApiError
+
+    try:
+        return _play(args)
+    except ApiError as exc:
+        print(f"sixtysix: {exc}", file=sys.stderr)
+        return 1
+
+
+def _play(args: argparse.Namespace) -> int:
+    from api.clients.client import SixtySixClient
+    from api.clients.console import Console
+    from api.clients.lobby_terminal import lobby_choice, play_lobby
+    from api.clients.play import play_against_computer, resume
+    from api.clients.player_tokens import PlayerTokens, config_dir
+    from api.runtime.local import LocalServer
+
     if (args.game is None) != (args.token is None) or (args.game and not args.url):
         print("sixtysix play: --game needs --token and --url (the server the game is on)",
               file=sys.stderr)
@@ -222,6 +231,10 @@ def play(args: argparse.Namespace) -> int:
 
 def _variant_mismatch(args: argparse.Namespace) -> str | None:
     """Why the options do not fit the variant (``None``: they do)."""
+    from engine.rules import OPTIONS
+    from engine.tausendeins import NAME as TAUSENDEINS
+    from engine.tausendeins import OPTIONS as T1001_OPTIONS
+
     if args.variant == TAUSENDEINS and args.match_points is not None:
         return f"--match-points is not an option of {TAUSENDEINS} (see --target-points)"
     if args.variant != TAUSENDEINS and args.target_points is not None:
@@ -236,6 +249,8 @@ def _variant_mismatch(args: argparse.Namespace) -> str | None:
 
 def _play_settings(args: argparse.Namespace) -> dict[str, object]:
     """The table settings of ``play``: Tausendeins has no point counter."""
+    from engine.tausendeins import NAME as TAUSENDEINS
+
     return {} if args.variant == TAUSENDEINS else {"point_counter": args.point_counter}
 
 
@@ -249,13 +264,12 @@ def _play_rules(args: argparse.Namespace) -> dict[str, object] | None:
 # --------------------------------------------------------------------------- arena
 
 
-def add_arena(sub: Subparsers) -> None:
-    p = sub.add_parser("arena", help="play two computer levels against each other",
-                       description="Play duplicate deals (each deal twice, seats swapped) "
-                       "between two computer levels in this process and print per bot: game "
-                       "points per hand, hands won with a 95% confidence interval, matches "
-                       "won, mean and p95 time per move. See api/arena/__init__.py for the "
-                       "seating of three- and four-hand.")
+def add_arena(p: argparse.ArgumentParser) -> None:
+    p.description = ("Play duplicate deals (each deal twice, seats swapped) between two "
+                     "computer levels in this process and print per bot: game points per "
+                     "hand, hands won with a 95% confidence interval, matches won, mean and "
+                     "p95 time per move. See api/arena/__init__.py for the seating of three- "
+                     "and four-hand.")
     p.add_argument("--a", default="strong",
                    help="level of bot a, or a variant of one with changed settings, e.g. "
                    "strong:close_hedge=2,max_samples=500 (default strong)")
@@ -292,6 +306,10 @@ def add_arena(sub: Subparsers) -> None:
 
 
 def arena_command(args: argparse.Namespace) -> int:
+    from api import arena
+    from api.ratings.arena import check_rateable
+    from engine import EngineError
+
     try:
         if args.rate and not args.redis_url:
             raise arena.ArenaError("--rate needs --redis-url (or REDIS_URL)")
@@ -310,8 +328,12 @@ def arena_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rate_levels(url: str, result: arena.ArenaResult) -> None:
+def _rate_levels(url: str, result: ArenaResult) -> None:
     """Rate the run's matches into the levels' ratings; one line per level on stderr."""
+    from api.ratings.arena import rate_arena
+    from api.ratings.store import RatingStore
+    from api.runtime.redis_connect import connect
+
     client = connect(url)
     try:
         rated, ratings = rate_arena(RatingStore(client), result)
@@ -323,12 +345,14 @@ def _rate_levels(url: str, result: arena.ArenaResult) -> None:
               f"{rating.matches} matches)", file=sys.stderr)
 
 
-def add_rating_seed(sub: Subparsers) -> None:
-    p = sub.add_parser("rating-seed", help="write the computer levels' starting ratings",
-                       description="Rate the computer levels of a variant from arena runs "
-                       "(easy-random, normal-easy, strong-normal) in an empty embedded Redis "
-                       "and write them, with the runs' figures and this command, into the "
-                       "seed file that a fresh deployment loads (api/ratings/seed.py).")
+def add_rating_seed(p: argparse.ArgumentParser) -> None:
+    from api.ratings.seed import SEED_PATH
+    from engine.rules import VARIANTS
+
+    p.description = ("Rate the computer levels of a variant from arena runs (easy-random, "
+                     "normal-easy, strong-normal) in an empty embedded Redis and write them, "
+                     "with the runs' figures and this command, into the seed file that a "
+                     "fresh deployment loads (api/ratings/seed.py).")
     p.add_argument("--variant", required=True, choices=list(VARIANTS))
     p.add_argument("--hands", default="200,80,30,20",
                    help="hands of the four runs, comma-separated, each even (default "
@@ -346,6 +370,11 @@ def add_rating_seed(sub: Subparsers) -> None:
 
 
 def rating_seed_command(args: argparse.Namespace) -> int:
+    from api import arena
+    from api.ratings.seed_make import make_variant, read_variant, write_variant
+    from engine import EngineError
+    from engine.numerals import parse_natural
+
     given = [parse_natural(n.strip()) for n in args.hands.split(",")]
     hands = [n for n in given if n is not None]
     if len(hands) < len(given):
@@ -371,47 +400,81 @@ def rating_seed_command(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- replay
 
 
-def add_replay(sub: Subparsers) -> None:
-    p = sub.add_parser("replay", help="replay a record of play through the engine and check it",
-                       description="Replay a record (GET /v1/games/{id}/record, JSON or "
-                       "?format=text) to the same settlements and result; exit 1 at the first "
-                       "difference, 2 if it cannot be read.")
+def add_replay(p: argparse.ArgumentParser) -> None:
+    from engine import replay
+
+    p.description = ("Replay a record (GET /v1/games/{id}/record, JSON or ?format=text) to the "
+                     "same settlements and result; exit 1 at the first difference, 2 if it "
+                     "cannot be read.")
     replay.add_arguments(p)
     p.set_defaults(run=lambda args: replay.run(args.record, args.show))
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (add_serve, add_worker, add_play,
-                                                       add_arena, add_rating_seed, add_replay)
+class Command(NamedTuple):
+    """A subcommand: its name, its line in ``sixtysix --help``, what fills in its parser."""
+
+    name: str
+    help: str
+    add: Callable[[argparse.ArgumentParser], None]
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("serve", "run the API with gunicorn (deploy/gunicorn.conf.py)", add_serve),
+    Command("worker", "run worker processes: computer moves, hints, analyses", add_worker),
+    Command("play", "play a match against the computer in the terminal", add_play),
+    Command("arena", "play two computer levels against each other", add_arena),
+    Command("rating-seed", "write the computer levels' starting ratings", add_rating_seed),
+    Command("replay", "replay a record of play through the engine and check it", add_replay),
+)
 
 
 def package_version() -> str:
     """The installed version of the ``sixtysix`` distribution."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("sixtysix")
     except PackageNotFoundError:
         return "(not installed: pip install -e .)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the package's version and which engine runs, found when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and which engine runs, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from engine import native
+
+        print(f"{parser.prog} {package_version()} (engine: {native.describe()})")
+        parser.exit()
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``sixtysix``; given ``argv``, only its command's parser is filled in
+    (the first word not an option; none for ``--version``), else every command's."""
     parser = argparse.ArgumentParser(prog="sixtysix", description="Sixty-Six game server.")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {package_version()} (engine: {native.describe()})")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in COMMANDS:
-        add(sub)
+    chosen = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help)
+        if chosen in (None, command.name):
+            command.add(p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(given).parse_args(given)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
     except KeyboardInterrupt:
         return 130
-    except ApiError as exc:
-        print(f"sixtysix: {exc}", file=sys.stderr)
-        return 1
 
 
 if __name__ == "__main__":

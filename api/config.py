@@ -27,7 +27,10 @@ Variable                       Meaning                                     Defau
                                trusted for the client address
 ``SIXTYSIX_CORS_ORIGINS``      origins allowed by CORS, comma-separated    none (closed)
                                (``*``: any)
-``SIXTYSIX_LOG_REQUESTS``      1: one JSON log line per request; 0: none   1
+``SIXTYSIX_LOG_REQUESTS``      1: one log line per request; 0: none        1
+``SIXTYSIX_LOG_FORMAT``        ``json``: a JSON object per log line;       ``json``
+                               ``text``: readable lines (``sixtysix
+                               serve``'s default)
 ``SIXTYSIX_STREAM_HEARTBEAT``  seconds between two heartbeat comments of   15
                                an event stream
 ``SIXTYSIX_PRESENCE_WINDOW``   seconds a seat counts as connected after    30
@@ -78,6 +81,7 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_TRUSTED_PROXIES": 0,
     "SIXTYSIX_CORS_ORIGINS": "",
     "SIXTYSIX_LOG_REQUESTS": 1,
+    "SIXTYSIX_LOG_FORMAT": "json",
     "SIXTYSIX_STREAM_HEARTBEAT": 15.0,
     "SIXTYSIX_PRESENCE_WINDOW": 30.0,
     "QUEUE_URL": "",

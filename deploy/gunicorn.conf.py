@@ -7,7 +7,8 @@ Environment: ``SIXTYSIX_BIND`` (default ``127.0.0.1:8066``), ``WEB_CONCURRENCY``
 gevent worker's connection may stall, its request's head or body; then 408 or closed),
 ``SIXTYSIX_GRACEFUL_TIMEOUT`` (seconds a stop waits for running requests),
 ``SIXTYSIX_ACCESS_LOG`` (a path or ``-``;
-off by default so that no tokens end up in logs).
+off by default so that no tokens end up in logs), ``SIXTYSIX_CONTROL_SOCKET`` (the path of
+gunicorn's control socket for ``gunicornc``; off by default).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import warnings
 
 from api.runtime.gunicorn_worker import read_timeout
+from api.runtime.warmup import note_ready
 from engine.numerals import parse_natural
 
 
@@ -72,6 +75,15 @@ keepalive = 5
 # Worker heartbeat files in memory: works on a read-only root filesystem and never stalls on disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
+# gunicorn 25.1+ opens a control socket for ``gunicornc``, by default one path per user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl, else ~/.gunicorn/gunicorn.ctl): every server of the user
+# shared it, the last one started took it over, and nothing here uses it. Off unless a path
+# of this server's own is given.
+_control = os.environ.get("SIXTYSIX_CONTROL_SOCKET", "").strip()
+control_socket_disable = not _control
+if _control:
+    control_socket = _control
+
 accesslog: str | None = os.environ.get("SIXTYSIX_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("SIXTYSIX_LOG_LEVEL", "info")
@@ -82,6 +94,29 @@ _METRICS_DIR_MADE = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _METRICS_DIR_MADE:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
         prefix="sixtysix-metrics-", dir=worker_tmp_dir)
+
+
+def on_starting(server: object) -> None:
+    """In the master, before it forks a worker: import the app's modules once, to be shared by
+    every worker (each took a second of CPU importing them, all at once at a start, and the
+    server was ready only when the first had). Under gevent the master is monkey-patched
+    first, so that nothing of the app (redis-py) is imported unpatched; the app itself is made
+    in each worker (``wsgi_app``: its Redis pool, its threads), after the worker's own patch."""
+    if _kind == "gevent":
+        from gevent import monkey  # type: ignore[import-untyped]  # no stubs
+
+        # not os, signal, subprocess: with them gevent reaped the children itself and the
+        # master noticed a dead worker only at its next signal (the workers patch them too)
+        monkey.patch_all(os=False, signal=False, subprocess=False)
+        # the workers' own patch_all() (gunicorn's) then warns that it patches more
+        warnings.filterwarnings("ignore", "Patching more than once",
+                                monkey.MonkeyPatchWarning)
+    import api.app  # noqa: F401
+
+
+def post_worker_init(worker: object) -> None:
+    """The worker has loaded the app: ``sixtysix serve`` stops answering 503 ``starting``."""
+    note_ready()
 
 
 def on_exit(server: object) -> None:

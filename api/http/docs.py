@@ -5,6 +5,9 @@ and ReDoc vendored at the pinned versions of ``api/static/README.md``, with thei
 never from the internet; Swagger UI's online validator badge is turned off. flask-smorest
 renders the two pages from the settings in :data:`OPENAPI_UI`.
 
+``GET /favicon.ico`` answers the web client's icon (an SVG): Swagger UI's and ReDoc's pages
+name no icon, so a browser asks for that path (it was a 404).
+
 ``GET /`` answers a small landing page for people who open the server in a browser: play in
 the browser (``/play``), how to play, the API reference (Swagger UI and ReDoc), the OpenAPI
 document and the server's version. It has no script, and its style sheet is the web client's.
@@ -13,14 +16,19 @@ document and the server's version. It has no script, and its style sheet is the 
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 from typing import Final
 
-from flask import Flask, current_app
+from flask import Flask, current_app, send_file
 from werkzeug.wrappers import Response
 
 #: Where Flask serves ``api/static`` (the app's default static folder).
 STATIC_URL: Final = "/static/"
 DOCS_PATH: Final = "/docs"
+#: The web client's icon, also the server's ``/favicon.ico``.
+ICON: Final = Path(__file__).resolve().parents[1] / "web" / "icon.svg"
+#: Seconds a browser may keep the icon.
+ICON_MAX_AGE: Final = 86400
 
 OPENAPI_UI: Final = {
     "OPENAPI_SWAGGER_UI_PATH": DOCS_PATH.lstrip("/"),
@@ -77,7 +85,11 @@ def landing_page(version: str) -> str:
 
 
 def init(app: Flask) -> None:
-    """Route ``GET /`` to the landing page."""
+    """Route ``GET /`` to the landing page and ``GET /favicon.ico`` to the icon."""
+
+    @app.get("/favicon.ico")
+    def _favicon() -> Response:
+        return send_file(ICON, mimetype="image/svg+xml", max_age=ICON_MAX_AGE)
 
     @app.get("/")
     def _root() -> Response:

@@ -1,16 +1,21 @@
-"""Request ids and structured logs: one JSON line per request, and JSON for the app's own logs.
+"""Request ids and logs: one line per request, and the app's own logs, as JSON or as text.
 
 Request id: a client's ``X-Request-Id`` if it is 1–128 characters of ``A-Z a-z 0-9 . _ : -``
 (nginx's ``$request_id`` is), else a fresh one from :func:`api.unique.new_id` (a
 per-process random prefix and a counter: no random draw per request; ids identify, they are
 no secret); answered in ``X-Request-Id`` and in every problem document (``request_id``).
 
-Logs go to standard error, one JSON object per line, through the ``api`` logger (Flask's own
-logger included): ``ts`` (UTC, ISO 8601), ``level``, ``logger``, ``msg``, ``request_id`` when in
-a request, ``exc`` with a traceback. The request line (``msg: "request"``, logger
-``api.requests``; off with ``SIXTYSIX_LOG_REQUESTS = 0``) adds ``method``, ``path`` (the route
-template, e.g. ``/v1/games/<game_id>/actions``, never the query), ``status``, ``duration_ms``
-and ``game_id`` (null on a 404: an unknown id may be anything a client typed). No header is
+Logs go to standard error, one line each, through the ``api`` logger (Flask's own logger
+included), in the format ``SIXTYSIX_LOG_FORMAT`` names: ``text`` (``sixtysix serve``'s
+default) writes readable lines as gunicorn does, a request as ``[2026-12-07 18:26:18 +0000]
+GET /v1/games/1d0QITWlkkAbh5EN 200 3.1 ms`` (its route, a game's id filled in, its status and
+duration), another line as ``[time] [LEVEL] logger: message``. ``json`` (the default under
+gunicorn alone) writes one JSON object per line: ``ts`` (UTC, ISO 8601), ``level``,
+``logger``, ``msg``, ``request_id`` when in a request, ``exc`` with a traceback. The request
+line (``msg: "request"``, logger ``api.requests``; either format off with
+``SIXTYSIX_LOG_REQUESTS = 0``) adds ``method``, ``path`` (the route template, e.g.
+``/v1/games/<game_id>/actions``, never the query), ``status``, ``duration_ms`` and
+``game_id`` (null on a 404: an unknown id may be anything a client typed). No header is
 ever logged, so neither ``Authorization`` nor a token. While the request logger ends in this
 module's handler alone (no handler, filter or level of anyone else's on the way), the request
 line is formatted and written directly, the same text as through :mod:`logging`, without
@@ -39,6 +44,9 @@ REQUEST_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 APP_LOGGER: Final = "api"
 REQUEST_LOGGER: Final = "api.requests"
 LISTENERS: Final = "sixtysix_answered"
+#: The values of ``SIXTYSIX_LOG_FORMAT``.
+JSON: Final = "json"
+TEXT: Final = "text"
 
 log = logging.getLogger(REQUEST_LOGGER)
 #: JSON as ``json.dumps`` writes it; anything else (a path, an exception) as its ``str``.
@@ -86,8 +94,22 @@ def _answered(req: Request, response: Response, started: float) -> Answered:
                     None if game_id is None else str(game_id))
 
 
-class JsonFormatter(logging.Formatter):
+class LineFormatter(logging.Formatter):
+    """A record as one line; :meth:`request_text` is the request line without a record."""
+
+    def request_text(self, rid: str, answered: Answered, created: float) -> str:
+        """The request line as this formatter writes the record of :func:`request_line` made
+        at ``created`` (Unix time)."""
+        record = request_line(rid, answered)
+        record.created = created
+        return self.format(record)
+
+
+class JsonFormatter(LineFormatter):
     """A record as one JSON object: the fixed members, then its ``fields`` extra."""
+
+    def request_text(self, rid: str, answered: Answered, created: float) -> str:
+        return request_text(rid, answered, created)
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -107,8 +129,47 @@ class JsonFormatter(logging.Formatter):
         return _encode(out)
 
 
+class TextFormatter(LineFormatter):
+    """A record as a readable line, as gunicorn writes its own: ``[time] [LEVEL] logger:
+    message`` (then the traceback); the request line ``[time] METHOD path status N.N ms``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = getattr(record, "fields", None)
+        if record.name == REQUEST_LOGGER and isinstance(fields, dict):
+            return access_text(fields, record.created)
+        line = (f"[{local_time(record.created)}] [{record.levelname}] {record.name}: "
+                f"{record.getMessage()}")
+        return f"{line}\n{self.formatException(record.exc_info)}" if record.exc_info else line
+
+    def request_text(self, rid: str, answered: Answered, created: float) -> str:
+        return access_text(_fields(answered), created)
+
+
+def access_text(fields: dict[str, Any], created: float) -> str:
+    """A request line of :class:`TextFormatter` from the fields of :func:`request_line`: the
+    route with its game's id filled in (never the query), the status, the milliseconds."""
+    path = str(fields["path"])
+    if fields["game_id"] is not None:
+        path = path.replace("<game_id>", str(fields["game_id"]))
+    return (f"[{local_time(created)}] {fields['method']} {path} {fields['status']} "
+            f"{fields['duration_ms']:.1f} ms")
+
+
 #: The second last formatted and its text: a log line costs one strftime per second.
 _second: tuple[int, str] = (-1, "")
+_local_second: tuple[int, str] = (-1, "")
+
+
+def local_time(created: float) -> str:
+    """``created`` (Unix time) as gunicorn's log lines show it: ``2026-12-07 18:26:18 +0000``
+    (local time and its offset)."""
+    global _local_second
+    second = int(created)
+    cached, text = _local_second
+    if cached != second:
+        text = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(second))
+        _local_second = (second, text)
+    return text
 
 
 def timestamp(created: float) -> str:
@@ -146,14 +207,24 @@ _NO_LOCK: Final = contextlib.nullcontext()
 _INFO_NAME: Final = logging.getLevelName(logging.INFO)
 
 
-def configure_logging() -> None:
-    """JSON lines on standard error for the ``api`` loggers (once per process)."""
+def log_format(value: object) -> str:
+    """``SIXTYSIX_LOG_FORMAT``'s value, checked: :data:`JSON` or :data:`TEXT`."""
+    kind = str(value).strip().lower()
+    if kind not in (JSON, TEXT):
+        raise ValueError(f"SIXTYSIX_LOG_FORMAT must be {JSON} or {TEXT}; got {value!r}")
+    return kind
+
+
+def configure_logging(kind: str = JSON) -> None:
+    """Lines of ``kind`` (:data:`JSON` or :data:`TEXT`) on standard error for the ``api``
+    loggers (one handler per process; the last app made sets its format)."""
     logger = logging.getLogger(APP_LOGGER)
     logger.removeHandler(default_handler)
-    if not any(isinstance(h, StderrHandler) for h in logger.handlers):
+    handler = next((h for h in logger.handlers if isinstance(h, StderrHandler)), None)
+    if handler is None:
         handler = StderrHandler()
-        handler.setFormatter(JsonFormatter())
         logger.addHandler(handler)
+    handler.setFormatter(TextFormatter() if kind == TEXT else JsonFormatter())
     logger.setLevel(logging.INFO)
     logger.propagate = False
 
@@ -169,7 +240,7 @@ def init(app: Flask) -> None:
     The facts of an answered request (:class:`Answered`) are gathered once, at the very end,
     for the request line and for every listener (the metrics).
     """
-    configure_logging()
+    configure_logging(log_format(app.config["SIXTYSIX_LOG_FORMAT"]))
     log_requests = bool(app.config["SIXTYSIX_LOG_REQUESTS"])
     listeners: list[Listener] = []
     app.extensions[LISTENERS] = listeners
@@ -187,28 +258,31 @@ def init(app: Flask) -> None:
         for listener in listeners:
             listener(answered)
         if log_requests and log.isEnabledFor(logging.INFO):
-            handler = _direct_handler()
-            if handler is None:
+            direct = _direct_handler()
+            if direct is None:
                 log.handle(request_line(rid, answered))
             else:
-                handler.write_line(request_text(rid, answered, time.time()))
+                handler, formatter = direct
+                handler.write_line(formatter.request_text(rid, answered, time.time()))
         return response
 
 
-def _direct_handler() -> StderrHandler | None:
-    """The handler the request line would reach alone, if :func:`configure_logging`'s set-up
-    is unchanged: the request logger without handlers or filters, propagating to the ``api``
-    logger, whose only handler is a :class:`StderrHandler` with a :class:`JsonFormatter`, no
+def _direct_handler() -> tuple[StderrHandler, LineFormatter] | None:
+    """The handler the request line would reach alone, and its formatter, if
+    :func:`configure_logging`'s set-up is unchanged: the request logger without handlers or
+    filters, propagating to the ``api`` logger, whose only handler is a
+    :class:`StderrHandler` with a :class:`JsonFormatter` or :class:`TextFormatter`, no
     filters, a level letting INFO through. Else ``None`` (log through :mod:`logging`)."""
     parent = log.parent
     if log.handlers or log.filters or not log.propagate or parent is None or (
             parent.name != APP_LOGGER or parent.filters or len(parent.handlers) != 1):
         return None
     handler = parent.handlers[0]
-    if (type(handler) is not StderrHandler or handler.filters
-            or type(handler.formatter) is not JsonFormatter or handler.level > logging.INFO):
+    formatter = handler.formatter
+    if (type(handler) is not StderrHandler or handler.filters or handler.level > logging.INFO
+            or type(formatter) not in (JsonFormatter, TextFormatter)):
         return None
-    return handler
+    return handler, cast(LineFormatter, formatter)
 
 
 def request_text(rid: str, answered: Answered, created: float) -> str:

@@ -2,9 +2,10 @@
 and a read timeout on every connection.
 
 gunicorn's ``GeventWorker`` monkey-patches the standard library (sockets, ``select``,
-``threading``, ``time.sleep``) in ``init_process``, before it loads the app; the app is not
-preloaded (``deploy/gunicorn.conf.py``), so redis-py, the long-poll waiter's thread and its
-locks are all gevent's: a long-poll or an open stream holds a greenlet, not a thread.
+``threading``, ``time.sleep``) in ``init_process``, before it makes the app; the master has
+patched itself the same way before it imported the app's modules (``deploy/gunicorn.conf.py``,
+``on_starting``), so redis-py, the long-poll waiter's thread and its locks are all gevent's: a
+long-poll or an open stream holds a greenlet, not a thread.
 
 gunicorn's gevent worker reads a connection without a timeout: a client that sends part of a
 request (its head or its body) and stalls held its greenlet and socket for ever. Here every

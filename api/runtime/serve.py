@@ -33,12 +33,15 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from api.runtime.redis_server import EmbeddedRedis, RedisServerError
 from api.runtime.supervise import DeathWindow, SettingError, die_with_parent
-from api.worker.run import WorkerPool
+from api.runtime.warmup import READY_FD, Warmup
 from engine.numerals import parse_natural
+
+if TYPE_CHECKING:
+    from api.worker.run import WorkerPool
 
 GUNICORN_CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 DEFAULT_HOST = "127.0.0.1"
@@ -72,8 +75,15 @@ class ServeOptions:
     redis_maxmemory: str
     #: worker processes of the computers (``None``: one per core; 0: none, they run elsewhere)
     computer_workers: int | None = None
+    #: the app's log lines, ``text`` or ``json`` (``None``: ``SIXTYSIX_LOG_FORMAT``, else
+    #: :data:`DEFAULT_LOG_FORMAT`)
+    log_format: str | None = None
 
 
+#: The app's log lines on serve's console unless ``--log-format`` or ``SIXTYSIX_LOG_FORMAT``
+#: say other: readable, one per request (``json`` is the app's own default, for log
+#: collectors; :mod:`api.http.observability`).
+DEFAULT_LOG_FORMAT: Final = "text"
 #: Where the embedded Redis keeps its data when neither ``--data`` nor ``SIXTYSIX_DATA_DIR``
 #: says: relative, so under the working directory of the start (the start line says it in full).
 DEFAULT_DATA_DIR: Final = Path("var")
@@ -180,22 +190,35 @@ class RedisSupervisor:
 def serve(options: ServeOptions, say: Say = say_stderr) -> int:
     """Run gunicorn until it exits or this process gets SIGINT/SIGTERM; its exit status, or 1
     when the address is unusable or the embedded Redis cannot be kept running.
+
+    Until a gunicorn worker has loaded the app, :class:`api.runtime.warmup.Warmup` answers
+    the port with 503 ``starting``; the worker processes of the computers start once one has
+    (their imports took the CPU the web workers' start needed).
     """
+    began = time.monotonic()
     env = dict(os.environ)
     if options.host or options.port is not None:
         port = DEFAULT_PORT if options.port is None else options.port
         env["SIXTYSIX_BIND"] = f"{options.host or DEFAULT_HOST}:{port}"
     if options.workers:
         env["WEB_CONCURRENCY"] = str(options.workers)
+    env["SIXTYSIX_LOG_FORMAT"] = (options.log_format or env.get("SIXTYSIX_LOG_FORMAT", "").strip()
+                                  or DEFAULT_LOG_FORMAT)
     pass_fds: tuple[int, ...] = ()
     try:
         address = split_bind(env.get("SIXTYSIX_BIND", f"{DEFAULT_HOST}:{DEFAULT_PORT}"))
         with ExitStack() as stack:
+            warmup = None
             if address is not None:  # bound first: nothing starts on a port in use
                 sock = stack.enter_context(listen(*address))
                 address = (address[0], sock.getsockname()[1])  # port 0: the one picked
                 env["SIXTYSIX_BIND"] = f"fd://{sock.fileno()}"
-                pass_fds = (sock.fileno(),)
+                ready, told = os.pipe()
+                stack.callback(os.close, ready)
+                os.set_blocking(told, False)  # a worker never waits on it
+                env[READY_FD] = str(told)
+                pass_fds = (sock.fileno(), told)
+                warmup = stack.enter_context(Warmup(sock, ready, say, began))
             supervisor = None
             if not env.get("REDIS_URL"):
                 data = data_path(options.data_dir, env)
@@ -212,18 +235,40 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
             count = default_workers() if options.computer_workers is None else (
                 options.computer_workers)
-            pool = stack.enter_context(WorkerPool(count, env, say)) if count else None
-            if pool is not None:
+
+            def start_pool() -> WorkerPool:
+                from api.worker.run import WorkerPool  # rq and the app: not before gunicorn
+
+                pool = stack.enter_context(WorkerPool(count, env, say))
                 say(f"{count} worker process{'es' if count > 1 else ''} for the computers")
+                return pool
+
             say(where(*address) if address else f"API on {env['SIXTYSIX_BIND']}; "
                 "press Ctrl-C to stop")
-            status = run_gunicorn(env, supervisor, pool, pass_fds)
+            status = run_gunicorn(env, supervisor, pass_fds,
+                                  LateStart(start_pool, warmup) if count else None)
         say(f"stopped (exit status {status})")
         return status
     except (ServeError, RedisServerError, SettingError) as exc:
         say(str(exc))
         return 1
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass
+class LateStart:
+    """The worker pool, started by :meth:`poll` once ``warmup`` has seen gunicorn ready
+    (at once without one: gunicorn binds a ``unix:`` socket itself)."""
+
+    start: Callable[[], WorkerPool]
+    warmup: Warmup | None
+    pool: WorkerPool | None = None
+
+    def poll(self) -> WorkerPool | None:
+        """The pool, started now if it is time; ``None`` before."""
+        if self.pool is None and (self.warmup is None or self.warmup.done.is_set()):
+            self.pool = self.start()
+        return self.pool
 
 
 def default_workers() -> int:
@@ -237,22 +282,25 @@ def default_workers() -> int:
 
 
 def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
-                 pool: WorkerPool | None = None, pass_fds: tuple[int, ...] = ()) -> int:
+                 pass_fds: tuple[int, ...] = (), workers: LateStart | None = None) -> int:
     """Run gunicorn as a child (``pass_fds``: its listening socket, named in
-    ``SIXTYSIX_BIND`` as ``fd://N``), passing SIGINT and SIGTERM on to it (and to the worker
-    processes), and wait for it while the supervisor keeps Redis up and the pool its
-    workers; stop gunicorn (status 1) when the supervisor gives up on Redis.
+    ``SIXTYSIX_BIND`` as ``fd://N``, and the write end of the readiness pipe, closed here once
+    gunicorn has it), passing SIGINT and SIGTERM on to it (and to the worker processes), and
+    wait for it while the supervisor keeps Redis up and the pool its workers (started when
+    ``workers`` says); stop gunicorn (status 1) when the supervisor gives up on Redis.
     """
     cmd = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF)]
     child = subprocess.Popen(cmd, env=env, pass_fds=pass_fds, preexec_fn=die_with_parent())
+    if READY_FD in env:
+        os.close(int(env[READY_FD]))  # gunicorn's workers hold it now
     stopping = False
 
     def forward(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
         child.send_signal(signum)
-        if pool is not None:
-            pool.signal(signum)
+        if workers is not None and workers.pool is not None:
+            workers.pool.signal(signum)
 
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -267,6 +315,7 @@ def run_gunicorn(env: dict[str, str], supervisor: RedisSupervisor | None,
                 child.terminate()
                 child.wait()
                 return 1
+            pool = workers.poll() if workers is not None else None
             if pool is not None:
                 pool.check()
     finally:

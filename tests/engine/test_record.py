@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +133,15 @@ def test_the_command_exits_non_zero_on_a_mismatch(tmp_path: Path,
     assert main([str(bad)]) == 1
     assert "MISMATCH at hand 1" in capsys.readouterr().err
     assert main([str(tmp_path / "missing.json")]) == 2
+
+
+def test_python_m_engine_replay_runs_without_a_warning(tmp_path: Path) -> None:
+    """``python -m engine.replay`` under ``-W error``: runpy's "found in sys.modules" warning
+    (the module imported by ``import engine`` before it ran as ``__main__``) fails it."""
+    state, events = played("sixty-six", 4)
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(build(state, events, reveal=True)))
+    done = subprocess.run([sys.executable, "-W", "error", "-m", "engine.replay", str(record)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "settlements and result identical" in done.stdout

@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[3]
 BOT = ROOT / "examples" / "random_bot.py"
 #: Where the README's examples point; the tests point them at their own server.
 README_URL = "http://127.0.0.1:8066"
+#: What the bot and the README's snippet print at the end of the match.
+RESULT_LINE = re.compile(r"game (\S+) over: seat (\d) (won|lost); game points \[(\d+), (\d+)\], "
+                         r"Bummerl \[(\d), (\d)\]\n")
 
 
 def _python(*args: str) -> str:
@@ -38,6 +41,18 @@ def readme_client_snippet() -> str:
     found = [b for b in blocks if "SixtySixClient(" in b]
     assert len(found) == 1, blocks
     return str(found[0])
+
+
+def played_out(out: str, seat: int) -> str:
+    """The game id of the line that ``out`` must be: a whole match ended, won or lost by
+    ``seat`` as its points and Bummerl say."""
+    found = RESULT_LINE.fullmatch(out)
+    assert found and found.group(2) == str(seat), out
+    game_id, _, result, *numbers = found.groups()
+    points, bummerl = [int(n) for n in numbers[:2]], [int(n) for n in numbers[2:]]
+    assert max(points) >= 7
+    assert (result == "won") == (points[seat] > points[1 - seat]) == (bummerl[seat] == 0)
+    return game_id
 
 
 def _counted(redis_client: redis.Redis) -> bool:
@@ -68,13 +83,7 @@ def test_bot_plays_a_match_against_the_computer(server: str, redis_client: redis
     url = request.getfixturevalue(server)
     before = rate_limited(url)
     out = _run("--url", url)
-    found = re.fullmatch(r"game (\S+) over: seat 0 (won|lost); game points \[(\d+), (\d+)\], "
-                         r"Bummerl \[(\d), (\d)\]\n", out)
-    assert found, out
-    game_id, result, *numbers = found.groups()
-    points, bummerl = [int(n) for n in numbers[:2]], [int(n) for n in numbers[2:]]
-    assert max(points) >= 7
-    assert (result == "won") == (points[0] > points[1]) == (bummerl[0] == 0)
+    game_id = played_out(out, 0)
     assert redis_client.exists(f"sixtysix:game:{{{game_id}}}")
     assert _counted(redis_client) == (server == "limited_url")
     assert rate_limited(url) == before
@@ -85,10 +94,9 @@ def test_readme_client_snippet_plays_a_match_under_the_default_limits(
     code = readme_client_snippet()
     assert README_URL in code
     before = rate_limited(limited_url)
-    out = _python("-c", code.replace(README_URL, limited_url)
-                  + '\nprint(view["status"], max(view["match"]["points"]))\n')
-    status, points = out.split()
-    assert status == "match_over" and int(points) >= 7
+    out = _python("-c", code.replace(README_URL, limited_url))
+    game_id = played_out(out, 0)  # the snippet says how the match ended, as the bot does
+    assert redis_client.exists(f"sixtysix:game:{{{game_id}}}")
     assert _counted(redis_client)
     assert rate_limited(limited_url) == before
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from importlib.metadata import version
+from typing import Final
 from urllib.parse import urljoin
 
 import pytest
@@ -78,6 +79,30 @@ def test_page_and_every_asset_come_from_the_server(live_url: str, path: str) -> 
             assert b"fonts.googleapis.com" not in asset.content, url
     policy = page.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "font-src 'self';" in policy
+
+
+#: A reference a browser follows to load something: an element's ``src`` (as markup, or as a
+#: script sets it), a style's ``url(...)``, an ``@import``.
+LOADS: Final = re.compile(rb"""(?:\bsrc\s*[:=]\s*["']|url\(\s*["']?|@import\s+["'])"""
+                          rb"(?:https?:)?//[^\s\"')]*")
+
+
+@pytest.mark.parametrize("path", sorted(MARKERS))
+def test_no_vendored_file_loads_anything_from_another_host(live_url: str, path: str) -> None:
+    """ReDoc's side menu loaded Redocly's logo from cdn.redoc.ly (the page's policy refused
+    it, with an error in the console)."""
+    asset = requests.get(live_url + path, timeout=TIMEOUT)
+    assert asset.status_code == 200
+    assert LOADS.findall(asset.content) == []
+
+
+def test_favicon_is_the_web_clients_icon(live_url: str) -> None:
+    """Swagger UI's and ReDoc's pages name no icon: the browser asks for /favicon.ico."""
+    icon = requests.get(live_url + "/favicon.ico", timeout=TIMEOUT)
+    assert icon.status_code == 200
+    assert icon.headers["Content-Type"].startswith("image/svg+xml")
+    assert icon.content == requests.get(live_url + "/play/icon.svg", timeout=TIMEOUT).content
+    assert icon.content.lstrip().startswith(b"<svg")
 
 
 def test_swagger_ui_does_not_call_the_online_validator(live_url: str) -> None:

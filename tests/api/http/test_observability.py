@@ -25,6 +25,7 @@ from api.http.observability import (
     REQUEST_LOGGER,
     Answered,
     JsonFormatter,
+    TextFormatter,
     request_line,
     request_text,
 )
@@ -112,6 +113,48 @@ def test_the_direct_request_line_is_the_line_logging_writes(rid: str, route: str
     answered = Answered("POST", route, 200, seconds, game_id)
     record = request_line(rid, answered)
     assert request_text(rid, answered, record.created) == JsonFormatter().format(record)
+
+
+#: A readable request line: gunicorn's time, the method, the path, the status, milliseconds.
+TEXT_LINE = r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] %s %s %d \d+\.\d ms"
+
+
+def test_text_logs_are_one_readable_line_per_request(
+        app: Flask, capsys: pytest.CaptureFixture[str]) -> None:
+    """``SIXTYSIX_LOG_FORMAT=text`` (``sixtysix serve``'s): gunicorn's look, not JSON; a game's
+    id in its path, no token, no query."""
+    text_app = create_app({**app.config, "SIXTYSIX_LOG_FORMAT": "text"})
+    try:
+        client = text_app.test_client()
+        game_id, tokens = two_humans(client)
+        capsys.readouterr()
+        act(client, game_id, tokens[0], {"type": "continue"})
+        client.get("/v1/games/nope?invite_code=secret")
+        client.get("/healthz")
+        text_app.logger.warning("a %s line", "warning")
+        lines = capsys.readouterr().err.splitlines()
+    finally:
+        close_app(text_app)
+    assert len(lines) == 4, lines
+    assert re.fullmatch(TEXT_LINE % ("POST", re.escape(f"/v1/games/{game_id}/actions"), 409),
+                        lines[0]), lines[0]
+    assert re.fullmatch(TEXT_LINE % ("GET", re.escape("/v1/games/<game_id>"), 404), lines[1])
+    assert re.fullmatch(TEXT_LINE % ("GET", "/healthz", 200), lines[2])
+    assert re.fullmatch(r"\[[^]]+\] \[WARNING\] api: a warning line", lines[3]), lines[3]
+    assert "secret" not in "".join(lines) and tokens[0] not in "".join(lines)
+
+
+def test_the_direct_text_line_is_the_line_logging_writes() -> None:
+    answered = Answered("GET", "/v1/games/<game_id>", 200, 0.00315, "q3V9k2xR0aLmT7wZ")
+    record = request_line("rid", answered)
+    line = TextFormatter().request_text("rid", answered, record.created)
+    assert line == TextFormatter().format(record)
+    assert line.endswith("] GET /v1/games/q3V9k2xR0aLmT7wZ 200 3.1 ms")
+
+
+def test_an_unknown_log_format_is_refused(app: Flask) -> None:
+    with pytest.raises(ValueError, match="SIXTYSIX_LOG_FORMAT must be json or text; got 'xml'"):
+        create_app({**app.config, "SIXTYSIX_LOG_FORMAT": "xml"})
 
 
 def test_a_handler_of_anyone_else_gets_the_request_line_through_logging(

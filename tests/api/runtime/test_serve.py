@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -107,6 +108,22 @@ def test_version_is_the_package_version() -> None:
     assert out.strip().startswith(f"sixtysix {expected} (engine: ")  # and which engine runs
 
 
+def test_version_imports_nothing_of_the_service() -> None:
+    """``--version`` loads the engine (it names which one runs) and no web, Redis, queue or
+    gevent module: it answered in 2.3 s when the command imported everything up front."""
+    code = ("import runpy, sys\nsys.argv = ['sixtysix', '--version']\ntry:\n"
+            "    runpy.run_module('api.cli', run_name='__main__')\nexcept SystemExit:\n"
+            "    print(' '.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], env=serve_env(), capture_output=True,
+                          text=True, timeout=60, check=True)
+    version, loaded = done.stdout.splitlines()
+    assert version.startswith("sixtysix ")
+    modules = set(loaded.split())
+    assert "engine.native" in modules
+    assert {m.partition(".")[0] for m in modules} & {"flask", "werkzeug", "redis", "rq",
+                                                     "gevent", "requests", "gunicorn"} == set()
+
+
 def test_serve_says_where_the_api_and_docs_are_and_how_to_stop(
         serve: Callable[..., Served]) -> None:
     served = serve()
@@ -120,6 +137,21 @@ def test_port_0_serves_on_a_free_port_the_line_names(serve: Callable[..., Served
     served = serve()  # --port 0; the fixture found it answering where the line says
     port = int(served.url.rpartition(":")[2])
     assert port not in (0, DEFAULT_PORT)
+
+
+def test_the_console_shows_a_readable_line_per_request_unless_json_is_asked_for(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """One line per request as gunicorn writes its own (it was a JSON object per request);
+    ``--log-format json`` (or ``SIXTYSIX_LOG_FORMAT=json``) for a log collector."""
+    readable = serve("--computer-workers", "0")
+    requests.get(f"{readable.url}/v1/rules", timeout=10)
+    line = r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] GET /v1/rules 200 \d+\.\d ms$"
+    until(lambda: re.search(line, readable.err(), re.MULTILINE), "the request's line", PATIENCE)
+    assert '"msg": "request"' not in readable.err()
+    as_json = serve("--computer-workers", "0", "--log-format", "json",
+                    "--data-dir", str(tmp_path / "json"))
+    requests.get(f"{as_json.url}/v1/rules", timeout=10)
+    until(lambda: '"path": "/v1/rules", "status": 200' in as_json.err(), "the JSON line", PATIENCE)
 
 
 def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
@@ -151,6 +183,61 @@ def test_serve_holds_its_port_from_before_redis_and_gunicorn_start(
     watcher.join()
     assert taken == [errno.EADDRINUSE], served.err()
     assert answers(served)  # and gunicorn serves on it
+
+
+def test_requests_before_a_worker_is_ready_are_answered_503_at_once(tmp_path: Path) -> None:
+    """While no gunicorn worker has loaded the app (held here), every request is answered
+    at once, 503 ``starting`` with ``Retry-After`` (they waited in the port's backlog for
+    seconds); once one has, serve says it is ready, /readyz answers 200, and only then the
+    computers' worker processes start (their imports slowed the web workers' start). The
+    workers come with the app's modules imported (each imported them itself, at once)."""
+    hold = tmp_path / "go"
+    served = launch(tmp_path, 0, env=serve_env(
+        GUNICORN_CMD_ARGS="--worker-class tests.api.runtime.held_worker.HeldWorker",
+        SIXTYSIX_TEST_HOLD=str(hold)))
+    try:
+        until(lambda: served.listening() is not None, "serve names its address", PATIENCE)
+        url = served.listening() or ""
+        for path in ("/readyz", "/healthz", "/v1/rules"):
+            answer = requests.get(f"{url}{path}", timeout=30)
+            assert answer.status_code == 503, path
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.headers["Content-Type"] == "application/problem+json"
+            assert answer.json()["type"] == "https://sixtysix.dev/problems/starting"
+        page = requests.get(f"{url}/play", headers={"Accept": "text/html"}, timeout=30)
+        assert page.status_code == 503 and page.headers["Content-Type"].startswith("text/html")
+        assert '<meta http-equiv="refresh" content="1">' in page.text
+        assert "ready in" not in served.err() and "for the computers" not in served.err()
+        # the app's modules were imported once, by gunicorn's master, before it forked
+        preloaded = tmp_path / "go.preloaded"
+        until(preloaded.exists, "a held worker runs", PATIENCE)
+        until(lambda: preloaded.read_text() != "", "it says what it found", PATIENCE)
+        assert preloaded.read_text() == "True"
+        hold.touch()
+        until(lambda: _ready(url) == 200, "/readyz answers 200", PATIENCE)
+        until(lambda: "for the computers" in served.err(), "the worker pool starts", PATIENCE)
+        lines = served.err().splitlines()
+        ready = next(i for i, x in enumerate(lines) if re.fullmatch(
+            r"sixtysix: ready in \d+\.\d s", x))
+        pool = lines.index("sixtysix: 1 worker process for the computers")
+        assert ready < pool
+    finally:
+        stop(served.process)
+
+
+def test_two_servers_share_no_control_socket(serve: Callable[..., Served],
+                                             tmp_path: Path) -> None:
+    """gunicorn 25.1+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or
+    ~/.gunicorn): a second server took over the first's. None is opened."""
+    home, runtime = tmp_path / "home", tmp_path / "runtime"
+    home.mkdir()
+    runtime.mkdir()
+    env = serve_env(HOME=str(home), XDG_RUNTIME_DIR=str(runtime))
+    first = serve("--computer-workers", "0", "--data-dir", str(tmp_path / "a"), env=env)
+    second = serve("--computer-workers", "0", "--data-dir", str(tmp_path / "b"), env=env)
+    assert answers(first) and answers(second)
+    assert list(home.rglob("*")) == list(runtime.rglob("*")) == []
+    assert "Control socket" not in first.err() + second.err()
 
 
 def test_a_port_out_of_range_is_one_line(tmp_path: Path) -> None:
@@ -252,7 +339,8 @@ def _play_match(url: str, level: str) -> dict[str, Any]:
 
 def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served]) -> None:
     served = serve()
-    assert "sixtysix: 1 worker process for the computers" in served.err()
+    until(lambda: "sixtysix: 1 worker process for the computers" in served.err(),
+          "the worker pool starts once gunicorn is ready", PATIENCE)
     assert len(worker_pids(served)) == len(worker_pids(served, scheduler=True)) == 1
     assert _play_match(served.url, "easy")["match"]["winner"] is not None
 

@@ -1,4 +1,5 @@
-"""Replay a record of play through the engine and check it (``python -m engine.replay``).
+"""Replay a record of play through the engine and check it (``python -m engine.replay``, run by
+:mod:`engine.replay.__main__`).
 
 ``python -m engine.replay RECORD [--show]`` reads a record — the JSON of
 ``GET /v1/games/{id}/record`` or its text form (:mod:`engine.record`), ``-`` for stdin — deals
@@ -219,7 +220,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     return run(args.record, args.show)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
