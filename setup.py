@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -31,35 +31,69 @@ def _native() -> Any:
     return module
 
 
+def _say(message: str) -> None:
+    """``message`` on stderr, which pip shows with ``-v`` only, and on the terminal pip runs
+    in, if any: pip hides a build's output, and a compile of minutes would show nothing but
+    its spinner."""
+    print(message, file=sys.stderr, flush=True)
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as terminal:
+            terminal.write(f"\n{message}\n")
+    except OSError:  # no terminal (CI, a service): stderr only
+        pass
+
+
 def ext_modules() -> list[Any]:
+    """The extension modules, as names only: :class:`BuildExt` compiles them, or keeps a
+    current build (so that reading the metadata never compiles)."""
     native = _native()
     why = f"{native.PURE_VARIABLE} is set" if native.pure_requested() else native.build_blocker()
     if why is not None:
         print(f"sixtysix: compiled engine skipped ({why}); the pure Python engine is used",
               file=sys.stderr)
         return []
+    sources = [name.replace(".", "/") + ".py" for name in native.COMPILED]
+    # a failed compile leaves the pure modules in use
+    return [Extension(name, sources, optional=True) for name in native.extension_names()]
+
+
+def _compiled(native: Any) -> dict[str, Any]:
+    """mypyc's extensions of :data:`engine.native.COMPILED` by name (writes their C)."""
     from mypyc.build import mypycify
 
     paths = [name.replace(".", "/") + ".py" for name in native.COMPILED]
-    extensions = mypycify(paths, opt_level="3", group_name="sixtysix_engine")
-    for extension in extensions:
-        extension.optional = True  # a failed compile leaves the pure module in use
-    return extensions
+    made = mypycify(paths, opt_level="3", group_name=native.GROUP)
+    return {extension.name: extension for extension in made}
 
 
 class BuildExt(build_ext):
-    """Also records the digests of the sources compiled (``engine.native.MANIFEST``), so that
-    a build older than its sources is passed over at import instead of run."""
+    """Compiles the engine's modules with mypyc and records the digests of the sources
+    compiled (``engine.native.MANIFEST``), so that a build older than its sources is passed
+    over at import instead of run. In place (an editable install) a build that is current
+    (``engine.native.current_build``: every module built for this Python from the sources
+    as they are) is kept: a second ``pip install -e`` does not compile again."""
 
     def run(self) -> None:
-        super().run()
         if not self.extensions:
+            super().run()
             return
         native = _native()
+        if self.inplace and native.current_build():
+            _say("sixtysix: compiled engine reused: built from the engine's sources as they "
+                 f"are (engine/{native.MANIFEST})")
+            return
+        _say("sixtysix: compiling the engine with mypyc: a few minutes on two cores (pip "
+             "shows only that the build is still running)")
+        made = _compiled(native)
+        for extension in self.extensions:  # as named (build_ext has annotated them)
+            vars(extension).update({key: value for key, value in vars(made[extension.name])
+                                    .items() if not key.startswith("_") and key != "optional"})
+        super().run()
         target = HERE if self.inplace else Path(self.build_lib)
         manifest = target / "engine" / native.MANIFEST
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(native.source_digests(), indent=1) + "\n")
+        _say("sixtysix: compiled engine built")
 
 
 os.chdir(HERE)  # mypycify takes paths relative to the project

@@ -91,12 +91,26 @@ def source_digests() -> dict[str, str]:
     return out
 
 
+#: mypyc's group of the build (``setup.py``): the compiled modules share its library, the
+#: top-level extension module ``<GROUP>__mypyc`` beside ``engine/``.
+GROUP: Final = "sixtysix_engine"
+
+
+def extension_names() -> list[str]:
+    """The extension modules of a build: the group's shared library and a module of each of
+    :data:`COMPILED`."""
+    return [f"{GROUP}__mypyc", *COMPILED]
+
+
+def _built(name: str, suffixes: Sequence[str]) -> bool:
+    return any(os.path.isfile(os.path.join(_ROOT, *name.split(".")) + suffix)
+               for suffix in suffixes)
+
+
 def stale_build() -> str | None:
     """Why the extension modules beside the sources must not be used, or ``None`` (none
     built, or all built from the sources as they are)."""
-    built = [name for name in COMPILED if any(
-        os.path.isfile(os.path.join(_ROOT, *name.split(".")) + suffix)
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES)]
+    built = [name for name in COMPILED if _built(name, importlib.machinery.EXTENSION_SUFFIXES)]
     if not built:
         return None
     if len(built) < len(COMPILED):
@@ -108,6 +122,15 @@ def stale_build() -> str | None:
         return f"the build has no engine/{MANIFEST}"
     changed = [n for n, digest in source_digests().items() if recorded.get(n) != digest]
     return "changed since the build: " + ", ".join(changed) if changed else None
+
+
+def current_build() -> bool:
+    """Whether every extension module of :func:`extension_names` lies beside the sources,
+    built for this Python (its ``EXT_SUFFIX``) from the sources as they are: an editable
+    install (``setup.py``) then keeps it instead of compiling again."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return (all(_built(name, [suffix]) for name in extension_names())
+            and stale_build() is None)
 
 
 #: Why the compiled modules are not used although requested by nobody: a stale build.

@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.app import close_app, create_app
+from api.keys import PREFIX, active_key
 from engine.cards import card_code
 from engine.rules import SIXTY_SIX
 
@@ -36,6 +38,16 @@ def configured(redis_url: str, **config: Any) -> Iterator[FlaskClient]:
                               "RATELIMIT_ENABLED": False, **config})
     yield application.test_client()
     close_app(application)
+
+
+def service_keys(client: redis.Redis) -> set[bytes]:
+    """The keys of the service's games, tables, players and markers: its ``sixtysix:`` keys
+    but the active-games estimate (``sixtysix:active:``, written by a flush thread whenever
+    one is due); not RQ's ``rq:*`` nor the worker tier's beats, which the session's workers
+    write whenever they like."""
+    stats = active_key(0).rpartition(":")[0].encode() + b":"
+    return {key for key in client.scan_iter(match=f"{PREFIX}:*", count=1000)
+            if not key.startswith(stats)}
 
 
 def bearer(token: str) -> dict[str, str]:

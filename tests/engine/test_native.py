@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
+from types import ModuleType
 
 from engine import native
 
@@ -76,3 +79,40 @@ def test_a_build_older_than_its_source_is_passed_over_whole(tmp_path: Path) -> N
         assert loaded["describe"] == "pure Python" and loaded["path"] == native.PURE_PATH
     files = loaded["files"]
     assert isinstance(files, dict) and all(str(f).endswith(".py") for f in files.values())
+
+
+def _native_at(root: Path) -> ModuleType:
+    """``engine/native.py`` loaded from a copy under ``root``, as ``setup.py`` loads it: its
+    build is the one beside that copy's sources."""
+    (root / "engine" / "ai").mkdir(parents=True)
+    for name in [*native.COMPILED, "engine.native"]:
+        shutil.copy2(ROOT.joinpath(*name.split(".")).with_suffix(".py"),
+                     root.joinpath(*name.split(".")).with_suffix(".py"))
+    spec = importlib.util.spec_from_file_location("_native_copy", root / "engine/native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_build_is_current_when_every_module_is_built_from_the_sources_as_they_are(
+        tmp_path: Path) -> None:
+    """What lets an editable install keep a build (``setup.py``): every extension module for
+    this Python, and the manifest's digests those of the sources."""
+    copy = _native_at(tmp_path)
+    assert not copy.current_build()  # nothing built
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    built = [tmp_path.joinpath(*name.split(".")).with_name(name.split(".")[-1] + suffix)
+             for name in copy.extension_names()]
+    for path in built:
+        path.write_bytes(b"")
+    assert not copy.current_build()  # no manifest
+    manifest = tmp_path / "engine" / native.MANIFEST
+    manifest.write_text(json.dumps(copy.source_digests()))
+    assert copy.current_build()
+    built[0].unlink()  # the group's shared library gone
+    assert not copy.current_build()
+    built[0].write_bytes(b"")
+    talon = tmp_path / "engine" / "ai" / "talon.py"
+    talon.write_text(talon.read_text() + "\n")
+    assert not copy.current_build()  # a source changed since

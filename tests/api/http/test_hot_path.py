@@ -10,7 +10,9 @@ from __future__ import annotations
 import datetime
 import json
 import time
+from collections.abc import Iterator
 
+import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
@@ -19,9 +21,10 @@ from api.games.store import GameStore
 from api.http import observability
 from api.http.observability import Answered, timestamp
 from api.keys import game_key
+from api.runtime.redis_server import EmbeddedRedis
 from engine import Rules, Settings, from_json, new_game, to_json
 from engine.serialize import to_dict
-from tests.api.helpers import DECK, HAND_0, HAND_1, act, bearer, two_humans
+from tests.api.helpers import DECK, HAND_0, HAND_1, act, bearer, configured, two_humans
 
 
 def test_the_store_reconnects_after_the_pool_was_closed(redis_client: redis.Redis) -> None:
@@ -65,9 +68,21 @@ def _scripts_run(client: redis.Redis) -> int:
     return int(client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
 
 
-def test_an_action_notes_its_seat_in_its_save(client: FlaskClient,
-                                              redis_client: redis.Redis) -> None:
+@pytest.fixture
+def alone() -> Iterator[tuple[FlaskClient, redis.Redis]]:
+    """An app on a Redis of its own, and a client of it: no worker nor scheduler runs a
+    script there (the session's scheduler refreshes its lock with one whenever it likes), so
+    the server's count of scripts run is the app's."""
+    with EmbeddedRedis(appendonly=False) as server, configured(server.url) as client:
+        admin = redis.Redis.from_url(server.url)
+        yield client, admin
+        admin.close()
+
+
+def test_an_action_notes_its_seat_in_its_save(
+        alone: tuple[FlaskClient, redis.Redis]) -> None:
     """The seat's presence rides in the save's script: one script, not two."""
+    client, redis_client = alone
     game_id, tokens = two_humans(client, deck=DECK, first_dealer=1)
     redis_client.hdel(game_key(game_id), "seen:0", "seen:1")
     before = _scripts_run(redis_client)

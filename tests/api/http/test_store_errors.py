@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from api.http.errors import redis_error_code
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import HOST, EmbeddedRedis
-from tests.api.helpers import act, assert_problem, bearer, two_humans, view
+from tests.api.helpers import act, assert_problem, bearer, service_keys, two_humans, view
 
 PROBLEMS = "https://sixtysix.dev/problems/"
 
@@ -56,7 +56,7 @@ def test_a_full_store_is_a_507_and_saves_nothing(client: FlaskClient,
                                                  redis_client: redis.Redis,
                                                  request: pytest.FixtureRequest) -> None:
     game_id, tokens = two_humans(client, first_dealer=1)
-    keys = set(redis_client.keys())
+    keys = service_keys(redis_client)
     request.getfixturevalue("full_redis")
     refused = [
         client.post("/v1/games", json={}),
@@ -71,7 +71,7 @@ def test_a_full_store_is_a_507_and_saves_nothing(client: FlaskClient,
         problem = assert_problem(response, 507, "insufficient-storage")
         assert "Retry-After" not in response.headers
         assert "nothing was saved" in problem["detail"]
-    assert set(redis_client.keys()) == keys  # no game, record or marker was left behind
+    assert service_keys(redis_client) == keys  # no game, record or marker was left behind
     assert view(client, game_id)["version"] == 1
     assert client.get(f"/v1/games/{game_id}").status_code == 200  # reads go on
 
