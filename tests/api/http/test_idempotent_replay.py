@@ -11,7 +11,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.keys import idem_key
-from tests.api.helpers import act, two_humans, view
+from tests.api.helpers import DECK, act, create, two_humans, view
 
 #: Most bytes an action's record may hold (docs/operations.md, "Storage and keys").
 MOST_RECORD_BYTES: Final = 200
@@ -69,3 +69,34 @@ def rng_sample(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
               & {"trick_won", "hand_settled"}]
     return marked[:40:3] + marked[-3:] + random.Random(1).sample(sent, min(10, len(sent)))
 
+
+
+def _without_remaining(body: Any) -> Any:
+    """``body`` without the clock's ``remaining_ms``, which counts down to the same deadline."""
+    return {**body, "clock": {k: v for k, v in body["clock"].items() if k != "remaining_ms"}}
+
+
+def test_at_a_clock_a_replay_shows_the_action_s_view_or_after_later_moves_the_view_now(
+        client: FlaskClient) -> None:
+    """A clock's state of an earlier version is in no log: once the game moved on, a replay
+    shows it as it is now (its ``ETag`` that version), which holds the action; never a view
+    without it, never the action applied twice."""
+    humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    made = create(client, seats=humans, deck=DECK, first_dealer=1,
+                  settings={"think_time_s": 60})
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+    action, key = {"type": "play", "card": "AC"}, {"Idempotency-Key": "clocked-1"}
+    first = act(client, game_id, tokens[0], action, **key)
+    assert first.status_code == 200 and first.json is not None
+    again = act(client, game_id, tokens[0], action, **key)
+    assert again.headers["ETag"] == '"2"' and again.headers["Idempotent-Replayed"] == "true"
+    assert _without_remaining(again.json) == _without_remaining(first.json)
+    assert again.json["clock"]["remaining_ms"] <= first.json["clock"]["remaining_ms"]
+    reply = view(client, game_id, tokens[1])["legal_actions"][0]
+    assert act(client, game_id, tokens[1], reply).status_code == 200
+    later = act(client, game_id, tokens[0], action, **key)
+    assert later.status_code == 200 and later.headers["ETag"] == '"3"'
+    assert later.headers["Idempotent-Replayed"] == "true"
+    now = view(client, game_id, tokens[0])
+    assert _without_remaining(later.json) == _without_remaining(now)
+    assert now["version"] == 3 and "AC" not in now["hand"]  # the action, applied once
