@@ -5,10 +5,10 @@ A save leaves a :class:`Mark` (a few numbers). :func:`game_as_of` gives the game
 the loaded game itself while it is still at that version; after later saves, the state
 rebuilt by dealing the logged decks and applying the logged actions up to the mark's last
 event, checked event by event against the log (any difference, or an event that is no
-engine action, and nothing is rebuilt). The meta is today's with the hinted hands of then;
-a game with a clock is not rebuilt, since its clock of then (deadline, expiries, pauses) is
-in no log. Where nothing is rebuilt the answer is ``None``: the caller shows the game as it
-is now, which still holds the action.
+engine action, and nothing is rebuilt). The meta is today's with the hinted hands and the clock
+of then (the mark keeps them); the seats' ``connected`` are the save's. Where nothing is
+rebuilt the answer is ``None``: the caller shows the game as it is now, which still holds the
+action.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from api.games.meta import GameMeta
 from api.games.store import Game, GameStore
-from api.live.chat import is_chat
+from api.live.chat import CHAT
 from engine import EngineError, Event
 from engine.actions import Action
 from engine.hosted import HostedAction, HostedState, apply, build_record, new_game
@@ -29,33 +29,45 @@ from engine.tausendeins import T1001Action, T1001State
 DEALT: Final = "hand_dealt"
 
 
+#: The fields of a clock (``meta["clock"]``, :mod:`api.live.clock`) that its saves change; a
+#: mark keeps them, in this order (the rest are the table's settings).
+CLOCK_FIELDS: Final = ("deadline", "kind", "seat", "hand_no", "expiries", "paused")
+#: Events the service logs beside the engine's: a seat's chat message, a clock's pause.
+SERVICE_EVENTS: Final = frozenset({CHAT, "paused"})
+
+
 @dataclass(frozen=True, slots=True)
 class Mark:
     """A save as a replay finds it again: ``version`` the version it wrote, ``events`` the
     game's event count after it, ``logged`` how many of those it logged, ``connected`` the
     seats seen connected when it was loaded (bit ``i``: seat ``i``), ``hinted`` how many
-    hands the meta's ``hinted_hands`` listed."""
+    hands the meta's ``hinted_hands`` listed, ``clock`` the :data:`CLOCK_FIELDS` of its
+    clock (``None``: no clock). Kept as a list of these, in this order (:meth:`to_list`):
+    some 20 to 90 bytes of JSON."""
 
     version: int
     events: int
     logged: int
     connected: int
     hinted: int
+    clock: list[Any] | None
 
     @classmethod
     def of(cls, saved: Game) -> Mark:
         connected = sum(1 << i for i, seen in enumerate(saved.connected or ()) if seen)
+        timing = saved.meta.get("clock")
         return cls(saved.version, saved.event_count, len(saved.recent), connected,
-                   len(saved.meta.get("hinted_hands", [])))
+                   len(saved.meta.get("hinted_hands", [])),
+                   None if timing is None else [timing[k] for k in CLOCK_FIELDS])
 
-    def to_dict(self) -> dict[str, int]:
-        return {"version": self.version, "events": self.events, "logged": self.logged,
-                "connected": self.connected, "hinted": self.hinted}
+    def to_list(self) -> list[Any]:
+        return [self.version, self.events, self.logged, self.connected, self.hinted,
+                self.clock]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Mark:
-        return cls(data["version"], data["events"], data["logged"], data["connected"],
-                   data["hinted"])
+    def from_list(cls, data: list[Any]) -> Mark:
+        version, events, logged, connected, hinted, timing = data
+        return cls(version, events, logged, connected, hinted, timing)
 
 
 def game_as_of(store: GameStore, game: Game, mark: Mark) -> Game | None:
@@ -63,27 +75,31 @@ def game_as_of(store: GameStore, game: Game, mark: Mark) -> Game | None:
     ``None`` if it cannot be rebuilt (see the module docstring)."""
     if game.version < mark.version:  # the save came after the load: see it
         game = store.load(game.game_id)
-    meta = _meta_then(game.meta, mark.hinted)
+    meta = _meta_then(game.meta, mark)
     connected = [bool(mark.connected >> i & 1) for i in range(len(game.meta["seats"]))]
     if game.version == mark.version:
         return Game(game.game_id, mark.version, game.state, meta, mark.events, game.recent,
                     connected)
-    if game.meta.get("clock") is not None:
-        return None
     logged = store.all_events(game)[:mark.events]
     if len(logged) != mark.events:
         return None
-    state = state_after(game.state, [e.event for e in logged if not is_chat(e)])
+    state = state_after(game.state, [e.event for e in logged
+                                     if e.event.type not in SERVICE_EVENTS])
     if state is None:
         return None
     return Game(game.game_id, mark.version, state, meta, mark.events,
                 logged[mark.events - mark.logged:], connected)
 
 
-def _meta_then(meta: GameMeta, hinted: int) -> GameMeta:
-    if "hinted_hands" not in meta:
-        return meta
-    return {**meta, "hinted_hands": meta["hinted_hands"][:hinted]}
+def _meta_then(meta: GameMeta, mark: Mark) -> GameMeta:
+    """``meta`` with the hinted hands and the clock of ``mark``'s save."""
+    then: GameMeta = {**meta}
+    if "hinted_hands" in meta:
+        then["hinted_hands"] = meta["hinted_hands"][:mark.hinted]
+    timing = meta.get("clock")
+    if timing is not None and mark.clock is not None:
+        then["clock"] = {**timing, **dict(zip(CLOCK_FIELDS, mark.clock, strict=True))}
+    return then
 
 
 def state_after(current: HostedState, events: list[Event]) -> HostedState | None:
@@ -100,7 +116,10 @@ def state_after(current: HostedState, events: list[Event]) -> HostedState | None
                                    decks=[hand["deck"] for hand in hands])
         for hand in hands:
             for entry in hand["actions"]:
-                produced += apply(state, entry["seat"], _action(state, entry))
+                made = apply(state, entry["seat"], _action(state, entry))
+                if entry.get("timeout"):  # as the clock marks its action
+                    made[0].data["timeout"] = True
+                produced += made
     except (EngineError, KeyError, TypeError):
         return None
     return state if _plain(_dealt(produced)) == _plain(_dealt(events)) else None

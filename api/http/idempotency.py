@@ -3,8 +3,8 @@
 A record holds a fingerprint of the request (method, path, the caller's token digest, body;
 :data:`FINGERPRINT_HEX` hex digits of its SHA-256) under the SHA-256 of the key (never the
 key). A create's record keeps the status, body (the sealed tokens) and headers of its answer;
-an action's keeps its status and the :class:`~api.games.as_of.Mark` of its save (about 130
-bytes, where its view took about 3 KB), and its replay renders the view again as it was right
+an action's keeps its status and the :class:`~api.games.as_of.Mark` of its save (80 to 150
+bytes, where its view took 2 to 4 KB), and its replay renders the view again as it was right
 after that save (:func:`~api.games.as_of.game_as_of`). The same key with another fingerprint
 is a 422; a creation still running under the key is a 409. Records live
 ``SIXTYSIX_IDEMPOTENCY_TTL`` seconds.
@@ -79,7 +79,7 @@ def record(fp: str, status: int, body: Any, headers: dict[str, str]) -> dict[str
 def marked(fp: str, status: int, mark: Mark) -> dict[str, Any]:
     """The record of an action's answer: its status and its save's ``mark``, from which
     :func:`~api.games.as_of.game_as_of` rebuilds the game it showed."""
-    return {"fingerprint": fp, "status": status, **mark.to_dict()}
+    return {"fingerprint": fp, "status": status, "mark": mark.to_list()}
 
 
 def pending(fp: str, **known: Any) -> dict[str, Any]:

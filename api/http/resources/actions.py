@@ -138,13 +138,13 @@ def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
 
 def _replay(store: GameStore, played: Replayed, seat: int, fp: str) -> Response:
     """The replay of the action whose record ``played`` found: its view as it was right
-    after its save (:func:`~api.games.as_of.game_as_of`), or, where that cannot be rebuilt
-    (a game with a clock played on since), as it is now; a record that kept its whole
+    after its save (:func:`~api.games.as_of.game_as_of`), or, where that cannot be rebuilt,
+    as it is now; a record that kept its whole
     answer (written before records were marks) is answered as it is."""
     stored = idempotency.check(played.record, fp)
     if "body" in stored:
         return idempotency.replay(stored)
-    shown = game_as_of(store, played.game, Mark.from_dict(stored))
+    shown = game_as_of(store, played.game, Mark.from_list(stored["mark"]))
     if shown is None:
         shown = store.load(played.game.game_id)
     return idempotency.replayed(game_view(shown, seat), stored["status"],

@@ -11,7 +11,8 @@ import redis
 from flask.testing import FlaskClient
 
 from api.keys import idem_key
-from tests.api.helpers import DECK, act, create, two_humans, view
+from tests.api.helpers import DECK, act, bearer, create, two_humans, view
+from tests.waiting import until
 
 #: Most bytes an action's record may hold (docs/operations.md, "Storage and keys").
 MOST_RECORD_BYTES: Final = 200
@@ -76,27 +77,68 @@ def _without_remaining(body: Any) -> Any:
     return {**body, "clock": {k: v for k, v in body["clock"].items() if k != "remaining_ms"}}
 
 
-def test_at_a_clock_a_replay_shows_the_action_s_view_or_after_later_moves_the_view_now(
-        client: FlaskClient) -> None:
-    """A clock's state of an earlier version is in no log: once the game moved on, a replay
-    shows it as it is now (its ``ETag`` that version), which holds the action; never a view
-    without it, never the action applied twice."""
+def test_at_a_clock_a_replay_shows_the_clock_of_then_and_the_time_left_now(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mark keeps the clock of its save (its deadline, expiries, pauses): a replay after
+    later saves, a move the clock made among them, shows the view of then, its
+    ``remaining_ms`` counted to that deadline now."""
+    monkeypatch.setenv("SIXTYSIX_MIN_THINK_TIME_S", "1")
+    monkeypatch.setenv("SIXTYSIX_READING_S", "1")
     humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     made = create(client, seats=humans, deck=DECK, first_dealer=1,
-                  settings={"think_time_s": 60})
+                  settings={"think_time_s": 1, "on_timeout": "forfeit"})
     game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
     action, key = {"type": "play", "card": "AC"}, {"Idempotency-Key": "clocked-1"}
     first = act(client, game_id, tokens[0], action, **key)
     assert first.status_code == 200 and first.json is not None
+    assert first.json["clock"]["seat"] == 1 and first.json["clock"]["deadline"] is not None
     again = act(client, game_id, tokens[0], action, **key)
     assert again.headers["ETag"] == '"2"' and again.headers["Idempotent-Replayed"] == "true"
     assert _without_remaining(again.json) == _without_remaining(first.json)
     assert again.json["clock"]["remaining_ms"] <= first.json["clock"]["remaining_ms"]
-    reply = view(client, game_id, tokens[1])["legal_actions"][0]
-    assert act(client, game_id, tokens[1], reply).status_code == 200
+    timed_out = until(lambda: any(e.get("timeout") for e in _events(client, game_id, tokens[0])),
+                      "the clock's move for seat 1")
+    assert timed_out
     later = act(client, game_id, tokens[0], action, **key)
-    assert later.status_code == 200 and later.headers["ETag"] == '"3"'
-    assert later.headers["Idempotent-Replayed"] == "true"
-    now = view(client, game_id, tokens[0])
-    assert _without_remaining(later.json) == _without_remaining(now)
-    assert now["version"] == 3 and "AC" not in now["hand"]  # the action, applied once
+    assert later.status_code == 200 and later.headers["ETag"] == '"2"'
+    assert _without_remaining(later.json) == _without_remaining(first.json)
+    assert later.json["clock"]["remaining_ms"] == 0  # that deadline has passed
+    assert view(client, game_id, tokens[0])["version"] > 2
+
+
+def _events(client: FlaskClient, game_id: str, token: str) -> list[dict[str, Any]]:
+    """The game's events as the seat sees them (a request that applies a passed deadline)."""
+    view(client, game_id, token)
+    log = client.get(f"/v1/games/{game_id}/events?after=0&limit=500", headers=bearer(token))
+    assert log.json is not None
+    out: list[dict[str, Any]] = log.json["events"]
+    return out
+
+
+def test_a_replay_shows_the_view_before_the_computers_replies_and_chat(
+        client: FlaskClient) -> None:
+    """Against a computer (its moves saved by a worker) with chat messages logged between
+    the saves, a replay shows the view right after the action, as ``respond-async`` did."""
+    made = create(client, deck=DECK, first_dealer=1, seats=[
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random"}])
+    game_id, token = made["game_id"], made["seats"][0]["token"]
+    sent = []
+    for n in range(8):
+        current = view(client, game_id, token)
+        if not current["legal_actions"]:  # the computer is to move: wait for it
+            client.get(f"/v1/games/{game_id}?after_version={current['version']}&wait=10",
+                       headers=bearer(token))
+            continue
+        chat = client.post(f"/v1/games/{game_id}/chat", json={"text": f"move {n}"},
+                           headers=bearer(token))
+        assert chat.status_code == 201, chat.json
+        action, key = current["legal_actions"][0], {"Idempotency-Key": f"vs-computer-{n}"}
+        first = act(client, game_id, token, action, Prefer="respond-async", **key)
+        assert first.status_code == 200, first.json
+        sent.append((action, key, first.json, first.headers["ETag"]))
+    assert len(sent) >= 3
+    assert view(client, game_id, token)["version"] > int(sent[-2][3].strip('"'))
+    for action, key, body, tag in sent:
+        again = act(client, game_id, token, action, **key)
+        assert again.status_code == 200 and again.headers["ETag"] == tag
+        assert again.json == body
