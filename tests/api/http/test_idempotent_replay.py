@@ -78,7 +78,8 @@ def _without_remaining(body: Any) -> Any:
 
 
 def test_at_a_clock_a_replay_shows_the_clock_of_then_and_the_time_left_now(
-        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        client: FlaskClient, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The mark keeps the clock of its save (its deadline, expiries, pauses): a replay after
     later saves, a move the clock made among them, shows the view of then, its
     ``remaining_ms`` counted to that deadline now."""
@@ -104,6 +105,7 @@ def test_at_a_clock_a_replay_shows_the_clock_of_then_and_the_time_left_now(
     assert _without_remaining(later.json) == _without_remaining(first.json)
     assert later.json["clock"]["remaining_ms"] == 0  # that deadline has passed
     assert view(client, game_id, tokens[0])["version"] > 2
+    assert redis_client.strlen(idem_key(game_id, "clocked-1")) <= MOST_RECORD_BYTES
 
 
 def _events(client: FlaskClient, game_id: str, token: str) -> list[dict[str, Any]]:
