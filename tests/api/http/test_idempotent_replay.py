@@ -11,7 +11,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.keys import idem_key
-from tests.api.helpers import DECK, act, bearer, create, two_humans, view
+from tests.api.helpers import DECK, act, bearer, create, view
 from tests.waiting import until
 
 #: Most bytes an action's record may hold (docs/operations.md, "Storage and keys").
@@ -19,6 +19,7 @@ MOST_RECORD_BYTES: Final = 200
 #: Sixty-six to 3 game points; Tausendeins to 200 without an auction: short whole matches.
 MATCHES: Final = {
     "sixty-six": {"match_points": 3},
+    "four-hand": {"variant": "four-hand", "match_points": 3},
     "tausendeins": {"variant": "tausendeins", "rules": {"target_points": 200, "bidding": "none"}},
 }
 
@@ -45,7 +46,10 @@ def _play_keyed(client: FlaskClient, game_id: str, tokens: list[str], rng: rando
 @pytest.mark.parametrize("match", sorted(MATCHES))
 def test_every_replay_after_the_match_shows_the_view_right_after_its_action(
         client: FlaskClient, redis_client: redis.Redis, match: str) -> None:
-    game_id, tokens = two_humans(client, **MATCHES[match])
+    players = 4 if match == "four-hand" else 2
+    made = create(client, seats=[{"kind": "human", "name": f"P{i}"} for i in range(players)],
+                  **MATCHES[match])
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
     sent = _play_keyed(client, game_id, tokens, random.Random(66))
     final_version = view(client, game_id)["version"]
     kinds = {e["type"] for s in sent for e in s["json"]["events"]}
@@ -144,3 +148,28 @@ def test_a_replay_shows_the_view_before_the_computers_replies_and_chat(
         again = act(client, game_id, token, action, **key)
         assert again.status_code == 200 and again.headers["ETag"] == tag
         assert again.json == body
+
+
+def test_a_replay_after_a_hint_shows_the_hinted_hands_of_then(client: FlaskClient) -> None:
+    """A hint saves the game (a new version, no event) with the hand marked as hinted: a
+    replay of an action before it shows the marks of then, of an action after it the mark."""
+    made = create(client, deck=DECK, first_dealer=1,
+                  seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+    before = act(client, game_id, tokens[0], {"type": "play", "card": "AC"},
+                 **{"Idempotency-Key": "before-hint"})
+    hinted = client.post(f"/v1/games/{game_id}/hint?budget_ms=40", headers=bearer(tokens[1]))
+    assert hinted.status_code == 200, hinted.json
+    reply = view(client, game_id, tokens[1])["legal_actions"][0]
+    after = act(client, game_id, tokens[1], reply, **{"Idempotency-Key": "after-hint"})
+    assert before.json is not None and after.json is not None
+    assert before.json["hinted_hands"] == [] and after.json["hinted_hands"] != []
+    views = [view(client, game_id, t) for t in tokens]
+    leader = next(s for s, v in enumerate(views) if v["legal_actions"])  # the trick's winner
+    assert act(client, game_id, tokens[leader],
+               views[leader]["legal_actions"][0]).status_code == 200
+    for token, body, key in ((tokens[0], {"type": "play", "card": "AC"}, "before-hint"),
+                             (tokens[1], reply, "after-hint")):
+        again = act(client, game_id, token, body, **{"Idempotency-Key": key})
+        first = before if key == "before-hint" else after
+        assert again.status_code == 200 and again.json == first.json, key
