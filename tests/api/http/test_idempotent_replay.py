@@ -25,22 +25,27 @@ MATCHES: Final = {
 
 
 def _play_keyed(client: FlaskClient, game_id: str, tokens: list[str], rng: random.Random,
+                until_status: str = "match_over", most: int | None = None, first: int = 0,
                 ) -> list[dict[str, Any]]:
-    """Both seats play random legal actions, each with a key of its own, to the match's end:
-    per action its key, seat, body, first answer (status, ETag, body)."""
+    """The seats play random legal actions, each with a key of its own (``action-<n>`` from
+    ``first`` on), until ``until_status`` (which must come within 3000) or ``most`` actions:
+    per action its key, seat,
+    body, first answer (its ETag and body)."""
     sent = []
-    for n in range(3000):
+    for n in range(first, first + (most or 3000)):
         views = [view(client, game_id, t) for t in tokens]
-        if views[0]["status"] == "match_over":
+        if views[0]["status"] == until_status:
             return sent
         seat = next(s for s, v in enumerate(views) if v["legal_actions"])
         action = rng.choice(views[seat]["legal_actions"])
         key = f"action-{n}"
-        first = act(client, game_id, tokens[seat], action, **{"Idempotency-Key": key})
-        assert first.status_code == 200, first.json
-        sent.append({"key": key, "seat": seat, "action": action, "json": first.json,
-                     "etag": first.headers["ETag"]})
-    raise AssertionError(f"{game_id} did not end")
+        answer = act(client, game_id, tokens[seat], action, **{"Idempotency-Key": key})
+        assert answer.status_code == 200, answer.json
+        sent.append({"key": key, "seat": seat, "action": action, "json": answer.json,
+                     "etag": answer.headers["ETag"]})
+    if most is None:
+        raise AssertionError(f"{game_id} never reached {until_status}")
+    return sent
 
 
 @pytest.mark.parametrize("match", sorted(MATCHES))
@@ -173,3 +178,26 @@ def test_a_replay_after_a_hint_shows_the_hinted_hands_of_then(client: FlaskClien
         again = act(client, game_id, token, body, **{"Idempotency-Key": key})
         first = before if key == "before-hint" else after
         assert again.status_code == 200 and again.json == first.json, key
+
+
+def test_a_replay_after_a_pause_shows_the_views_of_then(client: FlaskClient) -> None:
+    """A pause logs an event of the service's own (no engine action) and moves the clock's
+    deadline: replays of the actions before it, of the pause and after it show each view as
+    it was, the clock's ``remaining_ms`` aside."""
+    humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    made = create(client, seats=humans, settings={"think_time_s": 60, "auto_continue": False})
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+    sent = _play_keyed(client, game_id, tokens, random.Random(3),
+                       until_status="hand_over")
+    pause = {"type": "pause"}
+    paused = act(client, game_id, tokens[0], pause, **{"Idempotency-Key": "pause"})
+    assert paused.status_code == 200 and paused.json is not None, paused.json
+    assert paused.json["events"][0]["type"] == "paused"
+    sent.append({"key": "pause", "seat": 0, "action": pause, "json": paused.json,
+                 "etag": paused.headers["ETag"]})
+    sent += _play_keyed(client, game_id, tokens, random.Random(4), most=4, first=len(sent))
+    for s in sent:
+        again = act(client, game_id, tokens[s["seat"]], s["action"],
+                    **{"Idempotency-Key": s["key"]})
+        assert again.status_code == 200 and again.headers["ETag"] == s["etag"]
+        assert _without_remaining(again.json) == _without_remaining(s["json"]), s["key"]
