@@ -3,10 +3,10 @@
 A record holds a fingerprint of the request (method, path, the caller's token digest, body;
 :data:`FINGERPRINT_HEX` hex digits of its SHA-256) under the SHA-256 of the key (never the
 key). A create's record keeps the status, body (the sealed tokens) and headers of its answer;
-an action's keeps its status and the :class:`~api.games.as_of.Mark` of its save (80 to 150
-bytes, where its view took 2 to 4 KB), and its replay renders the view again as it was right
-after that save (:func:`~api.games.as_of.game_as_of`). The same key with another fingerprint
-is a 422; a creation still running under the key is a 409. Records live
+an action's keeps its status and the :class:`~api.games.as_of.Mark` of its save (about 90
+bytes, 150 at a clock, where its view took 2 to 4 KB), and its replay renders the view again
+as it was right after that save (:func:`~api.games.as_of.game_as_of`). The same key with
+another fingerprint is a 422; a creation still running under the key is a 409. Records live
 ``SIXTYSIX_IDEMPOTENCY_TTL`` seconds.
 
 An action's key is scoped by its seat token (in the fingerprint): another caller's replay is
@@ -100,9 +100,15 @@ def reused() -> Problem:
                    f"this {HEADER} was used for a different request; use a new key")
 
 
+def matches(stored: dict[str, Any], fp: str) -> bool:
+    """Whether ``stored`` is the record of the request of fingerprint ``fp`` (a record
+    written before fingerprints were cut to :data:`FINGERPRINT_HEX` digits has all 64)."""
+    return bool(stored["fingerprint"][:FINGERPRINT_HEX] == fp)
+
+
 def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
     """The stored record if it is this request's; else the problem to answer."""
-    if stored["fingerprint"] != fp:
+    if not matches(stored, fp):
         raise reused()
     if stored.get("pending"):
         raise in_progress()

@@ -4,6 +4,7 @@ waited for (:mod:`api.http.replies`)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -30,6 +31,8 @@ from api.http.support import (
     services,
 )
 from api.keys import idem_key
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
@@ -138,14 +141,16 @@ def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
 
 def _replay(store: GameStore, played: Replayed, seat: int, fp: str) -> Response:
     """The replay of the action whose record ``played`` found: its view as it was right
-    after its save (:func:`~api.games.as_of.game_as_of`), or, where that cannot be rebuilt,
-    as it is now; a record that kept its whole
-    answer (written before records were marks) is answered as it is."""
+    after its save (:func:`~api.games.as_of.game_as_of`), or, where that cannot be rebuilt
+    (logged as a warning), as it is now; a record that kept its whole answer (written
+    before records were marks) is answered as it is."""
     stored = idempotency.check(played.record, fp)
     if "body" in stored:
         return idempotency.replay(stored)
     shown = game_as_of(store, played.game, Mark.from_list(stored["mark"]))
     if shown is None:
+        log.warning("game %s: the view of an idempotent replay was not rebuilt; answered "
+                    "the view now", played.game.game_id)
         shown = store.load(played.game.game_id)
     return idempotency.replayed(game_view(shown, seat), stored["status"],
                                 {"ETag": etag(shown.version)})

@@ -3,6 +3,8 @@ as it was right after the action, rendered again from the game's log (api.games.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any, Final
 
@@ -10,6 +12,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.games.tokens import digest
 from api.keys import idem_key
 from tests.api.helpers import DECK, act, bearer, create, view
 from tests.waiting import until
@@ -201,3 +204,25 @@ def test_a_replay_after_a_pause_shows_the_views_of_then(client: FlaskClient) -> 
                     **{"Idempotency-Key": s["key"]})
         assert again.status_code == 200 and again.headers["ETag"] == s["etag"]
         assert _without_remaining(again.json) == _without_remaining(s["json"]), s["key"]
+
+
+def test_a_record_kept_whole_before_the_marks_is_still_replayed(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    """A key stored by the server before records were marks (the whole answer, a 64-digit
+    fingerprint) is still honoured for its day: the same request gets that answer."""
+    made = create(client, deck=DECK, first_dealer=1,
+                  seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    game_id, token = made["game_id"], made["seats"][0]["token"]
+    action = {"type": "play", "card": "AC"}
+    first = act(client, game_id, token, action, **{"Idempotency-Key": "whole"})
+    path = f"/v1/games/{game_id}/actions"
+    text = json.dumps(["POST", path, digest(token), action], sort_keys=True)
+    whole = {"fingerprint": hashlib.sha256(text.encode()).hexdigest(), "status": 200,
+             "body": {**first.json, "marker": "kept whole"}, "headers": {"ETag": '"2"'}}
+    redis_client.set(idem_key(game_id, "whole"), json.dumps(whole), ex=600)
+    again = act(client, game_id, token, action, **{"Idempotency-Key": "whole"})
+    assert again.status_code == 200 and again.json == whole["body"]
+    assert again.headers["ETag"] == '"2"' and again.headers["Idempotent-Replayed"] == "true"
+    other = act(client, game_id, token, {"type": "play", "card": "TC"},
+                **{"Idempotency-Key": "whole"})
+    assert other.status_code == 422
