@@ -65,7 +65,9 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
             "the game's events and chat messages, `seq` 1, 2…"),
     KeySpec("sixtysix:idem:{<game_id or create>}:<sha256 of the key>", RedisType.STRING,
-            "`SIXTYSIX_IDEMPOTENCY_TTL`", "the replayable answer of an idempotent request"),
+            "`SIXTYSIX_IDEMPOTENCY_TTL`",
+            "an action's status and mark (under 200 bytes), a create's answer (its seat "
+            "tokens sealed), a chat message's `seq`"),
     KeySpec("sixtysix:write:{<game_id or table_id>}:<write id>", RedisType.STRING,
             "300 s (`WRITE_TTL`); `fenced`: as its game",
             "the version one save or commit wrote, or `fenced`"),

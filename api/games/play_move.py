@@ -43,9 +43,11 @@ class Played:
 @dataclass(frozen=True, slots=True)
 class Replayed:
     """The key's record found instead: the stored answer of a request sent before with the
-    same idempotency key (the caller checks that it was this request)."""
+    same idempotency key (the caller checks that it was this request); ``game``: the game as
+    loaded before the record was read."""
 
     record: dict[str, Any]
+    game: Game
 
 
 def play_move(svc: Backends, game: Game, seat: int, body: dict[str, Any],
@@ -80,7 +82,7 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
     store = svc.games
     # after the load: a record saved with that version or an earlier one is seen here
     if write is not None and (stored := store.get_record(write.key)) is not None:
-        return Replayed(stored)
+        return Replayed(stored, game)
     game = clocked(svc, game, clock_wait)
     if precondition is not None:
         precondition(game)
@@ -94,6 +96,6 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
                         after_save=svc.after_save, seen=seen)
     except VersionConflict:
         if write is not None and (stored := store.get_record(write.key)) is not None:
-            return Replayed(stored)
+            return Replayed(stored, game)
         raise
     return Played(saved, enqueue_computers(svc, saved))  # after a pause: the deadline's job

@@ -1,9 +1,13 @@
 """``Idempotency-Key``: the same key with the same request replays the first response.
 
-A record holds a fingerprint of the request (method, path, the caller's token digest, body),
-the status, body and headers of the response, under the SHA-256 of the key (never the key).
-The same key with another fingerprint is a 422; a creation still running under the key is a
-409. Records live ``SIXTYSIX_IDEMPOTENCY_TTL`` seconds.
+A record holds a fingerprint of the request (method, path, the caller's token digest, body;
+:data:`FINGERPRINT_HEX` hex digits of its SHA-256) under the SHA-256 of the key (never the
+key). A create's record keeps the status, body (the sealed tokens) and headers of its answer;
+an action's keeps its status and the :class:`~api.games.as_of.Mark` of its save (about 90
+bytes, 150 at a clock, where its view took 2 to 4 KB), and its replay renders the view again
+as it was right after that save (:func:`~api.games.as_of.game_as_of`). The same key with
+another fingerprint is a 422; a creation still running under the key is a 409. Records live
+``SIXTYSIX_IDEMPOTENCY_TTL`` seconds.
 
 An action's key is scoped by its seat token (in the fingerprint): another caller's replay is
 a 422 and never shows the first caller's view. A create has no caller yet, so its replay hands
@@ -23,6 +27,7 @@ from typing import Any, Final
 
 from flask import Response, request
 
+from api.games.as_of import Mark
 from api.http.errors import BAD_REQUEST, IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS, Problem
 from api.http.support import json_response
 
@@ -56,13 +61,25 @@ def create_key() -> str | None:
     return value
 
 
+#: Hex digits of a request's SHA-256 its fingerprint keeps: 128 bits, so two requests under
+#: one key never pass for one another.
+FINGERPRINT_HEX: Final = 32
+
+
 def fingerprint(token_digest: str | None, body: Any) -> str:
     text = json.dumps([request.method, request.path, token_digest, body], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest()[:FINGERPRINT_HEX]
 
 
 def record(fp: str, status: int, body: Any, headers: dict[str, str]) -> dict[str, Any]:
+    """The record of an answer kept whole (a create's)."""
     return {"fingerprint": fp, "status": status, "body": body, "headers": headers}
+
+
+def marked(fp: str, status: int, mark: Mark) -> dict[str, Any]:
+    """The record of an action's answer: its status and its save's ``mark``, from which
+    :func:`~api.games.as_of.game_as_of` rebuilds the game it showed."""
+    return {"fingerprint": fp, "status": status, "mark": mark.to_list()}
 
 
 def pending(fp: str, **known: Any) -> dict[str, Any]:
@@ -83,9 +100,15 @@ def reused() -> Problem:
                    f"this {HEADER} was used for a different request; use a new key")
 
 
+def matches(stored: dict[str, Any], fp: str) -> bool:
+    """Whether ``stored`` is the record of the request of fingerprint ``fp`` (a record
+    written before fingerprints were cut to :data:`FINGERPRINT_HEX` digits has all 64)."""
+    return bool(stored["fingerprint"][:FINGERPRINT_HEX] == fp)
+
+
 def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
     """The stored record if it is this request's; else the problem to answer."""
-    if stored["fingerprint"] != fp:
+    if not matches(stored, fp):
         raise reused()
     if stored.get("pending"):
         raise in_progress()
@@ -93,5 +116,10 @@ def check(stored: dict[str, Any], fp: str) -> dict[str, Any]:
 
 
 def replay(stored: dict[str, Any]) -> Response:
-    return json_response(stored["body"], stored["status"],
-                         {**stored["headers"], "Idempotent-Replayed": "true"})
+    """The answer of a record kept whole (:func:`record`)."""
+    return replayed(stored["body"], stored["status"], stored["headers"])
+
+
+def replayed(body: Any, status: int, headers: dict[str, str]) -> Response:
+    """A replayed answer: ``Idempotent-Replayed: true`` with its headers."""
+    return json_response(body, status, {**headers, "Idempotent-Replayed": "true"})

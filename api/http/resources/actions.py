@@ -4,14 +4,16 @@ waited for (:mod:`api.http.replies`)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, Final
 
 from flask import Response, current_app
 
+from api.games.as_of import Mark, game_as_of
 from api.games.play_move import Replayed, play_move
 from api.games.service import PAUSE, game_view
-from api.games.store import Game, IdempotentWrite
+from api.games.store import Game, GameStore, IdempotentWrite
 from api.games.tokens import digest
 from api.games.turns import computers_unavailable
 from api.http import idempotency
@@ -29,6 +31,8 @@ from api.http.support import (
     services,
 )
 from api.keys import idem_key
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games",
                 description="Play: a seat's action, answered with its new view")
@@ -118,7 +122,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
                        current_app.config["SIXTYSIX_COMPUTER_WAIT"])
     if isinstance(played, Replayed):
         assert write is not None
-        return idempotency.replay(idempotency.check(played.record, write.fingerprint))
+        return _replay(svc.games, played, seat, write.fingerprint)
     if body["type"] == PAUSE:  # nobody else is to move
         return json_response(game_view(played.game, seat), 200,
                              {"ETag": etag(played.game.version)})
@@ -129,7 +133,24 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
 
 def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
     def record(saved: Game) -> dict[str, Any]:
-        return idempotency.record(fp, 200, game_view(saved, seat), {"ETag": etag(saved.version)})
+        return idempotency.marked(fp, 200, Mark.of(saved))
 
     return IdempotentWrite(record_key, record, current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"],
                            fp)
+
+
+def _replay(store: GameStore, played: Replayed, seat: int, fp: str) -> Response:
+    """The replay of the action whose record ``played`` found: its view as it was right
+    after its save (:func:`~api.games.as_of.game_as_of`), or, where that cannot be rebuilt
+    (logged as a warning), as it is now; a record that kept its whole answer (written
+    before records were marks) is answered as it is."""
+    stored = idempotency.check(played.record, fp)
+    if "body" in stored:
+        return idempotency.replay(stored)
+    shown = game_as_of(store, played.game, Mark.from_list(stored["mark"]))
+    if shown is None:
+        log.warning("game %s: the view of an idempotent replay was not rebuilt; answered "
+                    "the view now", played.game.game_id)
+        shown = store.load(played.game.game_id)
+    return idempotency.replayed(game_view(shown, seat), stored["status"],
+                                {"ETag": etag(shown.version)})

@@ -113,7 +113,7 @@ def _create_once(store: GameStore, body: dict[str, Any], key: str, player: Playe
     stored = store.get_record(record_key)
     if stored is None:  # the marker expired between the two calls
         raise idempotency.in_progress()
-    if stored.get("pending") and stored["fingerprint"] == fp:
+    if stored.get("pending") and idempotency.matches(stored, fp):
         return _created_meanwhile(store, stored, key)
     stored = idempotency.check(stored, fp)
     body_out = stored["body"]
