@@ -128,7 +128,8 @@ class Scheduler(RQScheduler):
     def move_due(self, registry: ScheduledJobRegistry) -> int:
         """Move the jobs of ``registry`` that are due to its queue, each with its removal from
         the registry in one transaction that fails if the registry changed since it was read
-        (then read again): a job is moved once. The number moved."""
+        (then read again): a job is moved once. The number moved. (RQ's rate limits are not
+        applied: no job of the tier has one.)"""
         queue = Queue(registry.name, connection=self.connection, serializer=self.serializer)
         with self.connection.pipeline() as pipe:
             while True:
