@@ -2,7 +2,8 @@
 
 Why RQ: its non-forking ``SimpleWorker`` starts a job sooner than Dramatiq and runs delayed
 jobs (``enqueue_at``/``enqueue_in``; RQ's scheduler moves them to their queue when due, run
-as a process of the worker pool) sooner after their due time (figures:
+as a process of the worker pool with a stand-by in every worker process:
+:mod:`api.worker.scheduler`) sooner after their due time (figures:
 docs/performance.md#the-task-queue); it also keeps results in Redis (a stream per job) for the
 hint and analysis requests that wait for them. A delayed job may start up to a second *early*
 (RQ keeps due times in whole seconds), so a clock job checks its deadline itself. Jobs and

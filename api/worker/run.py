@@ -3,7 +3,8 @@
 ``sixtysix worker`` (and ``sixtysix serve``) start :class:`WorkerPool`: ``processes`` worker
 processes (``python -m api.worker.run``; default one per core) and one scheduler process
 (``python -m api.worker.run --scheduler``: RQ's scheduler, which moves delayed jobs to their
-queue when due; of several pools' schedulers one holds RQ's lock and the others stand by),
+queue when due; of it, the stand-by scheduler every worker process runs in a thread and those
+of other pools, one holds RQ's lock and the others stand by: :mod:`api.worker.scheduler`),
 each restarted when it dies, after a pause that doubles with every death from
 :data:`RESTART_FIRST` up to ``SIXTYSIX_RESTART_MAX`` seconds (default :data:`RESTART_CAP`) and
 falls back once a process has run :data:`RESTART_STABLE` seconds: a crash loop is paced, never
@@ -42,7 +43,6 @@ import redis
 from rq import SimpleWorker
 from rq.job import Job
 from rq.queue import Queue
-from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
 from api.composition import compose
@@ -56,6 +56,7 @@ from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
+from api.worker.scheduler import Scheduler, StandByScheduler
 from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
 
 log = logging.getLogger(__name__)
@@ -245,29 +246,6 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
                 log.exception("%s failed", task.__name__)
 
 
-class Scheduler(RQScheduler):
-    """RQ's scheduler, trying for the lock on every round (RQ's own retries every 10
-    minutes), so a stand-by takes over within seconds of the holder's death. Its stop flag
-    is ``stopped``, an event that outlives this scheduler: RQ's own flag was lost when Redis
-    failed at the stop and a new scheduler was made, which then ran on for ever; and a
-    signal that came before RQ's handlers were installed counts too."""
-
-    stopped: threading.Event
-
-    @property
-    def should_reacquire_locks(self) -> bool:
-        return bool(self._queue_names != self.acquired_locks)
-
-    @property
-    def _stop_requested(self) -> bool:
-        return self.stopped.is_set()
-
-    @_stop_requested.setter
-    def _stop_requested(self, value: bool) -> None:  # RQ's request_stop sets it
-        if value:
-            self.stopped.set()
-
-
 def main(argv: list[str] | None = None) -> None:
     """One worker process (``python -m api.worker.run``), or with ``--scheduler`` the
     scheduler: work until SIGTERM or SIGINT. It reads the web tier's configuration
@@ -291,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
                      daemon=True).start()
+    threading.Thread(target=_schedule, args=(ctx, stop, StandByScheduler),
+                     name="sixtysix-scheduler", daemon=True).start()
     try:
         with Heartbeat(ctx.queue.redis, WORKERS):
             work_until(ctx, stop)
@@ -308,11 +288,12 @@ def _lower_priority() -> None:
         log.info("worker at %s, nice %d", found.policy, found.nice)
 
 
-def _schedule(ctx: jobs.WorkerContext, stopped: threading.Event) -> None:
-    """Run the scheduler until ``stopped`` is set (SIGTERM or SIGINT); a Redis error pauses
-    it, it never ends it."""
+def _schedule(ctx: jobs.WorkerContext, stopped: threading.Event,
+              cls: type[Scheduler] = Scheduler) -> None:
+    """Run a scheduler (``cls``: in a worker process, a stand-by) until ``stopped`` is set
+    (SIGTERM or SIGINT); a Redis error pauses it, it never ends it."""
     while not stopped.is_set():
-        scheduler = Scheduler([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+        scheduler = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
                               logging_level="WARNING", serializer=SERIALIZER)
         scheduler.stopped = stopped
         try:
