@@ -30,8 +30,10 @@ class Ready(MethodView):
     def get(self) -> dict[str, Any]:
         """Redis answers a PING; else 503 with Retry-After. ``status`` is ``degraded`` and
         ``missing`` names the parts of the worker tier that run no process (``workers``:
-        the computers wait, hints and analyses are refused; ``scheduler``: delayed jobs such
-        as clocks are late): the web tier keeps serving, so the answer stays 200."""
+        the computers wait, hints and analyses are refused; ``scheduler``: no scheduler process
+        beats, so delayed jobs such as clocks are moved only by the workers' stand-by
+        schedulers, at the workers' idle priority, and may be late on a busy machine): the web
+        tier keeps serving, so the answer stays 200."""
         svc = services()
         svc.games.redis.ping()
         absent = [] if svc.queue is None else svc.queue.tier.missing()
