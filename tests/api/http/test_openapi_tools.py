@@ -3,7 +3,8 @@
 warnings as errors, on openapi/openapi.json (its ignore file names paths in it; test_openapi.py
 keeps it equal to the code's); openapi-typescript's types of the code's document,
 type-checked by tsc with every example of a request body or a response typed as its schema.
-Without the tools the tests skip, unless ``CI`` is set (``.ci/run`` installs them)."""
+The tests install the tools themselves when they are missing and npm is there; without node or
+npm they skip, unless ``CI`` is set (``.ci/run`` installs both)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,12 @@ TIMEOUT = 300
 
 
 def tool(name: str) -> Path:
-    """The installed tool ``name`` of tools/openapi (a skip, or with ``CI`` a failure, when
-    node or the tool is missing)."""
+    """The installed tool ``name`` of tools/openapi, installed first by ``npm ci`` from the lock
+    when it is missing and npm is there (so the README's test command runs these checks too);
+    a skip, or with ``CI`` a failure, when node, npm or the tool is missing."""
     path = TOOLS / "node_modules" / ".bin" / name
+    if not path.exists() and shutil.which("node") and shutil.which("npm"):
+        run(["npm", "ci", "--no-audit", "--no-fund"], TOOLS)
     reason = None
     if shutil.which("node") is None:
         reason = "node is missing: apt-get install nodejs npm"
