@@ -17,10 +17,10 @@ import bz2
 import time
 from typing import Any, Final
 
-from sqlalchemy import Engine, create_engine, event, insert, select
-from sqlalchemy.engine import Dialect
+from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from api.archive.engine import open_engine
 from api.archive.migrations import upgrade
 from api.archive.schema import finished_games
 from api.errors import Unavailable
@@ -36,10 +36,6 @@ from engine.hosted import build_record, from_stored, to_stored
 LEVEL: Final = 9
 #: Format of a body's JSON, kept in it as ``f``.
 BODY_FORMAT: Final = 1
-
-
-#: Bytes of a new SQLite archive's pages.
-SQLITE_PAGE: Final = 16384
 
 
 class ArchiveUnavailable(Unavailable):
@@ -79,14 +75,6 @@ def row(game: Game, log: list[Logged]) -> dict[str, Any]:
             "body": pack(game, log)}
 
 
-def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
-    """SQLite: wait for a writer of another process rather than fail at once (ms); pages of
-    16 KiB for a new file (an existing one keeps its own), so a page holds several games
-    (their bodies are 2 to 3 KB: a 4 KiB page held one)."""
-    dbapi_connection.execute("PRAGMA busy_timeout = 5000")
-    dbapi_connection.execute(f"PRAGMA page_size = {SQLITE_PAGE}")
-
-
 class Archive:
     """The finished games of the database behind ``engine``."""
 
@@ -97,11 +85,7 @@ class Archive:
     def open(cls, url: str, timeout: float = 5.0) -> Archive:
         """The archive at ``url``, migrated to the head (:func:`api.archive.migrations.upgrade`);
         ``timeout``: seconds a PostgreSQL connect waits."""
-        args = {"connect_timeout": max(1, round(timeout))} if url.startswith("postgresql") else {}
-        engine = create_engine(url, pool_pre_ping=True, connect_args=args)
-        dialect: Dialect = engine.dialect
-        if dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
+        engine = open_engine(url, timeout)
         upgrade(engine)
         return cls(engine)
 

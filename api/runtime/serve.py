@@ -104,6 +104,26 @@ def archive_url(data: Path) -> str:
     return f"sqlite:///{data / ARCHIVE_FILE}"
 
 
+def migrate(url: str) -> None:
+    """Bring the archive at ``url`` to its schema's head once, before the processes that open
+    it start at once (each would migrate a new SQLite file, and all but one fail);
+    :class:`ServeError` if it cannot be reached."""
+    from sqlalchemy.exc import SQLAlchemyError  # SQLAlchemy and Alembic: only when serving
+
+    from api.archive.engine import open_engine
+    from api.archive.migrations import upgrade
+
+    try:
+        engine = open_engine(url)
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        raise ServeError(f"the archive's database (DATABASE_URL) cannot be migrated: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+
+
 def data_line(path: Path) -> str:
     """How the start line names the data: its full path, and whether it held any before (a
     start elsewhere than the last one shows as new)."""
@@ -240,6 +260,7 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
             if not env.get("DATABASE_URL"):
                 env["DATABASE_URL"] = archive_url(data_path(options.data_dir, env))
                 say(f"archive of finished games: {env['DATABASE_URL']}")
+            migrate(env["DATABASE_URL"])
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
                 metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
                 stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)
