@@ -1,6 +1,7 @@
 """The archive's tables (SQLAlchemy Core); :mod:`api.archive.migrations` creates them.
 
-``finished_games``: one row per finished game (``match_over`` or ``aborted``), written once.
+``finished_games``: one row per finished game (``match_over`` or ``aborted``), written once,
+and again only with more events (chat messages logged after the game).
 ``body`` is the game as Redis held it (:func:`api.archive.store.pack`: version, stored state,
 meta, event log), bzip2-compressed JSON, so any read of the game answers as before; the other
 columns say what it was (variant, seats with their players, status, result, when it ended)
@@ -25,5 +26,6 @@ finished_games: Final = Table(
     Column("result", JSON, nullable=True),  # the record's result (null: aborted early)
     Column("finished_at", BigInteger, nullable=False),  # Unix seconds of the archive's write
     Column("version", Integer, nullable=False),  # the game's last version
+    Column("event_count", Integer, nullable=False),  # events logged, chat messages included
     Column("body", LargeBinary, nullable=False),  # bzip2 of the stored game's JSON
 )

@@ -1,11 +1,11 @@
-"""Finished games in a SQL database: written once, read back as the game Redis held.
+"""Finished games in a SQL database, read back as the game Redis held.
 
 :meth:`Archive.put` inserts a finished game unless its id is there already (a repeat is
-harmless: the first write stands); :meth:`Archive.load` answers it as a
-:class:`~api.games.store.Game` with its whole event log, so the store's readers
-(:class:`~api.games.store.GameStore` with an archive) answer views, records and events of a
-game Redis let go exactly as before. A database that cannot be reached raises
-:class:`ArchiveUnavailable` (a 503): the game is neither lost nor found then.
+harmless: the first write stands, unless the game has logged chat messages since);
+:meth:`Archive.load` answers it as a :class:`~api.games.store.Game` with its whole event
+log, so the store's readers (:class:`~api.games.store.GameStore` with an archive) answer
+views, records and events of a game Redis let go exactly as before. A database that cannot
+be reached raises :class:`ArchiveUnavailable` (a 503): the game is neither lost nor found.
 
 The database is ``DATABASE_URL`` (SQLAlchemy's URL: ``sqlite:///<path>``,
 ``postgresql+psycopg://...``); :meth:`Archive.open` migrates it to the head first.
@@ -17,7 +17,7 @@ import bz2
 import time
 from typing import Any, Final
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.archive.engine import open_engine
@@ -72,7 +72,7 @@ def row(game: Game, log: list[Logged]) -> dict[str, Any]:
                       for s, p in zip(public_seats(game.meta), players, strict=True)],
             "status": game.state.status, "result": record.get("result"),
             "finished_at": int(time.time()), "version": game.version,
-            "body": pack(game, log)}
+            "event_count": game.event_count, "body": pack(game, log)}
 
 
 class Archive:
@@ -90,23 +90,29 @@ class Archive:
         return cls(engine)
 
     def put(self, game: Game, log: list[Logged]) -> bool:
-        """Insert a finished game and its whole event log unless its id is there; whether this
-        call wrote it. :class:`ArchiveUnavailable` if the database cannot be reached."""
+        """Insert a finished game and its whole event log unless its id is there, or replace
+        one kept with fewer events (chat messages logged after the game); whether this call
+        wrote it. :class:`ArchiveUnavailable` if the database cannot be reached."""
         if not game.state.over:
             raise ValueError(f"game {game.game_id!r} is not over: only finished games are kept")
         values = row(game, log)
         try:
             with self.engine.begin() as conn:
-                if conn.execute(select(finished_games.c.game_id).where(
-                        finished_games.c.game_id == game.game_id)).first() is not None:
-                    return False
-                conn.execute(insert(finished_games).values(**values))
+                kept = conn.execute(select(finished_games.c.event_count).where(
+                    finished_games.c.game_id == game.game_id)).scalar_one_or_none()
+                if kept is None:
+                    conn.execute(insert(finished_games).values(**values))
+                    return True
+                written = conn.execute(update(finished_games).where(
+                    finished_games.c.game_id == game.game_id,
+                    finished_games.c.event_count < game.event_count).values(
+                    body=values["body"], event_count=game.event_count))
+                return bool(written.rowcount)
         except IntegrityError:  # another process inserted it meanwhile: the first one stands
             return False
         except SQLAlchemyError as exc:
             raise ArchiveUnavailable(f"the archive cannot be reached ({type(exc).__name__})",
                                      retry_after=5) from exc
-        return True
 
     def load(self, game_id: str) -> Game | None:
         """The archived game with its event log in ``log``, or ``None`` if it is not there;

@@ -6,7 +6,8 @@ nothing more); each worker's sweep (:meth:`Archiver.drain`, every few seconds) w
 noted games to the archive, gives their Redis keys ``grace`` seconds more (no more than they
 had) and only then takes them out of the set. So a game is archived once whatever happens
 between: a crash or a database down leaves it noted and the next sweep writes it, and a
-write that happened before is found and kept (:meth:`api.archive.store.Archive.put`).
+write that happened before is found and kept (:meth:`api.archive.store.Archive.put`). A chat
+message on a finished game notes it again, so the archive keeps it too.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.keys import ARCHIVE_PENDING, events_key, game_key
 from tests.api.archive.helpers import answers, finished_match
+from tests.api.helpers import bearer
 from tests.conftest import EmbeddedRedis
 
 #: The grace of these tests' archived games, seconds.
@@ -53,6 +54,28 @@ def test_a_finished_game_reads_the_same_from_the_archive(
         assert archiver.drain() == 0
         with archiver.archive.engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(finished_games)).scalar() == 1
+    finally:
+        close_app(app)
+
+
+def test_chat_after_the_archive_is_archived_too(
+        database_url: str, redis_server: EmbeddedRedis, redis_client: redis.Redis) -> None:
+    app = create_app(_app_config(redis_server.url, database_url))
+    try:
+        client = app.test_client()
+        game_id, tokens = finished_match(client)
+        archiver: Archiver = app.extensions["sixtysix"].archiver
+        assert archiver.drain() == 1
+        posted = client.post(f"/v1/games/{game_id}/chat", json={"text": "Well played!"},
+                             headers=bearer(tokens[1]))
+        assert posted.status_code == 201, posted.json
+        before = answers(client, game_id, tokens)
+        assert archiver.drain() == 1  # the kept row replaced: it has the message
+        assert archiver.drain() == 0
+        redis_client.delete(game_key(game_id), events_key(game_id))
+        after = answers(client, game_id, tokens)
+        assert after == before
+        assert "Well played!" in str(after)
     finally:
         close_app(app)
 

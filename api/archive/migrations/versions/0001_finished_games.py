@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("result", sa.JSON(), nullable=True),
         sa.Column("finished_at", sa.BigInteger(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("event_count", sa.Integer(), nullable=False),
         sa.Column("body", sa.LargeBinary(), nullable=False),
         sa.PrimaryKeyConstraint("game_id", name="pk_finished_games"),
     )
