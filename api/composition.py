@@ -54,8 +54,8 @@ class Pipeline:
             return
         try:
             self.archiver.note(game)
-        except redis.RedisError as exc:  # a view finding the match over notes it again
-            log.warning("game %s: not noted for the archive (%s)", game.game_id,
+        except redis.RedisError as exc:  # a table's or the tour's view runs this again
+            log.warning("game %s saved; not noted for the archive (%s)", game.game_id,
                         type(exc).__name__)
 
 
