@@ -22,6 +22,7 @@ from typing import Any, Final
 from flask import Flask
 
 from api import config as api_config
+from api.archive.store import Archive
 from api.composition import compose
 from api.http import (
     body,
@@ -104,10 +105,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     client = connect(app.config["REDIS_URL"], app.config["SIXTYSIX_REDIS_POOL"],
                      socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
+    database = app.config["DATABASE_URL"]
     app.extensions["sixtysix"] = compose(
         client, _task_queue(app.config, timeout), game_ttl=app.config["SIXTYSIX_GAME_TTL"],
         settle_wait=timeout, max_games=app.config["SIXTYSIX_MAX_GAMES_PER_ADDRESS"],
-        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"])
+        presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"],
+        archive=Archive.open(database, timeout) if database else None,
+        archive_grace=app.config["SIXTYSIX_ARCHIVE_GRACE"])
     observability.init(app)  # first: its request id and clock serve the other hooks
     metrics.init(app, client)
     security.init(app)
@@ -130,10 +134,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def close_app(app: Flask) -> None:
     """Release what :func:`create_app` opened, in order: the active-games flush (awaited),
-    the long-poll listener, the Redis client and the task queue's client."""
+    the long-poll listener, the Redis client, the task queue's client and the archive's
+    connections."""
     app.extensions[metrics.EXTENSION].active.close()
     services = app.extensions["sixtysix"]
     services.notifier.close()
     services.games.redis.close()
     if services.queue is not None:
         services.queue.close()
+    if services.archiver is not None:
+        services.archiver.archive.close()

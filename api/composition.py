@@ -7,14 +7,20 @@ its own. :class:`Pipeline` is the one pipeline that follows every save of a game
 request's and a worker's alike, :func:`api.games.service.act`, and the views that find a
 finished match not yet recorded): first the standings (:class:`api.standings.Standings`:
 leaderboard, ratings, tour stamp, history), then, once a table's match is over, its result
-(:func:`api.tables.results.after_save`: the players' lists, the table's status). Each step is
-idempotent and logs, never raises, a Redis failure.
+(:func:`api.tables.results.after_save`: the players' lists, the table's status), and, with an
+archive, a finished game is noted for it (:meth:`api.archive.sweep.Archiver.note`). Each step
+is idempotent and logs, never raises, a Redis failure.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+import redis
+
+from api.archive.store import Archive
+from api.archive.sweep import Archiver
 from api.games.service import AfterSave
 from api.games.store import Game, GameStore
 from api.leaderboard.store import LeaderboardStore
@@ -29,6 +35,8 @@ from api.tables.store import TableStore
 from api.tour.store import TourStore
 from api.worker.queue import TaskQueue
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, slots=True)
 class Pipeline:
@@ -37,17 +45,25 @@ class Pipeline:
     standings: Standings
     tables: TableStore
     players: PlayerStore
+    archiver: Archiver | None
 
     def __call__(self, game: Game) -> None:
         self.standings.record(game)
         after_save(self.tables, self.players, game)
+        if self.archiver is None:
+            return
+        try:
+            self.archiver.note(game)
+        except redis.RedisError as exc:  # a table's or the tour's view runs this again
+            log.warning("game %s saved; not noted for the archive (%s)", game.game_id,
+                        type(exc).__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class Services:
     """The adapters of one process, built once by :func:`compose`, and the pipeline after a
     save; ``queue`` is ``None`` when no task queue can be had (a Redis Cluster without
-    ``QUEUE_URL``; see :mod:`api.app`)."""
+    ``QUEUE_URL``; see :mod:`api.app`), ``archiver`` when there is no archive."""
 
     games: GameStore
     tables: TableStore
@@ -59,14 +75,18 @@ class Services:
     queue: TaskQueue | None
     notifier: VersionWaiter
     after_save: AfterSave
+    archiver: Archiver | None
 
 
 def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wait: float,
-            max_games: int = 0, presence_window: float = 30.0) -> Services:
-    """Every adapter on ``client`` (``game_ttl``, ``settle_wait`` and ``presence_window`` in
-    seconds; ``max_games``: a client address's cap, 0 for none), and the pipeline on them."""
+            max_games: int = 0, presence_window: float = 30.0, archive: Archive | None = None,
+            archive_grace: int = 3600) -> Services:
+    """Every adapter on ``client`` (``game_ttl``, ``settle_wait``, ``presence_window`` and
+    ``archive_grace`` in seconds; ``max_games``: a client address's cap, 0 for none; an
+    ``archive`` of finished games, if any), and the pipeline on them."""
     games = GameStore(client, game_ttl, max_games, settle_wait=settle_wait,
-                      presence_window=presence_window)
+                      presence_window=presence_window, archive=archive)
+    archiver = None if archive is None else Archiver(games, archive, archive_grace)
     tables = TableStore(client, game_ttl, settle_wait=settle_wait)
     players = PlayerStore(client)
     history = HistoryStore(client)
@@ -77,4 +97,5 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
     return Services(games=games, tables=tables, players=players, history=history, tour=tour,
                     leaderboard=leaderboard, ratings=ratings, queue=queue,
                     notifier=VersionWaiter(client),
-                    after_save=Pipeline(standings, tables, players))
+                    after_save=Pipeline(standings, tables, players, archiver),
+                    archiver=archiver)

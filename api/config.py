@@ -43,6 +43,11 @@ Variable                       Meaning                                     Defau
                                most (one more: 503 with ``Retry-After``)
 ``SIXTYSIX_ADVICE_WAIT``       seconds a hint or analysis waits for its    15
                                worker's answer (then 503, nothing saved)
+``DATABASE_URL``               the archive of finished games (SQLAlchemy   none (no archive;
+                               URL: ``sqlite:///<path>``,                  ``sixtysix serve``:
+                               ``postgresql+psycopg://...``)               a SQLite file)
+``SIXTYSIX_ARCHIVE_GRACE``     seconds a finished game stays in Redis      3600 (1 hour)
+                               once archived
 =============================  ==========================================  ==============
 
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
@@ -88,6 +93,8 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_COMPUTER_WAIT": 10.0,
     "SIXTYSIX_ADVICE_QUEUE": 8,
     "SIXTYSIX_ADVICE_WAIT": 15.0,
+    "DATABASE_URL": "",
+    "SIXTYSIX_ARCHIVE_GRACE": 3600,
 }
 
 

@@ -59,7 +59,7 @@ class KeySpec:
 KEYS: Final[tuple[KeySpec, ...]] = (
     # api.games.store
     KeySpec("sixtysix:game:{<game_id>}", RedisType.HASH,
-            "`SIXTYSIX_GAME_TTL` after its last save",
+            "`SIXTYSIX_GAME_TTL` after its last save; `SIXTYSIX_ARCHIVE_GRACE` once archived",
             "version `v`, `state`, `meta`, event count `n`, `recent` events, minted "
             "`seat_token:<seat>`, `chats`, presence `seen:<seat>`"),
     KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
@@ -75,6 +75,9 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "60 s (`TICKET_TTL`), deleted when used", "the seat a stream ticket admits"),
     KeySpec("sixtysix:notify:{<game_id>}", RedisType.CHANNEL, "—",
             "the game's version on every save and chat message"),
+    # api.archive.sweep
+    KeySpec("sixtysix:archive-pending", RedisType.SET, "never",
+            "ids of finished games not yet in the archive (`DATABASE_URL`)"),
     KeySpec("sixtysix:owner:{<sha256 of the address, 32 digits>}", RedisType.ZSET,
             "until its last game stops counting",
             "an address's active games by the time each stops counting"),
@@ -182,6 +185,10 @@ def game_id_of_channel(channel: bytes | str) -> str:
     """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
     text = channel.decode() if isinstance(channel, bytes) else channel
     return text[text.index("{") + 1:].replace("}", "", 1)
+
+
+#: Finished games waiting for the archive (:mod:`api.archive.sweep`).
+ARCHIVE_PENDING: Final = f"{PREFIX}:archive-pending"
 
 
 def ticket_key(game_id: str, ticket: str) -> str:

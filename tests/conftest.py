@@ -1,5 +1,6 @@
 """Shared fixtures: one real redis-server per test session, a clean database per test, and
-real worker processes (``python -m api.worker.run``) on it for the whole session."""
+real worker processes (``python -m api.worker.run``) on it for the whole session; a real
+PostgreSQL server (:mod:`tests.postgres`) for the session's tests that ask for it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from flask.testing import FlaskClient
 from api.app import close_app, create_app
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.run import POLL_INTERVAL, WorkerPool
+from tests.postgres import Postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Worker processes of the session (the machine has 2 cores).
@@ -39,6 +41,13 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     """A real ``redis-server`` on a free loopback port, without persistence."""
     data_dir: Path = tmp_path_factory.mktemp("redis")
     with EmbeddedRedis(data_dir=data_dir, appendonly=False) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Postgres]:
+    """A throwaway PostgreSQL server on a free loopback port, for the session."""
+    with Postgres() as server:
         yield server
 
 

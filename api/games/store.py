@@ -60,7 +60,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import redis
 
@@ -312,7 +312,8 @@ class Game:
     """A loaded game: engine state plus what the service keeps beside it.
 
     ``connected``: per seat whether it was seen within the presence window when loaded
-    (``None`` for a game not read from the store).
+    (``None`` for a game not read from the store). ``log``: the whole event log of a game
+    read from the archive (``None``: the log is in Redis).
     """
 
     game_id: str
@@ -322,6 +323,13 @@ class Game:
     event_count: int
     recent: list[Logged]
     connected: list[bool] | None = None
+    log: list[Logged] | None = None
+
+
+class Archived(Protocol):
+    """Where finished games go once Redis lets them go (:class:`api.archive.store.Archive`)."""
+
+    def load(self, game_id: str) -> Game | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,11 +385,17 @@ class GameStore:
     ``1.5 × ttl`` after the save that last renewed it; a save renews it when less than ``ttl``
     is left (so at most once per half ``ttl``, and never after the game itself expired).
     Without a cap no owner is kept.
+
+    With an ``archive``, a game Redis no longer has is read from it (finished games only, see
+    :mod:`api.archive`): :meth:`load`, :meth:`meta`, :meth:`version` and :meth:`events`
+    answer as they did from Redis; writes find no game.
     """
 
     def __init__(self, client: Client, ttl: int, max_games: int = 0,
-                 settle_wait: float = 5.0, presence_window: float = 30.0) -> None:
+                 settle_wait: float = 5.0, presence_window: float = 30.0,
+                 archive: Archived | None = None) -> None:
         self.redis = client
+        self.archive = archive
         self.presence = Presence(client, presence_window, game_key)
         self.ttl = ttl
         self.max_games = max_games
@@ -395,7 +409,7 @@ class GameStore:
         """The game, with its seats' presence (one ``HGETALL``)."""
         raw: dict[bytes, bytes] = self.redis.hgetall(game_key(game_id))  # type: ignore[assignment]
         if not raw:
-            raise GameNotFound(game_id)
+            return self.archived(game_id)
         meta = loads(raw[b"meta"])
         return Game(
             game_id=game_id,
@@ -413,6 +427,8 @@ class GameStore:
         grows, so these are the events up to the loaded version)."""
         if after >= game.event_count:
             return []
+        if game.log is not None:
+            return game.log[after:]
         lines = self.redis.lrange(events_key(game.game_id), after, game.event_count - 1)
         return [Logged.from_json(line) for line in lines]
 
@@ -428,8 +444,16 @@ class GameStore:
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(game_key(game_id), "v")
         if raw is None:
-            raise GameNotFound(game_id)
+            return self.archived(game_id).version
         return int(raw)
+
+    def archived(self, game_id: str) -> Game:
+        """The game from the archive (its log in ``log``); :class:`GameNotFound` if there is
+        none or it is not there."""
+        found = None if self.archive is None else self.archive.load(game_id)
+        if found is None:
+            raise GameNotFound(game_id)
+        return found
 
     def claim_seat_token(self, game_id: str, seat: int, sha256: str, sealed: str,
                          ) -> tuple[str, str] | None:
@@ -452,7 +476,7 @@ class GameStore:
         without its state."""
         raw, *minted = self.redis.hmget(game_key(game_id), "meta", *_SEAT_FIELDS)
         if raw is None:
-            raise GameNotFound(game_id)
+            return self.archived(game_id).meta
         return _with_minted(json.loads(raw), minted)
 
     def chat(self, game_id: str, event: Event, max_messages: int,
@@ -628,7 +652,8 @@ class GameStore:
         pipe.lrange(events_key(game_id), after, after + limit - 1)
         (meta, count, *minted), lines = pipe.execute()
         if meta is None:
-            raise GameNotFound(game_id)
+            game = self.archived(game_id)
+            return game.meta, game.event_count, self.events_since(game, after)[:limit]
         return (_with_minted(json.loads(meta), minted), int(count),
                 [Logged.from_json(line) for line in lines])
 

@@ -87,6 +87,8 @@ DEFAULT_LOG_FORMAT: Final = "text"
 #: Where the embedded Redis keeps its data when neither ``--data`` nor ``SIXTYSIX_DATA_DIR``
 #: says: relative, so under the working directory of the start (the start line says it in full).
 DEFAULT_DATA_DIR: Final = Path("var")
+#: The archive's SQLite file in the data directory, without ``DATABASE_URL``.
+ARCHIVE_FILE: Final = "archive.sqlite3"
 
 
 def data_path(given: Path | None, env: Mapping[str, str]) -> Path:
@@ -94,6 +96,32 @@ def data_path(given: Path | None, env: Mapping[str, str]) -> Path:
     :data:`DEFAULT_DATA_DIR`; a relative one is taken from the working directory."""
     chosen = given if given is not None else Path(env.get("SIXTYSIX_DATA_DIR") or DEFAULT_DATA_DIR)
     return chosen.expanduser().resolve()
+
+
+def archive_url(data: Path) -> str:
+    """The SQLite archive (``DATABASE_URL``) in the data directory ``data`` (made if missing)."""
+    data.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data / ARCHIVE_FILE}"
+
+
+def migrate(url: str) -> None:
+    """Bring the archive at ``url`` to its schema's head once, before the processes that open
+    it start at once (each would migrate a new SQLite file, and all but one fail);
+    :class:`ServeError` if it cannot be reached."""
+    from sqlalchemy.exc import SQLAlchemyError  # SQLAlchemy and Alembic: only when serving
+
+    from api.archive.engine import open_engine
+    from api.archive.migrations import upgrade
+
+    try:
+        engine = open_engine(url)
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        raise ServeError(f"the archive's database (DATABASE_URL) cannot be migrated: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
 
 
 def data_line(path: Path) -> str:
@@ -229,6 +257,10 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 say(f"embedded redis-server at {redis.url}, {stored}, "
                     f"maxmemory {options.redis_maxmemory} (noeviction)")
                 supervisor = RedisSupervisor(redis, say)
+            if not env.get("DATABASE_URL"):
+                env["DATABASE_URL"] = archive_url(data_path(options.data_dir, env))
+                say(f"archive of finished games: {env['DATABASE_URL']}")
+            migrate(env["DATABASE_URL"])
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
                 metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
                 stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)

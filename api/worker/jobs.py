@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+from api.archive.sweep import Archiver
 from api.errors import FieldError
 from api.games.advice import advise
 from api.games.service import AfterSave, expire, play_computer, request_computers
@@ -49,6 +50,7 @@ class WorkerContext:
     store: GameStore
     queue: TaskQueue
     after_save: AfterSave
+    archiver: Archiver | None = None
 
 
 _bound = threading.local()

@@ -45,6 +45,7 @@ from rq.job import Job
 from rq.queue import Queue
 from rq.timeouts import TimerDeathPenalty
 
+from api.archive.store import Archive
 from api.composition import compose
 from api.config import DEFAULTS, from_env
 from api.games.service import request_computers
@@ -105,15 +106,20 @@ def queue_url(env: Mapping[str, str]) -> str:
 
 def build_context(redis_url: str, queue: str,
                   timeout: float = DEFAULTS["SIXTYSIX_REDIS_TIMEOUT"],
-                  game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"]) -> jobs.WorkerContext:
-    """The worker's adapters on ``redis_url`` and the task queue on ``queue``, built once by
-    the composition root (:func:`api.composition.compose`); a game it saves lives
-    ``game_ttl`` seconds, as one the web tier saves."""
+                  game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"], database_url: str = "",
+                  archive_grace: int = DEFAULTS["SIXTYSIX_ARCHIVE_GRACE"]
+                  ) -> jobs.WorkerContext:
+    """The worker's adapters on ``redis_url``, the task queue on ``queue`` and the archive at
+    ``database_url`` (none: ``""``), built once by the composition root
+    (:func:`api.composition.compose`); a game it saves lives ``game_ttl`` seconds, as one the
+    web tier saves, and ``archive_grace`` seconds once archived."""
     client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
     tasks = TaskQueue.from_url(queue, timeout)
-    built = compose(client, tasks, game_ttl=game_ttl, settle_wait=timeout)
-    return jobs.WorkerContext(built.games, tasks, built.after_save)
+    archive = Archive.open(database_url, timeout) if database_url else None
+    built = compose(client, tasks, game_ttl=game_ttl, settle_wait=timeout, archive=archive,
+                    archive_grace=archive_grace)
+    return jobs.WorkerContext(built.games, tasks, built.after_save, built.archiver)
 
 
 def _on_stop_signals(stopped: threading.Event,
@@ -237,9 +243,15 @@ def sweep_clocks(ctx: jobs.WorkerContext, late: float = CLOCK_LATE,
     return enqueued
 
 
+def archive_finished(ctx: jobs.WorkerContext) -> int:
+    """Archive the finished games noted for it (:meth:`api.archive.sweep.Archiver.drain`);
+    the number written (0 without an archive)."""
+    return 0 if ctx.archiver is None else ctx.archiver.drain()
+
+
 def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
     while not stop.wait(SWEEP_INTERVAL):
-        for task in (sweep, sweep_clocks):
+        for task in (sweep, sweep_clocks, archive_finished):
             try:
                 task(ctx)
             except Exception:  # a Redis outage or a bug: log it, sweep again later
@@ -262,7 +274,8 @@ def main(argv: list[str] | None = None) -> None:
     if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
     ctx = build_context(settings["REDIS_URL"], queue_url(os.environ), timeout,
-                        settings["SIXTYSIX_GAME_TTL"])
+                        settings["SIXTYSIX_GAME_TTL"], settings["DATABASE_URL"],
+                        settings["SIXTYSIX_ARCHIVE_GRACE"])
     if scheduler:
         with Heartbeat(ctx.queue.redis, SCHEDULER):
             _schedule(ctx, stop)

@@ -75,7 +75,8 @@ def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response
     store = services().games
     token = required_token()
     key = idempotency.key()
-    meta = seated_game(checked_game_id(game_id)).meta  # loaded with the token's check
+    game = seated_game(checked_game_id(game_id))  # loaded with the token's check
+    meta = game.meta
     seat = authenticate(game_id, meta, token)
     text = check_text(load_body()["text"])
     clocked_meta(services(), game_id, meta)  # a passed deadline is applied first
@@ -85,6 +86,8 @@ def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response
         idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
     logged, replayed = store.chat(game_id, event, config["SIXTYSIX_MAX_CHAT"], record)
     if not replayed:
+        if (archiver := services().archiver) is not None:
+            archiver.note(game)  # a finished game's archive takes the message too
         return json_response(message(logged), 201)
     if logged.event.data["text"] != event.data["text"]:
         raise idempotency.reused()

@@ -1,5 +1,6 @@
 """``sixtysix serve`` as a real process: where it says it is, a busy port, ``--version``, the
-embedded Redis' memory cap and its supervision (restarted when killed, games kept)."""
+embedded Redis' memory cap and its supervision (restarted when killed, games kept), the
+archive of finished games beside it."""
 
 from __future__ import annotations
 
@@ -20,10 +21,13 @@ from typing import Any
 import pytest
 import redis
 import requests
+from sqlalchemy import create_engine, select
 
+from api.archive.schema import finished_games
 from api.clients.client import SixtySixClient
 from api.runtime.redis_server import EmbeddedRedis
 from api.runtime.serve import (
+    ARCHIVE_FILE,
     DEATH_WINDOW,
     DEFAULT_PORT,
     MAX_DEATHS,
@@ -343,6 +347,25 @@ def test_serve_plays_the_computer_with_its_workers(serve: Callable[..., Served])
           "the worker pool starts once gunicorn is ready", PATIENCE)
     assert len(worker_pids(served)) == len(worker_pids(served, scheduler=True)) == 1
     assert _play_match(served.url, "easy")["match"]["winner"] is not None
+
+
+def test_serve_archives_a_finished_match_in_its_data_directory(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """Without ``DATABASE_URL`` the archive is a SQLite file beside the embedded Redis' data;
+    a finished match lands there by the workers' sweep, once."""
+    served = serve()
+    path = tmp_path / "var" / ARCHIVE_FILE
+    assert f"archive of finished games: sqlite:///{path}" in served.err()
+    game_id = _play_match(served.url, "random")["game_id"]
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        def archived() -> list[str]:
+            with engine.connect() as conn:
+                return list(conn.execute(select(finished_games.c.game_id)).scalars())
+
+        until(lambda: archived() == [game_id], "the sweep archives the match", PATIENCE)
+    finally:
+        engine.dispose()
 
 
 def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:

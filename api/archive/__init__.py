@@ -1,0 +1,2 @@
+"""The archive: finished games kept in a SQL database (SQLAlchemy Core, Alembic migrations)
+after Redis lets them go (see :mod:`api.archive.store`)."""

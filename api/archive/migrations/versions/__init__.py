@@ -1,0 +1,1 @@
+"""The archive's migrations, one module per revision."""

@@ -1,0 +1,35 @@
+"""The archive's database, over SQLite (a file per test) and the session's PostgreSQL (its
+tables dropped after each test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from api.archive.schema import metadata
+from tests.postgres import Postgres
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Postgres) -> Iterator[str]:
+    """The session's PostgreSQL, its archive tables dropped after the test."""
+    yield postgres_server.url
+    engine = create_engine(postgres_server.url)
+    try:
+        with engine.begin() as conn:
+            metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty archive database's URL: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
