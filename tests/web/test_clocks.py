@@ -28,13 +28,21 @@ THINK_S = 3
 FOCUSED = "return document.activeElement.dataset.focus || document.activeElement.textContent"
 
 
-def _my_clock(driver: WebDriver) -> str:
-    text: str = driver.find_element(By.CSS_SELECTOR, ".seat.me .clock").text
+def _text(driver: WebDriver, selector: str) -> str:
+    """The shown text of the element at ``selector``, read in one script: the clocks redraw
+    every second, so an element found first and read after may be gone (stale) meanwhile."""
+    text: str = driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';",
+        selector)
     return text
 
 
+def _my_clock(driver: WebDriver) -> str:
+    return _text(driver, ".seat.me .clock")
+
+
 def _reading_s(driver: WebDriver) -> int:
-    text = driver.find_element(By.CSS_SELECTOR, ".overlay .reading").text
+    text = _text(driver, ".overlay .reading")
     found = re.fullmatch(r"Reading time (\d+):(\d\d)", text)
     assert found, text
     return int(found[1]) * 60 + int(found[2])
@@ -51,7 +59,7 @@ def test_a_clock_counts_down_forfeits_the_late_hand_and_the_settlement_pauses(
                         think_time_s=THINK_S, on_timeout="forfeit") == ""  # 3 points lost
     my_turn(driver)
     wait_for(driver, lambda d: re.fullmatch(r"0:0[1-3]", _my_clock(d)))  # my time runs
-    assert driver.find_element(By.CSS_SELECTOR, ".seat.other .clock").text == ""  # not timed
+    assert _text(driver, ".seat.other .clock") == ""  # not timed
     boxes = driver.execute_script(  # a running clock takes the room of a stopped one
         "return [...document.querySelectorAll('.clock')].map((c) => {"
         "const r = c.getBoundingClientRect(); return [r.width, r.height]; });")
