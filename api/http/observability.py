@@ -155,32 +155,37 @@ def access_text(fields: dict[str, Any], created: float) -> str:
             f"{fields['duration_ms']:.1f} ms")
 
 
-#: The second last formatted and its text: a log line costs one strftime per second.
-_second: tuple[int, str] = (-1, "")
-_local_second: tuple[int, str] = (-1, "")
+class SecondText:
+    """A whole second (Unix time) as text by ``time.strftime(pattern, convert(second))``,
+    the last one kept: a log line costs one strftime per second."""
+
+    def __init__(self, pattern: str, convert: Callable[[float], time.struct_time]) -> None:
+        self.pattern = pattern
+        self.convert = convert
+        self.last: tuple[int, str] = (-1, "")
+
+    def __call__(self, second: int) -> str:
+        cached, text = self.last
+        if cached != second:
+            text = time.strftime(self.pattern, self.convert(second))
+            self.last = (second, text)
+        return text
+
+
+_local_second: Final = SecondText("%Y-%m-%d %H:%M:%S %z", time.localtime)
+_utc_second: Final = SecondText("%Y-%m-%dT%H:%M:%S", time.gmtime)
 
 
 def local_time(created: float) -> str:
     """``created`` (Unix time) as gunicorn's log lines show it: ``2026-12-07 18:26:18 +0000``
     (local time and its offset)."""
-    global _local_second
-    second = int(created)
-    cached, text = _local_second
-    if cached != second:
-        text = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(second))
-        _local_second = (second, text)
-    return text
+    return _local_second(int(created))
 
 
 def timestamp(created: float) -> str:
     """``created`` (Unix time) in ISO 8601 UTC to the millisecond, ``...T12:00:00.123+00:00``."""
-    global _second
     second = int(created)
-    cached, text = _second
-    if cached != second:
-        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        _second = (second, text)
-    return f"{text}.{int((created - second) * 1000):03d}+00:00"
+    return f"{_utc_second(second)}.{int((created - second) * 1000):03d}+00:00"
 
 
 class StderrHandler(logging.Handler):
