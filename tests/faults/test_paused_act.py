@@ -31,7 +31,7 @@ import requests
 
 from api.clients import lobby_terminal
 from api.clients.client import SixtySixClient, TableView
-from api.games.store import SAVE_SCRIPT
+from api.games.store import GET_MARK, SAVE_SCRIPT
 from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
 from api.keys import events_key, game_key
 from api.runtime.local import LocalServer
@@ -43,6 +43,7 @@ from tests.faults.play import TIMEOUT, UNLIMITED
 #: Socket timeout of the server's Redis connections, seconds (the store's settle wait too).
 REDIS_TIMEOUT = 0.5
 SAVE_SHA = hashlib.sha1(SAVE_SCRIPT.encode()).hexdigest()
+MARK_SHA = hashlib.sha1(GET_MARK.encode()).hexdigest()
 COMMIT_SHA = hashlib.sha1(_COMMIT.encode()).hexdigest()
 #: The threads of werkzeug's threaded server, which answer the requests.
 REQUEST_THREAD = "process_request_thread"
@@ -172,7 +173,7 @@ def _played(admin: redis.Redis, game_id: str, seat: int, card: str) -> int:
 #: Where the act path is paused: (name, the trap's command, after it).
 STEPS = [
     ("before-the-load", command("HGETALL", game_key("")[:-2]), False),
-    ("between-load-and-save", command("GET", "sixtysix:idem:"), False),
+    ("between-load-and-save", command("EVALSHA", MARK_SHA), False),
     ("during-the-save", command("EVALSHA", SAVE_SHA), False),
     ("while-waiting-for-replies", command("EVALSHA", SAVE_SHA), True),
 ]
