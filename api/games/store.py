@@ -146,11 +146,6 @@ redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
 
-# KEYS: marks, the record's key before the marks; ARGV: the record's field. Answers the record
-# or nil: one round trip where both layouts are read (see MarkSlot).
-#: The read of an idempotency record (:meth:`GameStore.get_mark`).
-GET_MARK: Final = "return redis.call('HGET', KEYS[1], ARGV[1]) or redis.call('GET', KEYS[2])"
-
 # KEYS: game, write record; ARGV: fence ttl. Answers as SAVE_SCRIPT does for a write that ran
 # before ({2, version}) or is fenced off now or was before ({-2, current}).
 _SETTLE: Final = """
@@ -447,7 +442,6 @@ class GameStore:
         self.ttl = ttl
         self.max_games = max_games
         self._save = client.register_script(SAVE_SCRIPT)
-        self._get_mark = client.register_script(GET_MARK)
         self._claim = client.register_script(_CLAIM)
         self._settler = Settler(client, settle_wait)
         self._claim_seat = client.register_script(_CLAIM_SEAT)
@@ -717,9 +711,14 @@ class GameStore:
         return None if raw is None else dict(json.loads(raw))
 
     def get_mark(self, slot: MarkSlot) -> dict[str, Any] | None:
-        """The record of ``slot``: its field in the marks hash, else its legacy key's (one
-        script, one round trip)."""
-        raw = self._get_mark(keys=[slot.key, slot.legacy], args=[slot.field])
+        """The record of ``slot``: its field in the marks hash, else its legacy key's. One
+        round trip of two reads (no script: a script would wait out a ``CLIENT PAUSE WRITE``,
+        as in a fail-over, where reads go on; and a read-only script needs Redis 7)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(slot.key, slot.field)
+        pipe.get(slot.legacy)
+        field, legacy = pipe.execute()
+        raw = field if field is not None else legacy
         return None if raw is None else dict(json.loads(raw))
 
     def put_record(self, key: str, record: dict[str, Any], ttl: int, *, only_new: bool) -> bool:
