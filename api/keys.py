@@ -64,10 +64,14 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "`seat_token:<seat>`, `chats`, presence `seen:<seat>`"),
     KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
             "the game's events and chat messages, `seq` 1, 2…"),
+    KeySpec("sixtysix:marks:{<game_id>}", RedisType.HASH,
+            "`SIXTYSIX_IDEMPOTENCY_TTL` after its last keyed action or chat message",
+            "per `Idempotency-Key` (field: 16 bytes of the SHA-256 of the key) an action's "
+            "status and mark, a chat message's `seq`"),
     KeySpec("sixtysix:idem:{<game_id or create>}:<sha256 of the key>", RedisType.STRING,
             "`SIXTYSIX_IDEMPOTENCY_TTL`",
-            "an action's status and mark (under 200 bytes), a create's answer (its seat "
-            "tokens sealed), a chat message's `seq`"),
+            "a create's answer (its seat tokens sealed); before the marks' hash, an action's "
+            "mark or a chat message's `seq` (still read until they expire)"),
     KeySpec("sixtysix:write:{<game_id or table_id>}:<write id>", RedisType.STRING,
             "300 s (`WRITE_TTL`); `fenced`: as its game",
             "the version one save or commit wrote, or `fenced`"),
@@ -201,8 +205,27 @@ def owner_key(address: str) -> str:
 
 
 def idem_key(scope: str, key: str) -> str:
-    """Idempotency record key; the client's key is hashed, so any text is safe in it."""
+    """Idempotency record key; the client's key is hashed, so any text is safe in it. A
+    create's record; an action's or chat message's in the layout before :func:`marks_key`
+    (read, never written, until such records expire: :class:`api.games.store.MarkSlot`)."""
     return f"{PREFIX}:idem:{tagged(scope)}:{_sha256(key)}"
+
+
+#: Bytes of a client key's SHA-256 that name its field in :func:`marks_key`: 128 bits, so two
+#: keys of one game never share a field (and a shared one still must match the fingerprint).
+MARK_FIELD_BYTES: Final = 16
+
+
+def marks_key(game_id: str) -> str:
+    """The hash of a game's idempotency marks: one key per game, a short field per client
+    key (:func:`mark_field`), so a mark costs its field and value, not a key of its own."""
+    return f"{PREFIX}:marks:{tagged(game_id)}"
+
+
+def mark_field(key: str) -> bytes:
+    """The field of client key ``key`` in :func:`marks_key`: its SHA-256's first
+    :data:`MARK_FIELD_BYTES` bytes, binary."""
+    return hashlib.sha256(key.encode()).digest()[:MARK_FIELD_BYTES]
 
 
 def write_key(ident: str, write_id: str) -> str:

@@ -81,7 +81,7 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
              clock_wait: float, seen: Seen | None) -> Played | Replayed:
     store = svc.games
     # after the load: a record saved with that version or an earlier one is seen here
-    if write is not None and (stored := store.get_record(write.key)) is not None:
+    if write is not None and (stored := store.get_mark(write.slot)) is not None:
         return Replayed(stored, game)
     game = clocked(svc, game, clock_wait)
     if precondition is not None:
@@ -95,7 +95,7 @@ def _attempt(svc: Backends, game: Game, seat: int, body: dict[str, Any],
             saved = act(store, game, seat, parse_action(game.state, body), write,
                         after_save=svc.after_save, seen=seen)
     except VersionConflict:
-        if write is not None and (stored := store.get_record(write.key)) is not None:
+        if write is not None and (stored := store.get_mark(write.slot)) is not None:
             return Replayed(stored, game)
         raise
     return Played(saved, enqueue_computers(svc, saved))  # after a pause: the deadline's job

@@ -14,8 +14,14 @@ script, see :mod:`api.tables.store`):
   last seen (see :mod:`api.live.presence`), read with the game by the same ``HGETALL``.
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
   the engine's events and the seats' ``chat`` messages (:mod:`api.live.chat`) in one sequence.
-* ``sixtysix:idem:{id}:<sha256 of key>`` — a replayable response of an action, or the
-  ``seq`` of the chat message a key logged.
+* ``sixtysix:marks:{id}`` — hash of the game's idempotency records, field the first 16 bytes
+  of the SHA-256 of an ``Idempotency-Key`` (:func:`api.keys.mark_field`): an action's status
+  and mark (:mod:`api.http.idempotency`), or the ``seq`` of the chat message a key logged;
+  the hash lives ``SIXTYSIX_IDEMPOTENCY_TTL`` after its last record, so every record at
+  least that long. One key per game: a record costs its field and value (some 170 bytes of
+  ``MEMORY USAGE``), where a key of its own cost 250 (:class:`MarkSlot`).
+* ``sixtysix:idem:{id}:<sha256 of key>`` — the same record in the layout before the hash:
+  read, never written, so a record a server wrote before it is honoured for its day.
 * ``sixtysix:write:{id}:<write id>`` (:func:`api.unique.new_id`) — the outcome of one
   save: the version it wrote (of a chat message: its ``seq``; kept :data:`WRITE_TTL`
   seconds), or ``fenced`` (kept as long as a game) once it may never apply.
@@ -66,7 +72,16 @@ import redis
 
 from api.fastjson import dumps, dumps_text, loads
 from api.games.meta import GameMeta, Owner
-from api.keys import events_key, game_key, notify_channel, ticket_key, write_key
+from api.keys import (
+    events_key,
+    game_key,
+    idem_key,
+    mark_field,
+    marks_key,
+    notify_channel,
+    ticket_key,
+    write_key,
+)
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
@@ -89,9 +104,10 @@ TICKET_TTL: Final = 60
 FENCED: Final = "fenced"
 FENCED_LUA: Final = f"'{FENCED}'"
 
-# KEYS: game, events, write record[, idem]; ARGV: expected version, new version, ttl, state,
+# KEYS: game, events, write record[, marks]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
-# event count at the load, presence field and time ('' '': none), events...  Answers
+# event count at the load, presence field and time ('' '': none), the record's field in
+# marks ('' without), events...  Answers
 # {1, new version}; {2, version} if this write ran before; {0, current} on a version
 # conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
 # if chat messages were logged since the load.
@@ -118,11 +134,14 @@ end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], ARGV[13], ARGV[14]) end
-if #ARGV > 14 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 15, #ARGV)) end
+if #ARGV > 15 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 16, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
-if #KEYS > 3 then redis.call('SET', KEYS[4], ARGV[9], 'EX', ARGV[10]) end
+if #KEYS > 3 then
+  redis.call('HSET', KEYS[4], ARGV[15], ARGV[9])
+  redis.call('EXPIRE', KEYS[4], ARGV[10])
+end
 redis.call('PUBLISH', ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
@@ -142,8 +161,9 @@ return {2, tonumber(done)}
 """
 
 
-# KEYS: game, events, write record[, idem]; ARGV: the chat event's JSON without its opening
-# brace, most chat messages of a game, notify channel, write ttl[, idem ttl]. Appends the
+# KEYS: game, events, write record[, marks, the record's key before the marks]; ARGV: the
+# chat event's JSON without its opening brace, most chat messages of a game, notify channel,
+# write ttl[, idem ttl, the record's field in marks]. Appends the
 # event as number n + 1 and publishes 'v:seq' (the unchanged version, the message's number);
 # v and the state stay as they
 # are. Answers {1, seq}; {2, seq} if this write ran before; {4, seq} if the idempotency key
@@ -157,7 +177,7 @@ elseif done then
   return {2, tonumber(done)}
 end
 if #KEYS > 3 then
-  local first = redis.call('GET', KEYS[4])
+  local first = redis.call('HGET', KEYS[4], ARGV[6]) or redis.call('GET', KEYS[5])
   if first then return {4, tonumber(first)} end
 end
 local v = redis.call('HGET', KEYS[1], 'v')
@@ -170,7 +190,10 @@ redis.call('RPUSH', KEYS[2], '{"seq":' .. seq .. ',' .. ARGV[1])
 local left = redis.call('PTTL', KEYS[1])
 if left > 0 then redis.call('PEXPIRE', KEYS[2], left) end
 redis.call('SET', KEYS[3], seq, 'EX', ARGV[4])
-if #KEYS > 3 then redis.call('SET', KEYS[4], seq, 'EX', ARGV[5]) end
+if #KEYS > 3 then
+  redis.call('HSET', KEYS[4], ARGV[6], seq)
+  redis.call('EXPIRE', KEYS[4], ARGV[5])
+end
 redis.call('PUBLISH', ARGV[3], v .. ':' .. seq)
 return {1, seq}
 """
@@ -333,13 +356,32 @@ class Archived(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class MarkSlot:
+    """Where the idempotency record of one client key on one game lives: field ``field`` of
+    the game's marks hash ``key`` (:func:`~api.keys.marks_key`), written and read; and
+    ``legacy``, the string key of the layout before (:func:`~api.keys.idem_key`), only read.
+
+    The legacy read honours the records a server wrote before the hash for their
+    ``SIXTYSIX_IDEMPOTENCY_TTL`` (a day): it may go once every server has run this layout
+    that long. Both keys share the game's slot (one pipeline, one script)."""
+
+    key: str
+    field: bytes
+    legacy: str
+
+    @classmethod
+    def of(cls, game_id: str, client_key: str) -> MarkSlot:
+        return cls(marks_key(game_id), mark_field(client_key), idem_key(game_id, client_key))
+
+
+@dataclass(frozen=True, slots=True)
 class IdempotentWrite:
     """An idempotency record saved with a game; ``record`` builds it from the saved game.
 
     ``fingerprint`` identifies the request the record answers.
     """
 
-    key: str
+    slot: MarkSlot
     record: Callable[[Game], dict[str, Any]]
     ttl: int
     fingerprint: str
@@ -480,13 +522,13 @@ class GameStore:
         return _with_minted(json.loads(raw), minted)
 
     def chat(self, game_id: str, event: Event, max_messages: int,
-             idempotent: tuple[str, int] | None = None) -> tuple[Logged, bool]:
+             idempotent: tuple[MarkSlot, int] | None = None) -> tuple[Logged, bool]:
         """Log ``event`` (a ``chat`` message) as the game's next event and publish the
         unchanged version with the message's number (``"7:42"``: version 7, event 42), so
         streams wake for it; the version and the state stay as they are. Returns the logged
         message and whether it was logged before.
 
-        With ``idempotent`` (a record key, its ttl in seconds) a message is logged once per
+        With ``idempotent`` (a record's slot, its ttl in seconds) a message is logged once per
         key: a key that logged one before answers that one (``True``; the caller compares it
         with the request). :class:`ChatFull` if the game holds ``max_messages`` already,
         :class:`GameNotFound` if there is no game (nothing logged either way). A lost answer
@@ -494,11 +536,13 @@ class GameStore:
         """
         written = write_key(game_id, new_id())
         keys = [game_key(game_id), events_key(game_id), written]
-        args: list[str | int] = [json.dumps(event.to_dict(), separators=(",", ":"))[1:],
-                                 max_messages, notify_channel(game_id), WRITE_TTL]
+        args: list[str | bytes | int] = [
+            json.dumps(event.to_dict(), separators=(",", ":"))[1:], max_messages,
+            notify_channel(game_id), WRITE_TTL]
         if idempotent is not None:
-            keys.append(idempotent[0])
-            args.append(idempotent[1])
+            slot, ttl = idempotent
+            keys += [slot.key, slot.legacy]
+            args += [ttl, slot.field]
         try:
             status, seq = self._chat(keys=keys, args=args)
         except (redis.ConnectionError, redis.TimeoutError) as error:
@@ -619,12 +663,13 @@ class GameStore:
             dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
             "", 0, WRITE_TTL, base, *(("", "") if seen is None else (seen.field, seen.value)),
-            *lines,
+            "", *lines,
         ]
         if idempotent is not None:
-            keys.append(idempotent.key)
+            keys.append(idempotent.slot.key)
             args[8] = json.dumps(idempotent.record(saved), separators=(",", ":"))
             args[9] = idempotent.ttl
+            args[14] = idempotent.slot.field
         return saved, keys, args
 
     def _owned(self, owner: Owner, game_id: str, renew: bool) -> None:
@@ -663,6 +708,17 @@ class GameStore:
 
     def get_record(self, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(key)
+        return None if raw is None else dict(json.loads(raw))
+
+    def get_mark(self, slot: MarkSlot) -> dict[str, Any] | None:
+        """The record of ``slot``: its field in the marks hash, else its legacy key's. One
+        round trip of two reads (no script: a script would wait out a ``CLIENT PAUSE WRITE``,
+        as in a fail-over, where reads go on; and a read-only script needs Redis 7)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(slot.key, slot.field)
+        pipe.get(slot.legacy)
+        field, legacy = pipe.execute()
+        raw = field if field is not None else legacy
         return None if raw is None else dict(json.loads(raw))
 
     def put_record(self, key: str, record: dict[str, Any], ttl: int, *, only_new: bool) -> bool:

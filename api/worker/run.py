@@ -249,13 +249,19 @@ def archive_finished(ctx: jobs.WorkerContext) -> int:
     return 0 if ctx.archiver is None else ctx.archiver.drain()
 
 
+def sweep_once(ctx: jobs.WorkerContext) -> None:
+    """One sweep of a worker process: every task of it once (``tests/bench/bench_storage.py``
+    runs them on its own clock)."""
+    for task in (sweep, sweep_clocks, archive_finished):
+        try:
+            task(ctx)
+        except Exception:  # a Redis outage or a bug: log it, sweep again later
+            log.exception("%s failed", task.__name__)
+
+
 def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
     while not stop.wait(SWEEP_INTERVAL):
-        for task in (sweep, sweep_clocks, archive_finished):
-            try:
-                task(ctx)
-            except Exception:  # a Redis outage or a bug: log it, sweep again later
-                log.exception("%s failed", task.__name__)
+        sweep_once(ctx)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,8 +7,10 @@ Redis, every action and the create with an ``Idempotency-Key``, and prints per v
 * ``before``: the bytes of the record an action's key kept until it was made a mark, the whole
   answer (``{"fingerprint", "status", "body", "headers"}``, a 64-digit fingerprint), as its
   JSON for the answer each action got;
-* ``after``: ``STRLEN`` of the record the key keeps now, and ``MEMORY USAGE`` of its key
-  (value, key name and Redis' own overhead);
+* ``after``: ``HSTRLEN`` of the record the key keeps now (its field in the game's marks hash),
+  and ``MEMORY USAGE`` per action: of a key of its own holding it (the layout before the
+  hash, measured by writing each record there once), and of the game's marks hash (``SAMPLES
+  0``: every field) over its actions;
 * per match: the same summed over its actions, against ``MEMORY USAGE`` of the game's hash and
   event log at its end; and ``STRLEN`` of the create's record (its sealed seat tokens).
 """
@@ -26,7 +28,7 @@ from typing import Any
 
 import redis
 
-from api.keys import events_key, game_key, idem_key
+from api.keys import events_key, game_key, idem_key, mark_field, marks_key
 from api.runtime.redis_server import EmbeddedRedis
 from tests.api.helpers import act, bearer, configured
 
@@ -52,7 +54,7 @@ def _match(client: Any, store: redis.Redis, body: dict[str, Any], seed: int
     assert created.status_code == 201, created.json
     game_id, tokens = created.json["game_id"], [s["token"] for s in created.json["seats"]]
     rng = random.Random(seed)
-    before, after, usage = [], [], []
+    before, after, keys = [], [], []
     for n in range(20000):
         views = [client.get(f"/v1/games/{game_id}", headers=bearer(t)).json for t in tokens]
         if views[0]["status"] == "match_over":
@@ -63,12 +65,26 @@ def _match(client: Any, store: redis.Redis, body: dict[str, Any], seed: int
                      **{"Idempotency-Key": key})
         assert answer.status_code == 200, answer.json
         before.append(_old_record_bytes(answer.json, answer.headers["ETag"]))
-        after.append(store.strlen(idem_key(game_id, key)))
-        usage.append(store.memory_usage(idem_key(game_id, key)) or 0)
+        after.append(store.hstrlen(marks_key(game_id), mark_field(key)))
+        keys.append(key)
+    usage = [_own_key_usage(store, game_id, key) for key in keys]
+    hashed = (store.memory_usage(marks_key(game_id), samples=0) or 0) / len(keys)
     game = sum(store.memory_usage(k) or 0 for k in (game_key(game_id), events_key(game_id)))
     create = store.strlen(next(store.scan_iter(match="sixtysix:idem:{create}:*")))
     store.delete(*store.keys("sixtysix:idem:{create}:*"))
-    return {"before": before, "after": after, "usage": usage, "game": game, "create": create}
+    return {"before": before, "after": after, "usage": usage, "hashed": [hashed] * len(keys),
+            "game": game, "create": create}
+
+
+def _own_key_usage(store: redis.Redis, game_id: str, key: str) -> int:
+    """``MEMORY USAGE`` of the record of ``key`` under a key of its own (the layout before the
+    marks hash), written for the measure and deleted."""
+    legacy = idem_key(game_id, key)
+    store.set(legacy, store.hget(marks_key(game_id), mark_field(key)) or b"", ex=600)
+    try:
+        return store.memory_usage(legacy) or 0
+    finally:
+        store.delete(legacy)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -79,18 +95,19 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server, \
             configured(server.url) as client:
         store = redis.Redis.from_url(server.url)
-        print("variant       actions/match  before B/action  after B/action (MEMORY USAGE)"
-              "  before KB/match  after KB/match  game KB  create B")
+        print("variant       actions/match  before B/action  after B/action (MEMORY USAGE:"
+              " own key -> marks hash)  before KB/match  after KB/match  game KB  create B")
         for name, body in MATCHES.items():
             runs = [_match(client, store, body, seed) for seed in range(args.matches)]
             actions = [len(r["before"]) for r in runs]
-            flat = {k: [x for r in runs for x in r[k]] for k in ("before", "after", "usage")}
+            flat = {k: [x for r in runs for x in r[k]]
+                    for k in ("before", "after", "usage", "hashed")}
             print(f"{name:13} {statistics.mean(actions):13.0f} "
                   f"{statistics.mean(flat['before']):16.0f} "
                   f"{statistics.mean(flat['after']):10.0f} (max {max(flat['after'])}; "
-                  f"{statistics.mean(flat['usage']):.0f}) "
+                  f"{statistics.mean(flat['usage']):.0f} -> {statistics.mean(flat['hashed']):.0f}) "
                   f"{statistics.mean(sum(r['before']) for r in runs) / 1024:16.1f} "
-                  f"{statistics.mean(sum(r['usage']) for r in runs) / 1024:15.1f} "
+                  f"{statistics.mean(sum(r['hashed']) for r in runs) / 1024:15.1f} "
                   f"{statistics.mean(r['game'] for r in runs) / 1024:8.1f} "
                   f"{max(r['create'] for r in runs):9}")
 

@@ -123,7 +123,20 @@ def trap(admin: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[Trap]:
             trap.stop()
         return out
 
+    original_pipeline = redis.client.Pipeline.execute
+
+    def execute(self: redis.client.Pipeline, raise_on_error: bool = True) -> list[Any]:
+        """A pipeline's commands go out together: met by any of them."""
+        hit = any(trap.hit(args) for args, _ in self.command_stack)
+        if hit and not trap.after:
+            trap.stop()
+        out = original_pipeline(self, raise_on_error)
+        if hit and trap.after:
+            trap.stop()
+        return out
+
     monkeypatch.setattr(redis.Redis, "execute_command", execute_command)
+    monkeypatch.setattr(redis.client.Pipeline, "execute", execute)
     try:
         yield trap
     finally:
@@ -172,7 +185,7 @@ def _played(admin: redis.Redis, game_id: str, seat: int, card: str) -> int:
 #: Where the act path is paused: (name, the trap's command, after it).
 STEPS = [
     ("before-the-load", command("HGETALL", game_key("")[:-2]), False),
-    ("between-load-and-save", command("GET", "sixtysix:idem:"), False),
+    ("between-load-and-save", command("HGET", "sixtysix:marks:"), False),
     ("during-the-save", command("EVALSHA", SAVE_SHA), False),
     ("while-waiting-for-replies", command("EVALSHA", SAVE_SHA), True),
 ]

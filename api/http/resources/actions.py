@@ -13,7 +13,7 @@ from flask import Response, current_app
 from api.games.as_of import Mark, game_as_of
 from api.games.play_move import Replayed, play_move
 from api.games.service import PAUSE, game_view
-from api.games.store import Game, GameStore, IdempotentWrite
+from api.games.store import Game, GameStore, IdempotentWrite, MarkSlot
 from api.games.tokens import digest
 from api.games.turns import computers_unavailable
 from api.http import idempotency
@@ -30,7 +30,6 @@ from api.http.support import (
     seated_game,
     services,
 )
-from api.keys import idem_key
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +113,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     body = load_body()
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match
-        write = _idempotent_write(idem_key(game_id, key),
+        write = _idempotent_write(MarkSlot.of(game_id, key),
                                   idempotency.fingerprint(digest(token), body), seat)
     precondition = None if if_match is None else (
         lambda found: check_if_match(found.version, if_match))
@@ -131,11 +130,11 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
                          {"ETag": etag(answered.version), **applied})
 
 
-def _idempotent_write(record_key: str, fp: str, seat: int) -> IdempotentWrite:
+def _idempotent_write(slot: MarkSlot, fp: str, seat: int) -> IdempotentWrite:
     def record(saved: Game) -> dict[str, Any]:
         return idempotency.marked(fp, 200, Mark.of(saved))
 
-    return IdempotentWrite(record_key, record, current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"],
+    return IdempotentWrite(slot, record, current_app.config["SIXTYSIX_IDEMPOTENCY_TTL"],
                            fp)
 
 

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from flask import Response, current_app
 
+from api.games.store import MarkSlot
 from api.games.tokens import digest
 from api.games.turns import clocked_meta
 from api.http import idempotency
@@ -20,7 +21,6 @@ from api.http.support import (
     seated_game,
     services,
 )
-from api.keys import idem_key
 from api.live.chat import chat_event, check_text, message
 
 blp = Blueprint("chat", __name__, url_prefix="/v1/games",
@@ -83,7 +83,7 @@ def post_chat(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response
     event = chat_event(meta, seat, text)
     config = current_app.config
     record = None if key is None else (
-        idem_key(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
+        MarkSlot.of(game_id, f"chat:{digest(token)}:{key}"), config["SIXTYSIX_IDEMPOTENCY_TTL"])
     logged, replayed = store.chat(game_id, event, config["SIXTYSIX_MAX_CHAT"], record)
     if not replayed:
         if (archiver := services().archiver) is not None:

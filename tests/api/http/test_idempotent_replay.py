@@ -12,12 +12,14 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from api.games.store import MarkSlot
 from api.games.tokens import digest
-from api.keys import idem_key
+from api.keys import PREFIX, idem_key, mark_field, marks_key
 from tests.api.helpers import DECK, act, bearer, create, view
 from tests.waiting import until
 
-#: Most bytes an action's record may hold (docs/operations.md, "Storage and keys").
+#: Most bytes an action's record may hold, and most bytes of Redis (``MEMORY USAGE``) per
+#: action its marks take (docs/operations.md, "Storage and keys"; issue K's target).
 MOST_RECORD_BYTES: Final = 200
 #: Sixty-six to 3 game points; Tausendeins to 200 without an auction: short whole matches.
 MATCHES: Final = {
@@ -72,8 +74,14 @@ def test_every_replay_after_the_match_shows_the_view_right_after_its_action(
         assert again.json == s["json"], s["key"]  # as of then: not the view of now
         assert again.json["version"] < final_version or s is sent[-1]
     assert view(client, game_id)["version"] == final_version  # nothing applied again
-    sizes = [redis_client.strlen(idem_key(game_id, s["key"])) for s in sent]
+    marks = marks_key(game_id)
+    sizes = [redis_client.hstrlen(marks, mark_field(s["key"])) for s in sent]
     assert 0 < max(sizes) <= MOST_RECORD_BYTES, max(sizes)
+    assert redis_client.hlen(marks) == len(sent)  # one field per key, no key of its own
+    assert not list(redis_client.scan_iter(match=f"{PREFIX}:idem:*"))
+    usage = redis_client.memory_usage(marks, samples=0) or 0
+    assert usage / len(sent) <= MOST_RECORD_BYTES, (usage, len(sent))
+    assert 0 < redis_client.ttl(marks) <= 24 * 3600
 
 
 def rng_sample(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,7 +125,7 @@ def test_at_a_clock_a_replay_shows_the_clock_of_then_and_the_time_left_now(
     assert _without_remaining(later.json) == _without_remaining(first.json)
     assert later.json["clock"]["remaining_ms"] == 0  # that deadline has passed
     assert view(client, game_id, tokens[0])["version"] > 2
-    assert redis_client.strlen(idem_key(game_id, "clocked-1")) <= MOST_RECORD_BYTES
+    assert redis_client.hstrlen(marks_key(game_id), mark_field("clocked-1")) <= MOST_RECORD_BYTES
 
 
 def _events(client: FlaskClient, game_id: str, token: str) -> list[dict[str, Any]]:
@@ -219,6 +227,7 @@ def test_a_record_kept_whole_before_the_marks_is_still_replayed(
     text = json.dumps(["POST", path, digest(token), action], sort_keys=True)
     whole = {"fingerprint": hashlib.sha256(text.encode()).hexdigest(), "status": 200,
              "body": {**first.json, "marker": "kept whole"}, "headers": {"ETag": '"2"'}}
+    redis_client.hdel(marks_key(game_id), mark_field("whole"))  # a server before kept it:
     redis_client.set(idem_key(game_id, "whole"), json.dumps(whole), ex=600)
     again = act(client, game_id, token, action, **{"Idempotency-Key": "whole"})
     assert again.status_code == 200 and again.json == whole["body"]
@@ -226,3 +235,29 @@ def test_a_record_kept_whole_before_the_marks_is_still_replayed(
     other = act(client, game_id, token, {"type": "play", "card": "TC"},
                 **{"Idempotency-Key": "whole"})
     assert other.status_code == 422
+
+
+def test_a_mark_kept_under_its_own_key_before_the_marks_hash_is_still_replayed(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    """A mark a server wrote under a key of its own (``sixtysix:idem:{game}:<sha256>``, the
+    layout before the game's marks hash) is honoured for its day: the same request, after
+    later actions, gets the view right after it; another request under the key a 422."""
+    made = create(client, deck=DECK, first_dealer=1,
+                  seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+    action, key = {"type": "play", "card": "AC"}, {"Idempotency-Key": "legacy"}
+    first = act(client, game_id, tokens[0], action, **key)
+    assert first.status_code == 200
+    slot = MarkSlot.of(game_id, "legacy")
+    record = redis_client.hget(slot.key, slot.field)
+    assert record is not None and b'"mark"' in record
+    redis_client.hdel(slot.key, slot.field)  # where the server before kept it
+    redis_client.set(idem_key(game_id, "legacy"), record, ex=600)
+    _play_keyed(client, game_id, tokens, random.Random(5), most=4, first=100)
+    again = act(client, game_id, tokens[0], action, **key)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"] and again.json == first.json
+    assert view(client, game_id)["version"] == 6  # nothing applied again
+    other = act(client, game_id, tokens[0], {"type": "play", "card": "TC"}, **key)
+    assert other.status_code == 422
+    assert redis_client.hget(slot.key, slot.field) is None  # a legacy key is never rewritten

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from api.app import close_app, create_app
+from api.games.store import MarkSlot
+from api.games.tokens import digest
 from api.http.examples import ERRORS, GAME_ID
-from api.keys import game_key
+from api.keys import game_key, idem_key
 from api.live.chat import MAX_CHARS
 from api.runtime.redis_server import EmbeddedRedis
 from api.text_policy import PATTERN, normalised, refusal
@@ -239,6 +241,29 @@ def test_an_idempotency_key_logs_a_message_once(client: FlaskClient) -> None:
     assert other.json is not None and other.json["seq"] == first.json["seq"] + 1  # type: ignore[index]
     texts = [e["text"] for e in events(client, game_id)["events"] if e["type"] == "chat"]
     assert texts == ["only once", "only once"]
+
+
+def test_a_chat_key_kept_under_its_own_key_before_the_marks_hash_is_still_honoured(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    """A message's key a server wrote in the layout before the game's marks hash (its own
+    string key, holding the message's ``seq``) still logs the message once for its day."""
+    game_id, tokens = two_humans(client)
+    path = f"/v1/games/{game_id}/chat"
+    keyed = {**bearer(tokens[0]), "Idempotency-Key": "said-before"}
+    first = client.post(path, json={"text": "said before"}, headers=keyed)
+    assert first.status_code == 201 and first.json is not None
+    scoped = f"chat:{digest(tokens[0])}:said-before"
+    slot = MarkSlot.of(game_id, scoped)
+    assert redis_client.hget(slot.key, slot.field) == str(first.json["seq"]).encode()
+    redis_client.hdel(slot.key, slot.field)
+    redis_client.set(idem_key(game_id, scoped), first.json["seq"], ex=600)
+    again = client.post(path, json={"text": "said before"}, headers=keyed)
+    assert again.status_code == 201 and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert_problem(client.post(path, json={"text": "something else"}, headers=keyed), 422,
+                   "idempotency-key-reused")
+    texts = [e["text"] for e in events(client, game_id)["events"] if e["type"] == "chat"]
+    assert texts == ["said before"]
 
 
 _SPECIAL = st.sampled_from(["\t", "\n", "\x1b", "\x85", " ", "\u3000", "\u2028", "\u202e",
