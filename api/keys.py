@@ -82,7 +82,7 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "ids of finished games not yet in the archive (`DATABASE_URL`) by the Unix time "
             "each was noted"),
     KeySpec("sixtysix:archive-drain", RedisType.STRING,
-            "60 s (`LOCK_SECONDS`), deleted when the drain ends",
+            "15 s (`LOCK_SECONDS`) after the drain's last game, deleted when it ends",
             "the token of the one process draining `sixtysix:archive-pending`"),
     KeySpec("sixtysix:archive-reconciled", RedisType.STRING,
             "600 s (`RECONCILE_EVERY`)",

@@ -50,8 +50,9 @@ log = logging.getLogger(__name__)
 
 #: Most games one drain archives.
 DRAIN_LIMIT: Final = 100
-#: Seconds the drain lock is held at most: a killed holder's lapses after it.
-LOCK_SECONDS: Final = 60
+#: Seconds the drain lock is held past the drain's last game at most: a killed holder's
+#: lapses after it (the drain renews it before each game).
+LOCK_SECONDS: Final = 15
 #: Seconds between two scans for finished games never noted, over the deployment.
 RECONCILE_EVERY: Final = 600
 #: Keys one ``SCAN`` step reads.
@@ -88,6 +89,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# KEYS: lock; ARGV: token, seconds. Renews the lock if this token holds it: 1, else 0.
+_RENEW: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Backlog:
@@ -120,8 +127,8 @@ class Archiver:
 
     def drain(self, limit: int = DRAIN_LIMIT) -> int:
         """Archive up to ``limit`` noted games, oldest first, unless another process drains
-        (its lock held); the number written now. A database that cannot be reached stops the
-        drain (the games stay noted: the next one retries)."""
+        (its lock held, renewed before each game); the number written now. A database that
+        cannot be reached stops the drain (the games stay noted: the next one retries)."""
         token = new_id()
         redis_ = self.games.redis
         if not redis_.set(ARCHIVE_DRAIN_LOCK, token, ex=LOCK_SECONDS, nx=True):
@@ -129,6 +136,8 @@ class Archiver:
         written = 0
         try:
             for raw in redis_.zrange(ARCHIVE_PENDING, 0, limit - 1):
+                if not redis_.eval(_RENEW, 1, ARCHIVE_DRAIN_LOCK, token, LOCK_SECONDS):
+                    break  # held too long (a stalled process): another may drain now
                 game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
                 try:
                     wrote = self.archive_one(game_id)
