@@ -32,7 +32,9 @@ from api.runtime.serve import (
     DEFAULT_PORT,
     MAX_DEATHS,
     RedisSupervisor,
+    ServeError,
     data_path,
+    migrate,
 )
 from tests.api.serving import (
     PATIENCE,
@@ -558,3 +560,17 @@ def test_stalled_bodies_are_answered_408_and_closed(serve: Callable[..., Served]
         for sock in sockets:
             sock.close()
     assert answers(served)
+
+
+def test_serve_starts_with_its_archive_database_down(tmp_path: Path) -> None:
+    """A PostgreSQL archive that does not answer is said, not fatal (the processes migrate it
+    once it answers); a SQLite file that cannot be migrated stops the start."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed once the block ends: refused
+    said: list[str] = []
+    migrate(f"postgresql+psycopg://postgres@127.0.0.1:{port}/sixtysix", said.append)
+    assert len(said) == 1 and "cannot be reached" in said[0], said
+    (tmp_path / "not-a-database").write_bytes(b"\x00" * 4096)
+    with pytest.raises(ServeError, match="cannot be migrated"):
+        migrate(f"sqlite:///{tmp_path / 'not-a-database'}", said.append)
