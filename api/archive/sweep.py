@@ -128,7 +128,8 @@ class Archiver:
     def drain(self, limit: int = DRAIN_LIMIT) -> int:
         """Archive up to ``limit`` noted games, oldest first, unless another process drains
         (its lock held, renewed before each game); the number written now. A database that
-        cannot be reached stops the drain (the games stay noted: the next one retries)."""
+        cannot be reached stops the drain (the games stay noted: the next one retries); a game
+        that cannot be read is logged and goes to the end of the queue, the others go on."""
         token = new_id()
         redis_ = self.games.redis
         if not redis_.set(ARCHIVE_DRAIN_LOCK, token, ex=LOCK_SECONDS, nx=True):
@@ -146,6 +147,12 @@ class Archiver:
                     log.warning("archive unavailable, %s waits for the next drain: %s",
                                 game_id, exc)
                     break
+                except (ValueError, KeyError, TypeError) as exc:  # a game that cannot be read
+                    FAILURES.labels(type(exc).__name__).inc()
+                    log.exception("finished game %s not archived: tried again after the others",
+                                  game_id)
+                    redis_.zadd(ARCHIVE_PENDING, {game_id: time.time()}, xx=True)
+                    continue
                 WRITES.inc(wrote)
                 written += wrote
         finally:

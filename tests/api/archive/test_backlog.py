@@ -156,3 +156,24 @@ def test_the_backlog_is_on_readyz_and_metrics(database_url: str,
         assert ready["archive"] == {"status": "ok", "pending": 0, "oldest_pending_seconds": 0}
     finally:
         close_app(app)
+
+
+def test_a_game_that_cannot_be_read_does_not_hold_up_the_others(
+        database_url: str, own_redis: EmbeddedRedis) -> None:
+    app = _app(own_redis.url, database_url)
+    data = redis.Redis.from_url(own_redis.url)
+    try:
+        archiver: Archiver = app.extensions["sixtysix"].archiver
+        game_id, _ = finished_match(app.test_client())
+        broken = "brokengame0123"
+        data.hset(game_key(broken), mapping={"v": 1, "state": "not json", "meta": "{}",
+                                             "n": 1, "recent": "[]", ARCHIVED_FIELD: 0})
+        data.zadd(ARCHIVE_PENDING, {broken: 1})  # the oldest note
+        assert archiver.drain() == 1  # the finished game behind it is written
+        assert _archived(archiver) == 1
+        assert data.zrange(ARCHIVE_PENDING, 0, -1) == [broken.encode()]
+        assert (data.zscore(ARCHIVE_PENDING, broken) or 0) > 1  # tried again after others
+        assert data.zscore(ARCHIVE_PENDING, game_id) is None
+    finally:
+        data.close()
+        close_app(app)
