@@ -370,6 +370,40 @@ def test_serve_archives_a_finished_match_in_its_data_directory(
         engine.dispose()
 
 
+def _two_humans_to_the_end(url: str) -> str:
+    """A two-human match played over HTTP to its end (each seat's first legal action); its
+    id."""
+    with SixtySixClient(url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "human"}],
+                                  match_points=3)
+        seats = [client.with_token(s["token"]) for s in game["seats"]]
+        while True:
+            views = [seat.view(game["game_id"]) for seat in seats]
+            if views[0]["status"] in ("match_over", "aborted"):
+                return str(game["game_id"])
+            turn = next(i for i, v in enumerate(views) if v["legal_actions"])
+            seats[turn].act(game["game_id"], views[turn]["legal_actions"][0],
+                            if_match=views[turn]["version"])
+
+
+def test_serve_without_worker_processes_archives_by_its_web_tier(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """With ``--computer-workers 0`` no worker process sweeps: a web process drains the
+    archive's pending games (after its requests, in a thread of its own)."""
+    served = serve("--computer-workers", "0", env=serve_env(SIXTYSIX_ARCHIVE_WEB_DRAIN="0.2"))
+    game_id = _two_humans_to_the_end(served.url)
+    engine = create_engine(f"sqlite:///{tmp_path / 'var' / ARCHIVE_FILE}")
+    try:
+        def archived() -> list[str]:
+            assert _ready(served.url) == 200  # requests: each may start a drain
+            with engine.connect() as conn:
+                return list(conn.execute(select(finished_games.c.game_id)).scalars())
+
+        until(lambda: archived() == [game_id], "the web tier archives the match", PATIENCE)
+    finally:
+        engine.dispose()
+
+
 def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:
     served = serve()
     until(lambda: len(worker_pids(served)) == 1, "one worker process runs", PATIENCE)
