@@ -5,6 +5,8 @@ database down (it is migrated once it answers), and ``/readyz`` says so with a 2
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import redis
 
 from api.app import close_app, create_app
@@ -50,8 +52,15 @@ def test_a_game_finished_while_the_database_is_down_is_archived_once_it_is_back(
 
 
 def test_processes_start_with_the_database_down_and_archive_once_it_is_up(
-        postgres_server: Postgres, postgres_url: str, redis_server: EmbeddedRedis,
-        redis_client: redis.Redis) -> None:
+        postgres_server: Postgres, postgres_url: str, tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path, appendonly=False) as server:  # its sweep scans only this game
+        _start_with_the_database_down(postgres_server, postgres_url, server,
+                                      redis.Redis.from_url(server.url))
+
+
+def _start_with_the_database_down(postgres_server: Postgres, postgres_url: str,
+                                  redis_server: EmbeddedRedis,
+                                  redis_client: redis.Redis) -> None:
     postgres_server.stop()
     try:
         app = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
@@ -87,3 +96,4 @@ def test_processes_start_with_the_database_down_and_archive_once_it_is_up(
         worker.archiver.archive.close()
         worker.store.redis.close()
         worker.queue.close()
+        redis_client.close()
