@@ -25,6 +25,7 @@ from api import config as api_config
 from api.archive.store import Archive
 from api.composition import compose
 from api.http import (
+    archive_drain,
     body,
     credentials,
     docs,
@@ -112,8 +113,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         presence_window=app.config["SIXTYSIX_PRESENCE_WINDOW"],
         archive=Archive.open(database, timeout) if database else None,
         archive_grace=app.config["SIXTYSIX_ARCHIVE_GRACE"])
+    services = app.extensions["sixtysix"]
     observability.init(app)  # first: its request id and clock serve the other hooks
-    metrics.init(app, client)
+    metrics.init(app, client, services.archiver)
+    archive_drain.init(app, services.archiver, services.queue,
+                       app.config["SIXTYSIX_ARCHIVE_WEB_DRAIN"])
     security.init(app)
     limits.init(app, client)
     credentials.init(app)  # a 401 comes before anything about the body
@@ -134,9 +138,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def close_app(app: Flask) -> None:
     """Release what :func:`create_app` opened, in order: the active-games flush (awaited),
-    the long-poll listener, the Redis client, the task queue's client and the archive's
-    connections."""
+    the archive's drain (awaited), the long-poll listener, the Redis client, the task queue's
+    client and the archive's connections."""
     app.extensions[metrics.EXTENSION].active.close()
+    archive_drain.close(app)
     services = app.extensions["sixtysix"]
     services.notifier.close()
     services.games.redis.close()

@@ -53,6 +53,11 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
 expired, match not over) created from one client address; one more is a 403 problem.
 
+``SIXTYSIX_ARCHIVE_WEB_DRAIN`` (default 5; 0: never) is the seconds between two drains of the
+archive's pending games by a web process while no worker process runs
+(:mod:`api.http.archive_drain`); ``SIXTYSIX_ARCHIVE_PENDING_WARN`` (default 10000) the finished
+games waiting for the archive above which ``/readyz`` says ``backlog`` (none is refused).
+
 Rate limits are in ``limits`` notation (``10/second``, ``100 per 5 minutes``); ``off`` disables
 one; :mod:`api.http.limits` says why the defaults are what they are.
 """
@@ -95,6 +100,8 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_ADVICE_WAIT": 15.0,
     "DATABASE_URL": "",
     "SIXTYSIX_ARCHIVE_GRACE": 3600,
+    "SIXTYSIX_ARCHIVE_WEB_DRAIN": 5.0,
+    "SIXTYSIX_ARCHIVE_PENDING_WARN": 10000,
 }
 
 

@@ -59,9 +59,11 @@ class KeySpec:
 KEYS: Final[tuple[KeySpec, ...]] = (
     # api.games.store
     KeySpec("sixtysix:game:{<game_id>}", RedisType.HASH,
-            "`SIXTYSIX_GAME_TTL` after its last save; `SIXTYSIX_ARCHIVE_GRACE` once archived",
+            "`SIXTYSIX_GAME_TTL` after its last save (renewed while finished and not "
+            "archived); `SIXTYSIX_ARCHIVE_GRACE` once archived",
             "version `v`, `state`, `meta`, event count `n`, `recent` events, minted "
-            "`seat_token:<seat>`, `chats`, presence `seen:<seat>`"),
+            "`seat_token:<seat>`, `chats`, presence `seen:<seat>`, once finished the events "
+            "`archived`"),
     KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
             "the game's events and chat messages, `seq` 1, 2…"),
     KeySpec("sixtysix:marks:{<game_id>}", RedisType.HASH,
@@ -80,8 +82,15 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:notify:{<game_id>}", RedisType.CHANNEL, "—",
             "the game's version on every save and chat message"),
     # api.archive.sweep
-    KeySpec("sixtysix:archive-pending", RedisType.SET, "never",
-            "ids of finished games not yet in the archive (`DATABASE_URL`)"),
+    KeySpec("sixtysix:archive-pending", RedisType.ZSET, "never",
+            "ids of finished games not yet in the archive (`DATABASE_URL`) by the Unix time "
+            "each was noted"),
+    KeySpec("sixtysix:archive-drain", RedisType.STRING,
+            "15 s (`LOCK_SECONDS`) after the drain's last game, deleted when it ends",
+            "the token of the one process draining `sixtysix:archive-pending`"),
+    KeySpec("sixtysix:archive-reconciled", RedisType.STRING,
+            "600 s (`RECONCILE_EVERY`)",
+            "present while the last scan for finished games never noted is recent"),
     KeySpec("sixtysix:owner:{<sha256 of the address, 32 digits>}", RedisType.ZSET,
             "until its last game stops counting",
             "an address's active games by the time each stops counting"),
@@ -186,13 +195,22 @@ def notify_channel(game_id: str) -> str:
 
 
 def game_id_of_channel(channel: bytes | str) -> str:
-    """The game id of a :func:`notify_channel` (its hash tag's braces removed)."""
+    """The game id of a :func:`notify_channel` or :func:`game_key` (its hash tag's braces
+    removed)."""
     text = channel.decode() if isinstance(channel, bytes) else channel
     return text[text.index("{") + 1:].replace("}", "", 1)
 
 
-#: Finished games waiting for the archive (:mod:`api.archive.sweep`).
+#: What ``SCAN`` matches to find every game's hash (:func:`game_key`).
+GAME_KEYS: Final = f"{PREFIX}:game:*"
+
+
+#: Finished games waiting for the archive (:mod:`api.archive.sweep`): id → Unix time noted.
 ARCHIVE_PENDING: Final = f"{PREFIX}:archive-pending"
+#: The lock of the one process draining :data:`ARCHIVE_PENDING` at a time.
+ARCHIVE_DRAIN_LOCK: Final = f"{PREFIX}:archive-drain"
+#: Present while the last scan for finished games never noted is recent enough.
+ARCHIVE_RECONCILED: Final = f"{PREFIX}:archive-reconciled"
 
 
 def ticket_key(game_id: str, ticket: str) -> str:

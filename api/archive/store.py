@@ -8,16 +8,20 @@ views, records and events of a game Redis let go exactly as before. A database t
 be reached raises :class:`ArchiveUnavailable` (a 503): the game is neither lost nor found.
 
 The database is ``DATABASE_URL`` (SQLAlchemy's URL: ``sqlite:///<path>``,
-``postgresql+psycopg://...``); :meth:`Archive.open` migrates it to the head first.
+``postgresql+psycopg://...``); :meth:`Archive.open` migrates it to the head first, or, when it
+cannot be reached then, on the first use that can (:meth:`Archive.ready`): a process starts
+with its database down.
 """
 
 from __future__ import annotations
 
 import bz2
+import logging
+import threading
 import time
 from typing import Any, Final
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.archive.engine import open_engine
@@ -31,6 +35,8 @@ from api.live.chat import is_chat
 from api.standings import seat_players
 from engine.hosted import build_record, from_stored, to_stored
 
+log = logging.getLogger(__name__)
+
 #: bzip2's level for a body: the smallest. bzip2, not zlib: a match's log (its events repeat
 #: few shapes) comes out about a quarter smaller (a 440-event match: 3.7 KB, zlib 4.9 KB).
 LEVEL: Final = 9
@@ -41,6 +47,12 @@ BODY_FORMAT: Final = 1
 class ArchiveUnavailable(Unavailable):
     slug = "archive-unavailable"
     title = "The archive of finished games is unavailable"
+
+
+def unreachable(exc: Exception) -> ArchiveUnavailable:
+    """The 503 of a database that cannot be reached (``exc``: SQLAlchemy's error)."""
+    return ArchiveUnavailable(f"the archive cannot be reached ({type(exc).__name__})",
+                              retry_after=5)
 
 
 def pack(game: Game, log: list[Logged]) -> bytes:
@@ -80,14 +92,40 @@ class Archive:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._migrated = False
+        self._migrating = threading.Lock()
 
     @classmethod
     def open(cls, url: str, timeout: float = 5.0) -> Archive:
-        """The archive at ``url``, migrated to the head (:func:`api.archive.migrations.upgrade`);
-        ``timeout``: seconds a PostgreSQL connect waits."""
-        engine = open_engine(url, timeout)
-        upgrade(engine)
-        return cls(engine)
+        """The archive at ``url``, migrated to the head (:func:`api.archive.migrations.upgrade`)
+        now if it can be reached, else by its first use that can (:meth:`ready`); ``timeout``:
+        seconds a PostgreSQL connect waits."""
+        archive = cls(open_engine(url, timeout))
+        try:
+            archive.ready()
+        except ArchiveUnavailable as exc:
+            log.warning("archive not migrated at start, on its first use instead: %s", exc)
+        return archive
+
+    def ready(self) -> None:
+        """Migrate the database to the head unless this process did;
+        :class:`ArchiveUnavailable` if it cannot be reached."""
+        with self._migrating:
+            if not self._migrated:
+                try:
+                    upgrade(self.engine)
+                except SQLAlchemyError as exc:
+                    raise unreachable(exc) from exc
+                self._migrated = True
+
+    def ping(self) -> None:
+        """Reach the database (migrated); :class:`ArchiveUnavailable` if it cannot be."""
+        self.ready()
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except SQLAlchemyError as exc:
+            raise unreachable(exc) from exc
 
     def put(self, game: Game, log: list[Logged]) -> bool:
         """Insert a finished game and its whole event log unless its id is there, or replace
@@ -95,6 +133,7 @@ class Archive:
         wrote it. :class:`ArchiveUnavailable` if the database cannot be reached."""
         if not game.state.over:
             raise ValueError(f"game {game.game_id!r} is not over: only finished games are kept")
+        self.ready()
         values = row(game, log)
         try:
             with self.engine.begin() as conn:
@@ -117,6 +156,7 @@ class Archive:
     def load(self, game_id: str) -> Game | None:
         """The archived game with its event log in ``log``, or ``None`` if it is not there;
         :class:`ArchiveUnavailable` if the database cannot be reached."""
+        self.ready()
         try:
             with self.engine.connect() as conn:
                 body = conn.execute(select(finished_games.c.body).where(

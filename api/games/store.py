@@ -100,6 +100,11 @@ WRITE_TTL: Final = 300
 SETTLE_PAUSE: Final = 0.05
 #: Seconds a stream ticket admits its seat's stream; it is used once.
 TICKET_TTL: Final = 60
+#: Game-hash field of a finished game: the events its archive holds (``0``: none yet). The
+#: save that finishes a game sets it (in the save's script, so no crash comes between), the
+#: archive's sweep raises it (:mod:`api.archive.sweep`), and a game whose count is behind its
+#: ``n`` is one to archive (again).
+ARCHIVED_FIELD: Final = "archived"
 #: The write record of a save that may never apply.
 FENCED: Final = "fenced"
 FENCED_LUA: Final = f"'{FENCED}'"
@@ -107,7 +112,7 @@ FENCED_LUA: Final = f"'{FENCED}'"
 # KEYS: game, events, write record[, marks]; ARGV: expected version, new version, ttl, state,
 # meta ('' keeps), recent, event count, notify channel, idem record, idem ttl, write ttl,
 # event count at the load, presence field and time ('' '': none), the record's field in
-# marks ('' without), events...  Answers
+# marks ('' without), '1' if the state saved is over ('': not), events...  Answers
 # {1, new version}; {2, version} if this write ran before; {0, current} on a version
 # conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
 # if chat messages were logged since the load.
@@ -134,7 +139,8 @@ end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[4], 'recent', ARGV[6], 'n', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[5]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], ARGV[13], ARGV[14]) end
-if #ARGV > 15 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 16, #ARGV)) end
+if ARGV[16] ~= '' then redis.call('HSETNX', KEYS[1], '""" + ARCHIVED_FIELD + """', '0') end
+if #ARGV > 16 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 17, #ARGV)) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[11])
@@ -663,7 +669,7 @@ class GameStore:
             dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
             "", 0, WRITE_TTL, base, *(("", "") if seen is None else (seen.field, seen.value)),
-            "", *lines,
+            "", "1" if game.state.over else "", *lines,
         ]
         if idempotent is not None:
             keys.append(idempotent.slot.key)

@@ -15,6 +15,12 @@
   of the games it serves and adds them, at most every :data:`FLUSH_EVERY` seconds, to a
   per-minute HyperLogLog (``sixtysix:active:{stats}:<minute>``, one slot on a Cluster);
   a scrape answers ``PFCOUNT`` over the window's keys (error about 1 %).
+* ``sixtysix_archive_pending`` and ``sixtysix_archive_oldest_pending_seconds`` — finished games
+  waiting for the archive and how long the oldest has waited, read from Redis at scrape time
+  (:meth:`api.archive.sweep.Archiver.backlog`; with an archive only).
+* ``sixtysix_archive_writes_total`` and ``sixtysix_archive_failures_total{error}`` — finished
+  games written to the archive, and writes that failed (the game stays noted), by the
+  processes that drain (the workers, a web process while none runs).
 
 Under gunicorn ``PROMETHEUS_MULTIPROC_DIR`` is set (``deploy/gunicorn.conf.py``), so the
 counters and histograms of all workers are summed through prometheus-client's multiprocess
@@ -42,6 +48,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from api.archive.sweep import FAILURES, WRITES, Archiver
 from api.games.think_time import THINK
 from api.http import observability
 from api.http.observability import Answered
@@ -134,10 +141,28 @@ class _ActiveGamesCollector(Collector):
             value=value)
 
 
-class Metrics:
-    """The metrics of one app, in a registry of its own."""
+class _ArchiveCollector(Collector):
+    def __init__(self, archiver: Archiver, on_error: Counter) -> None:
+        self._archiver = archiver
+        self._on_error = on_error
 
-    def __init__(self, client: Client) -> None:
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        try:
+            backlog = self._archiver.backlog()
+        except redis.RedisError as exc:
+            self._on_error.labels(type(exc).__name__).inc()
+            return
+        yield GaugeMetricFamily("sixtysix_archive_pending",
+                                "Finished games waiting for the archive", value=backlog.pending)
+        yield GaugeMetricFamily("sixtysix_archive_oldest_pending_seconds",
+                                "Seconds the oldest finished game has waited for the archive",
+                                value=backlog.oldest)
+
+
+class Metrics:
+    """The metrics of one app, in a registry of its own; the archive's with an ``archiver``."""
+
+    def __init__(self, client: Client, archiver: Archiver | None = None) -> None:
         self.registry = CollectorRegistry()
         self.requests = Counter("sixtysix_http_requests", "HTTP requests answered",
                                 ["endpoint", "method", "status"], registry=self.registry)
@@ -145,6 +170,8 @@ class Metrics:
                                  "Time to answer an HTTP request", ["endpoint", "method"],
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
         self.registry.register(THINK)  # the process's: its worker threads' moves
+        self.registry.register(WRITES)  # the process's: its drains
+        self.registry.register(FAILURES)
         self.redis_errors = Counter("sixtysix_redis_errors", "Redis errors met", ["error"],
                                     registry=self.registry)
         self.active = ActiveGames(client, self.redis_errors)
@@ -156,6 +183,8 @@ class Metrics:
         else:
             self.exposed = self.registry
         self.exposed.register(active_collector)
+        if archiver is not None:
+            self.exposed.register(_ArchiveCollector(archiver, self.redis_errors))
 
     def observe(self, answered: Answered) -> None:
         """Count an answered request (an :func:`api.http.observability.listen` listener)."""
@@ -195,9 +224,10 @@ def redis_error(error: BaseException) -> None:
         metrics.redis_errors.labels(type(error).__name__).inc()
 
 
-def init(app: Flask, client: Client) -> Metrics:
-    """Collect ``app``'s metrics and serve them at ``/metrics``."""
-    metrics = Metrics(client)
+def init(app: Flask, client: Client, archiver: Archiver | None = None) -> Metrics:
+    """Collect ``app``'s metrics (the archive's too with an ``archiver``) and serve them at
+    ``/metrics``."""
+    metrics = Metrics(client, archiver)
     app.extensions[EXTENSION] = metrics
     observability.listen(app, metrics.observe)
     app.add_url_rule("/metrics", "metrics", metrics.render, methods=["GET"])

@@ -104,10 +104,12 @@ def archive_url(data: Path) -> str:
     return f"sqlite:///{data / ARCHIVE_FILE}"
 
 
-def migrate(url: str) -> None:
+def migrate(url: str, say: Say) -> None:
     """Bring the archive at ``url`` to its schema's head once, before the processes that open
-    it start at once (each would migrate a new SQLite file, and all but one fail);
-    :class:`ServeError` if it cannot be reached."""
+    it start at once (each would migrate a new SQLite file, and all but one fail). A SQLite
+    file that cannot be migrated is a :class:`ServeError`; a database server that cannot be
+    reached is said, and the processes start all the same (they migrate it once it answers;
+    finished games wait in Redis meanwhile)."""
     from sqlalchemy.exc import SQLAlchemyError  # SQLAlchemy and Alembic: only when serving
 
     from api.archive.engine import open_engine
@@ -120,8 +122,13 @@ def migrate(url: str) -> None:
         finally:
             engine.dispose()
     except SQLAlchemyError as exc:
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+        if not url.startswith("sqlite"):
+            say(f"the archive's database (DATABASE_URL) cannot be reached: {reason}; serving "
+                "without it until it answers")
+            return
         raise ServeError(f"the archive's database (DATABASE_URL) cannot be migrated: "
-                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+                         f"{reason}") from None
 
 
 def data_line(path: Path) -> str:
@@ -260,7 +267,7 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
             if not env.get("DATABASE_URL"):
                 env["DATABASE_URL"] = archive_url(data_path(options.data_dir, env))
                 say(f"archive of finished games: {env['DATABASE_URL']}")
-            migrate(env["DATABASE_URL"])
+            migrate(env["DATABASE_URL"], say)
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
                 metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
                 stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)

@@ -244,9 +244,9 @@ def sweep_clocks(ctx: jobs.WorkerContext, late: float = CLOCK_LATE,
 
 
 def archive_finished(ctx: jobs.WorkerContext) -> int:
-    """Archive the finished games noted for it (:meth:`api.archive.sweep.Archiver.drain`);
-    the number written (0 without an archive)."""
-    return 0 if ctx.archiver is None else ctx.archiver.drain()
+    """Archive the finished games noted for it, and now and then note those never noted
+    (:meth:`api.archive.sweep.Archiver.sweep`); the number written (0 without an archive)."""
+    return 0 if ctx.archiver is None else ctx.archiver.sweep()
 
 
 def sweep_once(ctx: jobs.WorkerContext) -> None:

@@ -54,6 +54,9 @@ BUILT: list[tuple[str, str]] = [
     (keys.INDEXED_KEY, "sixtysix:player-skeletons-indexed"),
     (keys.AWAITING, "sixtysix:awaiting-computers"),
     (keys.DEADLINES, "sixtysix:clock-deadlines"),
+    (keys.ARCHIVE_PENDING, "sixtysix:archive-pending"),
+    (keys.ARCHIVE_DRAIN_LOCK, "sixtysix:archive-drain"),
+    (keys.ARCHIVE_RECONCILED, "sixtysix:archive-reconciled"),
     (f"LIMITS:LIMITER/{keys.RATE_PREFIX}/a/1/1/second",
      "LIMITS:LIMITER/sixtysix:rate/a/1/1/second"),
 ]

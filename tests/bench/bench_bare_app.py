@@ -84,8 +84,8 @@ def create_app() -> Flask:
         status, _ = save(
             keys=[key, events_key(game_id), write_key(game_id, new_id())],
             args=[version, version + 1, TTL, raw[b"state"], "", raw[b"recent"],
-                  count + len(lines), notify_channel(game_id), "", 0, WRITE_TTL, count, "", "", "",
-                  *lines])
+                  count + len(lines), notify_channel(game_id), "", 0, WRITE_TTL, count, "", "",
+                  "", "", *lines])
         if status != 1:
             return Response(b"", status=409)
         return Response(body, status=200, headers={"ETag": f'"{version + 1}"'},

@@ -588,12 +588,27 @@ class RulesSchema(Schema):
                                  "fallback plays as it"})
 
 
+class ArchiveHealthSchema(Schema):
+    status = fields.String(metadata={"example": "ok", "description": (
+        "ok; unavailable: its database cannot be reached (finished games wait in Redis, reads "
+        "of archived games answer 503); backlog: more finished games wait than "
+        "SIXTYSIX_ARCHIVE_PENDING_WARN")})
+    pending = fields.Integer(metadata={"example": 0, "description": (
+        "finished games waiting for the archive")})
+    oldest_pending_seconds = fields.Float(metadata={"example": 0.0, "description": (
+        "seconds the oldest of them has waited")})
+
+
 class HealthSchema(Schema):
     status = fields.String(metadata={"example": "ok", "description": (
-        "ok, or (readiness) degraded: a part of the worker tier is missing")})
+        "ok, or (readiness) degraded: a part of the worker tier is missing, or the archive is "
+        "not ok")})
     missing = fields.List(fields.String(), metadata={"example": [], "description": (
         "readiness only: the parts of the worker tier with no process running (workers, "
         "scheduler); the web tier serves meanwhile")})
+    archive = fields.Nested(ArchiveHealthSchema, metadata={"description": (
+        "readiness only, with an archive (DATABASE_URL): its state; live play goes on "
+        "whatever it says")})
 
 
 class ProblemSchema(Schema):

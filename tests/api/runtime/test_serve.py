@@ -32,7 +32,9 @@ from api.runtime.serve import (
     DEFAULT_PORT,
     MAX_DEATHS,
     RedisSupervisor,
+    ServeError,
     data_path,
+    migrate,
 )
 from tests.api.serving import (
     PATIENCE,
@@ -368,6 +370,40 @@ def test_serve_archives_a_finished_match_in_its_data_directory(
         engine.dispose()
 
 
+def _two_humans_to_the_end(url: str) -> str:
+    """A two-human match played over HTTP to its end (each seat's first legal action); its
+    id."""
+    with SixtySixClient(url) as client:
+        game = client.create_game(seats=[{"kind": "human"}, {"kind": "human"}],
+                                  match_points=3)
+        seats = [client.with_token(s["token"]) for s in game["seats"]]
+        while True:
+            views = [seat.view(game["game_id"]) for seat in seats]
+            if views[0]["status"] in ("match_over", "aborted"):
+                return str(game["game_id"])
+            turn = next(i for i, v in enumerate(views) if v["legal_actions"])
+            seats[turn].act(game["game_id"], views[turn]["legal_actions"][0],
+                            if_match=views[turn]["version"])
+
+
+def test_serve_without_worker_processes_archives_by_its_web_tier(
+        serve: Callable[..., Served], tmp_path: Path) -> None:
+    """With ``--computer-workers 0`` no worker process sweeps: a web process drains the
+    archive's pending games (after its requests, in a thread of its own)."""
+    served = serve("--computer-workers", "0", env=serve_env(SIXTYSIX_ARCHIVE_WEB_DRAIN="0.2"))
+    game_id = _two_humans_to_the_end(served.url)
+    engine = create_engine(f"sqlite:///{tmp_path / 'var' / ARCHIVE_FILE}")
+    try:
+        def archived() -> list[str]:
+            assert _ready(served.url) == 200  # requests: each may start a drain
+            with engine.connect() as conn:
+                return list(conn.execute(select(finished_games.c.game_id)).scalars())
+
+        until(lambda: archived() == [game_id], "the web tier archives the match", PATIENCE)
+    finally:
+        engine.dispose()
+
+
 def test_a_killed_worker_process_is_restarted(serve: Callable[..., Served]) -> None:
     served = serve()
     until(lambda: len(worker_pids(served)) == 1, "one worker process runs", PATIENCE)
@@ -558,3 +594,17 @@ def test_stalled_bodies_are_answered_408_and_closed(serve: Callable[..., Served]
         for sock in sockets:
             sock.close()
     assert answers(served)
+
+
+def test_serve_starts_with_its_archive_database_down(tmp_path: Path) -> None:
+    """A PostgreSQL archive that does not answer is said, not fatal (the processes migrate it
+    once it answers); a SQLite file that cannot be migrated stops the start."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed once the block ends: refused
+    said: list[str] = []
+    migrate(f"postgresql+psycopg://postgres@127.0.0.1:{port}/sixtysix", said.append)
+    assert len(said) == 1 and "cannot be reached" in said[0], said
+    (tmp_path / "not-a-database").write_bytes(b"\x00" * 4096)
+    with pytest.raises(ServeError, match="cannot be migrated"):
+        migrate(f"sqlite:///{tmp_path / 'not-a-database'}", said.append)
