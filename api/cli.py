@@ -425,7 +425,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("arena", "play two computer levels against each other", add_arena),
     Command("rating-seed", "write the computer levels' starting ratings", add_rating_seed),
     Command("replay", "replay a record of play through the engine and check it", add_replay),
+    Command("admin", "operators' commands: rebuild", lambda p: _admin(p)),
 )
+
+
+def _admin(p: argparse.ArgumentParser) -> None:
+    from api.admin import add_admin
+
+    add_admin(p)
 
 
 def package_version() -> str:

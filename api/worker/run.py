@@ -45,6 +45,7 @@ from rq.job import Job
 from rq.queue import Queue
 from rq.timeouts import TimerDeathPenalty
 
+from api.archive.durable import drain
 from api.archive.store import Archive
 from api.composition import compose
 from api.config import DEFAULTS, from_env
@@ -249,9 +250,17 @@ def archive_finished(ctx: jobs.WorkerContext) -> int:
     return 0 if ctx.archiver is None else ctx.archiver.drain()
 
 
+def store_standings(ctx: jobs.WorkerContext) -> int:
+    """Write the ratings', leaderboard's, tour's and tables' outboxes to the archive's
+    database (:func:`api.archive.durable.drain`); the entries written (0 without one)."""
+    if ctx.archiver is None:
+        return 0
+    return sum(drain(ctx.store.redis, ctx.archiver.archive.engine).values())
+
+
 def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
     while not stop.wait(SWEEP_INTERVAL):
-        for task in (sweep, sweep_clocks, archive_finished):
+        for task in (sweep, sweep_clocks, archive_finished, store_standings):
             try:
                 task(ctx)
             except Exception:  # a Redis outage or a bug: log it, sweep again later
