@@ -15,7 +15,11 @@ from api.config import DEFAULTS, from_env
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = __doc__.splitlines()[0] if __doc__ else None
+    p.description = ("Rebuild the Redis keys that serve ratings, the leaderboard and tour "
+                     "stamps from the database: drain the outboxes, then replace the ratings' "
+                     "and the leaderboard's keys by the database's rows and put the tour "
+                     "stamps back. sixtysix serve's own database: --database-url "
+                     "sqlite:///var/archive.sqlite3 (its data directory).")
     p.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or DEFAULTS["REDIS_URL"],
                    help="the service's Redis (default REDIS_URL)")
     p.add_argument("--database-url", default=os.environ.get("DATABASE_URL"),

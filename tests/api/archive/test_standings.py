@@ -31,6 +31,9 @@ from api.archive.schema import (
 from api.archive.store import Archive
 from api.cli import main
 from api.outbox import BOXES, FACTS, LEADERBOARD, RATINGS
+from api.ratings.model import Rating
+from api.ratings.seed import shipped
+from api.ratings.store import RatingStore
 from api.runtime.redis_server import EmbeddedRedis
 from api.tour.store import TourStore
 from api.worker.run import build_context, store_standings
@@ -285,3 +288,25 @@ def test_a_rating_keeps_the_write_with_more_matches_whatever_the_order(
             assert conn.execute(select(func.count()).select_from(rated_matches)).scalar() == 2
     finally:
         archive.close()
+
+
+def test_arena_rate_with_a_database_lands_there(
+        redis_server: EmbeddedRedis, redis_client: redis.Redis, database_url: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", "easy", "--b", "random", "--hands", "20", "--json",
+                 "--no-progress", "--rate", "--redis-url", redis_server.url,
+                 "--database-url", database_url]) == 0
+    capsys.readouterr()
+    archive = Archive.open(database_url)
+    try:
+        _drain_all(redis_client, archive.engine)
+        with archive.engine.connect() as conn:
+            kept = {r.id: Rating(r.mu, r.sigma, r.matches) for r in conn.execute(
+                select(ratings).where(ratings.c.variant == "sixty-six",
+                                      ratings.c.kind == "computer")).all()}
+    finally:
+        archive.close()
+    stored = RatingStore(redis_client, seeded=False).get(
+        "sixty-six", [("computer", "easy"), ("computer", "random")])
+    assert (kept["easy"], kept["random"]) == tuple(stored)
+    assert kept["easy"].matches > shipped()["sixty-six"].ratings["easy"].matches
