@@ -145,6 +145,8 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "entries removed from the outbox, a counter"),
     KeySpec("sixtysix:<ratings or leaderboard>:{<ratings or leaderboard>}:meta:cached",
             RedisType.STRING, "never", "set once the slot's keys hold the database's rows"),
+    KeySpec("sixtysix:<ratings or leaderboard>:{<ratings or leaderboard>}:meta:loading",
+            RedisType.STRING, "60 s at most", "held by the process loading the slot's cache"),
     KeySpec("sixtysix:rated-pairs:{pairs}:<player_id>:<player_id>", RedisType.ZSET,
             "24 h (`PAIR_WINDOW`) after its last game",
             "a pair's rated game ids by start (Unix ms)"),

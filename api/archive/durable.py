@@ -67,6 +67,10 @@ log = logging.getLogger(__name__)
 DRAIN_LIMIT: Final = 500
 #: Seconds a cache that could not be loaded (the database down) waits for the next try.
 RETRY_AFTER: Final = 30.0
+#: Seconds a cache's load may hold its slot's ``loading`` key.
+LOAD_LOCK: Final = 60
+#: Seconds a read or write waits for another process loading the cache.
+LOAD_WAIT: Final = 10.0
 #: Attempts of a copy or a rebuild against concurrent changes of its slot.
 RETRIES: Final = 20
 #: A marker's source that never expires (an arena run's).
@@ -508,8 +512,10 @@ def rebuild(client: Client, engine: Engine, game_ttl: int) -> dict[str, int]:
 
 class Cache:
     """Called before a slot's reads and writes: loads it from the database when its
-    ``cached`` key is missing (filling what Redis lacks). A database that cannot be reached
-    is logged and tried again after :data:`RETRY_AFTER` seconds; Redis serves as it is."""
+    ``cached`` key is missing (filling what Redis lacks). One process loads (it holds the
+    slot's ``loading`` key, :data:`LOAD_LOCK` seconds at most); the others wait for it, up to
+    :data:`LOAD_WAIT` seconds. A database that cannot be reached is logged and tried again
+    after :data:`RETRY_AFTER` seconds; Redis serves as it is."""
 
     def __init__(self, client: Client, engine: Engine, tag: str, game_ttl: int) -> None:
         self.redis = client
@@ -523,13 +529,27 @@ class Cache:
             return
         if time.monotonic() < self._next_try:
             return
+        lock = slot_meta_key(self.tag, "loading")
+        if not self.redis.set(lock, 1, nx=True, ex=LOAD_LOCK):
+            self._wait()
+            return
         try:
             counts = load_slot(self.redis, self.engine, self.tag, self.game_ttl)
         except (SQLAlchemyError, SlotBusy) as exc:
             log.warning("%s not loaded from the database: %s", self.tag, type(exc).__name__)
             self._next_try = time.monotonic() + RETRY_AFTER
             return
+        finally:
+            self.redis.delete(lock)
         log.info("%s loaded from the database: %s", self.tag, counts)
+
+    def _wait(self) -> None:
+        """Wait for another process's load (its ``cached`` key), :data:`LOAD_WAIT` s at most."""
+        deadline = time.monotonic() + LOAD_WAIT
+        while time.monotonic() < deadline:
+            if self.redis.exists(slot_meta_key(self.tag, "cached")):
+                return
+            time.sleep(0.05)
 
 
 def stamps_reader(engine: Engine) -> Callable[[str], dict[str, int] | None]:

@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from typing import Final, cast
 
 from api.games.store import text
-from api.keys import awards_marker_key, board_key, hands_key
+from api.keys import LEADERBOARD_TAG, awards_marker_key, board_key, hands_key, slot_meta_key
 from api.outbox import LEADERBOARD, NOTE_LUA, OUTBOX_CAP
 from api.runtime.redis_connect import Client
 
@@ -43,14 +43,16 @@ MARKER_GRACE: Final = 86400
 PERIODS: Final = ("all", "month")
 ALL: Final = "all"
 
-# KEYS: marker hash, outbox, its overflow flag, targets...; ARGV: field, marker ttl, month
-# ttl, outbox entry ('' for none), outbox cap, then per operation four values: target index
-# (1-based among the targets), op ('z', 'm': board of a month, 'h': hash), member, increment
+# KEYS: marker hash, outbox, its overflow counter, the slot's cached flag, targets...; ARGV:
+# field, marker ttl, month ttl, outbox entry ('' for none), outbox cap, '1' to answer -2 when
+# the cache is not loaded, then per operation four values: target index (1-based among the
+# targets), op ('z', 'm': board of a month, 'h': hash), member, increment
 _APPLY: Final = NOTE_LUA + """
+if ARGV[6] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return -2 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], 1) == 0 then return 0 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-for i = 6, #ARGV, 4 do
-  local key = KEYS[tonumber(ARGV[i]) + 3]
+for i = 7, #ARGV, 4 do
+  local key = KEYS[tonumber(ARGV[i]) + 4]
   local op = ARGV[i + 1]
   if op == 'h' then
     redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
@@ -97,8 +99,9 @@ class LeaderboardStore:
 
     def apply(self, game_id: str, marker: str, variant: str, month: str,
               increments: list[Increment]) -> bool:
-        """Count one award of a game once; False if it was counted before."""
-        self.ready()
+        """Count one award of a game once; False if it was counted before. With a database,
+        the script answers -2 while the cache is not loaded: it is loaded, and the award
+        counted then (or anyway, the database down)."""
         targets: list[str] = []
         ops: list[str | int] = []
 
@@ -119,10 +122,15 @@ class LeaderboardStore:
             {"game": game_id, "marker": marker, "variant": variant, "month": month,
              "inc": [[i.player_id, i.kind, i.points, i.hands_won] for i in increments]},
             separators=(",", ":"))
-        done = self._apply(keys=[awards_marker_key(game_id), LEADERBOARD.key,
-                                 LEADERBOARD.overflow, *targets],
-                           args=[marker, self.marker_ttl, MONTH_TTL, entry, OUTBOX_CAP, *ops])
-        return bool(done)
+        keys = [awards_marker_key(game_id), LEADERBOARD.key, LEADERBOARD.overflow,
+                slot_meta_key(LEADERBOARD_TAG, "cached"), *targets]
+        for check in ("1", "0") if entry else ("0",):
+            done = int(self._apply(keys=keys, args=[marker, self.marker_ttl, MONTH_TTL, entry,
+                                                    OUTBOX_CAP, check, *ops]))
+            if done != -2:
+                break
+            self.ready()
+        return done == 1
 
     def page(self, key: str, offset: int, limit: int) -> list[tuple[str, int]]:
         """Up to ``limit`` (player id, points) from rank ``offset`` (0 = first), best first."""

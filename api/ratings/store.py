@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, cast
 
 from api.games.store import text
-from api.keys import listing_key, rated_marker_key, ratings_key
+from api.keys import RATINGS_TAG, listing_key, rated_marker_key, ratings_key, slot_meta_key
 from api.outbox import NOTE_LUA, OUTBOX_CAP, RATINGS
 from api.ratings import seed
 from api.ratings.model import Rating
@@ -36,18 +36,20 @@ from api.runtime.redis_connect import Client
 
 KINDS: Final = ("human", "bot", "computer")
 
-# KEYS: marker, ratings hash, outbox, its overflow flag, the sorted sets...; ARGV: field,
-# ttl (0: none), outbox entry ('' for none), outbox cap, then per entity six values: hash
-# field, old value ('' when new), new value, sorted-set index (1-based), id, the ordinal
+# KEYS: marker, ratings hash, outbox, its overflow counter, the slot's cached flag, the
+# sorted sets...; ARGV: field, ttl (0: none), outbox entry ('' for none), outbox cap, '1' to
+# answer -2 when the cache is not loaded, then per entity six values: hash field, old value
+# ('' when new), new value, sorted-set index (1-based), id, the ordinal
 _COMMIT: Final = NOTE_LUA + """
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[5]) == 0 then return -2 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
-for i = 5, #ARGV, 6 do
+for i = 6, #ARGV, 6 do
   local cur = redis.call('HGET', KEYS[2], ARGV[i]) or ''
   if cur ~= ARGV[i + 1] then return -1 end
 end
-for i = 5, #ARGV, 6 do
+for i = 6, #ARGV, 6 do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
-  redis.call('ZADD', KEYS[tonumber(ARGV[i + 3]) + 4], ARGV[i + 5], ARGV[i + 4])
+  redis.call('ZADD', KEYS[tonumber(ARGV[i + 3]) + 5], ARGV[i + 5], ARGV[i + 4])
 end
 redis.call('HSET', KEYS[1], ARGV[1], 1)
 if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
@@ -102,20 +104,26 @@ class RatingStore:
     def commit(self, variant: str, source: str, match: str, ttl: int,
                changes: Sequence[tuple[Entity, str | None, Rating]]) -> bool:
         """Write ``(entity, old value, new rating)`` once for ``match`` of ``source``; False if
-        it was rated before, :class:`RatingChanged` if a rating moved meanwhile."""
-        if self.loaded is not None:
-            self.loaded()
-        keys = [rated_marker_key(source), ratings_key(variant), RATINGS.key, RATINGS.overflow]
+        it was rated before, :class:`RatingChanged` if a rating moved meanwhile (or the cache
+        was found not loaded: it is loaded then)."""
+        keys = [rated_marker_key(source), ratings_key(variant), RATINGS.key, RATINGS.overflow,
+                slot_meta_key(RATINGS_TAG, "cached")]
         entry = "" if self.loaded is None else rating_entry(
             "rate", variant, [(source, match)], [(e, new) for e, _, new in changes])
-        args: list[str | int | float] = [match, ttl, entry, OUTBOX_CAP]
+        args: list[str | int | float] = [match, ttl, entry, OUTBOX_CAP, int(bool(entry))]
         for (kind, ident), old, new in changes:
             key = listing_key(variant, kind)
             if key not in keys:
                 keys.append(key)
-            args += [f"{kind}:{ident}", old or "", new.encode(), keys.index(key) - 3, ident,
+            args += [f"{kind}:{ident}", old or "", new.encode(), keys.index(key) - 4, ident,
                      repr(new.ordinal)]
         status = int(self._commit(keys=keys, args=args))
+        if status == -2:  # its ratings were read from a cache since lost: read them again
+            self._ready()
+            if self.redis.exists(slot_meta_key(RATINGS_TAG, "cached")):
+                raise RatingChanged(f"{source} {match}")
+            args[4] = 0  # the database down: rated in Redis all the same
+            status = int(self._commit(keys=keys, args=args))
         if status == -1:
             raise RatingChanged(f"{source} {match}")
         return status == 1

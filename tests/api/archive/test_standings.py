@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,9 +32,12 @@ from api.archive.schema import (
 )
 from api.archive.store import Archive
 from api.cli import main
+from api.keys import RATINGS_TAG, slot_meta_key
+from api.leaderboard.store import Increment, month_of
 from api.outbox import BOXES, FACTS, LEADERBOARD, RATINGS
 from api.ratings.model import Rating
 from api.ratings.seed import shipped
+from api.ratings.service import rate_match
 from api.ratings.store import RatingStore
 from api.runtime.redis_server import EmbeddedRedis
 from api.tour.store import TourStore
@@ -310,3 +315,43 @@ def test_arena_rate_with_a_database_lands_there(
         "sixty-six", [("computer", "easy"), ("computer", "random")])
     assert (kept["easy"], kept["random"]) == tuple(stored)
     assert kept["easy"].matches > shipped()["sixty-six"].ratings["easy"].matches
+
+
+def test_a_write_that_finds_the_cache_lost_loads_it_first(
+        app: Flask, redis_client: redis.Redis) -> None:
+    client = app.test_client()
+    players, _ = _human_match(client)
+    _drain_all(redis_client, _engine(app))
+    services = app.extensions["sixtysix"]
+    before = {p: me(client, t) for p, t in players}
+    _drop_cache(redis_client)
+    (winner, _), (loser, _) = players
+    assert services.leaderboard.apply("g2", "hand:1", "sixty-six", month_of(time.time()),
+                                      [Increment(winner, "human", 2, 1)])
+    assert rate_match(services.ratings, "sixty-six", "g2", "match:1", 60,
+                      [[("human", winner)], [("human", loser)]], [1, 2])
+    after = {p: me(client, t) for p, t in players}
+    assert after[winner]["ratings"]["sixty-six"]["matches"] == 2  # rated from the database's
+    assert after[loser]["ratings"]["sixty-six"]["matches"] == 2
+    board = client.get("/v1/leaderboard?limit=100").json
+    assert board is not None
+    points = {e["player_id"]: e["points"] for e in board["entries"]}
+    assert points[winner] == before[winner]["leaderboard"]["all"]["all"]["points"] + 2
+    assert points[loser] == before[loser]["leaderboard"]["all"]["all"]["points"]
+
+
+def test_a_read_waits_for_another_process_loading_the_cache(
+        app: Flask, redis_client: redis.Redis) -> None:
+    client = app.test_client()
+    _human_match(client)
+    engine = _engine(app)
+    _drain_all(redis_client, engine)
+    before = client.get("/v1/ratings?variant=sixty-six").json
+    _drop_cache(redis_client)
+    redis_client.set(slot_meta_key(RATINGS_TAG, "loading"), 1)  # another process loads it
+    other = threading.Timer(0.5, durable.load_slot, (redis_client, engine, RATINGS_TAG, 60))
+    other.start()
+    try:
+        assert client.get("/v1/ratings?variant=sixty-six").json == before
+    finally:
+        other.join()
