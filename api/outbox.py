@@ -19,8 +19,8 @@ outbox's ``popped`` counter, so a copy knows which of the entries it saw are gon
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Final, cast
 
 from api.keys import LEADERBOARD_TAG, OUTBOX, RATINGS_TAG, slot_meta_key
 from api.runtime.redis_connect import Client
@@ -116,3 +116,23 @@ def covered(client: Client, box: Box, seen: tuple[int, int, int]) -> int:
     return int(client.register_script(_COVERED)(keys=[box.key, box.popped, box.overflow],
                                                 args=list(seen)))
 
+
+
+def read_cached(client: Client, cached: str, loaded: Callable[[], None] | None,
+                queue: Callable[[Any], object]) -> list[Any]:
+    """The answers of the reads ``queue`` puts on a pipeline, sent with ``EXISTS cached`` in
+    one round trip; when the slot's cache is not loaded (``cached`` missing), ``loaded`` loads
+    it and the reads are sent again. ``loaded`` ``None`` (no database): the reads alone."""
+    pipe = client.pipeline(transaction=False)
+    if loaded is not None:
+        pipe.exists(cached)
+    queue(pipe)
+    answers = pipe.execute()
+    if loaded is None:
+        return list(answers)
+    if answers[0]:
+        return list(answers[1:])
+    loaded()
+    pipe = client.pipeline(transaction=False)
+    queue(pipe)
+    return list(pipe.execute())

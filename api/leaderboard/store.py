@@ -29,11 +29,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from api.games.store import text
 from api.keys import LEADERBOARD_TAG, awards_marker_key, board_key, hands_key, slot_meta_key
-from api.outbox import LEADERBOARD, NOTE_LUA, OUTBOX_CAP
+from api.outbox import LEADERBOARD, NOTE_LUA, OUTBOX_CAP, read_cached
 from api.runtime.redis_connect import Client
 
 #: Seconds a month's board lives after its last write (about four months).
@@ -97,6 +97,11 @@ class LeaderboardStore:
         if self.loaded is not None:
             self.loaded()
 
+    def _read(self, queue: Callable[[Any], object]) -> list[Any]:
+        """The answers of ``queue``'s reads, the cache loaded first if it was lost."""
+        return read_cached(self.redis, slot_meta_key(LEADERBOARD_TAG, "cached"), self.loaded,
+                           queue)
+
     def apply(self, game_id: str, marker: str, variant: str, month: str,
               increments: list[Increment]) -> bool:
         """Count one award of a game once; False if it was counted before. With a database,
@@ -134,9 +139,8 @@ class LeaderboardStore:
 
     def page(self, key: str, offset: int, limit: int) -> list[tuple[str, int]]:
         """Up to ``limit`` (player id, points) from rank ``offset`` (0 = first), best first."""
-        self.ready()
-        rows = cast(list[tuple[bytes, float]],
-                    self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
+        rows = cast(list[tuple[bytes, float]], self._read(lambda pipe: pipe.zrevrange(
+            key, offset, offset + limit - 1, withscores=True))[0])
         return [(text(member), int(score)) for member, score in rows]
 
     def standing(self, key: str, player_id: str) -> tuple[int, int] | None:
@@ -152,6 +156,6 @@ class LeaderboardStore:
         return int(self.redis.zcount(key, f"({points}", "+inf")) + 1
 
     def hands_won(self, player_id: str, variants: list[str]) -> dict[str, int]:
-        self.ready()
-        values = self.redis.hmget(hands_key(), [f"{player_id}:{v}" for v in variants])
+        fields = [f"{player_id}:{v}" for v in variants]
+        values = self._read(lambda pipe: pipe.hmget(hands_key(), fields))[0]
         return {v: int(x or 0) for v, x in zip(variants, values, strict=True)}

@@ -124,6 +124,11 @@ _loaded: weakref.WeakSet[Any] = weakref.WeakSet()
 _lock = threading.Lock()
 
 
+def ensured(client: Client) -> bool:
+    """Whether this process loaded the seed through ``client``."""
+    return client in _loaded
+
+
 def ensure(client: Client, noted: bool = False) -> None:
     """Load the shipped seed through ``client`` unless this process did already (``noted``:
     see :func:`apply`)."""

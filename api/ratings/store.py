@@ -10,9 +10,10 @@ Keys:
   source (a game id: expires with the game plus a day; an arena run: never expires).
 
 With a database (``loaded`` given: :class:`api.archive.durable.Cache`), these keys are a cache
-of its tables: before each read and commit the store makes sure the cache was loaded from the
-database, and each commit also pushes its change to the slot's outbox (:mod:`api.outbox`), in
-the same script, for the workers' sweep to write to the database.
+of its tables: each read asks whether the cache is loaded in the same round trip (and loads it
+from the database if not), the commit script refuses to write on a cache not loaded, and each
+commit also pushes its change to the slot's outbox (:mod:`api.outbox`), in the same script,
+for the workers' sweep to write to the database.
 
 :meth:`RatingStore.commit` is one script: it writes the new ratings and the match's marker
 only if the marker is not set and every rating is still the one the new ones were computed
@@ -25,11 +26,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from api.games.store import text
 from api.keys import RATINGS_TAG, listing_key, rated_marker_key, ratings_key, slot_meta_key
-from api.outbox import NOTE_LUA, OUTBOX_CAP, RATINGS
+from api.outbox import NOTE_LUA, OUTBOX_CAP, RATINGS, read_cached
 from api.ratings import seed
 from api.ratings.model import Rating
 from api.runtime.redis_connect import Client
@@ -81,17 +82,25 @@ class RatingStore:
         self._commit = client.register_script(_COMMIT)
 
     def _ready(self) -> None:
-        if self.loaded is not None:
-            self.loaded()
-        if self.seeded:
+        """The seed loaded once per process (the cache first: the seed fills only what the
+        database lacks)."""
+        if self.seeded and not seed.ensured(self.redis):
+            if self.loaded is not None:
+                self.loaded()
             seed.ensure(self.redis, noted=self.loaded is not None)
+
+    def _read(self, queue: Callable[[Any], object]) -> list[Any]:
+        """The answers of ``queue``'s reads, the cache loaded first if it was lost."""
+        self._ready()
+        return read_cached(self.redis, slot_meta_key(RATINGS_TAG, "cached"), self.loaded, queue)
 
     def read(self, variant: str, entities: Sequence[Entity]) -> list[str | None]:
         """The stored values (``None``: never rated) of ``entities``, as committed."""
-        self._ready()
         if not entities:
+            self._ready()
             return []
-        raw = self.redis.hmget(ratings_key(variant), [f"{k}:{i}" for k, i in entities])
+        fields = [f"{k}:{i}" for k, i in entities]
+        raw = self._read(lambda pipe: pipe.hmget(ratings_key(variant), fields))[0]
         return [None if v is None else text(v) for v in raw]
 
     def get(self, variant: str, entities: Sequence[Entity]) -> list[Rating]:
@@ -119,7 +128,8 @@ class RatingStore:
                      repr(new.ordinal)]
         status = int(self._commit(keys=keys, args=args))
         if status == -2:  # its ratings were read from a cache since lost: read them again
-            self._ready()
+            if self.loaded is not None:
+                self.loaded()
             if self.redis.exists(slot_meta_key(RATINGS_TAG, "cached")):
                 raise RatingChanged(f"{source} {match}")
             args[4] = 0  # the database down: rated in Redis all the same
@@ -131,15 +141,14 @@ class RatingStore:
     def page(self, variant: str, kind: str, offset: int, limit: int,
              ) -> list[tuple[str, Rating]]:
         """Up to ``limit`` (id, rating) from position ``offset``, highest ordinal first."""
-        self._ready()
-        raw = cast(list[bytes], self.redis.zrevrange(listing_key(variant, kind), offset,
-                                                     offset + limit - 1))
+        raw = cast(list[bytes], self._read(lambda pipe: pipe.zrevrange(
+            listing_key(variant, kind), offset, offset + limit - 1))[0])
         ids = [text(m) for m in raw]
         return list(zip(ids, self.get(variant, [(kind, i) for i in ids]), strict=True))
 
     def position(self, variant: str, kind: str, ident: str) -> int | None:
         """1-based place of ``ident`` in its listing, or ``None`` if never rated."""
-        rank = self.redis.zrevrank(listing_key(variant, kind), ident)
+        rank = self._read(lambda pipe: pipe.zrevrank(listing_key(variant, kind), ident))[0]
         return None if rank is None else cast(int, rank) + 1
 
 
