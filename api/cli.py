@@ -349,8 +349,8 @@ def _rate_levels(url: str, result: ArenaResult, database_url: str | None = None)
             from api.keys import RATINGS_TAG
 
             archive = Archive.open(database_url)
-            loaded = Cache(client, archive.engine, RATINGS_TAG,
-                           int(from_env(os.environ)["SIXTYSIX_GAME_TTL"]))
+            loaded = Cache.of_slot(client, archive.engine, RATINGS_TAG,
+                                   int(from_env(os.environ)["SIXTYSIX_GAME_TTL"]))
         rated, ratings = rate_arena(RatingStore(client, loaded=loaded), result)
     finally:
         client.close()

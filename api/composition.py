@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import redis
 
-from api.archive.durable import Cache, stamps_reader
+from api.archive.durable import Cache
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.games.service import AfterSave
@@ -96,10 +96,10 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
     tables = TableStore(client, game_ttl, settle_wait=settle_wait, noted=engine is not None)
     players = PlayerStore(client)
     history = HistoryStore(client)
-    tour = TourStore(client, None if engine is None else stamps_reader(engine))
-    leaderboard = LeaderboardStore(client, game_ttl, None if engine is None else Cache(
+    tour = TourStore(client, None if engine is None else Cache.of_tour(client, engine))
+    leaderboard = LeaderboardStore(client, game_ttl, None if engine is None else Cache.of_slot(
         client, engine, LEADERBOARD_TAG, game_ttl))
-    ratings = RatingStore(client, loaded=None if engine is None else Cache(
+    ratings = RatingStore(client, loaded=None if engine is None else Cache.of_slot(
         client, engine, RATINGS_TAG, game_ttl))
     standings = Standings(games, players, history, tour, leaderboard, ratings)
     return Services(games=games, tables=tables, players=players, history=history, tour=tour,

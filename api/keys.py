@@ -147,6 +147,10 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             RedisType.STRING, "never", "set once the slot's keys hold the database's rows"),
     KeySpec("sixtysix:<ratings or leaderboard>:{<ratings or leaderboard>}:meta:loading",
             RedisType.STRING, "60 s at most", "held by the process loading the slot's cache"),
+    KeySpec("sixtysix:tour-cached", RedisType.STRING, "never",
+            "set once the tour's hashes hold the database's stamps"),
+    KeySpec("sixtysix:tour-loading", RedisType.STRING, "60 s at most",
+            "held by the process loading the tour's stamps"),
     KeySpec("sixtysix:rated-pairs:{pairs}:<player_id>:<player_id>", RedisType.ZSET,
             "24 h (`PAIR_WINDOW`) after its last game",
             "a pair's rated game ids by start (Unix ms)"),
@@ -336,6 +340,9 @@ def slot_meta_key(tag: str, part: str) -> str:
 
 #: Tour stamps and table results noted for the database (:mod:`api.outbox`).
 OUTBOX: Final = f"{PREFIX}:outbox"
+#: Set once the tour's hashes hold the database's stamps; held by the process loading them.
+TOUR_CACHED: Final = f"{PREFIX}:tour-cached"
+TOUR_LOADING: Final = f"{PREFIX}:tour-loading"
 
 
 def pair_key(a: str, b: str) -> str:

@@ -46,6 +46,8 @@ from api.keys import (
     LEADERBOARD_TAG,
     PREFIX,
     RATINGS_TAG,
+    TOUR_CACHED,
+    TOUR_LOADING,
     awards_marker_key,
     board_key,
     hands_key,
@@ -59,7 +61,7 @@ from api.leaderboard.store import ALL, MARKER_GRACE, MONTH_TTL, month_of
 from api.outbox import FACTS, LEADERBOARD, RATINGS, Box, covered, done, overflowed, take
 from api.ratings.model import Rating
 from api.runtime.redis_connect import Client
-from api.tour.store import LOADED, STAMP
+from api.tour.store import STAMP
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +228,9 @@ def drain_now(client: Client, engine: Engine, limit: int = DRAIN_LIMIT,
             out[box.key] = 0
             continue
         raw = take(client, box, limit)
+        if not raw:
+            out[box.key] = 0
+            continue
         with engine.begin() as conn:
             write(conn, [json.loads(r) for r in raw])
         out[box.key] = done(client, box, raw)
@@ -482,9 +487,10 @@ def load_slot(client: Client, engine: Engine, tag: str, game_ttl: int,
     raise SlotBusy(tag)
 
 
-def load_tours(client: Client, engine: Engine, replace: bool = False) -> int:
-    """Every player's tour stamps from the database into Redis (``replace``: a stamp there
-    takes the database's time); the number of stamps."""
+def load_tours(client: Client, engine: Engine, replace: bool = False) -> dict[str, int]:
+    """Every player's tour stamps from the database into Redis (a stamp there stays, unless
+    ``replace``: then it takes the database's time), then :data:`~api.keys.TOUR_CACHED` set;
+    the number of stamps."""
     with engine.connect() as conn:
         rows = conn.execute(select(tour_stamps)).all()
     pipe = client.pipeline(transaction=False)
@@ -494,9 +500,9 @@ def load_tours(client: Client, engine: Engine, replace: bool = False) -> int:
             pipe.hset(tour_key(r.player_id), field, r.stamped_at)
         else:
             pipe.hsetnx(tour_key(r.player_id), field, r.stamped_at)
-        pipe.hset(tour_key(r.player_id), LOADED, 1)
+    pipe.set(TOUR_CACHED, 1)
     pipe.execute()
-    return len(rows)
+    return {"tour_stamps": len(rows)}
 
 
 def rebuild(client: Client, engine: Engine, game_ttl: int) -> dict[str, int]:
@@ -506,62 +512,58 @@ def rebuild(client: Client, engine: Engine, game_ttl: int) -> dict[str, int]:
     counts: dict[str, int] = {}
     for tag in (RATINGS_TAG, LEADERBOARD_TAG):
         counts |= load_slot(client, engine, tag, game_ttl, replace=True)
-    counts["tour_stamps"] = load_tours(client, engine, replace=True)
-    return counts
+    return counts | load_tours(client, engine, replace=True)
 
 
 class Cache:
-    """Called before a slot's reads and writes: loads it from the database when its
-    ``cached`` key is missing (filling what Redis lacks). One process loads (it holds the
-    slot's ``loading`` key, :data:`LOAD_LOCK` seconds at most); the others wait for it, up to
-    :data:`LOAD_WAIT` seconds. A database that cannot be reached is logged and tried again
+    """Called before reads and writes of a cache: loads it from the database when its
+    ``cached`` key is missing (``load``: filling what Redis lacks). One process loads (it
+    holds the ``loading`` key, :data:`LOAD_LOCK` seconds at most); the others wait for it, up
+    to :data:`LOAD_WAIT` seconds. A database that cannot be reached is logged and tried again
     after :data:`RETRY_AFTER` seconds; Redis serves as it is."""
 
-    def __init__(self, client: Client, engine: Engine, tag: str, game_ttl: int) -> None:
+    def __init__(self, client: Client, cached: str, loading: str,
+                 load: Callable[[], dict[str, int]]) -> None:
         self.redis = client
-        self.engine = engine
-        self.tag = tag
-        self.game_ttl = game_ttl
+        self.cached = cached
+        self.loading = loading
+        self.load = load
         self._next_try = 0.0
 
+    @classmethod
+    def of_slot(cls, client: Client, engine: Engine, tag: str, game_ttl: int) -> Cache:
+        """The cache of the ratings' or the leaderboard's slot (:func:`load_slot`)."""
+        return cls(client, slot_meta_key(tag, "cached"), slot_meta_key(tag, "loading"),
+                   lambda: load_slot(client, engine, tag, game_ttl))
+
+    @classmethod
+    def of_tour(cls, client: Client, engine: Engine) -> Cache:
+        """The cache of the tour's stamps (:func:`load_tours`)."""
+        return cls(client, TOUR_CACHED, TOUR_LOADING, lambda: load_tours(client, engine))
+
     def __call__(self) -> None:
-        if self.redis.exists(slot_meta_key(self.tag, "cached")):
+        if self.redis.exists(self.cached):
             return
         if time.monotonic() < self._next_try:
             return
-        lock = slot_meta_key(self.tag, "loading")
-        if not self.redis.set(lock, 1, nx=True, ex=LOAD_LOCK):
+        if not self.redis.set(self.loading, 1, nx=True, ex=LOAD_LOCK):
             self._wait()
             return
         try:
-            counts = load_slot(self.redis, self.engine, self.tag, self.game_ttl)
+            counts = self.load()
         except (SQLAlchemyError, SlotBusy) as exc:
-            log.warning("%s not loaded from the database: %s", self.tag, type(exc).__name__)
+            log.warning("%s not loaded from the database: %s", self.cached,
+                        type(exc).__name__)
             self._next_try = time.monotonic() + RETRY_AFTER
             return
         finally:
-            self.redis.delete(lock)
-        log.info("%s loaded from the database: %s", self.tag, counts)
+            self.redis.delete(self.loading)
+        log.info("%s loaded from the database: %s", self.cached, counts)
 
     def _wait(self) -> None:
         """Wait for another process's load (its ``cached`` key), :data:`LOAD_WAIT` s at most."""
         deadline = time.monotonic() + LOAD_WAIT
         while time.monotonic() < deadline:
-            if self.redis.exists(slot_meta_key(self.tag, "cached")):
+            if self.redis.exists(self.cached):
                 return
             time.sleep(0.05)
-
-
-def stamps_reader(engine: Engine) -> Callable[[str], dict[str, int] | None]:
-    """A player's tour stamps in the database (station -> Unix seconds; ``None`` when it
-    cannot be reached)."""
-    def stamps_of(player_id: str) -> dict[str, int] | None:
-        try:
-            with engine.connect() as conn:
-                rows = conn.execute(select(tour_stamps).where(
-                    tour_stamps.c.player_id == player_id)).all()
-        except SQLAlchemyError as exc:
-            log.warning("tour stamps of %s not read: %s", player_id, type(exc).__name__)
-            return None
-        return {r.station: r.stamped_at for r in rows}
-    return stamps_of

@@ -5,9 +5,10 @@ of the first win), ``game:<station>`` (the station's latest game id) and ``token
 seat token sealed under :func:`api.games.tokens.sealing_key` of the player token, so that the player
 resumes the game with his player token alone while Redis never holds the seat token readable).
 
-With a database the stamps are kept there (``stamps_of`` given): a stamp is noted in the outbox
-(:mod:`api.outbox`) for the workers' sweep, and a player's hash without the field ``loaded``
-takes the database's stamps on its first read (a hash Redis lost comes back).
+With a database the stamps are kept there (``loaded`` given): a stamp is noted in the outbox
+(:mod:`api.outbox`) for the workers' sweep, and a read that finds :data:`api.keys.TOUR_CACHED`
+missing (asked in the same round trip) has every stamp of the database loaded first (the
+hashes Redis lost come back).
 """
 
 from __future__ import annotations
@@ -18,38 +19,25 @@ from collections.abc import Callable
 from typing import Final
 
 from api.games.store import text
-from api.keys import tour_key
-from api.outbox import FACTS, push
+from api.keys import TOUR_CACHED, tour_key
+from api.outbox import FACTS, push, read_cached
 from api.runtime.redis_connect import Client
 
 STAMP: Final = "stamp:"
-#: The field set once a player's hash holds the database's stamps.
-LOADED: Final = "loaded"
 
 
 class TourStore:
-    """Tour progress through ``client``; ``stamps_of``: with a database, a player's stamps
-    there (station -> Unix seconds; ``None`` when it cannot be reached)."""
+    """Tour progress through ``client``; ``loaded``: with a database, what loads its stamps
+    into Redis when :data:`~api.keys.TOUR_CACHED` is missing (and never raises)."""
 
-    def __init__(self, client: Client,
-                 stamps_of: Callable[[str], dict[str, int] | None] | None = None) -> None:
+    def __init__(self, client: Client, loaded: Callable[[], None] | None = None) -> None:
         self.redis = client
-        self.stamps_of = stamps_of
+        self.loaded = loaded
 
     def progress(self, player_id: str) -> dict[str, str]:
-        key = tour_key(player_id)
-        found = {text(k): text(v) for k, v in self.redis.hgetall(key).items()}
-        if self.stamps_of is None or LOADED in found:
-            return found
-        kept = self.stamps_of(player_id)
-        if kept is None:
-            return found
-        pipe = self.redis.pipeline(transaction=False)
-        for station, at in kept.items():
-            pipe.hsetnx(key, f"{STAMP}{station}", at)
-        pipe.hset(key, LOADED, 1)
-        pipe.hgetall(key)
-        return {text(k): text(v) for k, v in pipe.execute()[-1].items()}
+        found = read_cached(self.redis, TOUR_CACHED, self.loaded,
+                            lambda pipe: pipe.hgetall(tour_key(player_id)))[0]
+        return {text(k): text(v) for k, v in found.items()}
 
     def started(self, player_id: str, station: str, game_id: str, sealed_token: str) -> None:
         self.redis.hset(tour_key(player_id), mapping={f"game:{station}": game_id,
@@ -63,7 +51,7 @@ class TourStore:
         pipe.hsetnx(tour_key(player_id), f"{STAMP}{station}", int(time.time()))
         pipe.hget(tour_key(player_id), f"{STAMP}{station}")
         new, at = pipe.execute()
-        if self.stamps_of is not None:
+        if self.loaded is not None:
             push(self.redis, FACTS, json.dumps(
                 {"t": "stamp", "player_id": player_id, "station": station, "at": int(at)},
                 separators=(",", ":")))

@@ -55,6 +55,8 @@ BUILT: list[tuple[str, str]] = [
     (keys.slot_meta_key(keys.LEADERBOARD_TAG, "cached"),
      "sixtysix:leaderboard:{leaderboard}:meta:cached"),
     (keys.OUTBOX, "sixtysix:outbox"),
+    (keys.TOUR_CACHED, "sixtysix:tour-cached"),
+    (keys.TOUR_LOADING, "sixtysix:tour-loading"),
     (keys.pair_key("pb", "pa"), "sixtysix:rated-pairs:{pairs}:pa:pb"),
     (keys.active_key(29000000), "sixtysix:active:{stats}:29000000"),
     (keys.lease_key("t1.2"), "sixtysix:moving:{t1.2}"),

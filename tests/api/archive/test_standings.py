@@ -140,9 +140,9 @@ def test_a_match_is_rated_and_counted_once_however_often_its_notes_are_drained(
 
 
 def _drop_cache(redis_client: redis.Redis) -> int:
-    """Delete every key of the ratings' and the leaderboard's slots and the tour's hashes."""
+    """Delete every key of the ratings' and the leaderboard's slots and of the tour."""
     found = [k for pattern in ("sixtysix:ratings:*", "sixtysix:leaderboard:*",
-                               "sixtysix:tour:*") for k in redis_client.scan_iter(pattern)]
+                               "sixtysix:tour*") for k in redis_client.scan_iter(pattern)]
     return int(redis_client.delete(*found))
 
 
