@@ -92,9 +92,11 @@ def _insert(conn: Connection, table: Table) -> Any:
 
 
 def _keep(conn: Connection, table: Table, rows: Sequence[Row]) -> None:
-    """Insert ``rows`` where their key is absent (a row there stays)."""
+    """Insert ``rows`` where their key is absent (a row there stays; of two with one key, the
+    first), in the order of their keys."""
     if rows:
-        conn.execute(_insert(conn, table).on_conflict_do_nothing(), list(rows))
+        conn.execute(_insert(conn, table).on_conflict_do_nothing(),
+                     _unique(table, rows, lambda a, b: False))
 
 
 def _keys(table: Table) -> list[str]:
@@ -104,13 +106,14 @@ def _keys(table: Table) -> list[str]:
 def _unique(table: Table, rows: Iterable[Row], better: Callable[[Row, Row], bool],
             ) -> list[Row]:
     """One row per key (an ``INSERT ... ON CONFLICT DO UPDATE`` may touch a row once): the
-    ``better`` of two."""
+    ``better`` of two; in the order of their keys (so two drains at once lock rows in the
+    same order, and never wait for each other in a circle)."""
     out: dict[tuple[Any, ...], Row] = {}
     for row in rows:
         key = tuple(row[k] for k in _keys(table))
         if key not in out or better(row, out[key]):
             out[key] = row
-    return list(out.values())
+    return [out[k] for k in sorted(out)]
 
 
 def _ratings_newer(conn: Connection, rows: Sequence[Row]) -> None:
@@ -139,6 +142,7 @@ def _set(conn: Connection, table: Table, rows: Sequence[Row], column: str,
 
 
 def _summed(table: Table, rows: Iterable[Row], column: str) -> list[Row]:
+    """One row per key, ``column`` summed, in the order of their keys (see :func:`_unique`)."""
     out: dict[tuple[Any, ...], Row] = {}
     for row in rows:
         key = tuple(row[k] for k in _keys(table))
@@ -146,7 +150,7 @@ def _summed(table: Table, rows: Iterable[Row], column: str) -> list[Row]:
             out[key] = {**out[key], column: out[key][column] + row[column]}
         else:
             out[key] = dict(row)
-    return list(out.values())
+    return [out[k] for k in sorted(out)]
 
 
 # ------------------------------------------------------------------ the outboxes' entries
@@ -162,7 +166,7 @@ def write_ratings(conn: Connection, entries: Sequence[Row]) -> None:
                    for e in entries if e["t"] == kind for k, i, mu, sigma, n in e["ratings"]]
             for kind in ("rate", "seed")}
     _ratings_newer(conn, rows["rate"])
-    _keep(conn, ratings, _unique(ratings, rows["seed"], lambda a, b: False))
+    _keep(conn, ratings, rows["seed"])
 
 
 def write_awards(conn: Connection, entries: Sequence[Row]) -> int:

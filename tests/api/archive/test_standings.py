@@ -123,6 +123,16 @@ def test_a_match_is_rated_and_counted_once_however_often_its_notes_are_drained(
         redis_client.rpush(key, *entries)
     _drain_all(redis_client, engine)
     assert _rows(engine) == first
+    for key, entries in notes.items():  # and again, by two workers at once
+        redis_client.rpush(key, *entries)
+    drains = [threading.Thread(target=durable.drain, args=(redis_client, engine))
+              for _ in range(2)]
+    for thread in drains:
+        thread.start()
+    for thread in drains:
+        thread.join()
+    _drain_all(redis_client, engine)
+    assert _rows(engine) == first
     mine = {p: me(client, t)["ratings"]["sixty-six"] for p, t in players}
     kept = {r[2]: r for r in first["ratings"] if r[1] == "human"}
     assert {p: (round(kept[p][3], 3), round(kept[p][4], 3), kept[p][5]) for p in mine} == {
