@@ -302,6 +302,9 @@ def add_arena(p: argparse.ArgumentParser) -> None:
                    "?kind=computer) in the Redis of --redis-url")
     p.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
                    help="with --rate: the server's Redis (default REDIS_URL)")
+    p.add_argument("--database-url", default=os.environ.get("DATABASE_URL"),
+                   help="with --rate: the server's database, which keeps its ratings "
+                   "(default DATABASE_URL; none: Redis alone)")
     p.set_defaults(run=arena_command)
 
 
@@ -321,24 +324,38 @@ def arena_command(args: argparse.Namespace) -> int:
         if args.plot:
             arena.plot_cumulative(result, args.plot)
         if args.rate:
-            _rate_levels(args.redis_url, result)
+            _rate_levels(args.redis_url, result, args.database_url)
     except (arena.ArenaError, EngineError) as exc:
         print(f"sixtysix arena: {exc}", file=sys.stderr)
         return 2
     return 0
 
 
-def _rate_levels(url: str, result: ArenaResult) -> None:
-    """Rate the run's matches into the levels' ratings; one line per level on stderr."""
+def _rate_levels(url: str, result: ArenaResult, database_url: str | None = None) -> None:
+    """Rate the run's matches into the levels' ratings (with ``database_url``, noted for the
+    database as the service's are); one line per level on stderr."""
     from api.ratings.arena import rate_arena
     from api.ratings.store import RatingStore
     from api.runtime.redis_connect import connect
 
     client = connect(url)
+    archive = None
     try:
-        rated, ratings = rate_arena(RatingStore(client), result)
+        loaded = None
+        if database_url:
+            from api.archive.durable import Cache
+            from api.archive.store import Archive
+            from api.config import from_env
+            from api.keys import RATINGS_TAG
+
+            archive = Archive.open(database_url)
+            loaded = Cache.of_slot(client, archive.engine, RATINGS_TAG,
+                                   int(from_env(os.environ)["SIXTYSIX_GAME_TTL"]))
+        rated, ratings = rate_arena(RatingStore(client, loaded=loaded), result)
     finally:
         client.close()
+        if archive is not None:
+            archive.close()
     print(f"rated {rated} new matches of {result.variant}:", file=sys.stderr)
     for level, rating in ratings.items():
         print(f"  {level} ≈ {rating.display} (mu {rating.mu:.2f}, sigma {rating.sigma:.2f}, "
@@ -425,7 +442,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("arena", "play two computer levels against each other", add_arena),
     Command("rating-seed", "write the computer levels' starting ratings", add_rating_seed),
     Command("replay", "replay a record of play through the engine and check it", add_replay),
+    Command("admin", "operators' commands: rebuild", lambda p: _admin(p)),
 )
+
+
+def _admin(p: argparse.ArgumentParser) -> None:
+    from api.admin import add_admin
+
+    add_admin(p)
 
 
 def package_version() -> str:

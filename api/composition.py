@@ -9,7 +9,10 @@ finished match not yet recorded): first the standings (:class:`api.standings.Sta
 leaderboard, ratings, tour stamp, history), then, once a table's match is over, its result
 (:func:`api.tables.results.after_save`: the players' lists, the table's status), and, with an
 archive, a finished game is noted for it (:meth:`api.archive.sweep.Archiver.note`). Each step
-is idempotent and logs, never raises, a Redis failure.
+is idempotent and logs, never raises, a Redis failure. With an archive, the ratings, the
+leaderboard, tour stamps and table results are kept in its database too (their stores note
+each change in an outbox, :mod:`api.outbox`; :mod:`api.archive.durable` drains them and loads
+their Redis caches).
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from dataclasses import dataclass
 
 import redis
 
+from api.archive.durable import Cache
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.games.service import AfterSave
 from api.games.store import Game, GameStore
+from api.keys import LEADERBOARD_TAG, RATINGS_TAG
 from api.leaderboard.store import LeaderboardStore
 from api.live.notify import VersionWaiter
 from api.players.history import HistoryStore
@@ -87,12 +92,15 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
     games = GameStore(client, game_ttl, max_games, settle_wait=settle_wait,
                       presence_window=presence_window, archive=archive)
     archiver = None if archive is None else Archiver(games, archive, archive_grace)
-    tables = TableStore(client, game_ttl, settle_wait=settle_wait)
+    engine = None if archive is None else archive.engine
+    tables = TableStore(client, game_ttl, settle_wait=settle_wait, noted=engine is not None)
     players = PlayerStore(client)
     history = HistoryStore(client)
-    tour = TourStore(client)
-    leaderboard = LeaderboardStore(client, game_ttl)
-    ratings = RatingStore(client)
+    tour = TourStore(client, None if engine is None else Cache.of_tour(client, engine))
+    leaderboard = LeaderboardStore(client, game_ttl, None if engine is None else Cache.of_slot(
+        client, engine, LEADERBOARD_TAG, game_ttl))
+    ratings = RatingStore(client, loaded=None if engine is None else Cache.of_slot(
+        client, engine, RATINGS_TAG, game_ttl))
     standings = Standings(games, players, history, tour, leaderboard, ratings)
     return Services(games=games, tables=tables, players=players, history=history, tour=tour,
                     leaderboard=leaderboard, ratings=ratings, queue=queue,

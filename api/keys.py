@@ -145,6 +145,25 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "`<player_id>:<variant>` → hands won in rated games"),
     KeySpec("sixtysix:leaderboard:{leaderboard}:done:<game_id>", RedisType.HASH,
             "`SIXTYSIX_GAME_TTL` plus a day", "the awards of a game already counted"),
+    # api.outbox: changes noted for the database (api.archive.durable drains them)
+    KeySpec("sixtysix:ratings:{ratings}:meta:outbox", RedisType.LIST, "until drained",
+            "rated matches and seeds as JSON, at most `OUTBOX_CAP`"),
+    KeySpec("sixtysix:leaderboard:{leaderboard}:meta:outbox", RedisType.LIST,
+            "until drained", "counted awards as JSON, at most `OUTBOX_CAP`"),
+    KeySpec("sixtysix:outbox", RedisType.LIST, "until drained",
+            "tour stamps and table results as JSON, at most `OUTBOX_CAP`"),
+    KeySpec("<outbox>-overflow", RedisType.STRING, "until drained",
+            "changes that found the outbox full: the sweep then copies the whole slot"),
+    KeySpec("<outbox>-popped", RedisType.STRING, "never",
+            "entries removed from the outbox, a counter"),
+    KeySpec("sixtysix:<ratings or leaderboard>:{<ratings or leaderboard>}:meta:cached",
+            RedisType.STRING, "never", "set once the slot's keys hold the database's rows"),
+    KeySpec("sixtysix:<ratings or leaderboard>:{<ratings or leaderboard>}:meta:loading",
+            RedisType.STRING, "60 s at most", "held by the process loading the slot's cache"),
+    KeySpec("sixtysix:tour-cached", RedisType.STRING, "never",
+            "set once the tour's hashes hold the database's stamps"),
+    KeySpec("sixtysix:tour-loading", RedisType.STRING, "60 s at most",
+            "held by the process loading the tour's stamps"),
     KeySpec("sixtysix:rated-pairs:{pairs}:<player_id>:<player_id>", RedisType.ZSET,
             "24 h (`PAIR_WINDOW`) after its last game",
             "a pair's rated game ids by start (Unix ms)"),
@@ -350,6 +369,21 @@ def hands_key() -> str:
 def awards_marker_key(game_id: str) -> str:
     """The awards of ``game_id`` already counted on the leaderboard."""
     return f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:done:{game_id}"
+
+
+def slot_meta_key(tag: str, part: str) -> str:
+    """A slot's own bookkeeping key (``outbox``, ``outbox-overflow``, ``outbox-popped``,
+    ``cached``) for ``tag``
+    (:data:`RATINGS_TAG` or :data:`LEADERBOARD_TAG`)."""
+    kind = "ratings" if tag == RATINGS_TAG else "leaderboard"
+    return f"{PREFIX}:{kind}:{tag}:meta:{part}"
+
+
+#: Tour stamps and table results noted for the database (:mod:`api.outbox`).
+OUTBOX: Final = f"{PREFIX}:outbox"
+#: Set once the tour's hashes hold the database's stamps; held by the process loading them.
+TOUR_CACHED: Final = f"{PREFIX}:tour-cached"
+TOUR_LOADING: Final = f"{PREFIX}:tour-loading"
 
 
 def pair_key(a: str, b: str) -> str:

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from sqlalchemy import JSON, BigInteger, Column, Integer, LargeBinary, MetaData, String, Table
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+)
 
 #: Constraint names fixed, so every database names them alike and a migration can name them.
 metadata: Final = MetaData(naming_convention={"pk": "pk_%(table_name)s"})
@@ -28,4 +38,77 @@ finished_games: Final = Table(
     Column("version", Integer, nullable=False),  # the game's last version
     Column("event_count", Integer, nullable=False),  # events logged, chat messages included
     Column("body", LargeBinary, nullable=False),  # bzip2 of the stored game's JSON
+)
+
+
+# --------------------------------------------------- standings (api.archive.durable, 0002)
+# Ratings, the leaderboard, tour stamps and table results: the database is their source of
+# truth, Redis their cache (api.outbox notes each change; the workers' sweep writes it here).
+
+#: A rating per variant and entity (kind ``human``, ``bot`` or ``computer``); ``matches`` only
+#: grows, so a write keeps the row with more matches (a repeat or a late entry changes nothing).
+ratings: Final = Table(
+    "ratings", metadata,
+    Column("variant", String(32), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("id", String(80), primary_key=True),
+    Column("mu", Float(precision=53), nullable=False),
+    Column("sigma", Float(precision=53), nullable=False),
+    Column("matches", Integer, nullable=False),
+)
+
+#: The matches already rated, once each: ``source`` a game id or an arena run, ``match``
+#: ``match:<n>``; ``rated_at`` Unix seconds.
+rated_matches: Final = Table(
+    "rated_matches", metadata,
+    Column("source", String(120), primary_key=True),
+    Column("match", String(32), primary_key=True),
+    Column("rated_at", BigInteger, nullable=False),
+)
+
+#: Points per board: ``period`` ``all`` or a month ``YYYY-MM``, ``variant`` one or ``all``.
+leaderboard_points: Final = Table(
+    "leaderboard_points", metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("period", String(8), primary_key=True),
+    Column("variant", String(32), primary_key=True),
+    Column("player_id", String(80), primary_key=True),
+    Column("points", Integer, nullable=False),
+)
+
+#: Hands won in rated games per player and variant.
+leaderboard_hands: Final = Table(
+    "leaderboard_hands", metadata,
+    Column("player_id", String(80), primary_key=True),
+    Column("variant", String(32), primary_key=True),
+    Column("hands_won", Integer, nullable=False),
+)
+
+#: The awards already counted (``marker`` ``hand:<n>`` or ``match:<n>`` of a game), once each:
+#: an award's points are added in the transaction that inserts its row.
+leaderboard_awards: Final = Table(
+    "leaderboard_awards", metadata,
+    Column("game_id", String(80), primary_key=True),
+    Column("marker", String(32), primary_key=True),
+    Column("counted_at", BigInteger, nullable=False),
+)
+
+#: A tour station a player's side won, first time (Unix seconds).
+tour_stamps: Final = Table(
+    "tour_stamps", metadata,
+    Column("player_id", String(80), primary_key=True),
+    Column("station", String(32), primary_key=True),
+    Column("stamped_at", BigInteger, nullable=False),
+)
+
+#: A table's finished match: its game, how it ended (``points``, ``resigned``, ``aborted``),
+#: when (Unix seconds) and the seats' player ids.
+table_results: Final = Table(
+    "table_results", metadata,
+    Column("game_id", String(80), primary_key=True),
+    Column("table_id", String(40), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("result", String(16), nullable=True),
+    Column("finished_at", BigInteger, nullable=False),
+    Column("players", JSON, nullable=False),
 )

@@ -33,6 +33,7 @@ from typing import Final
 
 from prometheus_client import Counter
 
+from api.archive.durable import drain as drain_outboxes
 from api.archive.store import Archive, ArchiveUnavailable
 from api.games.store import ARCHIVED_FIELD, Game, GameNotFound, GameStore
 from api.keys import (
@@ -124,6 +125,13 @@ class Archiver:
         if self.games.redis.set(ARCHIVE_RECONCILED, 1, ex=RECONCILE_EVERY, nx=True):
             self.reconcile()
         return self.drain()
+
+    def store_standings(self) -> int:
+        """Write the ratings', leaderboard's, tour's and tables' outboxes to the database
+        (:func:`api.archive.durable.drain`, migrated first); the entries written.
+        :class:`ArchiveUnavailable` if it cannot be reached."""
+        self.archive.ready()
+        return sum(drain_outboxes(self.games.redis, self.archive.engine).values())
 
     def drain(self, limit: int = DRAIN_LIMIT) -> int:
         """Archive up to ``limit`` noted games, oldest first, unless another process drains

@@ -4,7 +4,8 @@ The workers' sweep archives the finished games (:meth:`api.archive.sweep.Archive
 with none running (an operator started only web processes, ``sixtysix serve
 --computer-workers 0``, a worker tier down) a web process does it: after a request, at most
 every ``every`` seconds, it starts a thread that runs one sweep if no worker process beats
-(:meth:`api.worker.tier.TierWatch.workers_down`; no task queue at all counts as none). The
+(:meth:`api.worker.tier.TierWatch.workers_down`; no task queue at all counts as none), and
+writes the ratings', leaderboard's, tour's and tables' outboxes too. The
 sweep's Redis lock lets one process drain at a time, so the web processes and workers never
 write the same games at once. No request waits for it.
 """
@@ -50,11 +51,14 @@ class WebDrain:
             self._running.start()
 
     def run(self) -> int:
-        """One sweep if no worker process runs; the number of games written."""
+        """One sweep if no worker process runs (the finished games, then the standings'
+        outboxes); the number of games written."""
         try:
             if self.queue is not None and not self.queue.tier.workers_down():
                 return 0
-            return self.archiver.sweep()
+            written = self.archiver.sweep()
+            self.archiver.store_standings()
+            return written
         except Exception:  # a Redis outage or a bug: log it, sweep again later
             log.exception("the web tier's archive drain failed")
             return 0

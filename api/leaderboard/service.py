@@ -42,6 +42,7 @@ def standings(board: LeaderboardStore, player_id: str, kind: str,
     """A player's points and rank on every board of his kind: period (``all``, ``month`` — the
     current month) → variant (``all`` or one) → ``{points, rank}`` or ``None``."""
     month = month_of(time.time())
+    board.ready()
     out: dict[str, dict[str, dict[str, int] | None]] = {}
     for period in PERIODS:
         row: dict[str, dict[str, int] | None] = {}

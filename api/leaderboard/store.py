@@ -16,16 +16,24 @@ within one shard):
 :meth:`LeaderboardStore.apply` is one script: it sets the award's marker and makes the
 increments only if the marker was not set, so two requests settling the same hand at once, or a
 worker retrying a save, count it once.
+
+With a database (``loaded`` given: :class:`api.archive.durable.Cache`), these keys are a cache
+of its tables: reads and awards first make sure it was loaded from the database, and the
+script also pushes each award counted to the slot's outbox (:mod:`api.outbox`), for the
+workers' sweep to write to the database.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from api.games.store import text
-from api.keys import awards_marker_key, board_key, hands_key
+from api.keys import LEADERBOARD_TAG, awards_marker_key, board_key, hands_key, slot_meta_key
+from api.outbox import LEADERBOARD, NOTE_LUA, OUTBOX_CAP, read_cached
 from api.runtime.redis_connect import Client
 
 #: Seconds a month's board lives after its last write (about four months).
@@ -35,14 +43,16 @@ MARKER_GRACE: Final = 86400
 PERIODS: Final = ("all", "month")
 ALL: Final = "all"
 
-# KEYS: marker hash, targets...; ARGV: field, marker ttl, month ttl, then per operation
-# four values: target index (1-based among the targets), op ('z', 'm': board of a month,
-# 'h': hash), member, increment
-_APPLY: Final = """
+# KEYS: marker hash, outbox, its overflow counter, the slot's cached flag, targets...; ARGV:
+# field, marker ttl, month ttl, outbox entry ('' for none), outbox cap, '1' to answer -2 when
+# the cache is not loaded, then per operation four values: target index (1-based among the
+# targets), op ('z', 'm': board of a month, 'h': hash), member, increment
+_APPLY: Final = NOTE_LUA + """
+if ARGV[6] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return -2 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], 1) == 0 then return 0 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-for i = 4, #ARGV, 4 do
-  local key = KEYS[tonumber(ARGV[i]) + 1]
+for i = 7, #ARGV, 4 do
+  local key = KEYS[tonumber(ARGV[i]) + 4]
   local op = ARGV[i + 1]
   if op == 'h' then
     redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
@@ -51,6 +61,7 @@ for i = 4, #ARGV, 4 do
     if op == 'm' then redis.call('EXPIRE', key, ARGV[3]) end
   end
 end
+note(KEYS[2], KEYS[3], ARGV[4], ARGV[5])
 return 1
 """
 
@@ -71,14 +82,31 @@ class Increment:
 
 
 class LeaderboardStore:
-    def __init__(self, client: Client, game_ttl: int = 0) -> None:
+    """The boards through ``client``; ``loaded``: with a database, what loads the cache from
+    it when missing (and never raises), and each award is noted in the outbox."""
+
+    def __init__(self, client: Client, game_ttl: int = 0,
+                 loaded: Callable[[], None] | None = None) -> None:
         self.redis = client
         self.marker_ttl = game_ttl + MARKER_GRACE
+        self.loaded = loaded
         self._apply = client.register_script(_APPLY)
+
+    def ready(self) -> None:
+        """Make sure the cache holds the database's boards (a no-op without a database)."""
+        if self.loaded is not None:
+            self.loaded()
+
+    def _read(self, queue: Callable[[Any], object]) -> list[Any]:
+        """The answers of ``queue``'s reads, the cache loaded first if it was lost."""
+        return read_cached(self.redis, slot_meta_key(LEADERBOARD_TAG, "cached"), self.loaded,
+                           queue)
 
     def apply(self, game_id: str, marker: str, variant: str, month: str,
               increments: list[Increment]) -> bool:
-        """Count one award of a game once; False if it was counted before."""
+        """Count one award of a game once; False if it was counted before. With a database,
+        the script answers -2 while the cache is not loaded: it is loaded, and the award
+        counted then (or anyway, the database down)."""
         targets: list[str] = []
         ops: list[str | int] = []
 
@@ -95,14 +123,24 @@ class LeaderboardStore:
                             inc.player_id, inc.points]
             if inc.hands_won:
                 ops += [target(hands_key()), "h", f"{inc.player_id}:{variant}", inc.hands_won]
-        done = self._apply(keys=[awards_marker_key(game_id), *targets],
-                           args=[marker, self.marker_ttl, MONTH_TTL, *ops])
-        return bool(done)
+        entry = "" if self.loaded is None else json.dumps(
+            {"game": game_id, "marker": marker, "variant": variant, "month": month,
+             "inc": [[i.player_id, i.kind, i.points, i.hands_won] for i in increments]},
+            separators=(",", ":"))
+        keys = [awards_marker_key(game_id), LEADERBOARD.key, LEADERBOARD.overflow,
+                slot_meta_key(LEADERBOARD_TAG, "cached"), *targets]
+        for check in ("1", "0") if entry else ("0",):
+            done = int(self._apply(keys=keys, args=[marker, self.marker_ttl, MONTH_TTL, entry,
+                                                    OUTBOX_CAP, check, *ops]))
+            if done != -2:
+                break
+            self.ready()
+        return done == 1
 
     def page(self, key: str, offset: int, limit: int) -> list[tuple[str, int]]:
         """Up to ``limit`` (player id, points) from rank ``offset`` (0 = first), best first."""
-        rows = cast(list[tuple[bytes, float]],
-                    self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
+        rows = cast(list[tuple[bytes, float]], self._read(lambda pipe: pipe.zrevrange(
+            key, offset, offset + limit - 1, withscores=True))[0])
         return [(text(member), int(score)) for member, score in rows]
 
     def standing(self, key: str, player_id: str) -> tuple[int, int] | None:
@@ -118,5 +156,6 @@ class LeaderboardStore:
         return int(self.redis.zcount(key, f"({points}", "+inf")) + 1
 
     def hands_won(self, player_id: str, variants: list[str]) -> dict[str, int]:
-        values = self.redis.hmget(hands_key(), [f"{player_id}:{v}" for v in variants])
+        fields = [f"{player_id}:{v}" for v in variants]
+        values = self._read(lambda pipe: pipe.hmget(hands_key(), fields))[0]
         return {v: int(x or 0) for v, x in zip(variants, values, strict=True)}

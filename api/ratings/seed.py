@@ -29,15 +29,17 @@ from pathlib import Path
 from typing import Any, Final
 
 from api.keys import listing_key, rated_marker_key, ratings_key
+from api.outbox import NOTE_LUA, OUTBOX_CAP, RATINGS
 from api.ratings.model import Rating
 from api.runtime.redis_connect import Client
 
 SEED_PATH: Final = Path(__file__).with_name("seed.json")
 COMPUTER: Final = "computer"
 
-# KEYS: ratings hash, computer listing, then the markers of the seed's runs; ARGV: number of
-# levels, four per level (hash field, value, id, ordinal), then each run's number of matches
-_SEED: Final = """
+# KEYS: ratings hash, computer listing, outbox, its overflow flag, then the markers of the
+# seed's runs; ARGV: number of levels, four per level (hash field, value, id, ordinal), then
+# each run's number of matches, then the outbox entry ('' for none) and the outbox's cap
+_SEED: Final = NOTE_LUA + """
 local n = tonumber(ARGV[1])
 local fresh = 0
 for i = 0, n - 1 do
@@ -48,12 +50,13 @@ for i = 0, n - 1 do
   end
 end
 if fresh == n then
-  for k = 3, #KEYS do
-    for m = 1, tonumber(ARGV[2 + 4 * n + k - 3]) do
+  for k = 5, #KEYS do
+    for m = 1, tonumber(ARGV[2 + 4 * n + k - 5]) do
       redis.call('HSETNX', KEYS[k], 'match:' .. m, 1)
     end
   end
 end
+if fresh > 0 then note(KEYS[3], KEYS[4], ARGV[#ARGV - 1], ARGV[#ARGV]) end
 return fresh
 """
 
@@ -92,17 +95,27 @@ def shipped() -> Seed:
     return parse(json.loads(SEED_PATH.read_text(encoding="utf-8")))
 
 
-def apply(client: Client, seed: Seed) -> dict[str, int]:
-    """Load ``seed`` where levels have no rating; the number of levels written per variant."""
+def apply(client: Client, seed: Seed, noted: bool = False) -> dict[str, int]:
+    """Load ``seed`` where levels have no rating; the number of levels written per variant.
+    ``noted``: a load that wrote anything is also noted in the ratings' outbox (for the
+    database, which keeps a level's seed only where it has no rating of it)."""
+    from api.ratings.store import rating_entry  # the store loads the seed: imported late
+
     script = client.register_script(_SEED)
     written = {}
     for variant, entry in seed.items():
-        keys = [ratings_key(variant), listing_key(variant, COMPUTER)]
+        keys = [ratings_key(variant), listing_key(variant, COMPUTER), RATINGS.key,
+                RATINGS.overflow]
         keys += [rated_marker_key(source) for source, _ in entry.runs]
         args: list[str | int] = [len(entry.ratings)]
         for level, rating in entry.ratings.items():
             args += [f"{COMPUTER}:{level}", rating.encode(), level, repr(rating.ordinal)]
         args += [matches for _, matches in entry.runs]
+        note = rating_entry("seed", variant, [
+            (source, f"match:{m}") for source, count in entry.runs
+            for m in range(1, count + 1)],
+            [((COMPUTER, level), r) for level, r in entry.ratings.items()]) if noted else ""
+        args += [note, OUTBOX_CAP]
         written[variant] = int(script(keys=keys, args=args))
     return written
 
@@ -111,11 +124,17 @@ _loaded: weakref.WeakSet[Any] = weakref.WeakSet()
 _lock = threading.Lock()
 
 
-def ensure(client: Client) -> None:
-    """Load the shipped seed through ``client`` unless this process did already."""
+def ensured(client: Client) -> bool:
+    """Whether this process loaded the seed through ``client``."""
+    return client in _loaded
+
+
+def ensure(client: Client, noted: bool = False) -> None:
+    """Load the shipped seed through ``client`` unless this process did already (``noted``:
+    see :func:`apply`)."""
     if client in _loaded:
         return
     with _lock:
         if client not in _loaded:
-            apply(client, shipped())
+            apply(client, shipped(), noted)
             _loaded.add(client)

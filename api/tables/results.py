@@ -15,6 +15,7 @@ has counted the game's standings (:mod:`api.standings`: leaderboard, ratings, hi
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Final
@@ -23,6 +24,7 @@ import redis
 
 from api.games.meta import GameMeta, TableInfo
 from api.games.store import Game
+from api.outbox import FACTS, push
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
 from engine.hosted import HostedState, variant_of
@@ -56,6 +58,8 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     for _ in range(RETRIES):
         table = tables.load(info["table_id"])
         if table is None or not finishes(table, game.game_id):
+            if table is not None and table.doc.game_id == game.game_id:
+                note_result(tables, table, info["players"])  # a note lost is made again
             return
         table.doc.status = "finished"
         table.doc.finished_at = int(time.time())
@@ -66,7 +70,18 @@ def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
             continue
         if table.doc.visibility == "public":
             tables.unindex(table.table_id, table.doc.created_ms, "playing", variant)
+        note_result(tables, table, info["players"])
         return
+
+
+def note_result(tables: TableStore, table: Table, players: list[str | None]) -> None:
+    """With a database, note a finished table's result for it (:mod:`api.outbox`)."""
+    if not tables.noted or table.doc.status != "finished" or table.doc.game_id is None:
+        return
+    push(tables.redis, FACTS, json.dumps(
+        {"t": "table", "game_id": table.doc.game_id, "table_id": table.table_id,
+         "variant": table.doc.variant, "result": table.doc.result,
+         "finished_at": table.doc.finished_at, "players": players}, separators=(",", ":")))
 
 
 def finishes(table: Table, game_id: str) -> bool:

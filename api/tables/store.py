@@ -168,8 +168,11 @@ def _dump(value: Any) -> str:
 
 
 class TableStore:
-    def __init__(self, client: Client, game_ttl: int, settle_wait: float = 5.0) -> None:
+    def __init__(self, client: Client, game_ttl: int, settle_wait: float = 5.0,
+                 noted: bool = False) -> None:
         self.redis = client
+        #: With a database: a finished match's result is noted for it (api.tables.results).
+        self.noted = noted
         self.game_ttl = game_ttl
         self._commit = client.register_script(_COMMIT)
         self._hold = client.register_script(_HOLD)

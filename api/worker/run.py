@@ -249,10 +249,17 @@ def archive_finished(ctx: jobs.WorkerContext) -> int:
     return 0 if ctx.archiver is None else ctx.archiver.sweep()
 
 
+def store_standings(ctx: jobs.WorkerContext) -> int:
+    """Write the ratings', leaderboard's, tour's and tables' outboxes to the archive's
+    database (:meth:`api.archive.sweep.Archiver.store_standings`); the entries written (0
+    without one)."""
+    return 0 if ctx.archiver is None else ctx.archiver.store_standings()
+
+
 def sweep_once(ctx: jobs.WorkerContext) -> None:
     """One sweep of a worker process: every task of it once (``tests/bench/bench_storage.py``
     runs them on its own clock)."""
-    for task in (sweep, sweep_clocks, archive_finished):
+    for task in (sweep, sweep_clocks, archive_finished, store_standings):
         try:
             task(ctx)
         except Exception:  # a Redis outage or a bug: log it, sweep again later
