@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import redis
 
+from api.archive.results import PlayerResults
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.games.service import AfterSave
@@ -26,6 +27,7 @@ from api.games.store import Game, GameStore
 from api.leaderboard.store import LeaderboardStore
 from api.live.notify import VersionWaiter
 from api.players.history import HistoryStore
+from api.players.records import PlayerRecords
 from api.players.store import PlayerStore
 from api.ratings.store import RatingStore
 from api.runtime.redis_connect import Client
@@ -83,13 +85,16 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
             archive_grace: int = 3600) -> Services:
     """Every adapter on ``client`` (``game_ttl``, ``settle_wait``, ``presence_window`` and
     ``archive_grace`` in seconds; ``max_games``: a client address's cap, 0 for none; an
-    ``archive`` of finished games, if any), and the pipeline on them."""
+    ``archive`` of finished games, if any, whose database then holds the players and their
+    histories too), and the pipeline on them."""
     games = GameStore(client, game_ttl, max_games, settle_wait=settle_wait,
                       presence_window=presence_window, archive=archive)
-    archiver = None if archive is None else Archiver(games, archive, archive_grace)
+    records = None if archive is None else PlayerRecords(archive.engine)
     tables = TableStore(client, game_ttl, settle_wait=settle_wait)
-    players = PlayerStore(client)
-    history = HistoryStore(client)
+    players = PlayerStore(client, records)
+    history = HistoryStore(client, records)
+    archiver = None if archive is None else Archiver(
+        games, archive, archive_grace, PlayerResults(history, players))
     tour = TourStore(client)
     leaderboard = LeaderboardStore(client, game_ttl)
     ratings = RatingStore(client)

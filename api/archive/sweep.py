@@ -7,7 +7,9 @@ noted games to the archive, gives their Redis keys ``grace`` seconds more (no mo
 had) and only then takes them out of the set. So a game is archived once whatever happens
 between: a crash or a database down leaves it noted and the next sweep writes it, and a
 write that happened before is found and kept (:meth:`api.archive.store.Archive.put`). A chat
-message on a finished game notes it again, so the archive keeps it too.
+message on a finished game notes it again, so the archive keeps it too. With ``results``
+the game's players' results go into the database in the game's own transaction and then
+leave their Redis histories (:mod:`api.archive.results`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 from dataclasses import dataclass
 from typing import Final
 
+from api.archive.results import PlayerResults, Result
 from api.archive.store import Archive, ArchiveUnavailable
 from api.games.store import Game, GameNotFound, GameStore
 from api.keys import ARCHIVE_PENDING, events_key, game_key
@@ -34,6 +37,7 @@ class Archiver:
     games: GameStore
     archive: Archive
     grace: int
+    results: PlayerResults | None = None
 
     def note(self, game: Game) -> None:
         """Note a saved game for the archive if it is over (a repeat is harmless)."""
@@ -62,13 +66,27 @@ class Archiver:
             self.games.redis.srem(ARCHIVE_PENDING, game_id)
             return False
         wrote = False
+        results = self._results(game)
         if game.log is None:  # still in Redis
-            wrote = self.archive.put(game, self.games.all_events(game))
+            wrote = self.archive.put(game, self.games.all_events(game),
+                                     [r.row for r in results])
             left = self.games.redis.ttl(game_key(game_id))
             if not 0 <= left <= self.grace:  # EXPIRE's LT needs Redis 7; saves are over
                 pipe = self.games.redis.pipeline(transaction=False)
                 pipe.expire(game_key(game_id), self.grace)
                 pipe.expire(events_key(game_id), self.grace)
                 pipe.execute()
+        elif results:
+            self.archive.put_results([r.row for r in results])
+        self._forget(results)
         self.games.redis.srem(ARCHIVE_PENDING, game_id)
         return wrote
+
+    def _results(self, game: Game) -> list[Result]:
+        """The players' results to write with the game (none without ``results``)."""
+        return [] if self.results is None else self.results.of(game)
+
+    def _forget(self, results: list[Result]) -> None:
+        """Remove written results from the Redis histories."""
+        if self.results is not None:
+            self.results.forget(results)

@@ -93,8 +93,9 @@ class Me(MethodView):
         """The player of the token: his profile as ``GET /v1/players/{player_id}`` answers
         it, with his own points and rank on every leaderboard of his kind."""
         svc = services()
-        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
-                                          required_player()))
+        player = required_player()
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour, player,
+                                          svc.history.stats(player)))
 
 
 @blp.route("/me/games")
@@ -127,8 +128,9 @@ class PlayerResource(MethodView):
         won, hands won and rating; points and rank on every leaderboard (all time and this
         month; all variants and each); tour stamps."""
         svc = services()
-        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
-                                          load_player(svc.players, player_id)))
+        player = load_player(svc.players, player_id)
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour, player,
+                                          svc.history.stats(player)))
 
 
 @blp.route("/<player_id>/games")
