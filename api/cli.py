@@ -397,6 +397,34 @@ def rating_seed_command(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- admin
+
+
+def add_admin(p: argparse.ArgumentParser) -> None:
+    p.description = "Maintenance of a server's data (REDIS_URL, DATABASE_URL)."
+    sub = p.add_subparsers(dest="admin", required=True, metavar="ACTION")
+    migrate = sub.add_parser("migrate", help="move data of the Redis-only layout into the "
+                             "database, once (sixtysix serve runs it at its start)")
+    migrate.set_defaults(run=migrate_command)
+
+
+def migrate_command(args: argparse.Namespace) -> int:
+    from redis import RedisError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from api.admin.migrate import MigrateError, run
+    from api.errors import DomainError
+    from api.runtime.redis_connect import RedisURLError
+
+    try:
+        run(os.environ)
+    except (MigrateError, ValueError, RedisURLError, RedisError, SQLAlchemyError,
+            DomainError) as exc:
+        print(f"sixtysix admin migrate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 # --------------------------------------------------------------------------- replay
 
 
@@ -425,6 +453,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("arena", "play two computer levels against each other", add_arena),
     Command("rating-seed", "write the computer levels' starting ratings", add_rating_seed),
     Command("replay", "replay a record of play through the engine and check it", add_replay),
+    Command("admin", "maintenance: admin migrate moves data into the database", add_admin),
 )
 
 

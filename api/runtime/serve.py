@@ -124,6 +124,22 @@ def migrate(url: str) -> None:
                          f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
 
 
+def move_data(env: dict[str, str], say: Say) -> None:
+    """Move what the Redis-only layout kept into the database, once
+    (:mod:`api.admin.migrate`; idempotent); :class:`ServeError` if it cannot run."""
+    from redis import RedisError  # the app's modules: only when serving
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from api.admin.migrate import run
+    from api.errors import DomainError
+
+    try:
+        run(env, say)
+    except (RedisError, SQLAlchemyError, DomainError) as exc:
+        raise ServeError(f"the data could not be moved into the database: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+
+
 def data_line(path: Path) -> str:
     """How the start line names the data: its full path, and whether it held any before (a
     start elsewhere than the last one shows as new)."""
@@ -261,6 +277,7 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
                 env["DATABASE_URL"] = archive_url(data_path(options.data_dir, env))
                 say(f"archive of finished games: {env['DATABASE_URL']}")
             migrate(env["DATABASE_URL"])
+            move_data(env, say)
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
                 metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
                 stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)

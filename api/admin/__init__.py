@@ -1,0 +1,1 @@
+"""``sixtysix admin ...``: maintenance commands, one module per command."""
