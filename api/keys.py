@@ -108,7 +108,8 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:player-token:{<sha256 of the token>}", RedisType.STRING,
             "as the player's hash", "the player id of a player token"),
     KeySpec("sixtysix:player-games:{<player_id>}:<active or finished>", RedisType.ZSET,
-            "never", "the player's games, members `<inverted start ms>:<game_id>`"),
+            "never; with `DATABASE_URL` a finished member until its match is archived",
+            "the player's games, members `<inverted start ms>:<game_id>`"),
     KeySpec("sixtysix:player-history:{<player_id>}", RedisType.ZSET,
             "with `DATABASE_URL` a member until its match is archived; else never",
             "the player's finished matches not yet archived (else his last 1000), members "

@@ -39,8 +39,8 @@ from api.keys import (
     skeleton_key,
     token_key,
 )
-from api.players.records import cursor_of, result_row
-from api.players.store import CACHE_TTL, NameTaken, Player, PlayerStore
+from api.players.records import result_row
+from api.players.store import CACHE_TTL, NameTaken, Player, PlayerStore, cursor_of
 from api.runtime.redis_connect import connect
 
 #: Keys one ``SCAN`` call asks for.

@@ -63,7 +63,9 @@ players: Final = Table(
 #: ``player_results``: a player's finished match, written in the transaction that archives
 #: the game (:meth:`api.archive.store.Archive.put`), once (the key is the pair). ``finished_at``
 #: in Unix milliseconds (the history's order and cursor); ``counted``: in the matches played
-#: (not an aborted match); ``entry``: the rest of the history's item (JSON).
+#: (not an aborted match); ``started_at``: a table's match's start in Unix milliseconds (the
+#: order and cursor of the player's finished games at tables, "my games"; null for another
+#: game); ``entry``: the rest of the history's item (JSON).
 player_results: Final = Table(
     "player_results", metadata,
     Column("player_id", String(16), primary_key=True),
@@ -73,6 +75,8 @@ player_results: Final = Table(
     Column("result", String(8), nullable=False),  # won, lost, aborted
     Column("counted", Boolean, nullable=False),
     Column("won", Boolean, nullable=False),
+    Column("started_at", BigInteger, nullable=True),
     Column("entry", JSON, nullable=False),
     Index("ix_player_results_player_id_finished_at", "player_id", "finished_at"),
+    Index("ix_player_results_player_id_started_at", "player_id", "started_at"),
 )

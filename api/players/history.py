@@ -31,8 +31,8 @@ from typing import Any, Final
 
 from api.games.store import text
 from api.keys import history_key, player_key, results_key
-from api.players.records import PlayerRecords, cursor_of
-from api.players.store import Player, game_member
+from api.players.records import PlayerRecords
+from api.players.store import Player, cursor_of, game_member
 from api.runtime.redis_connect import Client
 
 #: Matches kept per player (the oldest are dropped beyond).

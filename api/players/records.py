@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select
+from sqlalchemy import Connection, Engine, Select, and_, case, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.archive.errors import ArchiveUnavailable
@@ -106,24 +106,40 @@ class PlayerRecords:
                                                     .where(players.c.player_id.in_(wanted))))
         return {player_id: name for player_id, name in rows}
 
+    def _after(self, query: Select[Any], player_id: str, column: Any,
+               cursor: tuple[int, str] | None, limit: int) -> Select[Any]:
+        """``query`` on the player's rows after ``cursor`` (``(ms, game id)``) of ``column``
+        (ms), newest first, ties by game id ordered by bytes (as Redis orders members)."""
+        game = player_results.c.game_id
+        if self.engine.dialect.name == "postgresql":
+            game = game.collate("C")  # type: ignore[assignment]
+        query = query.where(player_results.c.player_id == player_id, column.is_not(None))
+        if cursor is not None:
+            ms, game_id = cursor
+            query = query.where(or_(column < ms, and_(column == ms, game > game_id)))
+        return query.order_by(column.desc(), game).limit(limit)
+
     def page(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
              ) -> list[tuple[str, dict[str, Any]]]:
         """Up to ``limit`` of the player's results after ``cursor`` (``(finished ms, game
         id)``), newest first (ties by game id), each as its cursor member and history item."""
-        game = player_results.c.game_id  # ordered by bytes, as Redis orders members
-        if self.engine.dialect.name == "postgresql":
-            game = game.collate("C")  # type: ignore[assignment]
-        query = select(player_results.c.finished_at, player_results.c.game_id,
-                       player_results.c.variant, player_results.c.result,
-                       player_results.c.entry).where(player_results.c.player_id == player_id)
-        if cursor is not None:
-            finished, game_id = cursor
-            query = query.where(or_(player_results.c.finished_at < finished, and_(
-                player_results.c.finished_at == finished, game > game_id)))
-        query = query.order_by(player_results.c.finished_at.desc(), game).limit(limit)
+        query = self._after(select(player_results.c.finished_at, player_results.c.game_id,
+                                   player_results.c.variant, player_results.c.result,
+                                   player_results.c.entry), player_id,
+                            player_results.c.finished_at, cursor, limit)
         rows = self._read(lambda conn: list(conn.execute(query)))
         return [(member(r.finished_at, r.game_id),
                  item_of(r.finished_at, r.game_id, r.variant, r.result, r.entry)) for r in rows]
+
+    def table_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
+                    ) -> list[str]:
+        """Up to ``limit`` of the player's finished matches at tables after ``cursor``
+        (``(start ms, game id)``), newest first, as "my games" members
+        (:func:`api.players.store.game_member`)."""
+        query = self._after(select(player_results.c.started_at, player_results.c.game_id),
+                            player_id, player_results.c.started_at, cursor, limit)
+        rows = self._read(lambda conn: list(conn.execute(query)))
+        return [member(r.started_at, r.game_id) for r in rows]
 
     def stats(self, player_id: str, besides: Iterable[str] = ()) -> dict[str, tuple[int, int]]:
         """Per variant the player's matches played and won (aborted matches not counted),
@@ -150,24 +166,20 @@ class PlayerRecords:
             player_results.c.game_id.in_(wanted))).scalars()))
 
 
-def member(finished_ms: int, game_id: str) -> str:
-    """A history's cursor: ``<13-digit inverted finish ms>:<game_id>`` (as
+def member(ms: int, game_id: str) -> str:
+    """A list's member and cursor: ``<13-digit inverted ms>:<game_id>`` (as
     :func:`api.players.store.game_member` builds it)."""
-    return f"{INVERT - finished_ms:013d}:{game_id}"
+    return f"{INVERT - ms:013d}:{game_id}"
 
 
-def cursor_of(member_text: str) -> tuple[int, str]:
-    """The ``(finished ms, game id)`` of a cursor (``<13 digits>:<game id>``, as the query
-    schema checks it)."""
-    head, _, game_id = member_text.partition(":")
-    return INVERT - int(head), game_id
-
-
-def result_row(player_id: str, finished_ms: int, item: dict[str, Any]) -> dict[str, Any]:
-    """The ``player_results`` row of a history item (what :func:`item_of` reads back)."""
+def result_row(player_id: str, finished_ms: int, item: dict[str, Any],
+               started_ms: int | None = None) -> dict[str, Any]:
+    """The ``player_results`` row of a history item (what :func:`item_of` reads back);
+    ``started_ms``: a table's match's start."""
     return {"player_id": player_id, "game_id": item["game_id"], "finished_at": finished_ms,
             "variant": item["variant"], "result": item["result"],
             "counted": item["result"] != "aborted", "won": item["result"] == "won",
+            "started_at": started_ms,
             "entry": {k: v for k, v in item.items() if k not in ITEM_COLUMNS}}
 
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Final
 
 import redis
 
+from api.errors import FieldError
 from api.games.store import text
 from api.keys import (
     INDEXED_KEY,
@@ -96,6 +97,15 @@ return 0
 def game_member(started_ms: int, game_id: str) -> str:
     """The sorted-set member (and cursor) of a game started at ``started_ms``."""
     return f"{INVERT - started_ms:013d}:{game_id}"
+
+
+def cursor_of(member_text: str) -> tuple[int, str]:
+    """The ``(ms, game id)`` of a member or cursor (``<13 digits>:<game id>``); a 422 on
+    ``cursor`` for anything else."""
+    head, colon, game_id = member_text.partition(":")
+    if not (colon and len(head) == 13 and head.isascii() and head.isdigit()):
+        raise FieldError("cursor", "not a cursor of this list (give its next_cursor)")
+    return INVERT - int(head), game_id
 
 
 class PlayerStore:
@@ -236,10 +246,20 @@ class PlayerStore:
                      args=[game_member(started_ms, game_id)])
 
     def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
-        """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""
+        """Up to ``limit`` members of a game list after ``cursor`` (newest first). With the
+        database the finished list is its matches at tables and those Redis still lists
+        (not yet archived); a member in both is listed once, and leaves Redis."""
         low = "-" if cursor is None else f"({cursor}"
-        members = self.redis.zrangebylex(games_key(player_id, which), low, "+", 0, limit)
-        return [text(m) for m in members]
+        members = [text(m) for m in self.redis.zrangebylex(games_key(player_id, which), low,
+                                                            "+", 0, limit)]
+        if self.records is None or which != "finished":
+            return members
+        kept = self.records.table_games(player_id, None if cursor is None else
+                                        cursor_of(cursor), limit)
+        archived = set(members) & set(kept)
+        if archived:  # the table's step ran again after the archive: Redis lists it again
+            self.redis.zrem(games_key(player_id, which), *archived)
+        return sorted(set(members) | set(kept))[:limit]
 
     def forget_game(self, player_id: str, which: str, member: str) -> None:
         """Drop a listed game that no longer exists (expired)."""

@@ -41,14 +41,14 @@ def test_migrate_moves_the_redis_layout_once(
         bob_id, bob = new_player(client, "Bob")
         gone = _match(client, ann, bob, 3)
         kept = _match(client, ann, bob, 4)
+        redis_client.delete(game_key(gone), events_key(gone))  # Redis let it go: history only
         before = _reads(client, [ann_id, bob_id], [ann, bob])
         record = _records(client, [kept])
     finally:
         close_app(old)
-    assert [g["game_id"] for g in before[0]["games"]] == [kept, gone]
+    assert [g["game_id"] for g in before[0][0]["games"]] == [kept, gone]
     assert redis_client.exists(name_key("Ann"), skeleton_key("Bob"), INDEXED_KEY) == 3
     assert redis_client.ttl(player_key(ann_id)) == -1
-    redis_client.delete(game_key(gone), events_key(gone))  # Redis let it go: history only
     env = {"REDIS_URL": redis_server.url, "DATABASE_URL": database_url}
     said: list[str] = []
     assert run(env, said.append) == {"players": 2, "finished games": 1, "histories": 2}

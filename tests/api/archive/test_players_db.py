@@ -18,7 +18,15 @@ from sqlalchemy import func, select
 from api.app import close_app, create_app
 from api.archive.schema import player_results, players
 from api.archive.sweep import Archiver
-from api.keys import history_key, name_key, player_key, results_key, skeleton_key, token_key
+from api.keys import (
+    games_key,
+    history_key,
+    name_key,
+    player_key,
+    results_key,
+    skeleton_key,
+    token_key,
+)
 from api.players.store import CACHE_TTL
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
@@ -75,23 +83,28 @@ def _match(client: FlaskClient, ann: str, bob: str, seed: int) -> str:
     return game_id
 
 
+def _pages(client: FlaskClient, path: str, headers: dict[str, str], **query: Any,
+           ) -> list[Any]:
+    """A list whole, then page by page (one a page)."""
+    out: list[Any] = [client.get(path, query_string=query, headers=headers).json]
+    cursor = None
+    while True:
+        more = {"limit": 1, **({"cursor": cursor} if cursor else {})}
+        page: Any = client.get(path, query_string={**query, **more}, headers=headers).json
+        out.append(page)
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return out
+
+
 def _reads(client: FlaskClient, player_ids: list[str], tokens: list[str]) -> list[Any]:
-    """The histories (paged by one and whole, as anyone and as the player) and profiles."""
+    """The histories (as anyone and as the player), the player's finished games at tables
+    (each whole and paged by one) and profiles."""
     out: list[Any] = []
     for player_id, token in zip(player_ids, tokens, strict=True):
         for headers in ({}, bearer(token)):
-            out.append(client.get(f"/v1/players/{player_id}/games",
-                                  headers=headers).json)
-            cursor, pages = None, []
-            while True:
-                query = {"limit": 1, **({"cursor": cursor} if cursor else {})}
-                page: Any = client.get(f"/v1/players/{player_id}/games", query_string=query,
-                                       headers=headers).json
-                pages.append(page)
-                cursor = page["next_cursor"]
-                if cursor is None:
-                    break
-            out.append(pages)
+            out.append(_pages(client, f"/v1/players/{player_id}/games", headers))
+        out.append(_pages(client, "/v1/players/me/games", bearer(token), status="finished"))
         out.append(client.get(f"/v1/players/{player_id}").json)
         out.append(client.get("/v1/players/me", headers=bearer(token)).json)
     return out
@@ -107,21 +120,23 @@ def test_a_history_reads_the_same_before_and_after_its_archive(
     assert archiver.drain() == 1
     second = _match(client, ann, bob, 4)  # ended, not yet archived
     before = _reads(client, [ann_id, bob_id], [ann, bob])
-    listed = [g["game_id"] for g in before[0]["games"]]
+    listed = [g["game_id"] for g in before[0][0]["games"]]
     assert listed == [second, first]
-    played = sum(s["played"] for s in before[4]["stats"].values())
+    assert [g["game_id"] for g in before[2][0]["games"]] == [second, first]
+    played = sum(s["played"] for s in before[3]["stats"].values())
     assert played == 2
     assert redis_client.hlen(results_key(ann_id)) == 1  # the second match only
     assert archiver.drain() == 1
     assert _count(db_app, player_results) == 4
-    for player_id in (ann_id, bob_id):
-        assert not redis_client.exists(history_key(player_id), results_key(player_id))
+    for player_id in (ann_id, bob_id):  # a finished match leaves nothing of the players
+        assert not redis_client.exists(history_key(player_id), results_key(player_id),
+                                       games_key(player_id, "finished"))
     assert _reads(client, [ann_id, bob_id], [ann, bob]) == before
     services = db_app.extensions["sixtysix"]
     services.after_save(services.games.load(second))  # recorded again: listed once
     assert _reads(client, [ann_id, bob_id], [ann, bob]) == before
     assert archiver.drain() == 0
-    assert not redis_client.exists(history_key(ann_id))
+    assert not redis_client.exists(history_key(ann_id), games_key(ann_id, "finished"))
     assert _reads(client, [ann_id, bob_id], [ann, bob]) == before
     assert _count(db_app, player_results) == 4
 

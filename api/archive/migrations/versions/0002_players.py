@@ -39,14 +39,18 @@ def upgrade() -> None:
         sa.Column("result", sa.String(8), nullable=False),
         sa.Column("counted", sa.Boolean(), nullable=False),
         sa.Column("won", sa.Boolean(), nullable=False),
+        sa.Column("started_at", sa.BigInteger(), nullable=True),
         sa.Column("entry", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("player_id", "game_id", name="pk_player_results"),
     )
     op.create_index("ix_player_results_player_id_finished_at", "player_results",
                     ["player_id", "finished_at"])
+    op.create_index("ix_player_results_player_id_started_at", "player_results",
+                    ["player_id", "started_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_player_results_player_id_started_at", table_name="player_results")
     op.drop_index("ix_player_results_player_id_finished_at", table_name="player_results")
     op.drop_table("player_results")
     op.drop_table("players")
