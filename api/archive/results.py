@@ -53,7 +53,7 @@ class PlayerResults:
                 found = game_member(now_ms, game.game_id), built[player_id]
             member, item = found
             out.append(Result(player_id, member, result_row(
-                player_id, cursor_of(member)[0], item, started)))
+                player_id, cursor_of(member)[0], item, started, archived=True)))
         return out
 
     def forget(self, results: list[Result]) -> None:

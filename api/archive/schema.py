@@ -65,7 +65,8 @@ players: Final = Table(
 #: in Unix milliseconds (the history's order and cursor); ``counted``: in the matches played
 #: (not an aborted match); ``started_at``: a table's match's start in Unix milliseconds (the
 #: order and cursor of the player's finished games at tables, "my games"; null for another
-#: game); ``entry``: the rest of the history's item (JSON).
+#: game); ``entry``: the rest of the history's item (JSON; its seats, when the game is in
+#: ``finished_games``, are that row's with each seat's player kind, ``kinds``).
 player_results: Final = Table(
     "player_results", metadata,
     Column("player_id", String(16), primary_key=True),

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Engine, Select, and_, case, func, insert, or_
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.archive.errors import ArchiveUnavailable
-from api.archive.schema import player_results, players
+from api.archive.schema import finished_games, player_results, players
 from api.keys import name_digest, skeleton_digest
 from api.players.service import iso
 from api.players.store import INVERT, NameTaken, Player
@@ -123,13 +123,14 @@ class PlayerRecords:
              ) -> list[tuple[str, dict[str, Any]]]:
         """Up to ``limit`` of the player's results after ``cursor`` (``(finished ms, game
         id)``), newest first (ties by game id), each as its cursor member and history item."""
-        query = self._after(select(player_results.c.finished_at, player_results.c.game_id,
-                                   player_results.c.variant, player_results.c.result,
-                                   player_results.c.entry), player_id,
-                            player_results.c.finished_at, cursor, limit)
+        columns = select(player_results.c.finished_at, player_results.c.game_id,
+                         player_results.c.variant, player_results.c.result,
+                         player_results.c.entry, finished_games.c.seats).outerjoin(
+            finished_games, finished_games.c.game_id == player_results.c.game_id)
+        query = self._after(columns, player_id, player_results.c.finished_at, cursor, limit)
         rows = self._read(lambda conn: list(conn.execute(query)))
-        return [(member(r.finished_at, r.game_id),
-                 item_of(r.finished_at, r.game_id, r.variant, r.result, r.entry)) for r in rows]
+        return [(member(r.finished_at, r.game_id), item_of(
+            r.finished_at, r.game_id, r.variant, r.result, r.entry, r.seats)) for r in rows]
 
     def table_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
                     ) -> list[str]:
@@ -173,18 +174,29 @@ def member(ms: int, game_id: str) -> str:
 
 
 def result_row(player_id: str, finished_ms: int, item: dict[str, Any],
-               started_ms: int | None = None) -> dict[str, Any]:
+               started_ms: int | None = None, archived: bool = False) -> dict[str, Any]:
     """The ``player_results`` row of a history item (what :func:`item_of` reads back);
-    ``started_ms``: a table's match's start."""
+    ``started_ms``: a table's match's start. ``archived``: the game's ``finished_games`` row
+    holds its seats, so the entry keeps only each seat's player kind (``kinds``), not the
+    seats again (some 220 bytes a row)."""
+    entry = {k: v for k, v in item.items() if k not in ITEM_COLUMNS}
+    if archived:
+        entry["kinds"] = [s["player_kind"] for s in entry.pop("seats")]
     return {"player_id": player_id, "game_id": item["game_id"], "finished_at": finished_ms,
             "variant": item["variant"], "result": item["result"],
             "counted": item["result"] != "aborted", "won": item["result"] == "won",
-            "started_at": started_ms,
-            "entry": {k: v for k, v in item.items() if k not in ITEM_COLUMNS}}
+            "started_at": started_ms, "entry": entry}
 
 
 def item_of(finished_ms: int, game_id: str, variant: str, result: str,
-            entry: dict[str, Any]) -> dict[str, Any]:
-    """The history item of a ``player_results`` row, keys in the order the history wrote."""
+            entry: dict[str, Any], game_seats: list[dict[str, Any]] | None,
+            ) -> dict[str, Any]:
+    """The history item of a ``player_results`` row (its archived game's ``seats``, if any:
+    an entry with ``kinds`` has its seats there)."""
+    rest = dict(entry)
+    kinds = rest.pop("kinds", None)
+    if kinds is not None and game_seats is not None:
+        rest["seats"] = [{**seat, "player_kind": kind}
+                         for seat, kind in zip(game_seats, kinds, strict=True)]
     return {"game_id": game_id, "variant": variant, "finished_at": iso(finished_ms / 1000),
-            **entry, "result": result, "record": f"/v1/games/{game_id}/record"}
+            **rest, "result": result, "record": f"/v1/games/{game_id}/record"}
