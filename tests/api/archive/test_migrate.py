@@ -8,9 +8,11 @@ from typing import Any
 
 import redis
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from api.admin.migrate import run
 from api.app import close_app, create_app
+from api.archive.schema import players
 from api.keys import (
     INDEXED_KEY,
     events_key,
@@ -69,6 +71,39 @@ def test_migrate_moves_the_redis_layout_once(
         assert _records(client, [kept]) == record  # from the archive
         assert _reads(client, [ann_id, bob_id], [ann, bob]) == before
         response = client.post("/v1/players", json={"name": "ann"})
+        assert response.status_code == 409, response.json
+    finally:
+        close_app(new)
+
+
+def test_look_alikes_stored_before_the_skeleton_index_both_move(
+        database_url: str, redis_server: EmbeddedRedis, redis_client: redis.Redis) -> None:
+    config = {"TESTING": True, "REDIS_URL": redis_server.url, "RATELIMIT_ENABLED": False}
+    old = create_app(config)
+    try:
+        client = old.test_client()
+        bob_id, _ = new_player(client, "Bob")
+        twin = old.extensions["sixtysix"].players.load(bob_id)
+    finally:
+        close_app(old)
+    twin_id, twin_name = "Tw1nTw1nTw1n", "\u0412ob"  # a Cyrillic capital: Bob's look-alike
+    redis_client.hset(player_key(twin_id), mapping={  # as a player stored before the index
+        "name": twin_name, "kind": "human", "created_at": twin.created_at,
+        "token_sha256": "0" * 64})
+    redis_client.set(name_key(twin_name), twin_id)
+    env = {"REDIS_URL": redis_server.url, "DATABASE_URL": database_url}
+    assert run(env, lambda _: None)["players"] == 2
+    new = create_app({**config, "DATABASE_URL": database_url})
+    try:
+        client = new.test_client()
+        redis_client.flushdb()  # every read from the database
+        for player_id, name in ((bob_id, "Bob"), (twin_id, twin_name)):
+            profile: Any = client.get(f"/v1/players/{player_id}").json
+            assert profile["name"] == name
+        with new.extensions["sixtysix"].archiver.archive.engine.connect() as conn:
+            keys = dict(conn.execute(select(players.c.player_id, players.c.skeleton_key)).all())
+        assert sorted(keys[i] is None for i in (bob_id, twin_id)) == [False, True]  # one
+        response = client.post("/v1/players", json={"name": "B\u043eb"})  # another look-alike
         assert response.status_code == 409, response.json
     finally:
         close_app(new)
