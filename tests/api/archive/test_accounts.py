@@ -14,12 +14,11 @@ from sqlalchemy import select
 from api.archive.schema import finished_games, player_results, players
 from api.archive.sweep import Archiver
 from api.players.accounts import ANONYMOUS
-from tests.api.archive.test_players_db import _match, db_app
+from tests.api.archive.test_players_db import _match
 from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import join, new_player, new_table, seat_tokens
 
 NAME = "Zelda Quux"
-__all__ = ["db_app"]  # the fixture, shared
 
 
 def _redis_mentions(client: redis.Redis, *needles: str) -> list[str]:

@@ -6,10 +6,8 @@ before, also in the seconds between a match's end and its archive."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
@@ -32,15 +30,6 @@ from tests.api.helpers import assert_problem, bearer
 from tests.api.lobby_helpers import join, new_player, new_table, play_to_end, seat_tokens
 from tests.conftest import EmbeddedRedis
 from tests.postgres import Postgres
-
-
-@pytest.fixture
-def db_app(database_url: str, redis_server: EmbeddedRedis, redis_client: redis.Redis,
-           ) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
-                      "RATELIMIT_ENABLED": False, "DATABASE_URL": database_url})
-    yield app
-    close_app(app)
 
 
 def _count(app: Flask, table: Any) -> int:
