@@ -442,7 +442,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("arena", "play two computer levels against each other", add_arena),
     Command("rating-seed", "write the computer levels' starting ratings", add_rating_seed),
     Command("replay", "replay a record of play through the engine and check it", add_replay),
-    Command("admin", "operators' commands: rebuild", lambda p: _admin(p)),
+    Command("admin", "operators' commands: migrate, rebuild", lambda p: _admin(p)),
 )
 
 

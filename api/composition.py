@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import redis
 
 from api.archive.durable import Cache
+from api.archive.results import PlayerResults
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.games.service import AfterSave
@@ -31,6 +32,7 @@ from api.keys import LEADERBOARD_TAG, RATINGS_TAG
 from api.leaderboard.store import LeaderboardStore
 from api.live.notify import VersionWaiter
 from api.players.history import HistoryStore
+from api.players.records import PlayerRecords
 from api.players.store import PlayerStore
 from api.ratings.store import RatingStore
 from api.runtime.redis_connect import Client
@@ -88,14 +90,17 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
             archive_grace: int = 3600) -> Services:
     """Every adapter on ``client`` (``game_ttl``, ``settle_wait``, ``presence_window`` and
     ``archive_grace`` in seconds; ``max_games``: a client address's cap, 0 for none; an
-    ``archive`` of finished games, if any), and the pipeline on them."""
+    ``archive`` of finished games, if any, whose database then holds the players and their
+    histories too), and the pipeline on them."""
     games = GameStore(client, game_ttl, max_games, settle_wait=settle_wait,
                       presence_window=presence_window, archive=archive)
-    archiver = None if archive is None else Archiver(games, archive, archive_grace)
+    records = None if archive is None else PlayerRecords(archive.engine)
     engine = None if archive is None else archive.engine
     tables = TableStore(client, game_ttl, settle_wait=settle_wait, noted=engine is not None)
-    players = PlayerStore(client)
-    history = HistoryStore(client)
+    players = PlayerStore(client, records)
+    history = HistoryStore(client, records)
+    archiver = None if archive is None else Archiver(
+        games, archive, archive_grace, PlayerResults(history, players))
     tour = TourStore(client, None if engine is None else Cache.of_tour(client, engine))
     leaderboard = LeaderboardStore(client, game_ttl, None if engine is None else Cache.of_slot(
         client, engine, LEADERBOARD_TAG, game_ttl))

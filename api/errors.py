@@ -4,7 +4,8 @@ Each has a stable ``slug`` (the problem type :mod:`api.http.errors` answers it a
 ``https://sixtysix.dev/problems/<slug>``), a ``title`` (what went wrong, for any caller), a
 ``detail`` (this occurrence, and what to do) and ``extra``: facts the answer carries as
 members of its own (``table_id``, ``reason``...). The kind of error decides the HTTP status
-in that one place: :class:`FieldError` 422, :class:`NotFound` 404, :class:`Conflict` and
+in that one place: :class:`FieldError` 422, :class:`Forbidden` 403, :class:`NotFound` 404,
+:class:`Conflict` and
 :class:`Busy` 409, :class:`Unavailable` 503 (with ``Retry-After`` when it has a
 ``retry_after``). A package raises a subclass naming its slug and title.
 """
@@ -39,6 +40,10 @@ class FieldError(DomainError):
         super().__init__(f"{field}: {message}", **extra)
         self.field = field
         self.message = message
+
+
+class Forbidden(DomainError):
+    """The caller is known, and this is not his to do."""
 
 
 class NotFound(DomainError):

@@ -107,23 +107,28 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:player-tables:{<player_id>}:open", RedisType.ZSET,
             "until its last table's expiry", "the open tables a player created, by expiry"),
     # api.players.store, api.players.history
-    KeySpec("sixtysix:player:{<player_id>}", RedisType.HASH, "never",
-            "`name`, `kind`, `created_at`, `token_sha256`, `played:<variant>`, "
-            "`won:<variant>`"),
+    KeySpec("sixtysix:player:{<player_id>}", RedisType.HASH,
+            "with `DATABASE_URL` 7 days (`CACHE_TTL`), a cache of the database's row; "
+            "else never", "`name`, `kind`, `created_at`, `token_sha256`; without "
+            "`DATABASE_URL` also `played:<variant>`, `won:<variant>`"),
     KeySpec("sixtysix:player-name:{<sha256 of the case-folded name>}", RedisType.STRING,
-            "never", "the player id owning a name"),
+            "never; only without `DATABASE_URL`", "the player id owning a name"),
     KeySpec("sixtysix:player-skeleton:{<sha256 of the name's skeleton>}", RedisType.STRING,
-            "never", "the player id owning a name's look-alikes"),
-    KeySpec("sixtysix:player-skeletons-indexed", RedisType.STRING, "never",
+            "never; only without `DATABASE_URL`", "the player id owning a name's look-alikes"),
+    KeySpec("sixtysix:player-skeletons-indexed", RedisType.STRING,
+            "never; only without `DATABASE_URL`",
             "set once the skeleton index holds every player"),
-    KeySpec("sixtysix:player-token:{<sha256 of the token>}", RedisType.STRING, "never",
-            "the player id of a player token"),
+    KeySpec("sixtysix:player-token:{<sha256 of the token>}", RedisType.STRING,
+            "as the player's hash", "the player id of a player token"),
     KeySpec("sixtysix:player-games:{<player_id>}:<active or finished>", RedisType.ZSET,
-            "never", "the player's games, members `<inverted start ms>:<game_id>`"),
-    KeySpec("sixtysix:player-history:{<player_id>}", RedisType.ZSET, "never",
-            "the player's last 1000 finished matches, members `<inverted finish ms>:<game_id>`"),
-    KeySpec("sixtysix:player-history:{<player_id>}:results", RedisType.HASH, "never",
-            "`<game_id>` → the match's result as JSON"),
+            "never; with `DATABASE_URL` a finished member until its match is archived",
+            "the player's games, members `<inverted start ms>:<game_id>`"),
+    KeySpec("sixtysix:player-history:{<player_id>}", RedisType.ZSET,
+            "with `DATABASE_URL` a member until its match is archived; else never",
+            "the player's finished matches not yet archived (else his last 1000), members "
+            "`<inverted finish ms>:<game_id>`"),
+    KeySpec("sixtysix:player-history:{<player_id>}:results", RedisType.HASH,
+            "as the sorted set's members", "`<game_id>` → the match's result as JSON"),
     # api.tour.store
     KeySpec("sixtysix:tour:{<player_id>}", RedisType.HASH, "never",
             "`stamp:<station>`, `game:<station>`, sealed `token:<station>`"),
@@ -220,7 +225,8 @@ def game_id_of_channel(channel: bytes | str) -> str:
     return text[text.index("{") + 1:].replace("}", "", 1)
 
 
-#: What ``SCAN`` matches to find every game's hash (:func:`game_key`).
+#: What ``SCAN`` matches to find every game's hash (:func:`game_key`; :mod:`api.archive.sweep`,
+#: :mod:`api.admin.migrate`).
 GAME_KEYS: Final = f"{PREFIX}:game:*"
 
 
@@ -230,6 +236,9 @@ ARCHIVE_PENDING: Final = f"{PREFIX}:archive-pending"
 ARCHIVE_DRAIN_LOCK: Final = f"{PREFIX}:archive-drain"
 #: Present while the last scan for finished games never noted is recent enough.
 ARCHIVE_RECONCILED: Final = f"{PREFIX}:archive-reconciled"
+#: Set once ``sixtysix admin migrate`` copied the standings Redis alone kept into the database
+#: (:func:`api.admin.migrate.move_standings`): a later run copies them no more.
+STANDINGS_MIGRATED: Final = f"{PREFIX}:standings-migrated"
 
 
 def ticket_key(game_id: str, ticket: str) -> str:
@@ -309,14 +318,25 @@ def player_key(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}"
 
 
+def name_digest(name: str) -> str:
+    """The digest of ``name`` without regard to case (the database's ``name_key``)."""
+    return _sha256(name.casefold())
+
+
+def skeleton_digest(name: str) -> str:
+    """The digest of ``name``'s look-alike skeleton (:func:`api.players.skeleton.skeleton`;
+    the database's ``skeleton_key``)."""
+    return _sha256(skeleton(name))
+
+
 def name_key(name: str) -> str:
     """The owner of ``name``, without regard to case."""
-    return f"{PREFIX}:player-name:{{{_sha256(name.casefold())}}}"
+    return f"{PREFIX}:player-name:{{{name_digest(name)}}}"
 
 
 def skeleton_key(name: str) -> str:
     """The owner of ``name``'s look-alikes (:func:`api.players.skeleton.skeleton`)."""
-    return f"{PREFIX}:player-skeleton:{{{_sha256(skeleton(name))}}}"
+    return f"{PREFIX}:player-skeleton:{{{skeleton_digest(name)}}}"
 
 
 def token_key(token_sha256: str) -> str:
@@ -326,6 +346,10 @@ def token_key(token_sha256: str) -> str:
 def games_key(player_id: str, which: str) -> str:
     """The player's ``active`` or ``finished`` games."""
     return f"{PREFIX}:player-games:{{{player_id}}}:{which}"
+
+
+#: Keys of histories (and their results hashes), as ``SCAN`` matches them.
+HISTORY_KEYS: Final = f"{PREFIX}:player-history:{{*}}*"
 
 
 def history_key(player_id: str) -> str:

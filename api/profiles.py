@@ -3,6 +3,7 @@ and tour stamps per variant (``GET /v1/players/{id}``, ``GET /v1/players/me``)."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from api.leaderboard.service import standings
@@ -18,9 +19,11 @@ from engine import VARIANTS
 
 
 def full_profile(board: LeaderboardStore, ratings: RatingStore, tours: TourStore,
-                 player: Player) -> dict[str, Any]:
-    """:func:`api.players.service.profile` plus hands won, ratings, ranks and tour stamps."""
-    out = profile(player)
+                 player: Player, stats: Mapping[str, tuple[int, int]] | None = None,
+                 ) -> dict[str, Any]:
+    """:func:`api.players.service.profile` (with ``stats``) plus hands won, ratings, ranks
+    and tour stamps."""
+    out = profile(player, stats)
     out["hands_won"] = board.hands_won(player.player_id, list(VARIANTS))
     out["ratings"] = {}
     for variant in VARIANTS:

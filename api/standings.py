@@ -150,22 +150,33 @@ def result_of(state: HostedState, seat: int) -> str:
 
 def write_history(history: HistoryStore, game: Game, players: Sequence[str | None],
                   kinds: dict[str, str]) -> None:
-    """List the finished game in each of its players' histories."""
+    """List the finished game in each of its players' histories (a game read back from the
+    archive is listed there already, in the database)."""
+    if game.log is not None and history.records is not None:
+        return
+    finished_ms = int(time.time() * 1000)
+    for player_id, item in history_items(game, players, kinds, finished_ms).items():
+        history.add(player_id, finished_ms, game.game_id, item)
+
+
+def history_items(game: Game, players: Sequence[str | None], kinds: dict[str, str],
+                  finished_ms: int) -> dict[str, dict[str, Any]]:
+    """Each seated player's history item of a finished game that ended at ``finished_ms``."""
     state = game.state
     meta = game.meta
     reason = state.ended[0] if state.ended is not None else "points"
     points, matches_won = final_points(state)
-    finished_ms = int(time.time() * 1000)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], "level": s["level"],
               "player_id": players[i],
               "player_kind": None if players[i] is None else kinds.get(players[i] or "")}
              for i, s in enumerate(meta["seats"])]
     info: Mapping[str, Any] = meta.get("table") or {}
     tour: Mapping[str, Any] = meta.get("tour") or {}
+    items: dict[str, dict[str, Any]] = {}
     for seat, player_id in enumerate(players):
-        if player_id is None:
+        if player_id is None or player_id in items:
             continue
-        history.add(player_id, finished_ms, game.game_id, {
+        items[player_id] = {
             "game_id": game.game_id, "variant": variant_of(state),
             "finished_at": iso(finished_ms / 1000), "seat": seat,
             "result": result_of(state, seat),
@@ -175,5 +186,5 @@ def write_history(history: HistoryStore, game: Game, players: Sequence[str | Non
             "rated": bool(meta.get("rated")), "private": bool(info.get("private")),
             "table_id": info.get("table_id"),
             "tour_station": tour.get("station"), "seats": seats,
-            "record": f"/v1/games/{game.game_id}/record"})
-
+            "record": f"/v1/games/{game.game_id}/record"}
+    return items

@@ -9,6 +9,8 @@ from typing import Final
 
 #: (name, line in ``sixtysix admin --help``, module).
 SUBCOMMANDS: Final = (
+    ("migrate", "move what the Redis-only layout kept into the database, once (sixtysix serve "
+                "runs it at its start)", "api.admin.migrate"),
     ("rebuild", "rebuild the Redis caches of ratings, the leaderboard and tour stamps from "
                 "the database", "api.admin.rebuild"),
 )

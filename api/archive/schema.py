@@ -15,8 +15,10 @@ from typing import Final
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Float,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -25,7 +27,8 @@ from sqlalchemy import (
 )
 
 #: Constraint names fixed, so every database names them alike and a migration can name them.
-metadata: Final = MetaData(naming_convention={"pk": "pk_%(table_name)s"})
+metadata: Final = MetaData(naming_convention={"pk": "pk_%(table_name)s",
+                                              "uq": "uq_%(table_name)s_%(column_0_name)s"})
 
 finished_games: Final = Table(
     "finished_games", metadata,
@@ -111,4 +114,44 @@ table_results: Final = Table(
     Column("result", String(16), nullable=True),
     Column("finished_at", BigInteger, nullable=False),
     Column("players", JSON, nullable=False),
+)
+
+# --- players and their finished matches (api.players.records) -----------------------------
+
+#: ``players``: one row per player, written once at creation (:mod:`api.players.records`);
+#: ``name_key`` and ``skeleton_key`` are the SHA-256 digests of the case-folded name and of
+#: its look-alike skeleton (:func:`api.keys.name_digest`, :func:`api.keys.skeleton_digest`),
+#: unique, so one name and its look-alikes are one player's; ``skeleton_key`` is null for a
+#: player stored before the skeleton index whose look-alike was indexed first.
+players: Final = Table(
+    "players", metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("kind", String(8), nullable=False),  # human, bot
+    Column("created_at", BigInteger, nullable=False),  # Unix seconds
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("skeleton_key", String(64), nullable=True, unique=True),
+)
+
+#: ``player_results``: a player's finished match, written in the transaction that archives
+#: the game (:meth:`api.archive.store.Archive.put`), once (the key is the pair). ``finished_at``
+#: in Unix milliseconds (the history's order and cursor); ``counted``: in the matches played
+#: (not an aborted match); ``started_at``: a table's match's start in Unix milliseconds (the
+#: order and cursor of the player's finished games at tables, "my games"; null for another
+#: game); ``entry``: the rest of the history's item (JSON; its seats, when the game is in
+#: ``finished_games``, are that row's with each seat's player kind, ``kinds``).
+player_results: Final = Table(
+    "player_results", metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("game_id", String(80), primary_key=True),
+    Column("finished_at", BigInteger, nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("result", String(8), nullable=False),  # won, lost, aborted
+    Column("counted", Boolean, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("started_at", BigInteger, nullable=True),
+    Column("entry", JSON, nullable=False),
+    Index("ix_player_results_player_id_finished_at", "player_id", "finished_at"),
+    Index("ix_player_results_player_id_started_at", "player_id", "started_at"),
 )

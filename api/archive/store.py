@@ -1,7 +1,9 @@
 """Finished games in a SQL database, read back as the game Redis held.
 
 :meth:`Archive.put` inserts a finished game unless its id is there already (a repeat is
-harmless: the first write stands, unless the game has logged chat messages since);
+harmless: the first write stands, unless the game has logged chat messages since), and in
+the same transaction its players' results (``player_results``, each once: a match is listed
+once in a history);
 :meth:`Archive.load` answers it as a :class:`~api.games.store.Game` with its whole event
 log, so the store's readers (:class:`~api.games.store.GameStore` with an archive) answer
 views, records and events of a game Redis let go exactly as before. A database that cannot
@@ -19,15 +21,16 @@ import bz2
 import logging
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Engine, insert, select, text, update
+from sqlalchemy import Connection, Engine, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.archive.engine import open_engine
+from api.archive.errors import ArchiveUnavailable
 from api.archive.migrations import upgrade
-from api.archive.schema import finished_games
-from api.errors import Unavailable
+from api.archive.schema import finished_games, player_results
 from api.fastjson import dumps, loads
 from api.games.service import public_seats
 from api.games.store import Game, Logged
@@ -44,9 +47,7 @@ LEVEL: Final = 9
 BODY_FORMAT: Final = 1
 
 
-class ArchiveUnavailable(Unavailable):
-    slug = "archive-unavailable"
-    title = "The archive of finished games is unavailable"
+__all__ = ["Archive", "ArchiveUnavailable", "pack", "row", "unpack"]
 
 
 def unreachable(exc: Exception) -> ArchiveUnavailable:
@@ -127,16 +128,20 @@ class Archive:
         except SQLAlchemyError as exc:
             raise unreachable(exc) from exc
 
-    def put(self, game: Game, log: list[Logged]) -> bool:
+    def put(self, game: Game, log: list[Logged],
+            results: Sequence[Mapping[str, Any]] = ()) -> bool:
         """Insert a finished game and its whole event log unless its id is there, or replace
-        one kept with fewer events (chat messages logged after the game); whether this call
-        wrote it. :class:`ArchiveUnavailable` if the database cannot be reached."""
+        one kept with fewer events (chat messages logged after the game), and, in the same
+        transaction, those of its players' ``results`` (``player_results`` rows) not there
+        yet; whether this call wrote the game. :class:`ArchiveUnavailable` if the database
+        cannot be reached."""
         if not game.state.over:
             raise ValueError(f"game {game.game_id!r} is not over: only finished games are kept")
         self.ready()
         values = row(game, log)
         try:
             with self.engine.begin() as conn:
+                insert_results(conn, results)
                 kept = conn.execute(select(finished_games.c.event_count).where(
                     finished_games.c.game_id == game.game_id)).scalar_one_or_none()
                 if kept is None:
@@ -150,8 +155,18 @@ class Archive:
         except IntegrityError:  # another process inserted it meanwhile: the first one stands
             return False
         except SQLAlchemyError as exc:
-            raise ArchiveUnavailable(f"the archive cannot be reached ({type(exc).__name__})",
-                                     retry_after=5) from exc
+            raise unreachable(exc) from exc
+
+    def put_results(self, results: Sequence[Mapping[str, Any]]) -> int:
+        """Insert those ``player_results`` rows not there yet (histories alone: of a game
+        archived before, or one Redis let go); how many. :class:`ArchiveUnavailable`."""
+        try:
+            with self.engine.begin() as conn:
+                return insert_results(conn, results)
+        except IntegrityError:  # another process inserted them meanwhile
+            return 0
+        except SQLAlchemyError as exc:
+            raise unreachable(exc) from exc
 
     def load(self, game_id: str) -> Game | None:
         """The archived game with its event log in ``log``, or ``None`` if it is not there;
@@ -162,9 +177,24 @@ class Archive:
                 body = conn.execute(select(finished_games.c.body).where(
                     finished_games.c.game_id == game_id)).scalar_one_or_none()
         except SQLAlchemyError as exc:
-            raise ArchiveUnavailable(f"the archive cannot be reached ({type(exc).__name__})",
-                                     retry_after=5) from exc
+            raise unreachable(exc) from exc
         return None if body is None else unpack(game_id, body)
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def insert_results(conn: Connection, results: Sequence[Mapping[str, Any]]) -> int:
+    """Insert those ``player_results`` rows whose player has none for their game yet; how
+    many."""
+    if not results:
+        return 0
+    pairs = player_results.c.player_id, player_results.c.game_id
+    there = {(p, g) for p, g in conn.execute(select(*pairs).where(
+        pairs[0].in_({r["player_id"] for r in results}),
+        pairs[1].in_({r["game_id"] for r in results})))}
+    rows = {(r["player_id"], r["game_id"]): dict(r) for r in results}
+    fresh = [r for key, r in rows.items() if key not in there]
+    if fresh:
+        conn.execute(insert(player_results), fresh)
+    return len(fresh)

@@ -22,6 +22,9 @@ let go only once archived.
 The pending set has no hard bound (a finished game is never refused nor dropped); its size
 and oldest note are on ``/metrics`` and ``/readyz`` (:meth:`Archiver.backlog`), which says
 ``backlog`` above ``SIXTYSIX_ARCHIVE_PENDING_WARN``.
+
+With ``results`` the game's players' results go into the database in the game's own
+transaction and then leave their Redis histories (:mod:`api.archive.results`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import Final
 from prometheus_client import Counter
 
 from api.archive.durable import drain as drain_outboxes
+from api.archive.results import PlayerResults, Result
 from api.archive.store import Archive, ArchiveUnavailable
 from api.games.store import ARCHIVED_FIELD, Game, GameNotFound, GameStore
 from api.keys import (
@@ -113,6 +117,7 @@ class Archiver:
     games: GameStore
     archive: Archive
     grace: int
+    results: PlayerResults | None = None
 
     def note(self, game: Game) -> None:
         """Note a saved game for the archive if it is over (a repeat keeps the first time)."""
@@ -176,12 +181,26 @@ class Archiver:
             self.games.redis.zrem(ARCHIVE_PENDING, game_id)
             return False
         wrote = False
+        results = self._results(game)
         if game.log is None:  # still in Redis
-            wrote = self.archive.put(game, self.games.all_events(game))
+            wrote = self.archive.put(game, self.games.all_events(game),
+                                     [r.row for r in results])
             self.games.redis.eval(_KEPT, 2, game_key(game_id), events_key(game_id),
                                   game.event_count, self.grace)
+        elif results:
+            self.archive.put_results([r.row for r in results])
+        self._forget(results)
         self.games.redis.zrem(ARCHIVE_PENDING, game_id)
         return wrote
+
+    def _results(self, game: Game) -> list[Result]:
+        """The players' results to write with the game (none without ``results``)."""
+        return [] if self.results is None else self.results.of(game)
+
+    def _forget(self, results: list[Result]) -> None:
+        """Remove written results from the Redis histories."""
+        if self.results is not None:
+            self.results.forget(results)
 
     def reconcile(self) -> int:
         """Scan every game's hash; note each finished one whose archive is behind it (never

@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, json, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api.errors import Busy, Conflict, DomainError, FieldError, NotFound, Unavailable
+from api.errors import Busy, Conflict, DomainError, FieldError, Forbidden, NotFound, Unavailable
 from api.games.store import ChatFull, GameNotFound, OutcomeUnknown, TooManyGames, VersionConflict
 from api.http import metrics
 from api.http.observability import request_id
@@ -127,7 +127,7 @@ class Problem(Exception):
 
 #: The HTTP status of each kind of :class:`api.errors.DomainError`.
 DOMAIN_STATUS: Final[dict[type[DomainError], int]] = {
-    FieldError: 422, NotFound: 404, Conflict: 409, Busy: 409, Unavailable: 503}
+    FieldError: 422, Forbidden: 403, NotFound: 404, Conflict: 409, Busy: 409, Unavailable: 503}
 
 
 def domain_problem(error: DomainError) -> ProblemType:

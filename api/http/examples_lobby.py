@@ -40,6 +40,14 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
     "player_not_found": problem(
         "player-not-found", "No such player", 404, f"no player {PLAYER_ID!r}",
         f"/v1/players/{PLAYER_ID}", player_id=PLAYER_ID),
+    "not_your_player": problem(
+        "not-your-player", "Only the player's own token may do this", 403,
+        f"this is player {PLAYER_ID!r}'s own: send his player token",
+        f"/v1/players/{PLAYER_ID}/export", player_id=PLAYER_ID),
+    "player_busy": problem(
+        "player-busy", "The player is at a game in play or holds an open table", 409,
+        f"player {PLAYER_ID!r} holds an open table: leave it first",
+        f"/v1/players/{PLAYER_ID}"),
     "name_taken": problem(
         "name-taken", "Name taken", 409,
         "the name 'ann' is taken, or looks like one that is (names are unique without regard "

@@ -172,6 +172,10 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
                                   "missing_player_token", "unknown_player_token",
                                   headers=("WWW-Authenticate",)),
     "PlayerNotFound": _errors("player-not-found: no player with this id", "player_not_found"),
+    "NotYourPlayer": _errors("not-your-player: the token is another player's (only his own "
+                             "may export or delete him)", "not_your_player"),
+    "PlayerBusy": _errors("player-busy: the player sits at a game in play or holds an open "
+                          "table (finish or resign, leave it, then delete)", "player_busy"),
     "NameTaken": _errors("name-taken: another player has this name or one that looks like it "
                          "(names are unique without regard to case or to look-alike letters: "
                          "their Unicode TR39 skeletons differ)", "name_taken"),
@@ -246,6 +250,8 @@ OPERATION_IDS: Final = {
     ("/v1/players/me/games", "get"): "listMyGames",
     ("/v1/players/{player_id}", "get"): "getPlayer",
     ("/v1/players/{player_id}/games", "get"): "listPlayerGames",
+    ("/v1/players/{player_id}", "delete"): "deletePlayer",
+    ("/v1/players/{player_id}/export", "get"): "exportPlayer",
     ("/v1/tables", "post"): "createTable",
     ("/v1/tables", "get"): "listTables",
     ("/v1/tables/{table_id}", "get"): "getTable",

@@ -13,6 +13,15 @@ matches played and won (``played:<variant>``, ``won:<variant>`` of his hash, sam
 history is the one source of both, whatever started the match (a table, the tour, a game
 against the computer): an aborted match is listed but counted for nobody. The record of play
 a result links to (``/v1/games/{id}/record``) lives as long as its game.
+
+With the archive's database (``DATABASE_URL``) the database holds the histories
+(``player_results``, :mod:`api.players.records`), every match kept; Redis holds only the
+results of matches not yet archived: the archive's sweep writes them in the transaction
+that archives the game (:meth:`api.archive.store.Archive.put`), then removes them from Redis
+(:meth:`HistoryStore.forget`). A page and the counts are the union of both (a match in both
+is listed once, as the database has it: a match recorded again after its archive, which
+Redis lists again until the next sweep, too), so a match that just ended is listed at once;
+the player's hash counts nothing then (the database's rows are the counts).
 """
 
 from __future__ import annotations
@@ -22,7 +31,8 @@ from typing import Any, Final
 
 from api.games.store import text
 from api.keys import history_key, player_key, results_key
-from api.players.store import game_member
+from api.players.records import PlayerRecords
+from api.players.store import Player, cursor_of, game_member
 from api.runtime.redis_connect import Client
 
 #: Matches kept per player (the oldest are dropped beyond).
@@ -49,8 +59,11 @@ return 1
 
 
 class HistoryStore:
-    def __init__(self, client: Client) -> None:
+    """Histories in Redis, or in ``records`` (the database) and Redis until archived."""
+
+    def __init__(self, client: Client, records: PlayerRecords | None = None) -> None:
         self.redis = client
+        self.records = records
         self._add = client.register_script(_ADD)
 
     def add(self, player_id: str, finished_ms: int, game_id: str, result: dict[str, Any],
@@ -62,16 +75,69 @@ class HistoryStore:
                                     player_key(player_id)],
                               args=[game_id, json.dumps(result, separators=(",", ":")),
                                     game_member(finished_ms, game_id), KEEP, result["variant"],
-                                    int(outcome != "aborted"), int(outcome == "won")]))
+                                    int(outcome != "aborted" and self.records is None),
+                                    int(outcome == "won")]))
 
     def page(self, player_id: str, cursor: str | None, limit: int,
              ) -> tuple[list[dict[str, Any]], str | None]:
         """Up to ``limit`` results after ``cursor``, newest first, and the next cursor."""
-        low = "-" if cursor is None else f"({cursor}"
-        members = [text(m) for m in self.redis.zrangebylex(history_key(player_id), low, "+",
-                                                           0, limit)]
-        if not members:
-            return [], None
-        raw = self.redis.hmget(results_key(player_id), [m.partition(":")[2] for m in members])
-        results = [json.loads(r) for r in raw if r is not None]
+        pending = self.members(player_id, cursor, limit)
+        if self.records is None:
+            members = list(pending)
+            results = [r for r in pending.values() if r is not None]
+        else:  # the Redis members read first: one archived meanwhile is in the database
+            kept = self.records.listed(player_id, [m.partition(":")[2] for m in pending])
+            merged = {m: r for m, r in pending.items()
+                      if r is not None and m.partition(":")[2] not in kept}
+            merged.update(self.records.page(
+                player_id, None if cursor is None else cursor_of(cursor), limit))
+            members = sorted(merged)[:limit]
+            results = [merged[m] for m in members]
         return results, members[-1] if len(members) == limit else None
+
+    def members(self, player_id: str, cursor: str | None, limit: int | None,
+                 ) -> dict[str, dict[str, Any] | None]:
+        """Up to ``limit`` (``None``: all) Redis members after ``cursor`` with their results
+        (``None``: missing), in order."""
+        low = "-" if cursor is None else f"({cursor}"
+        members = [text(m) for m in self.redis.zrangebylex(
+            history_key(player_id), low, "+", *(() if limit is None else (0, limit)))]
+        if not members:
+            return {}
+        raw = self.redis.hmget(results_key(player_id), [m.partition(":")[2] for m in members])
+        return {m: None if r is None else json.loads(r) for m, r in zip(members, raw,
+                                                                         strict=True)}
+
+    def pending(self, player_id: str, game_id: str) -> tuple[str, dict[str, Any]] | None:
+        """The Redis member and result of one of the player's matches, if Redis holds it."""
+        raw = self.redis.hget(results_key(player_id), game_id)
+        if raw is None:
+            return None
+        suffix = f":{game_id}"
+        for member in self.members(player_id, None, None):
+            if member.endswith(suffix):
+                return member, json.loads(raw)
+        return None
+
+    def forget(self, player_id: str, member: str) -> None:
+        """Remove a match from the player's Redis history (once the database holds it)."""
+        pipe = self.redis.pipeline(transaction=True)  # one slot: the player's
+        pipe.zrem(history_key(player_id), member)
+        pipe.hdel(results_key(player_id), member.partition(":")[2])
+        pipe.execute()
+
+    def stats(self, player: Player) -> dict[str, tuple[int, int]]:
+        """Per variant the player's matches played and won: his hash's counts, or with the
+        database its rows' and those of the matches Redis holds that it lacks."""
+        if self.records is None:
+            return player.stats
+        pending = {m.partition(":")[2]: r
+                   for m, r in self.members(player.player_id, None, None).items()
+                   if r is not None}
+        counts = self.records.stats(player.player_id, besides=pending)
+        for result in pending.values():
+            if result["result"] == "aborted":
+                continue
+            played, won = counts.get(result["variant"], (0, 0))
+            counts[result["variant"]] = (played + 1, won + (result["result"] == "won"))
+        return counts

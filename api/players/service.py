@@ -16,6 +16,7 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -87,13 +88,17 @@ def iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def profile(player: Player) -> dict[str, Any]:
-    """What anyone may see of a player: name, kind, created, matches played and won."""
+def profile(player: Player, stats: Mapping[str, tuple[int, int]] | None = None,
+            ) -> dict[str, Any]:
+    """What anyone may see of a player: name, kind, created, matches played and won per
+    variant (``stats``, :meth:`api.players.history.HistoryStore.stats`; by default his
+    hash's counts)."""
+    counts = player.stats if stats is None else stats
     return {
         "player_id": player.player_id,
         "name": player.name,
         "kind": player.kind,
         "created_at": iso(player.created_at),
-        "stats": {v: dict(zip(("played", "won"), player.stats.get(v, (0, 0)), strict=True))
+        "stats": {v: dict(zip(("played", "won"), counts.get(v, (0, 0)), strict=True))
                   for v in VARIANTS},
     }

@@ -16,6 +16,13 @@ Keys (built by :mod:`api.keys`; ``{player_id}`` is a hash tag: a player's own ke
   player's games, all scores 0, members ``<13-digit inverted start ms>:<game_id>``, so that
   lexicographic order is newest first and a member is a cursor (``ZRANGEBYLEX``).
 
+With the archive's database (``DATABASE_URL``) the database holds the players
+(:mod:`api.players.records`: a player is written there at his creation, whose name it makes
+unique) and the player's hash (without counts) and token key are a cache of it: they live
+:data:`CACHE_TTL` seconds, and a lookup that misses Redis reads the database and caches the
+player again (a player's row never changes, so a cached one is never stale). The name and
+skeleton keys are then not written.
+
 A table's finished match moves from the active set to the finished set (:meth:`PlayerStore.
 finish_game`); the counts of matches played and won are written with the player's history,
 once per match, for every match with players (:mod:`api.players.history`).
@@ -23,9 +30,13 @@ once per match, for every match with players (:mod:`api.players.history`).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+import redis
+
+from api.errors import FieldError
 from api.games.store import text
 from api.keys import (
     INDEXED_KEY,
@@ -38,6 +49,14 @@ from api.keys import (
 )
 from api.runtime.redis_connect import Client
 
+if TYPE_CHECKING:
+    from api.players.records import PlayerRecords
+
+log = logging.getLogger(__name__)
+
+#: Seconds a player's cached hash and token key live in Redis when the database holds him
+#: (a week: an active player costs a database read a week).
+CACHE_TTL: Final = 7 * 86400
 #: Inverted timestamps: ``INVERT - ms`` sorts newer first in lexicographic order.
 INVERT: Final = 10**13
 #: Player lists a player's games may be in.
@@ -80,14 +99,51 @@ def game_member(started_ms: int, game_id: str) -> str:
     return f"{INVERT - started_ms:013d}:{game_id}"
 
 
+def cursor_of(member_text: str) -> tuple[int, str]:
+    """The ``(ms, game id)`` of a member or cursor (``<13 digits>:<game id>``); a 422 on
+    ``cursor`` for anything else."""
+    head, colon, game_id = member_text.partition(":")
+    if not (colon and len(head) == 13 and head.isascii() and head.isdigit()):
+        raise FieldError("cursor", "not a cursor of this list (give its next_cursor)")
+    return INVERT - int(head), game_id
+
+
 class PlayerStore:
-    def __init__(self, client: Client) -> None:
+    """Players in Redis, or cached there from ``records`` (the database) when there is one."""
+
+    def __init__(self, client: Client, records: PlayerRecords | None = None) -> None:
         self.redis = client
+        self.records = records
         self._finish = client.register_script(_FINISH)
         self._release = client.register_script(_RELEASE)
         self._indexed = False
 
     def create(self, player: Player) -> None:
+        """Store a new player; :class:`NameTaken` if his name or a look-alike is another's.
+        With the database the player is written there first (a 503
+        :class:`~api.archive.errors.ArchiveUnavailable` if it is down: a player whose token
+        is shown must outlive Redis), then cached."""
+        if self.records is None:
+            self._create_in_redis(player)
+            return
+        self.records.create(player)
+        try:
+            self.cache(player)
+        except redis.RedisError as exc:  # the next lookup reads the database
+            log.warning("player %s created, not cached (%s)", player.player_id,
+                        type(exc).__name__)
+
+    def cache(self, player: Player) -> None:
+        """Cache a player of the database: his hash and token key, for :data:`CACHE_TTL`."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(player_key(player.player_id), mapping={
+            "name": player.name, "kind": player.kind, "created_at": player.created_at,
+            "token_sha256": player.token_sha256})
+        pipe.expire(player_key(player.player_id), CACHE_TTL)
+        pipe.set(token_key(player.token_sha256), player.player_id, ex=CACHE_TTL)
+        pipe.execute()
+
+    def _create_in_redis(self, player: Player) -> None:
         """Claim the name's skeleton and the name, then write the player and its token index;
         :class:`NameTaken` if either claim fails.
 
@@ -109,8 +165,12 @@ class PlayerStore:
             self.redis.set(token_key(player.token_sha256), player.player_id)
         except BaseException:
             for key in claimed:
-                self._release(keys=[key], args=[player.player_id])
+                self.release(key, player.player_id)
             raise
+
+    def release(self, key: str, player_id: str) -> None:
+        """Delete a name or skeleton claim if it is the player's."""
+        self._release(keys=[key], args=[player_id])
 
     def index_skeletons(self) -> None:
         """Give every player stored before the skeleton index his skeleton, once: the first
@@ -131,9 +191,10 @@ class PlayerStore:
         self._indexed = True
 
     def load(self, player_id: str) -> Player | None:
+        """The player, from Redis or (missing there) the database, cached again."""
         raw = self.redis.hgetall(player_key(player_id))
-        if not raw:
-            return None
+        if "name" not in {text(k) for k in raw}:
+            return self._from_records(self.records.load(player_id) if self.records else None)
         fields = {text(k): text(v) for k, v in raw.items()}
         variants = {k.partition(":")[2] for k in fields if k.startswith("played:")}
         return Player(player_id, fields["name"], fields["kind"], int(fields["created_at"]),
@@ -148,13 +209,30 @@ class PlayerStore:
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hget(player_key(player_id), "name")
-        return {i: text(n) for i, n in zip(player_ids, pipe.execute(), strict=True)
-                if n is not None}
+        found = {i: text(n) for i, n in zip(player_ids, pipe.execute(), strict=True)
+                 if n is not None}
+        missed = [i for i in player_ids if i not in found]
+        if missed and self.records is not None:
+            found.update(self.records.names(missed))
+        return found
 
     def by_token(self, token_sha256: str) -> Player | None:
-        """The player whose token has this digest (the caller compares it in constant time)."""
+        """The player whose token has this digest (the caller compares it in constant time),
+        from Redis or (missing there) the database, cached again."""
         player_id = self.redis.get(token_key(token_sha256))
-        return None if player_id is None else self.load(text(player_id))
+        if player_id is not None:
+            return self.load(text(player_id))
+        return self._from_records(self.records.by_token(token_sha256) if self.records else None)
+
+    def _from_records(self, player: Player | None) -> Player | None:
+        """A player the database answered, cached (a failure to cache is only logged)."""
+        if player is not None:
+            try:
+                self.cache(player)
+            except redis.RedisError as exc:
+                log.warning("player %s read, not cached (%s)", player.player_id,
+                            type(exc).__name__)
+        return player
 
     def add_game(self, player_id: str, started_ms: int, game_id: str) -> None:
         """List a started game as the player's (idempotent)."""
@@ -168,10 +246,20 @@ class PlayerStore:
                      args=[game_member(started_ms, game_id)])
 
     def games(self, player_id: str, which: str, cursor: str | None, limit: int) -> list[str]:
-        """Up to ``limit`` members of a game list after ``cursor`` (newest first)."""
+        """Up to ``limit`` members of a game list after ``cursor`` (newest first). With the
+        database the finished list is its matches at tables and those Redis still lists
+        (not yet archived); a member in both is listed once, and leaves Redis."""
         low = "-" if cursor is None else f"({cursor}"
-        members = self.redis.zrangebylex(games_key(player_id, which), low, "+", 0, limit)
-        return [text(m) for m in members]
+        members = [text(m) for m in self.redis.zrangebylex(games_key(player_id, which), low,
+                                                            "+", 0, limit)]
+        if self.records is None or which != "finished":
+            return members
+        kept = self.records.table_games(player_id, None if cursor is None else
+                                        cursor_of(cursor), limit)
+        archived = set(members) & set(kept)
+        if archived:  # the table's step ran again after the archive: Redis lists it again
+            self.redis.zrem(games_key(player_id, which), *archived)
+        return sorted(set(members) | set(kept))[:limit]
 
     def forget_game(self, player_id: str, which: str, member: str) -> None:
         """Drop a listed game that no longer exists (expired)."""

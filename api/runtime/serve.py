@@ -104,12 +104,13 @@ def archive_url(data: Path) -> str:
     return f"sqlite:///{data / ARCHIVE_FILE}"
 
 
-def migrate(url: str, say: Say) -> None:
+def migrate(url: str, say: Say) -> bool:
     """Bring the archive at ``url`` to its schema's head once, before the processes that open
-    it start at once (each would migrate a new SQLite file, and all but one fail). A SQLite
-    file that cannot be migrated is a :class:`ServeError`; a database server that cannot be
-    reached is said, and the processes start all the same (they migrate it once it answers;
-    finished games wait in Redis meanwhile)."""
+    it start at once (each would migrate a new SQLite file, and all but one fail); whether it
+    was reached. A SQLite file that cannot be migrated is a :class:`ServeError`; a database
+    server that cannot be reached is said, and the processes start all the same (they migrate
+    it once it answers; finished games wait in Redis meanwhile; the data of the Redis-only
+    layout then waits for ``sixtysix admin migrate``)."""
     from sqlalchemy.exc import SQLAlchemyError  # SQLAlchemy and Alembic: only when serving
 
     from api.archive.engine import open_engine
@@ -125,10 +126,27 @@ def migrate(url: str, say: Say) -> None:
         reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
         if not url.startswith("sqlite"):
             say(f"the archive's database (DATABASE_URL) cannot be reached: {reason}; serving "
-                "without it until it answers")
-            return
+                "without it until it answers (then run sixtysix admin migrate once)")
+            return False
         raise ServeError(f"the archive's database (DATABASE_URL) cannot be migrated: "
                          f"{reason}") from None
+    return True
+
+
+def move_data(env: dict[str, str], say: Say) -> None:
+    """Move what the Redis-only layout kept into the database, once
+    (:mod:`api.admin.migrate`; idempotent); :class:`ServeError` if it cannot run."""
+    from redis import RedisError  # the app's modules: only when serving
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from api.admin.migrate import migrate_env
+    from api.errors import DomainError
+
+    try:
+        migrate_env(env, say)
+    except (RedisError, SQLAlchemyError, DomainError) as exc:
+        raise ServeError(f"the data could not be moved into the database: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
 
 
 def data_line(path: Path) -> str:
@@ -267,7 +285,8 @@ def serve(options: ServeOptions, say: Say = say_stderr) -> int:
             if not env.get("DATABASE_URL"):
                 env["DATABASE_URL"] = archive_url(data_path(options.data_dir, env))
                 say(f"archive of finished games: {env['DATABASE_URL']}")
-            migrate(env["DATABASE_URL"], say)
+            if migrate(env["DATABASE_URL"], say):
+                move_data(env, say)
             if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # shared by gunicorn and workers
                 metrics_dir = tempfile.mkdtemp(prefix="sixtysix-metrics-")
                 stack.callback(shutil.rmtree, metrics_dir, ignore_errors=True)

@@ -21,8 +21,14 @@ from api.http.schemas.lobby import (
     MyGamesPageSchema,
     MyGamesQuerySchema,
 )
-from api.http.schemas.rank import HistoryPageSchema, HistoryQuerySchema, ProfileSchema
+from api.http.schemas.rank import (
+    ExportSchema,
+    HistoryPageSchema,
+    HistoryQuerySchema,
+    ProfileSchema,
+)
 from api.http.support import json_response, services
+from api.players.accounts import delete_player, export, owned
 from api.players.service import create_player, load_player, profile
 from api.profiles import full_profile
 from api.tables.service import my_games
@@ -58,6 +64,10 @@ HISTORY_EXAMPLE: Final = {"games": [{
     "next_cursor": "8261675099999:tB7q2WcXk9Lp.1"}
 CREATED_EXAMPLE: Final = {**PLAYER_EXAMPLE, "stats": _STATS,
                           "token": "Qm9i4s1Jc2VjcmV0LXBsYXllci10b2tlbi1leGFtcGxl"}
+EXPORT_EXAMPLE: Final = {
+    "profile": PROFILE_EXAMPLE, "history": HISTORY_EXAMPLE["games"],
+    "games": {"active": [], "finished": ["tB7q2WcXk9Lp.1"]}, "open_tables": [],
+    "tour_games": {"chicago": "gC4h9Tq0Wm2E"}, "tour_stamped_at": {"chicago": 1738325400}}
 MY_GAMES_EXAMPLE: Final = {"games": [{
     "game_id": "tB7q2WcXk9Lp.1", "table_id": "tB7q2WcXk9Lp", "variant": "sixty-six",
     "status": "playing", "seat": 0, "opponents": [{"seat": 1, "name": "Bob", "kind": "human"}],
@@ -93,8 +103,9 @@ class Me(MethodView):
         """The player of the token: his profile as ``GET /v1/players/{player_id}`` answers
         it, with his own points and rank on every leaderboard of his kind."""
         svc = services()
-        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
-                                          required_player()))
+        player = required_player()
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour, player,
+                                          svc.history.stats(player)))
 
 
 @blp.route("/me/games")
@@ -127,8 +138,41 @@ class PlayerResource(MethodView):
         won, hands won and rating; points and rank on every leaderboard (all time and this
         month; all variants and each); tour stamps."""
         svc = services()
-        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour,
-                                          load_player(svc.players, player_id)))
+        player = load_player(svc.players, player_id)
+        return json_response(full_profile(svc.leaderboard, svc.ratings, svc.tour, player,
+                                          svc.history.stats(player)))
+
+    @blp.doc(security=PLAYER_TOKEN)
+    @blp.response(204)
+    @blp.alt_response(401, response="PlayerUnauthorized")
+    @blp.alt_response(403, response="NotYourPlayer")
+    @blp.alt_response(404, response="PlayerNotFound")
+    @blp.alt_response(409, response="PlayerBusy")
+    def delete(self, player_id: str) -> Response:
+        """Delete the player (his own token only): his profile, token, history, standings
+        and ratings go; his finished games stay, his seats in them named ``Anonymous`` with
+        no player id. Refused (409 ``player-busy``) while he sits at a game in play or holds
+        an open table. His token is unknown afterwards."""
+        svc = services()
+        caller = required_player()
+        delete_player(svc, owned(load_player(svc.players, player_id), caller))
+        return Response(status=204)
+
+
+@blp.route("/<player_id>/export")
+class PlayerExport(MethodView):
+    @blp.doc(security=PLAYER_TOKEN)
+    @blp.response(200, ExportSchema, example=EXPORT_EXAMPLE)
+    @blp.alt_response(401, response="PlayerUnauthorized")
+    @blp.alt_response(403, response="NotYourPlayer")
+    @blp.alt_response(404, response="PlayerNotFound")
+    def get(self, player_id: str) -> Response:
+        """Everything held about the player (his own token only): his profile, every
+        finished match of his history (private ones too), his games and open tables, his
+        tour's games and stamps. Never a token or its digest."""
+        svc = services()
+        caller = required_player()
+        return json_response(export(svc, owned(load_player(svc.players, player_id), caller)))
 
 
 @blp.route("/<player_id>/games")

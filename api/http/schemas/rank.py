@@ -192,3 +192,19 @@ class HistoryEntrySchema(Schema):
 class HistoryPageSchema(Schema):
     games = fields.List(fields.Nested(HistoryEntrySchema))
     next_cursor = fields.String(allow_none=True, metadata={"description": "Null at the end"})
+
+
+class ExportSchema(Schema):
+    """Everything held about a player (``GET /v1/players/{player_id}/export``)."""
+
+    profile = fields.Nested(ProfileSchema)
+    history = fields.List(fields.Nested(HistoryEntrySchema), metadata={
+        "description": "Every finished match, newest first (private ones too)"})
+    games = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "active, finished → the ids of his games at tables"})
+    open_tables = fields.List(fields.String(), metadata={
+        "description": "The open tables he created"})
+    tour_games = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "Tour station → the id of his last game there"})
+    tour_stamped_at = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "Tour station → when he stamped it (Unix seconds)"})

@@ -7,9 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
+from flask import Flask
 from sqlalchemy import create_engine, text
 
+from api.app import close_app, create_app
 from api.archive.schema import metadata
+from tests.conftest import EmbeddedRedis
 from tests.postgres import Postgres
 
 
@@ -33,3 +37,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'archive.sqlite3'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+def db_app(database_url: str, redis_server: EmbeddedRedis, redis_client: redis.Redis,
+           ) -> Iterator[Flask]:
+    """The app on the session's Redis (emptied) and an empty database: SQLite, then
+    PostgreSQL."""
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url,
+                      "RATELIMIT_ENABLED": False, "DATABASE_URL": database_url})
+    yield app
+    close_app(app)

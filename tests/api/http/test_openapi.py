@@ -38,7 +38,8 @@ def test_served_spec_is_openapi_3_1_with_every_endpoint(client: FlaskClient) -> 
         "/v1/players/me/games", "/v1/players/{player_id}", "/v1/tables", "/v1/tables/{table_id}",
         "/v1/tables/{table_id}/join", "/v1/tables/{table_id}/leave",
         "/v1/tables/{table_id}/rematch", "/v1/leaderboard", "/v1/ratings",
-        "/v1/players/{player_id}/games", "/v1/tour", "/v1/tour/{station}/start",
+        "/v1/players/{player_id}/games", "/v1/players/{player_id}/export", "/v1/tour",
+        "/v1/tour/{station}/start",
         "/v1/games/{game_id}/stream", "/v1/games/{game_id}/stream-ticket",
         "/v1/tables/{table_id}/stream"}
     error = spec["components"]["responses"]["DEFAULT_ERROR"]["content"]

@@ -27,6 +27,11 @@ def test_lobby_problem_examples_are_what_the_server_answers(client: FlaskClient)
     same_problem(client.get("/v1/players/me"), "missing_player_token")
     same_problem(client.get("/v1/tour", headers=bearer("nope")), "unknown_player_token")
     same_problem(client.get(f"/v1/players/{PLAYER_ID}"), "player_not_found")
+    ann_id = {PLAYER_ID: ann["player_id"]}
+    same_problem(client.get(f"/v1/players/{ann['player_id']}/export", headers=b),
+                 "not_your_player", **ann_id)
+    same_problem(client.delete(f"/v1/players/{ann['player_id']}", headers=a), "player_busy",
+                 **ann_id)
     same_problem(client.post("/v1/players", json={"name": "ann"}), "name_taken")
     same_problem(client.post("/v1/players", json={"name": "A"}), "invalid_name")
     same_problem(client.get(f"/v1/tables/{TABLE_ID}"), "table_not_found")
@@ -56,7 +61,7 @@ def test_lobby_operations_document_their_errors_with_their_own_examples(
     lobby = {(path, method): op for path, ops in spec["paths"].items() if
              path.startswith(LOBBY_PREFIXES) for method, op in ops.items()
              if isinstance(op, dict) and "responses" in op}
-    assert len(lobby) == 16
+    assert len(lobby) == 18
     components = spec["components"]["responses"]
     for (path, method), op in lobby.items():
         for status, response in op["responses"].items():

@@ -1,7 +1,7 @@
 """standings: ratings, rated matches, the leaderboard, tour stamps, table results
 
-Revision ID: 0002_standings
-Revises: 0001
+Revision ID: 0003_standings
+Revises: 0002_players
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_standings"
-down_revision = "0001"
+revision = "0003_standings"
+down_revision = "0002_players"
 branch_labels = None
 depends_on = None
 
