@@ -4,10 +4,12 @@ A level is a function from a seat's view (``engine.hosted.view(state, seat)``, t
 human client gets) and what its search may spend (:class:`api.games.think.Think`) to an action
 among ``view["legal_actions"]``; it never sees the full state. Add a level with
 :func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents of
-:mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``, ``expert``) are registered
-here, each deciding a Tausendeins view by :mod:`engine.tausendeins.ai` instead
-(:data:`TAUSENDEINS_PLAYS_AS`). Each decision seeds its own generator from the OS, so no
-client can predict a computer's choices.
+:mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``) are registered here, each
+deciding a Tausendeins view by :mod:`engine.tausendeins.ai` instead
+(:data:`TAUSENDEINS_PLAYS_AS`). A level no longer offered (:data:`engine.ai.RETIRED`:
+``expert``, not shown stronger than ``strong``) is not registered, so no new seat gets it; a
+stored game's seat of one plays as the level named there (:func:`computer_level`). Each
+decision seeds its own generator from the OS, so no client can predict a computer's choices.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from functools import partial
 from typing import Any, Final
 
 from api.games.think import Think, scaled, scaled_1001
-from engine.ai import LEVELS, choose
+from engine.ai import LEVELS, RETIRED, choose
 from engine.ai.player import LEVEL_TABLE
 from engine.hosted import TAUSENDEINS, HostedAction
 from engine.tausendeins.ai.player import LEVEL_TABLE as T1001_TABLE
@@ -48,8 +50,17 @@ def register_level(name: str, description: str, choose: Chooser) -> None:
 
 
 def computer_level(name: str) -> Level:
-    """The level of a stored seat of level ``name``; ``KeyError`` for an unknown one."""
-    return COMPUTER_LEVELS[name]
+    """The level a stored seat of level ``name`` plays as: ``name``'s own, or for a level no
+    longer offered the one :data:`engine.ai.RETIRED` names. ``KeyError`` for any other."""
+    return COMPUTER_LEVELS[RETIRED.get(name, name)]
+
+
+def unknown_level(level: str) -> str:
+    """Why ``level`` is refused for a new seat: unknown, or no longer offered."""
+    if level in RETIRED:
+        return (f"level {level!r} is no longer offered: docs/strength.md does not show it "
+                f"stronger than {RETIRED[level]!r}, which plays for it in a stored game")
+    return f"unknown level {level!r}"
 
 
 def choose_move(level: str, view: dict[str, Any], think: Think) -> HostedAction:

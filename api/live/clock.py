@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from api.errors import FieldError
-from api.games.computers import COMPUTER_LEVELS, computer_level
+from api.games.computers import COMPUTER_LEVELS, computer_level, unknown_level
 from api.games.meta import GameMeta
 from api.games.think import FULL, Think
 from engine import HAND_OVER, PLAYING, Event, IllegalAction
@@ -101,7 +101,7 @@ def check_settings(settings: Mapping[str, Any], players: int) -> dict[str, Any] 
                          f"must be null (no clock) or {low} to {MAX_THINK_S} seconds")
     level = settings.get("timeout_level", "normal")
     if level not in COMPUTER_LEVELS:
-        raise FieldError("settings.timeout_level", f"unknown level {level!r}",
+        raise FieldError("settings.timeout_level", unknown_level(level),
                          list(COMPUTER_LEVELS))
     return {"think_time_s": think, "on_timeout": settings.get("on_timeout", "computer"),
             "timeout_level": level,

@@ -46,6 +46,7 @@ from api.players.store import Player, PlayerStore
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableDoc, TableStore
 from engine import Rules
+from engine.ai import RETIRED
 from engine.games import make_rules
 from engine.hosted import legal_actions, players_of, variant_of
 
@@ -97,7 +98,9 @@ def _game_spec(variant: str, rules: dict[str, Any], settings: Mapping[str, Any],
                ) -> GameSpec:
     """The spec of a table's game; ``names`` of the player seats, ``top`` the top-level rule
     options of a create request."""
-    seats = tuple(SeatSpec("computer", level=seat["level"]) if seat["kind"] == "computer"
+    # a level no longer offered (an open table stored before) plays as its successor
+    seats = tuple(SeatSpec("computer", level=RETIRED.get(seat["level"], seat["level"]))
+                  if seat["kind"] == "computer"
                   else SeatSpec("human", name=name)
                   for seat, name in zip(table_seats, names, strict=True))
     top = top or {}

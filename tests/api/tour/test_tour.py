@@ -60,7 +60,7 @@ def _play_well(client: FlaskClient, game_id: str, token: str) -> dict[str, Any]:
 
 def test_the_stations_run_from_chicago_to_santa_monica() -> None:
     assert [s.city for s in STATIONS] == CITIES
-    assert [s.level for s in STATIONS] == ["easy"] * 2 + ["normal"] * 4 + ["strong", "expert"]
+    assert [s.level for s in STATIONS] == ["easy"] * 2 + ["normal"] * 4 + ["strong"] * 2
     assert len({s.diner for s in STATIONS}) == 8 and len({s.opponent for s in STATIONS}) == 8
     assert {s.variant for s in STATIONS} == {"sixty-six", "schnapsen", "three-hand",
                                              "four-hand"}
