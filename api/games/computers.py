@@ -69,7 +69,7 @@ def choose_move(level: str, view: dict[str, Any], think: Think) -> HostedAction:
     if view["variant"] == TAUSENDEINS:
         lv = T1001_TABLE[TAUSENDEINS_PLAYS_AS[level]]
         return choose_1001(view, scaled_1001(lv, think), random.Random())
-    return choose(view, level=scaled(LEVEL_TABLE[level], think))
+    return choose(view, level=scaled(LEVEL_TABLE[level], think), until=think.until)
 
 
 for _name, _description in LEVELS.items():

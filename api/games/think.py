@@ -11,13 +11,15 @@ and nodes) is what it spends when nothing presses. The operator sets, per worker
 * ``SIXTYSIX_MOVE_CPU_MS``: a cap of CPU ms per move over every level's own (0: none).
 
 A move that answers a human (:mod:`api.worker.deadline`) also gets a *share* of that work, at
-most 1 and at least ``SIXTYSIX_THINK_FLOOR``, and a CPU cap of the time left to its deadline.
+most 1 and at least ``SIXTYSIX_THINK_FLOOR``, and a CPU cap of the time left to its deadline,
+at which its sampling also stops on the wall clock.
 :func:`scaled` applies both to a level; at least one deal is always sampled.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -69,22 +71,27 @@ class ThinkSettings:
                    float(settings["SIXTYSIX_THINK_FLOOR"]))
 
     def think(self, share: float = 1.0, deadline_ms: float | None = None) -> Think:
-        """A move's :class:`Think`: ``share`` of the work, a cap of ``deadline_ms`` CPU ms
-        (the time left to its deadline; ``None``: no deadline) and the operator's cap."""
+        """A move's :class:`Think`: ``share`` of the work, the operator's cap, and with
+        ``deadline_ms`` (the time left to its deadline; ``None``: no deadline) a cap of that
+        many CPU ms and a stop at that wall-clock time."""
         cap = min(self.cpu_cap_ms or math.inf, math.inf if deadline_ms is None else deadline_ms)
+        until = None if deadline_ms is None else (
+            time.perf_counter() + max(deadline_ms, MIN_CAP_MS) / 1000)
         return Think(self.scale * share, 0.0 if cap == math.inf else max(cap, MIN_CAP_MS),
-                     self.scale)
+                     self.scale, until)
 
 
 @dataclass(frozen=True, slots=True)
 class Think:
     """What one move spends beyond its level: ``work`` times the level's work (the operator's
-    scale times the move's share), its CPU cap times ``scale``, and at most ``cap_ms`` CPU ms
-    (0: no cap beyond the level's)."""
+    scale times the move's share), its CPU cap times ``scale``, at most ``cap_ms`` CPU ms (0:
+    no cap beyond the level's), and sampling stops at ``until`` (a ``time.perf_counter()``,
+    the reply's deadline; ``None``: none; Tausendeins' levels have no time stop)."""
 
     work: float = 1.0
     cap_ms: float = 0.0
     scale: float = 1.0
+    until: float | None = None
 
 
 #: A move with its level's own work: no setting, no deadline.

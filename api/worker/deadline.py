@@ -7,15 +7,17 @@ jobs wait behind it and how many workers take them; :class:`Pace` turns that int
 of its level's work (deals, playouts, nodes: :func:`api.games.think.scaled`) the reply gets::
 
     each  = (target - waited) / (waiting / workers + 1)   # seconds each job of the queue may take
-    share = min(1, max(floor, each / full))
+    share = min(1, max(floor, PLAN * each / full))
 
 where ``full`` is this worker's running mean (:data:`SMOOTH`) of a reply's wall-clock seconds
 at its full work, measured: each reply's seconds divided by the share it had (which counts the
 job's fixed cost, its loads and saves, as if it scaled too: an over-estimate that errs towards
-less work). Each move of the reply is capped, besides, at the time left to the deadline (CPU
-ms of the deciding thread; :meth:`api.games.think.ThinkSettings.think`).
+less work). :data:`PLAN` leaves room for the replies' spread (a p99 is aimed at, not a mean:
+a ``strong`` reply's CPU p99 is about 15 times its median). Each move of the reply also stops
+sampling at the deadline, on the wall clock and in CPU ms of the deciding thread
+(:meth:`api.games.think.ThinkSettings.think`; at least one deal), :data:`MARGIN` before it.
 
-When ``each`` is below ``floor × full`` even the floor cannot bring the queue in by its
+When ``PLAN × each`` is below ``floor × full`` even the floor cannot bring the queue in by its
 deadlines (more replies wait than the workers can answer in time): the worker notes the tier
 *busy* for :data:`BUSY_SECONDS` (renewed by every such job), and new games against the
 computer are refused with 503 ``computers-busy`` and ``Retry-After``
@@ -31,6 +33,10 @@ from api.games.think import ThinkSettings
 
 #: Weight of the newest reply in the running mean of a full reply's seconds.
 SMOOTH: Final = 0.1
+#: The share of its time a reply plans to spend on average: the rest is room for its spread.
+PLAN: Final = 0.5
+#: Seconds before the deadline a reply's search stops: room for its save and the notice.
+MARGIN: Final = 0.15
 #: Seconds the tier stays noted busy after a job that even the floor could not bring in.
 BUSY_SECONDS: Final = 5
 
@@ -58,7 +64,7 @@ class Pace:
         each = (self.settings.reply_target - waited) / (waiting / max(workers, 1) + 1)
         if self.full <= 0:  # nothing measured yet: full work unless already late
             return Share(1.0, each <= 0)
-        wanted = each / self.full
+        wanted = PLAN * each / self.full
         return Share(min(1.0, max(self.settings.floor, wanted)), wanted < self.settings.floor)
 
     def observe(self, seconds: float, share: float) -> None:

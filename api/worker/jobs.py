@@ -38,7 +38,7 @@ from api.games.service import AfterSave, expire, play_computer, request_computer
 from api.games.store import Game, GameNotFound, GameStore, VersionConflict
 from api.games.think import ThinkSettings
 from api.live import clock
-from api.worker.deadline import BUSY_SECONDS, Pace
+from api.worker.deadline import BUSY_SECONDS, MARGIN, Pace
 from api.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def play_computers(game_id: str, version: int, asked: float | None = None) -> st
     ctx.queue.take_lease(game_id, version)
     try:
         while True:
-            left = None if deadline is None else (deadline - time.time()) * 1000
+            left = None if deadline is None else (deadline - MARGIN - time.time()) * 1000
             try:
                 saved = play_computer(ctx.store, game, ctx.after_save,
                                       settings.think(share, left))

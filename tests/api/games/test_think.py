@@ -4,6 +4,7 @@ settings are, checked, and applied to a level's work: a move spends what they le
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -46,8 +47,13 @@ def test_scale_share_and_caps_set_a_levels_work() -> None:
         strong.work // 2, strong.max_samples // 2, strong.budget_ms / 2)
     floor = scaled(strong, ThinkSettings(scale=0.5, cpu_cap_ms=300).think(0.125))
     assert floor.work == round(strong.work / 16) and floor.budget_ms == 300
-    late = scaled(strong, ThinkSettings().think(1.0, deadline_ms=-40.0))  # past its deadline
+    before = time.perf_counter()
+    late_think = ThinkSettings().think(1.0, deadline_ms=-40.0)  # past its deadline
+    late = scaled(strong, late_think)
     assert late.budget_ms == MIN_CAP_MS and late.work == strong.work
+    assert late_think.until is not None and before < late_think.until <= (
+        time.perf_counter() + MIN_CAP_MS / 1000)
+    assert ThinkSettings().think(0.5).until is None  # no deadline: no wall-clock stop
     assert scaled(LEVEL_TABLE["random"], ThinkSettings(scale=0.1).think()) is LEVEL_TABLE["random"]
     t1001 = scaled_1001(T1001_TABLE["strong"], ThinkSettings(scale=0.25).think())
     assert (t1001.playouts, t1001.bid_samples) == (100, 10)

@@ -17,7 +17,7 @@ import requests
 from api.games.think import ThinkSettings
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.deadline import BUSY_SECONDS, Pace
+from api.worker.deadline import BUSY_SECONDS, PLAN, Pace
 from api.worker.queue import TaskQueue
 from api.worker.run import WorkerThreads
 from api.worker.tier import WORKERS, Heartbeat
@@ -91,14 +91,16 @@ def test_a_reply_on_time_keeps_the_computers_open(own: tuple[str, str]) -> None:
 
 def test_the_share_falls_with_the_queue_to_the_floor() -> None:
     pace = Pace(ThinkSettings(reply_target=1.5, floor=0.125))
+    assert PLAN == 0.5
     assert pace.share(0.0, 20, 1).share == 1.0  # nothing measured yet: full work
-    pace.observe(0.1, 1.0)  # a reply at full work took 0.1 s
+    pace.observe(0.05, 1.0)  # a reply at full work took 50 ms
     assert pace.share(0.0, 0, 1).share == 1.0 and not pace.share(0.0, 0, 1).busy
-    # 29 replies behind it on one worker: 1.5 s / 30 = 50 ms each, half the work
+    # 29 replies behind it on one worker: 1.5 s / 30 = 50 ms each, of which it plans to spend
+    # half (PLAN): half the work
     assert pace.share(0.0, 29, 1).share == pytest.approx(0.5)
     assert pace.share(0.0, 28, 2).share == 1.0  # two workers share the queue
     assert pace.share(0.75, 29, 1).share == pytest.approx(0.25)  # it waited half its time
-    floor = pace.share(0.0, 299, 1)  # 5 ms each: below the floor's 12.5 ms
+    floor = pace.share(0.0, 299, 1)  # 5 ms each, 2.5 planned: below the floor's 6.25 ms
     assert floor.share == 0.125 and floor.busy
     assert pace.share(2.0, 0, 1).busy  # already past its deadline
 
