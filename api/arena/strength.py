@@ -304,10 +304,13 @@ def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
              "through the real queue and one worker process; a ramp of concurrent games, one "
              "step after another, until the reply p99 passed the limit; games per core: the most"
              " games within it; the worker's cores: what it used then, at most one; the model: "
-             "the same humans on one whole quiet core, from the replies' CPU time):", "",
+             "the same humans on one whole quiet core, from the replies' CPU time; the ramp: "
+             "each step's games asked for, reply p99, the games playing at its end and the "
+             "creates refused with 503 computers-busy, in entries measured since replies have "
+             "a deadline):", "",
              "| engine | level | human move, reply p99 limit | games per core | reply p50, p99 "
-             "| hands/min | worker's cores | the next step | model | load average | measured | "
-             "command |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| hands/min | worker's cores | the next step | model | ramp | load average | "
+             "measured | command |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for path, r in paths.items():
         passed = (f"{r['p50_s']:.2f} s, {r['p99_s']:.2f} s | {r['hands_per_minute']:.1f} | "
                   f"{r['worker_cores']:.2f}" if r["games"] else "n/a | n/a | n/a")
@@ -315,10 +318,18 @@ def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
                f"{r['failed_p99_s']:.2f} s, {r['failed_worker_cores']:.2f} cores"
                if "failed_games" in r else "n/a")
         model = f"{r['model_games']}" if "model_games" in r else "n/a"
+        ramp = ramp_text(r.get("ramp", []))
         lines.append(f"| {path} | {r['level']} | {r['human_seconds']:g} s, {r['limit']:g} s | "
-                     f"{r['games']} | {passed} | {nxt} | {model} | {r['load_average'][0]:.1f}-"
+                     f"{r['games']} | {passed} | {nxt} | {model} | {ramp} | "
+                     f"{r['load_average'][0]:.1f}-"
                      f"{r['load_average'][1]:.1f} | {r['measured']} | `{r['command']}` |")
     return lines
+
+
+def ramp_text(steps: list[dict[str, Any]]) -> str:
+    """A capacity ramp's steps in a line: ``games: reply p99, playing, refused`` each."""
+    return "; ".join(f"{s['games']}: {s['p99_s']:.2f} s, {s['playing']} playing, "
+                     f"{s['refused']} refused" for s in steps) or "n/a"
 
 
 def _points_cell(entry: dict[str, Any]) -> str:
