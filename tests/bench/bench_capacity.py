@@ -32,7 +32,8 @@ level's work, down to the floor (``SIXTYSIX_THINK_FLOOR``). ``--think-scale`` an
 plays for ``--step-seconds`` and counts the replies after the warm-up; it prints their count,
 median, p99 and max (s), the games playing at its end and the creates refused, the hands
 finished per minute, the cores the worker used and those every other process used meanwhile.
-The ramp stops after the first step whose p99 passes ``--limit`` (1.5 s); the capacity is the
+The ramp stops after the first step whose p99 passes ``--limit`` (1.5 s; with ``--whole-ramp``
+it plays every step, to show the creates refused as the games grow); the capacity is the
 largest ``N`` whose p99 stayed within it with no create refused: the games one worker core
 carries (one worker process uses
 at most one core; on a shared machine it may get less, which the cores it used say, and the
@@ -350,10 +351,11 @@ def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
                 steps.append({"games": games, "playing": got.playing, "refused": got.refused,
                               "p50_s": percentile(got.replies, 50),
                               "p99_s": percentile(got.replies, 99)})
-                if percentile(got.replies, 99) > args.limit:
+                if percentile(got.replies, 99) > args.limit and failed is None:
                     failed = got
+                if failed is not None and not args.whole_ramp:
                     break
-                if not got.refused and (carried is None or got.games > carried.games):
+                if failed is None and not got.refused:
                     carried = got
         client.close()
     bar.close()
@@ -367,9 +369,13 @@ def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
     if failed is not None:
         out |= {"failed_games": failed.games, "failed_p99_s": percentile(failed.replies, 99),
                 "failed_worker_cores": failed.worker_cores}
+    refused = next((s for s in steps if s["refused"]), None)
     how = (f"the first step past {args.limit:g} s: {failed.games} games, p99 "
            f"{out['failed_p99_s']:.2f} s, the worker used {failed.worker_cores:.2f} cores"
-           if failed is not None else "the ramp ended within the limit: more games may fit")
+           if failed is not None else
+           f"from {refused['games']} games on new games were refused ({refused['playing']} "
+           f"playing)" if refused is not None
+           else "the ramp ended within the limit: more games may fit")
     print(f"capacity: {out['games']} games against {args.level} on one worker core with a "
           f"reply p99 within {args.limit:g} s ({engine_path()} path); {how}", flush=True)
     return out
@@ -439,6 +445,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="a human's mean time per move")
     parser.add_argument("--limit", type=float, default=1.5,
                         help="p99 of a reply, s (also the worker's SIXTYSIX_REPLY_TARGET)")
+    parser.add_argument("--whole-ramp", action="store_true",
+                        help="play every step of the ramp, past the first over the limit")
     parser.add_argument("--think-scale", type=float, default=1.0,
                         help="the worker's SIXTYSIX_THINK_SCALE")
     parser.add_argument("--cpu-cap-ms", type=int, default=0,
