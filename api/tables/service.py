@@ -98,9 +98,7 @@ def _game_spec(variant: str, rules: dict[str, Any], settings: Mapping[str, Any],
                ) -> GameSpec:
     """The spec of a table's game; ``names`` of the player seats, ``top`` the top-level rule
     options of a create request."""
-    # a level no longer offered (an open table stored before) plays as its successor
-    seats = tuple(SeatSpec("computer", level=RETIRED.get(seat["level"], seat["level"]))
-                  if seat["kind"] == "computer"
+    seats = tuple(SeatSpec("computer", level=seat["level"]) if seat["kind"] == "computer"
                   else SeatSpec("human", name=name)
                   for seat, name in zip(table_seats, names, strict=True))
     top = top or {}
@@ -223,8 +221,11 @@ def _start(tables: TableStore, table: Table, first_dealer: int | None = None) ->
     if rated:
         rated = admit(tables.redis, game_id, players)
         reason = None if rated else unrated_reason()
+    # a level no longer offered (a table opened before) plays as the one engine.ai.RETIRED names
+    seats = [{**s, "level": RETIRED.get(s["level"], s["level"])} if s["kind"] == "computer"
+             else s for s in doc.seats]
     new = prepare_game(
-        _game_spec(doc.variant, doc.rules, doc.settings, doc.seats,
+        _game_spec(doc.variant, doc.rules, doc.settings, seats,
                    [s.get("name", "") for s in doc.seats], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc.visibility == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,
