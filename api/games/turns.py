@@ -76,9 +76,11 @@ class ComputersBusy(Unavailable):
 
 def refuse_when_busy(svc: Backends, seats: Sequence[Mapping[str, Any]]) -> None:
     """:class:`ComputersBusy` (before anything is saved; ``Retry-After``: the seconds the
-    workers stay noted busy) for a new game with computer seats while the workers note that
-    they cannot answer the replies waiting in their queue by their deadlines even at their
-    least work (:mod:`api.worker.deadline`). The games under way are served as before."""
+    workers stay noted busy) for a new game with computer seats (``POST /v1/games``, a tour
+    station's start; a table's seats wait for people, so a table is not refused) while the
+    workers note that they cannot answer the replies waiting in their queue by their
+    deadlines even at their least work (:mod:`api.worker.deadline`). The games under way are
+    served as before."""
     if svc.queue is None or not any(s["kind"] == "computer" for s in seats):
         return
     left = svc.queue.busy_for()

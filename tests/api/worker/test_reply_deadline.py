@@ -38,6 +38,19 @@ def _computer_leads(url: str, level: str = "normal") -> dict[str, Any]:
     return game
 
 
+def _answered(url: str, game: dict[str, Any]) -> dict[str, Any]:
+    """The human's view once the computer has answered (it may save twice: a meld, then its
+    lead), long-polling version after version."""
+    token = game["seats"][0]["token"]
+    seen: dict[str, Any] = {"version": game["version"], "legal_actions": []}
+    deadline = time.monotonic() + 30
+    while not seen["legal_actions"] and time.monotonic() < deadline:
+        seen = requests.get(f"{url}/v1/games/{game['game_id']}",
+                            params={"after_version": seen["version"], "wait": 10},
+                            headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    return seen
+
+
 @pytest.fixture
 def own(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """The API on a Redis of its own whose worker tier beats but runs no worker yet (the test
@@ -61,15 +74,16 @@ def test_replies_past_their_deadline_refuse_new_computer_games_and_serve_the_oth
         assert refused.headers["Content-Type"] == "application/problem+json"
         assert 1 <= int(refused.headers["Retry-After"]) <= BUSY_SECONDS
         assert refused.json()["type"].endswith("/computers-busy")
+        player = requests.post(f"{url}/v1/players", json={"name": "Ann"}, timeout=30).json()
+        tour = requests.post(f"{url}/v1/tour/chicago/start", timeout=30,
+                             headers={"Authorization": f"Bearer {player['token']}"})
+        assert tour.status_code == 503 and tour.json()["type"].endswith("/computers-busy")
         humans = requests.post(f"{url}/v1/games", json={"seats": [{"kind": "human"}] * 2},
                                timeout=30)
         assert humans.status_code == 201, humans.text  # no computer: not refused
         for game in games:  # the games under way are answered all the same
-            token = game["seats"][0]["token"]
-            view = requests.get(f"{url}/v1/games/{game['game_id']}",
-                                params={"after_version": game["version"], "wait": 20},
-                                headers={"Authorization": f"Bearer {token}"}, timeout=30)
-            assert view.json()["version"] > game["version"] and view.json()["legal_actions"]
+            view = _answered(url, game)
+            assert view["version"] > game["version"] and view["legal_actions"]
         until(lambda: queue.busy_for() == 0, "the busy note lapses", patience=BUSY_SECONDS + 5)
         again = requests.post(f"{url}/v1/games", json={}, timeout=30)
         assert again.status_code == 201, again.text
@@ -79,12 +93,7 @@ def test_a_reply_on_time_keeps_the_computers_open(own: tuple[str, str]) -> None:
     url, redis_url = own
     queue = TaskQueue(redis.Redis.from_url(redis_url))
     with WorkerThreads(redis_url, think=ThinkSettings(reply_target=5.0)):
-        game = _computer_leads(url)
-        token = game["seats"][0]["token"]
-        view = requests.get(f"{url}/v1/games/{game['game_id']}",
-                            params={"after_version": game["version"], "wait": 20},
-                            headers={"Authorization": f"Bearer {token}"}, timeout=30)
-        assert view.json()["legal_actions"]
+        assert _answered(url, _computer_leads(url))["legal_actions"]
         assert queue.busy_for() == 0
         assert requests.post(f"{url}/v1/games", json={}, timeout=30).status_code == 201
 
