@@ -48,6 +48,15 @@ Variable                       Meaning                                     Defau
                                ``postgresql+psycopg://...``)               a SQLite file)
 ``SIXTYSIX_ARCHIVE_GRACE``     seconds a finished game stays in Redis      3600 (1 hour)
                                once archived
+``SIXTYSIX_THINK_SCALE``       every computer level's work (deals,         1.0
+                               playouts, nodes) and CPU cap times this
+``SIXTYSIX_MOVE_CPU_MS``       CPU ms a computer move stops at, whatever   0 (none)
+                               its level
+``SIXTYSIX_REPLY_TARGET``      seconds from a human's action to the        1.5
+                               computers' reply, the queue's wait
+                               included (the p99 aimed at)
+``SIXTYSIX_THINK_FLOOR``       the least share of its level's work a       0.125
+                               reply gets when the queue is long
 =============================  ==========================================  ==============
 
 ``SIXTYSIX_MAX_GAMES_PER_ADDRESS`` (default 200; 0: no cap) is the most active games (not
@@ -57,6 +66,9 @@ expired, match not over) created from one client address; one more is a 403 prob
 archive's pending games by a web process while no worker process runs
 (:mod:`api.http.archive_drain`); ``SIXTYSIX_ARCHIVE_PENDING_WARN`` (default 10000) the finished
 games waiting for the archive above which ``/readyz`` says ``backlog`` (none is refused).
+
+The four think-time settings are read by the worker processes (:mod:`api.games.think`,
+:mod:`api.worker.deadline`; docs/operations.md gives the capacity of each).
 
 Rate limits are in ``limits`` notation (``10/second``, ``100 per 5 minutes``); ``off`` disables
 one; :mod:`api.http.limits` says why the defaults are what they are.
@@ -102,6 +114,10 @@ DEFAULTS: dict[str, Any] = {
     "SIXTYSIX_ARCHIVE_GRACE": 3600,
     "SIXTYSIX_ARCHIVE_WEB_DRAIN": 5.0,
     "SIXTYSIX_ARCHIVE_PENDING_WARN": 10000,
+    "SIXTYSIX_THINK_SCALE": 1.0,
+    "SIXTYSIX_MOVE_CPU_MS": 0,
+    "SIXTYSIX_REPLY_TARGET": 1.5,
+    "SIXTYSIX_THINK_FLOOR": 0.125,
 }
 
 

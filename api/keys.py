@@ -433,6 +433,9 @@ def active_key(minute: int) -> str:
 AWAITING: Final = f"{PREFIX}:awaiting-computers"
 #: Games with a clock's deadline (game id -> deadline, epoch seconds).
 DEADLINES: Final = f"{PREFIX}:clock-deadlines"
+#: Set (with a time to live) while the workers cannot answer the waiting replies by their
+#: deadlines even at their least work (:mod:`api.worker.deadline`): no new computer games.
+COMPUTERS_BUSY: Final = f"{PREFIX}:computers-busy"
 
 
 def lease_key(game_id: str) -> str:

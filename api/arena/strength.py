@@ -49,6 +49,7 @@ from tqdm import tqdm
 
 from api import arena
 from api.arena.sequential import SequentialShare
+from engine.ai.player import LEVELS, RETIRED
 from engine.errors import InvalidOption
 
 # The engine paths (pure Python or compiled) as engine.native tells them.
@@ -63,6 +64,11 @@ from engine.tausendeins.options import T1001Rules
 #: Pairings of the table, (stronger, weaker) as (a, b).
 PAIRINGS: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
                    ("strong", "strong_v1"), ("expert", "strong"), ("expert", "strong_v1"))
+#: The levels one above the other, each with the level below it: a level is offered
+#: (:data:`engine.ai.LEVELS`) only while the table decides it stronger than that one
+#: (:func:`decided_stronger`), in the table's own game.
+LADDER: Final = (("easy", "random"), ("normal", "easy"), ("strong", "normal"),
+                 ("expert", "strong"))
 
 
 #: The key of the JSON file that holds ``python -m tests.bench.bench_capacity --record``'s figures,
@@ -199,6 +205,32 @@ def _verdict(entry: dict[str, Any]) -> str:
     return "undecided (50% inside)"
 
 
+def decided_stronger(entries: dict[str, dict[str, Any]], a: str, b: str,
+                     game: str = SIXTY_SIX) -> bool:
+    """Whether an entry of ``a`` against ``b`` in ``game`` (either engine path) has its
+    anytime-valid interval of a's share wholly above 50%."""
+    return any(key != CAPACITY and e.get("game", SIXTY_SIX) == game
+               and [bot["level"] for bot in e["bots"]] == [a, b]
+               and e["sequential"]["decided"] and e["sequential"]["low"] > 0.5
+               for key, e in entries.items())
+
+
+def _offered(entries: dict[str, dict[str, Any]]) -> list[str]:
+    """The section of the levels offered: each level of :data:`LADDER`, whether the table
+    decides it stronger than the one below, and whether the API offers it."""
+    lines = ["", "Levels offered (`GET /v1/rules`): a level is offered only while a pairing "
+             "above, in the table's own game, decides it stronger than the level below it "
+             "(its interval wholly above 50%); a level that is not stays for the arena, and a "
+             "stored game's seat of it plays as the level named here:", "",
+             "| level | the level below | decided stronger | offered |", "|---|---|---|---|"]
+    for a, b in LADDER:
+        decided = decided_stronger(entries, a, b)
+        offer = ("yes" if a in LEVELS else f"no: a stored game's `{a}` seat plays as "
+                 f"`{RETIRED[a]}`" if a in RETIRED else "no")
+        lines.append(f"| {a} | {b} | {'yes' if decided else 'no'} | {offer} |")
+    return lines
+
+
 def render(entries: dict[str, dict[str, Any]]) -> str:
     """The markdown of docs/strength.md from the JSON entries (game by game, the table's own
     first, each in the order of PAIRINGS, then its other pairings)."""
@@ -259,7 +291,7 @@ def render(entries: dict[str, dict[str, Any]]) -> str:
               "moves):", "", "| level | median | p99 | moves |", "|---|---|---|---|"]
     for level, (med, p99, moves) in think.items():
         lines.append(f"| {level} | {med:.0f} | {p99:.0f} | {moves} |")
-    return "\n".join(lines + _capacity(entries.get(CAPACITY, {}))) + "\n"
+    return "\n".join(lines + _offered(entries) + _capacity(entries.get(CAPACITY, {}))) + "\n"
 
 
 def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
@@ -272,10 +304,13 @@ def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
              "through the real queue and one worker process; a ramp of concurrent games, one "
              "step after another, until the reply p99 passed the limit; games per core: the most"
              " games within it; the worker's cores: what it used then, at most one; the model: "
-             "the same humans on one whole quiet core, from the replies' CPU time):", "",
+             "the same humans on one whole quiet core, from the replies' CPU time; the ramp: "
+             "each step's games asked for, reply p99, the games playing at its end and the "
+             "creates refused with 503 computers-busy, in entries measured since replies have "
+             "a deadline):", "",
              "| engine | level | human move, reply p99 limit | games per core | reply p50, p99 "
-             "| hands/min | worker's cores | the next step | model | load average | measured | "
-             "command |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| hands/min | worker's cores | the next step | model | ramp | load average | "
+             "measured | command |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for path, r in paths.items():
         passed = (f"{r['p50_s']:.2f} s, {r['p99_s']:.2f} s | {r['hands_per_minute']:.1f} | "
                   f"{r['worker_cores']:.2f}" if r["games"] else "n/a | n/a | n/a")
@@ -283,10 +318,18 @@ def _capacity(paths: dict[str, dict[str, Any]]) -> list[str]:
                f"{r['failed_p99_s']:.2f} s, {r['failed_worker_cores']:.2f} cores"
                if "failed_games" in r else "n/a")
         model = f"{r['model_games']}" if "model_games" in r else "n/a"
+        ramp = ramp_text(r.get("ramp", []))
         lines.append(f"| {path} | {r['level']} | {r['human_seconds']:g} s, {r['limit']:g} s | "
-                     f"{r['games']} | {passed} | {nxt} | {model} | {r['load_average'][0]:.1f}-"
+                     f"{r['games']} | {passed} | {nxt} | {model} | {ramp} | "
+                     f"{r['load_average'][0]:.1f}-"
                      f"{r['load_average'][1]:.1f} | {r['measured']} | `{r['command']}` |")
     return lines
+
+
+def ramp_text(steps: list[dict[str, Any]]) -> str:
+    """A capacity ramp's steps in a line: ``games: reply p99, playing, refused`` each."""
+    return "; ".join(f"{s['games']}: {s['p99_s']:.2f} s, {s['playing']} playing, "
+                     f"{s['refused']} refused" for s in steps) or "n/a"
 
 
 def _points_cell(entry: dict[str, Any]) -> str:

@@ -1,12 +1,15 @@
 """Computer seats: a registry of levels, each deciding from the seat's view only.
 
 A level is a function from a seat's view (``engine.hosted.view(state, seat)``, the dict a
-human client gets) to an action among ``view["legal_actions"]``; it never sees the full state.
-Add a level with :func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents
-of :mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``, ``expert``) are registered
-here, each deciding a Tausendeins view by :mod:`engine.tausendeins.ai` instead, where
-``expert`` plays as ``strong`` (:data:`TAUSENDEINS_PLAYS_AS`). Each decision seeds its own
-generator from the OS, so no client can predict a computer's choices.
+human client gets) and what its search may spend (:class:`api.games.think.Think`) to an action
+among ``view["legal_actions"]``; it never sees the full state. Add a level with
+:func:`register_level`; ``GET /v1/rules`` lists them. The computer opponents of
+:mod:`engine.ai` (``random``, ``easy``, ``normal``, ``strong``) are registered here, each
+deciding a Tausendeins view by :mod:`engine.tausendeins.ai` instead
+(:data:`TAUSENDEINS_PLAYS_AS`). A level no longer offered (:data:`engine.ai.RETIRED`:
+``expert``, not shown stronger than ``strong``) is not registered, so no new seat gets it; a
+stored game's seat of one plays as the level named there (:func:`computer_level`). Each
+decision seeds its own generator from the OS, so no client can predict a computer's choices.
 """
 
 from __future__ import annotations
@@ -17,15 +20,17 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
 
-from engine.ai import LEVELS, choose
+from api.games.think import Think, scaled, scaled_1001
+from engine.ai import LEVELS, RETIRED, choose
+from engine.ai.player import LEVEL_TABLE
 from engine.hosted import TAUSENDEINS, HostedAction
-from engine.tausendeins.ai.player import LEVELS as T1001_LEVELS
+from engine.tausendeins.ai.player import LEVEL_TABLE as T1001_TABLE
 from engine.tausendeins.ai.player import choose as choose_1001
 
-Chooser = Callable[[dict[str, Any]], HostedAction]
+Chooser = Callable[[dict[str, Any], Think], HostedAction]
 
 #: The Tausendeins level each public level plays as (its own where it has one).
-TAUSENDEINS_PLAYS_AS: Final = {name: name if name in T1001_LEVELS else "strong"
+TAUSENDEINS_PLAYS_AS: Final = {name: name if name in T1001_TABLE else "strong"
                                for name in LEVELS}
 
 
@@ -44,11 +49,27 @@ def register_level(name: str, description: str, choose: Chooser) -> None:
     COMPUTER_LEVELS[name] = Level(name, description, choose)
 
 
-def choose_move(level: str, view: dict[str, Any]) -> HostedAction:
-    """``level``'s action in the position of ``view``, by the search of the view's game."""
+def computer_level(name: str) -> Level:
+    """The level a stored seat of level ``name`` plays as: ``name``'s own, or for a level no
+    longer offered the one :data:`engine.ai.RETIRED` names. ``KeyError`` for any other."""
+    return COMPUTER_LEVELS[RETIRED.get(name, name)]
+
+
+def unknown_level(level: str) -> str:
+    """Why ``level`` is refused for a new seat: unknown, or no longer offered."""
+    if level in RETIRED:
+        return (f"level {level!r} is no longer offered: docs/strength.md does not show it "
+                f"stronger than {RETIRED[level]!r}, which plays for it in a stored game")
+    return f"unknown level {level!r}"
+
+
+def choose_move(level: str, view: dict[str, Any], think: Think) -> HostedAction:
+    """``level``'s action in the position of ``view``, by the search of the view's game, with
+    its work as ``think`` sets it (:func:`api.games.think.scaled`)."""
     if view["variant"] == TAUSENDEINS:
-        return choose_1001(view, TAUSENDEINS_PLAYS_AS[level], random.Random())
-    return choose(view, level=level)
+        lv = T1001_TABLE[TAUSENDEINS_PLAYS_AS[level]]
+        return choose_1001(view, scaled_1001(lv, think), random.Random())
+    return choose(view, level=scaled(LEVEL_TABLE[level], think), until=think.until)
 
 
 for _name, _description in LEVELS.items():

@@ -31,10 +31,11 @@ from typing import Any, Final, Protocol
 
 from api.errors import FieldError
 from api.games import rated
-from api.games.computers import COMPUTER_LEVELS
+from api.games.computers import computer_level
 from api.games.meta import ExtraMeta, GameMeta
 from api.games.spec import GameSpec, check_spec, seats_of
 from api.games.store import Game, GameStore, IdempotentWrite
+from api.games.think import FULL, Think
 from api.games.think_time import computer_thinking
 from api.games.tokens import digest, new_token
 from api.keys import owner_key
@@ -226,16 +227,17 @@ def act(store: GameStore, game: Game, seat: int, action: HostedAction,
     return saved
 
 
-def expire(store: GameStore, game: Game, *, search: bool, after_save: AfterSave
-           ) -> Game | None:
+def expire(store: GameStore, game: Game, *, search: bool, after_save: AfterSave,
+           think: Think = FULL) -> Game | None:
     """Apply what the game's clock does now that it has run out (see :mod:`api.live.clock`), one
     save per action; the last saved game, or ``None`` when nothing is due. The delayed job
     calls it at the deadline (``search``: a computer may choose the move), and every request
     touching the game after it (no search: :class:`~api.live.clock.NeedsWorker` for a computer's
-    move). Raises :class:`~api.games.store.VersionConflict` if someone saved first."""
+    move; ``think``: what the computer's search may spend). Raises
+    :class:`~api.games.store.VersionConflict` if someone saved first."""
     saved = None
     while clock.due(game.meta, time.time()):
-        chosen = clock.timeout_action(game.state, game.meta, search=search)
+        chosen = clock.timeout_action(game.state, game.meta, search=search, think=think)
         if chosen is None:
             break
         game = saved = act(store, game, *chosen, after_save=after_save, timed_out=True)
@@ -271,16 +273,18 @@ def computer_to_move(state: HostedState, meta: GameMeta) -> int | None:
     return None
 
 
-def play_computer(store: GameStore, game: Game, after_save: AfterSave) -> Game | None:
-    """Choose the next computer seat's action from its view (the search: a worker's CPU work)
-    and :func:`act` it; ``None`` if no computer is to move. Raises as :func:`act` does."""
+def play_computer(store: GameStore, game: Game, after_save: AfterSave, think: Think = FULL,
+                  ) -> Game | None:
+    """Choose the next computer seat's action from its view (the search: a worker's CPU work,
+    as much as ``think`` gives it) and :func:`act` it; ``None`` if no computer is to move.
+    Raises as :func:`act` does."""
     seat = computer_to_move(game.state, game.meta)
     if seat is None:
         return None
     level = game.meta["seats"][seat]["level"]
     assert level is not None  # a computer seat's
     with computer_thinking(level):
-        choice = COMPUTER_LEVELS[level].choose(view(game.state, seat))
+        choice = computer_level(level).choose(view(game.state, seat), think)
     return act(store, game, seat, choice, after_save=after_save)
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Final
 
 from api.errors import FieldError
-from api.games.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS, unknown_level
 from api.live import clock
 from engine import InvalidOption, Settings
 from engine.games import make_rules
@@ -136,8 +136,7 @@ def _seats(specs: tuple[SeatSpec, ...], players: int) -> list[dict[str, Any]]:
             continue
         level = "random" if spec.level is None else spec.level
         if level not in COMPUTER_LEVELS:
-            raise FieldError(f"seats.{i}.level", f"unknown level {level!r}",
-                             list(COMPUTER_LEVELS))
+            raise FieldError(f"seats.{i}.level", unknown_level(level), list(COMPUTER_LEVELS))
         name = f"Computer ({level})" if spec.name is None else spec.name
         seats.append({"kind": "computer", "name": name, "level": level})
     return seats

@@ -6,7 +6,9 @@ settlement at once, a computer's move for the seat on the worker tier); after ea
 computers' move is enqueued and the clock's next deadline scheduled
 (:func:`enqueue_computers`). A queue that cannot be reached after a save is logged, not an
 error: the save stands, and the next request touching the game (or a worker's sweep) enqueues
-the move. A game with computer seats or a clock needs a task queue (:func:`require_queue`).
+the move. A game with computer seats or a clock needs a task queue (:func:`require_queue`); a
+new one with computer seats is refused while the workers cannot answer the replies waiting for
+them in time (:func:`refuse_when_busy`, :mod:`api.worker.deadline`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,27 @@ def require_queue(svc: Backends, seats: Sequence[Mapping[str, Any]], clocked: bo
     if svc.queue is None and (clocked or any(s["kind"] == "computer" for s in seats)):
         raise NoTaskQueue("this server has no task queue for the computers "
                           "(REDIS_URL is a Redis Cluster and QUEUE_URL is not set)")
+
+
+class ComputersBusy(Unavailable):
+    slug = "computers-busy"
+    title = "The computers cannot take another game now"
+
+
+def refuse_when_busy(svc: Backends, seats: Sequence[Mapping[str, Any]]) -> None:
+    """:class:`ComputersBusy` (before anything is saved; ``Retry-After``: the seconds the
+    workers stay noted busy) for a new game with computer seats (``POST /v1/games``, a tour
+    station's start; a table's seats wait for people, so a table is not refused) while the
+    workers note that they cannot answer the replies waiting in their queue by their
+    deadlines even at their least work (:mod:`api.worker.deadline`). The games under way are
+    served as before."""
+    if svc.queue is None or not any(s["kind"] == "computer" for s in seats):
+        return
+    left = svc.queue.busy_for()
+    if left:
+        raise ComputersBusy("the computers cannot answer the games under way in time even at "
+                            "their least work; no new game against them now, retry later "
+                            "(nothing was done)", retry_after=left)
 
 
 def computers_unavailable(svc: Backends, game: Game) -> bool:

@@ -136,6 +136,10 @@ ERRORS: Final[dict[str, dict[str, Any]]] = {
         "advice-queue-full", "Too many hints and analyses are waiting for the computer", 503,
         "8 hints or analyses are already waiting for a worker; retry later (nothing was done)",
         "/v1/analysis", queue_limit=8),
+    "computers_busy": problem(
+        "computers-busy", "The computers cannot take another game now", 503,
+        "the computers cannot answer the games under way in time even at their least work; no "
+        "new game against them now, retry later (nothing was done)", "/v1/games"),
     "advice_timeout": problem(
         "advice-timeout", "The computer did not answer in time", 503,
         "no answer within 15 s; retry later (nothing was saved)", "/v1/analysis"),

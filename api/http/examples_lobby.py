@@ -68,7 +68,7 @@ LOBBY_ERRORS: Final[dict[str, dict[str, Any]]] = {
         "one fills and starts or expires", "/v1/tables", max_open_tables=1,
         open_tables=[TABLE_ID]),
     "unknown_level": _validation("/v1/tables", "seats.1.level", "unknown level 'genius'",
-                                 allowed=["random", "easy", "normal", "strong", "expert"]),
+                                 allowed=["random", "easy", "normal", "strong"]),
     "no_such_seat": _validation(f"{_TABLE}/join", "seat", "this table has seats 0..1"),
     "station_not_found": problem(
         "station-not-found", "No such tour station", 404,

@@ -157,6 +157,14 @@ RESPONSES: Final[dict[str, dict[str, Any]]] = {
         headers=("Retry-After",)),
     "TooManyGames": _errors("too-many-games: the client address has "
                             "SIXTYSIX_MAX_GAMES_PER_ADDRESS active games", "too_many_games"),
+    "ComputersBusy": _errors(
+        "computers-busy (the computers cannot answer the games under way within their reply "
+        "deadline, SIXTYSIX_REPLY_TARGET, even at their least work, so no new game with a "
+        "computer seat is created now: nothing was done, the games under way are served; "
+        "retry after Retry-After), store-unavailable (nothing was applied; retry after "
+        "Retry-After) or outcome-unknown (no Retry-After: the store did not confirm the "
+        "save, it may have been applied; repeat the request with the same Idempotency-Key)",
+        "computers_busy", "store_unavailable", "outcome_unknown", headers=("Retry-After",)),
     "AdviceUnavailable": _errors(
         "advice-queue-full (as many hints and analyses as SIXTYSIX_ADVICE_QUEUE allows wait "
         "for a worker; nothing was done), advice-timeout (no worker answered within "

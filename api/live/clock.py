@@ -40,8 +40,9 @@ from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from api.errors import FieldError
-from api.games.computers import COMPUTER_LEVELS
+from api.games.computers import COMPUTER_LEVELS, computer_level, unknown_level
 from api.games.meta import GameMeta
+from api.games.think import FULL, Think
 from engine import HAND_OVER, PLAYING, Event, IllegalAction
 from engine.actions import CONTINUE, FORFEIT_ACTION, TIMEOUT_ACTION
 from engine.hosted import (
@@ -100,7 +101,7 @@ def check_settings(settings: Mapping[str, Any], players: int) -> dict[str, Any] 
                          f"must be null (no clock) or {low} to {MAX_THINK_S} seconds")
     level = settings.get("timeout_level", "normal")
     if level not in COMPUTER_LEVELS:
-        raise FieldError("settings.timeout_level", f"unknown level {level!r}",
+        raise FieldError("settings.timeout_level", unknown_level(level),
                          list(COMPUTER_LEVELS))
     return {"think_time_s": think, "on_timeout": settings.get("on_timeout", "computer"),
             "timeout_level": level,
@@ -178,10 +179,11 @@ def due(meta: GameMeta, now: float) -> bool:
     return clock is not None and clock["deadline"] is not None and now >= clock["deadline"]
 
 
-def timeout_action(state: HostedState, meta: GameMeta, *, search: bool,
+def timeout_action(state: HostedState, meta: GameMeta, *, search: bool, think: Think = FULL,
                    ) -> tuple[int, HostedAction] | None:
     """The seat and action the clock makes now that it has run out (``None``: nothing to
-    do). ``search``: a computer may choose (in a worker); else :class:`NeedsWorker`."""
+    do). ``search``: a computer may choose (in a worker), spending what ``think`` gives it;
+    else :class:`NeedsWorker`."""
     clock = _running(meta)
     if clock["kind"] == SETTLEMENT:
         seats = reading(state, meta)
@@ -195,7 +197,7 @@ def timeout_action(state: HostedState, meta: GameMeta, *, search: bool,
         return seat, TIMEOUT_ACTION
     if not search:
         raise NeedsWorker(seat)
-    return seat, COMPUTER_LEVELS[clock["timeout_level"]].choose(view(state, seat))
+    return seat, computer_level(clock["timeout_level"]).choose(view(state, seat), think)
 
 
 def _running(meta: GameMeta) -> dict[str, Any]:

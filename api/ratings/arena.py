@@ -17,6 +17,7 @@ from api.games.computers import COMPUTER_LEVELS
 from api.ratings.model import Rating
 from api.ratings.service import rate_match
 from api.ratings.store import RatingStore
+from engine.ai import RETIRED
 
 COMPUTER: Final = "computer"
 
@@ -42,10 +43,13 @@ def arena_matches(result: ArenaResult) -> list[int]:
 
 
 def check_rateable(a: str, b: str) -> None:
-    """:class:`ArenaError` unless ``a`` and ``b`` are two different plain computer levels."""
+    """:class:`ArenaError` unless ``a`` and ``b`` are two different plain computer levels:
+    those offered, or one no longer offered (:data:`engine.ai.RETIRED`), whose rating the
+    games stored with it still move."""
+    rateable = [*COMPUTER_LEVELS, *RETIRED]
     for level in (a, b):
-        if level not in COMPUTER_LEVELS:
-            raise ArenaError(f"--rate rates the computer levels ({', '.join(COMPUTER_LEVELS)}); "
+        if level not in rateable:
+            raise ArenaError(f"--rate rates the computer levels ({', '.join(rateable)}); "
                              f"{level!r} is not one")
     if a == b:
         raise ArenaError("--rate needs two different levels")

@@ -46,6 +46,7 @@ from api.players.store import Player, PlayerStore
 from api.tables.seat_tokens import seat_token
 from api.tables.store import Table, TableConflict, TableDoc, TableStore
 from engine import Rules
+from engine.ai import RETIRED
 from engine.games import make_rules
 from engine.hosted import legal_actions, players_of, variant_of
 
@@ -220,8 +221,11 @@ def _start(tables: TableStore, table: Table, first_dealer: int | None = None) ->
     if rated:
         rated = admit(tables.redis, game_id, players)
         reason = None if rated else unrated_reason()
+    # a level no longer offered (a table opened before) plays as the one engine.ai.RETIRED names
+    seats = [{**s, "level": RETIRED.get(s["level"], s["level"])} if s["kind"] == "computer"
+             else s for s in doc.seats]
     new = prepare_game(
-        _game_spec(doc.variant, doc.rules, doc.settings, doc.seats,
+        _game_spec(doc.variant, doc.rules, doc.settings, seats,
                    [s.get("name", "") for s in doc.seats], first_dealer),
         {"table": {"table_id": table.table_id, "private": doc.visibility == "private",
                    "invite_sha256": digest(invite) if invite else None, "players": players,

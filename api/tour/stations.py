@@ -1,8 +1,10 @@
 """The eight stations of the Route-66 tour, Chicago to Santa Monica.
 
 Each station is a diner with a named opponent: easy at the first two, normal in the middle,
-strong at Flagstaff and expert at the last, Santa Monica; each with its own variant and match
-length (the seed names neither, so the diners and their cooks are the game's own). In
+strong at the last two, Flagstaff and Santa Monica (a longer match there; the last was
+``expert``'s until it was no longer offered, not shown stronger than ``strong``); each with
+its own variant and match length (the seed names neither, so the diners and their cooks are
+the game's own). In
 three-hand the diner's two regulars sit at the table; in four-hand the player's partner is a
 normal computer.
 """
@@ -41,7 +43,7 @@ STATIONS: Final = (
     Station("albuquerque", "Albuquerque", "Turquoise Counter", "Rosa and Luis", "normal",
             "four-hand", 7, ("Rosa", "Luis")),
     Station("flagstaff", "Flagstaff", "Pine Country Diner", "Walt", "strong", "sixty-six", 7),
-    Station("santa-monica", "Santa Monica", "End of the Trail Pier Café", "Pearl", "expert",
+    Station("santa-monica", "Santa Monica", "End of the Trail Pier Café", "Pearl", "strong",
             "sixty-six", 11),
 )
 BY_SLUG: Final = {s.slug: s for s in STATIONS}

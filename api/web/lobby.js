@@ -11,8 +11,7 @@ const REFRESH_MS = 5000;
 const THINK_TIMES = [10, 15, 20, 30, 45, 60, 90, 120];
 const FALLBACK_RULES = {
   variants: [{ name: "sixty-six", players: 2 }],
-  computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" },
-    { name: "expert" }],
+  computer_levels: [{ name: "random" }, { name: "easy" }, { name: "normal" }, { name: "strong" }],
   options: [{ name: "match_points", allowed: [3, 7, 11], default: 7 }],
 };
 

@@ -13,6 +13,11 @@ mid-move it loses nothing but the move it was choosing, which the next request t
 game, or a waiting action request, enqueues again once the lease has run out
 (:func:`api.games.service.request_computers`).
 
+:func:`play_computers` also names when the reply was asked: its deadline runs from then, and the
+share of its level's work each of its moves gets is set by that deadline and the queue
+(:class:`api.worker.deadline.Pace`, the context's ``pace``, which also holds the operator's
+think-time settings, :mod:`api.games.think`).
+
 :func:`clock_expired` is the clock's delayed job (:mod:`api.live.clock`): it too names the game and
 the version it was scheduled at and does nothing if the game moved on (a player acted in
 time, a request applied the timeout first, or a duplicate ran already).
@@ -23,7 +28,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from api.archive.sweep import Archiver
@@ -31,7 +36,9 @@ from api.errors import FieldError
 from api.games.advice import advise
 from api.games.service import AfterSave, expire, play_computer, request_computers
 from api.games.store import Game, GameNotFound, GameStore, VersionConflict
+from api.games.think import ThinkSettings
 from api.live import clock
+from api.worker.deadline import BUSY_SECONDS, MARGIN, Pace
 from api.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
@@ -51,6 +58,7 @@ class WorkerContext:
     queue: TaskQueue
     after_save: AfterSave
     archiver: Archiver | None = None
+    pace: Pace = field(default_factory=lambda: Pace(ThinkSettings()))
 
 
 _bound = threading.local()
@@ -68,11 +76,13 @@ def context() -> WorkerContext:
     return found
 
 
-def play_computers(game_id: str, version: int) -> str:
+def play_computers(game_id: str, version: int, asked: float | None = None) -> str:
     """Play the computers of ``game_id`` from ``version`` until a human must act.
 
-    Answers :data:`DONE` (a human must act, or the game is over; ``moves`` logged),
-    :data:`STALE` (the game is at another version: dropped) or :data:`GONE` (no such game).
+    ``asked`` (``time.time()`` when the reply was enqueued; ``None``: a job without one) starts
+    the reply's deadline. Answers :data:`DONE` (a human must act, or the game is over;
+    ``moves`` logged), :data:`STALE` (the game is at another version: dropped) or :data:`GONE`
+    (no such game).
     """
     ctx = context()
     started = time.time()
@@ -85,12 +95,22 @@ def play_computers(game_id: str, version: int) -> str:
         log.info("move job of %s at version %d dropped: the game is at %d", game_id, version,
                  game.version)
         return STALE
+    settings = ctx.pace.settings
+    deadline, share = None, 1.0
+    if asked is not None:
+        deadline = asked + settings.reply_target
+        decided = ctx.pace.share(started - asked, *ctx.queue.move_load())
+        share = decided.share
+        if decided.busy:
+            ctx.queue.note_busy(BUSY_SECONDS)
     moves = 0
     ctx.queue.take_lease(game_id, version)
     try:
         while True:
+            left = None if deadline is None else (deadline - MARGIN - time.time()) * 1000
             try:
-                saved = play_computer(ctx.store, game, ctx.after_save)
+                saved = play_computer(ctx.store, game, ctx.after_save,
+                                      settings.think(share, left))
             except VersionConflict as exc:
                 log.info("move of %s at version %d dropped: saved by another at %d", game_id,
                          exc.expected, exc.current)
@@ -99,6 +119,8 @@ def play_computers(game_id: str, version: int) -> str:
                 ctx.queue.settled(game_id, started)
                 clock.schedule(ctx.queue, game.game_id, game.version, game.meta)
                 log.debug("%s: %d computer moves, a human to act", game_id, moves)
+                if moves:
+                    ctx.pace.observe(time.time() - started, share)
                 return DONE
             moves += 1
             ctx.queue.take_lease(game_id, saved.version)
@@ -130,7 +152,8 @@ def clock_expired(game_id: str, version: int) -> str:
     if early > 0:
         time.sleep(early)
     try:
-        saved = expire(ctx.store, game, search=True, after_save=ctx.after_save)
+        saved = expire(ctx.store, game, search=True, after_save=ctx.after_save,
+                       think=ctx.pace.settings.think())
     except VersionConflict:
         return STALE
     if saved is None:

@@ -14,8 +14,11 @@ Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a 
 so ``QUEUE_URL`` names a single server when the games live on a cluster):
 
 * ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
-  game and version (job id :func:`move_job_id`); unbounded: every game waiting for a computer
-  has at most one job per version and a duplicate is dropped by the version check.
+  game and version (job id :func:`move_job_id`), stamped with the time it was asked (its
+  deadline runs from then: :mod:`api.worker.deadline`); unbounded: every game waiting for a
+  computer has at most one job per version and a duplicate is dropped by the version check.
+  When the workers cannot answer it in time even at their least work they note it
+  (:meth:`TaskQueue.note_busy`) and new games against the computer are refused.
 * the clock's delayed jobs (:func:`api.worker.jobs.clock_expired`, job id
   :func:`api.live.clock.clock_job_id`) are put on ``sixtysix-moves`` by RQ's scheduler when due.
 * ``sixtysix-advice`` — hints and analyses; at most ``advice_limit`` jobs wait in it: one more
@@ -47,13 +50,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
 
 import redis
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.results import Result
 from rq.serializers import JSONSerializer
 
-from api.keys import AWAITING, DEADLINES, lease_key
+from api.keys import AWAITING, COMPUTERS_BUSY, DEADLINES, lease_key
 from api.live.clock import SWEPT, clock_job_id, clock_job_ids
 from api.runtime.redis_connect import connect
 from api.worker.tier import TierWatch
@@ -170,9 +173,12 @@ class TaskQueue:
     # ------------------------------------------------------------------ moves
 
     def enqueue_move(self, game_id: str, version: int) -> None:
-        """Ask a worker to play the computers of ``game_id`` from ``version`` on."""
-        self.redis.zadd(AWAITING, {game_id: time.time()})
-        self.moves.enqueue(MOVE_JOB, game_id, version, job_id=move_job_id(game_id, version),
+        """Ask a worker to play the computers of ``game_id`` from ``version`` on (the job
+        carries the time asked, ``time.time()``: its deadline runs from then)."""
+        asked = time.time()
+        self.redis.zadd(AWAITING, {game_id: asked})
+        self.moves.enqueue(MOVE_JOB, game_id, version, asked,
+                           job_id=move_job_id(game_id, version),
                            job_timeout=MOVE_TIMEOUT, result_ttl=RESULT_TTL,
                            failure_ttl=RESULT_TTL, retry=Retry(max=2))
 
@@ -215,6 +221,19 @@ class TaskQueue:
 
     def drop_lease(self, game_id: str) -> None:
         self.redis.delete(lease_key(game_id))
+
+    def move_load(self) -> tuple[int, int]:
+        """Jobs waiting in the moves queue, and the workers that take them (at least 1)."""
+        return self.moves.count, max(1, Worker.count(connection=self.redis, queue=self.moves))
+
+    def note_busy(self, seconds: int) -> None:
+        """The workers cannot answer the waiting replies in time: say so for ``seconds``."""
+        self.redis.set(COMPUTERS_BUSY, 1, ex=seconds)
+
+    def busy_for(self) -> int:
+        """Seconds the workers stay noted busy (:meth:`note_busy`); 0 when they are not."""
+        left: int = self.redis.ttl(COMPUTERS_BUSY)
+        return max(left, 0)
 
     # ------------------------------------------------------------------ delayed jobs
 

@@ -50,11 +50,13 @@ from api.composition import compose
 from api.config import DEFAULTS, from_env
 from api.games.service import request_computers
 from api.games.store import GameNotFound
+from api.games.think import ThinkSettings
 from api.live import clock
 from api.runtime.redis_connect import connect, redact
 from api.runtime.started import Started
 from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
+from api.worker.deadline import Pace
 from api.worker.priority import lower_priority
 from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
 from api.worker.scheduler import Scheduler, StandByScheduler
@@ -107,19 +109,21 @@ def queue_url(env: Mapping[str, str]) -> str:
 def build_context(redis_url: str, queue: str,
                   timeout: float = DEFAULTS["SIXTYSIX_REDIS_TIMEOUT"],
                   game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"], database_url: str = "",
-                  archive_grace: int = DEFAULTS["SIXTYSIX_ARCHIVE_GRACE"]
-                  ) -> jobs.WorkerContext:
+                  archive_grace: int = DEFAULTS["SIXTYSIX_ARCHIVE_GRACE"],
+                  think: ThinkSettings | None = None) -> jobs.WorkerContext:
     """The worker's adapters on ``redis_url``, the task queue on ``queue`` and the archive at
     ``database_url`` (none: ``""``), built once by the composition root
     (:func:`api.composition.compose`); a game it saves lives ``game_ttl`` seconds, as one the
-    web tier saves, and ``archive_grace`` seconds once archived."""
+    web tier saves, and ``archive_grace`` seconds once archived; its computers think as
+    ``think`` sets (default: the defaults of :mod:`api.games.think`)."""
     client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
     tasks = TaskQueue.from_url(queue, timeout)
     archive = Archive.open(database_url, timeout) if database_url else None
     built = compose(client, tasks, game_ttl=game_ttl, settle_wait=timeout, archive=archive,
                     archive_grace=archive_grace)
-    return jobs.WorkerContext(built.games, tasks, built.after_save, built.archiver)
+    return jobs.WorkerContext(built.games, tasks, built.after_save, built.archiver,
+                              Pace(think or ThinkSettings()))
 
 
 def _on_stop_signals(stopped: threading.Event,
@@ -288,7 +292,7 @@ def main(argv: list[str] | None = None) -> None:
         _lower_priority()
     ctx = build_context(settings["REDIS_URL"], queue_url(os.environ), timeout,
                         settings["SIXTYSIX_GAME_TTL"], settings["DATABASE_URL"],
-                        settings["SIXTYSIX_ARCHIVE_GRACE"])
+                        settings["SIXTYSIX_ARCHIVE_GRACE"], ThinkSettings.from_settings(settings))
     if scheduler:
         with Heartbeat(ctx.queue.redis, SCHEDULER):
             _schedule(ctx, stop)
@@ -429,14 +433,17 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
 
 class WorkerThreads(Started):
     """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
-    ``queue`` (the task queue; default ``redis_url``), saving games for ``game_ttl`` seconds."""
+    ``queue`` (the task queue; default ``redis_url``), saving games for ``game_ttl`` seconds,
+    thinking as ``think`` sets (default: the environment's settings, :mod:`api.games.think`)."""
 
     def __init__(self, redis_url: str, queue: str | None = None, count: int = 1,
-                 game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"]) -> None:
+                 game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"],
+                 think: ThinkSettings | None = None) -> None:
         self.redis_url = redis_url
         self.queue = queue or redis_url
         self.count = count
         self.game_ttl = game_ttl
+        self.think = think or ThinkSettings.from_settings(from_env(os.environ))
         self._stop = threading.Event()
         self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
@@ -446,7 +453,8 @@ class WorkerThreads(Started):
         self._stop.clear()
         for i in range(self.count):
             # connects lazily: never fails
-            ctx = build_context(self.redis_url, self.queue, game_ttl=self.game_ttl)
+            ctx = build_context(self.redis_url, self.queue, game_ttl=self.game_ttl,
+                                think=self.think)
             thread = threading.Thread(target=work_until, args=(ctx, self._stop, ThreadWorker),
                                       daemon=True, name=f"sixtysix-worker-{i}")
             thread.start()

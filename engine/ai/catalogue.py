@@ -2,16 +2,17 @@
 
 A level's *think-time budget* is the CPU time per move (ms, of the deciding thread, on one
 core) its median and its 99th percentile stay within, forced moves included: what a table
-waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert`` within 1 s
-and 3 s. ``docs/strength.md`` shows the measured figures. What a move spends is set by the
-level's *work budget* (``Level.work``, in work units of :class:`engine.ai.player.Work`, about a
+waits for. ``strong`` stays within 0.5 s and 1.5 s (it answers hints); ``expert``, kept for
+the arena and no longer offered (:data:`engine.ai.player.RETIRED`), within 1 s and 3 s.
+``docs/strength.md`` shows the measured figures. What a move spends is set by the level's
+*work budget* (``Level.work``, in work units of :class:`engine.ai.player.Work`, about a
 microsecond of the pure Python engine each), so a move is the same however loaded the
 machine is; its *cap* (``Level.budget_ms``, CPU ms) stops a move that would run longer.
 
 In a variant without a talon (four-hand) or with the 32-card pack no exact search fits (the
-solvers are two-hand, of 24 cards), so
-a level with a fallback (``expert``) plays as that level there: :func:`variant_levels` says
-which level each one plays as, and whether it searches sampled deals exactly in that variant.
+solvers are two-hand, of 24 cards), so a level with a fallback (``expert``, not offered now)
+plays as that level there: :func:`variant_levels` says which level each one plays as, and
+whether it searches sampled deals exactly in that variant.
 """
 
 from __future__ import annotations

@@ -21,11 +21,21 @@ budget), polled every ``--poll-ms`` (one pipelined read
 of every waiting game's version). A new game starts when
 a match ends.
 
-Each step plays ``N`` games for ``--step-seconds`` and counts the replies after a warm-up of
-``--warmup-seconds``; it prints their count, median, p99 and max (s), the hands finished per
-minute, the cores the worker used and those every other process used meanwhile. The ramp
-stops after the first step whose p99 passes ``--limit`` (1.5 s); the capacity is the largest
-``N`` whose p99 stayed within it: the games one worker core carries (one worker process uses
+Each step has ``N`` humans arrive one after another over the warm-up of ``--warmup-seconds``,
+each creating its game as the web tier does: refused (503 ``computers-busy``,
+:func:`api.games.turns.refuse_when_busy`) while the worker says that even its least work
+cannot answer the replies waiting in its queue in time (:mod:`api.worker.deadline`); a refused
+human asks again after the ``Retry-After`` it got. The worker aims at a reply within ``--limit``
+(its ``SIXTYSIX_REPLY_TARGET``): a reply that waited in a long queue gets a smaller share of its
+level's work, down to the floor (``SIXTYSIX_THINK_FLOOR``). ``--think-scale`` and
+``--cpu-cap-ms`` set the worker's ``SIXTYSIX_THINK_SCALE`` and ``SIXTYSIX_MOVE_CPU_MS``. The step
+plays for ``--step-seconds`` and counts the replies after the warm-up; it prints their count,
+median, p99 and max (s), the games playing at its end and the creates refused, the hands
+finished per minute, the cores the worker used and those every other process used meanwhile.
+The ramp stops after the first step whose p99 passes ``--limit`` (1.5 s; with ``--whole-ramp``
+it plays every step, to show the creates refused as the games grow); the capacity is the
+largest ``N`` whose p99 stayed within it with no create refused: the games one worker core
+carries (one worker process uses
 at most one core; on a shared machine it may get less, which the cores it used say, and the
 model below gives a whole core's figure). Each step also prints the worker's CPU time per reply, and
 from it how many games a core would carry kept wholly busy (an upper bound that ignores the
@@ -64,10 +74,11 @@ import redis
 from tqdm import tqdm
 
 from api.arena import percentile
-from api.arena.strength import CAPACITY, COMPILED, PURE, engine_path, render
+from api.arena.strength import CAPACITY, COMPILED, PURE, engine_path, ramp_text, render
 from api.composition import Services, compose
 from api.games.service import act, computer_to_move, create_game, request_computers
-from api.games.store import Game, GameStore
+from api.games.store import Game
+from api.games.turns import ComputersBusy, refuse_when_busy
 from api.keys import game_key
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.queue import TaskQueue
@@ -104,6 +115,11 @@ class Step:
     games: int
     #: Each reply's wall-clock time (s).
     replies: list[float] = field(default_factory=list)
+    #: Games created, and creates refused (503 computers-busy), over the whole step.
+    created: int = 0
+    refused: int = 0
+    #: Games being played at the step's end.
+    playing: int = 0
     #: Hands finished.
     hands: int = 0
     #: Cores the worker used, and those every other process used meanwhile.
@@ -127,9 +143,16 @@ def _human_to_act(game: Game) -> bool:
             and bool(legal_actions(game.state, HUMAN)))
 
 
-def _start(store: GameStore, queue: TaskQueue, level: str, now: float, rng: random.Random,
-           pace: float) -> Human:
-    game, _ = create_game(store, _body(level))
+def _start(services: Services, queue: TaskQueue, level: str, now: float, rng: random.Random,
+           pace: float) -> Human | float:
+    """A human's new game, as the web tier creates it; or, refused, the seconds after which
+    it may ask again (its ``Retry-After``)."""
+    body = _body(level)
+    try:
+        refuse_when_busy(services, [{"kind": "computer"}])  # the game's computer seat
+    except ComputersBusy as exc:
+        return float(exc.retry_after or 1)
+    game, _ = create_game(services.games, body)
     waiting = request_computers(queue, game)
     return Human(game.game_id, game.version, None if waiting else now + _think(rng, pace), now,
                  game.state.hand_no)
@@ -149,12 +172,13 @@ def _move(services: Services, queue: TaskQueue, human: Human, rng: random.Random
 
 def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namespace,
          pids: list[int], bar: tqdm[Any]) -> Step:
-    """Play ``games`` games for ``args.step_seconds`` (``bar`` counts them)."""
+    """Play ``games`` games for ``args.step_seconds`` (``bar`` counts them); the humans arrive
+    one after another over the warm-up, and one whose match is over creates a new game."""
     store = services.games
     rng = random.Random(games)
     now = start = time.monotonic()
-    humans = [_start(store, queue, args.level, now, rng, args.human_seconds)
-              for _ in range(games)]
+    humans: list[Human | None] = [None] * games
+    arrive = [now + args.warmup_seconds * i / games for i in range(games)]
     end, counted_from = now + args.step_seconds, now + args.warmup_seconds
     measuring, cpu, busy = False, 0.0, 0.0
     out = Step(games)
@@ -164,18 +188,25 @@ def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namesp
             bar.update(int(now - start) - shown)
             shown = int(now - start)
             if out.replies:
-                bar.set_postfix(games=games, replies=len(out.replies),
+                bar.set_postfix(games=games, replies=len(out.replies), refused=out.refused,
                                 p99=f"{percentile(out.replies, 99):.2f}s")
         if not measuring and now >= counted_from:
             measuring, cpu, busy, counted_from = True, _cpu_seconds(pids), _machine_busy(), now
-        waiting = [h for h in humans if h.due is None]
+        waiting = [h for h in humans if h is not None and h.due is None]
         pipe = store.redis.pipeline(transaction=False)
-        for human in waiting:
-            pipe.hget(game_key(human.game_id), "v")
+        for asked in waiting:
+            pipe.hget(game_key(asked.game_id), "v")
         moved = {h.game_id for h, v in zip(waiting, pipe.execute(), strict=True)
                  if int(v) != h.version}
         for i, human in enumerate(humans):
-            if human.due is None:
+            if human is None:
+                if now >= arrive[i]:
+                    got = _start(services, queue, args.level, now, rng, args.human_seconds)
+                    if isinstance(got, Human):
+                        humans[i], out.created = got, out.created + 1
+                    else:
+                        arrive[i], out.refused = now + got, out.refused + 1
+            elif human.due is None:
                 if human.game_id not in moved:
                     continue
                 game = store.load(human.game_id)
@@ -185,7 +216,7 @@ def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namesp
                     out.hands += game.state.hand_no - human.hand + over
                 human.hand = game.state.hand_no
                 if over:
-                    humans[i] = _start(store, queue, args.level, now, rng, args.human_seconds)
+                    humans[i], arrive[i] = None, now
                 elif _human_to_act(game):
                     if human.acted >= counted_from:
                         out.replies.append(now - human.acted)
@@ -197,6 +228,7 @@ def step(services: Services, queue: TaskQueue, games: int, args: argparse.Namesp
     out.seconds = time.monotonic() - counted_from
     out.worker_cores = (_cpu_seconds(pids) - cpu) / out.seconds
     out.other_cores = (_machine_busy() - busy) / out.seconds - out.worker_cores
+    out.playing = sum(h is not None for h in humans)
     return out
 
 
@@ -273,7 +305,9 @@ def _print_step(got: Step, args: argparse.Namespace) -> None:
     per_reply = got.worker_cores * got.seconds / len(got.replies)
     print(f"{got.games:4} games: {len(got.replies):5} replies, median "
           f"{percentile(got.replies, 50):.3f} s, p99 {p99:.3f} s, max {max(got.replies):.3f} "
-          f"s; {got.hands * 60 / got.seconds:.1f} hands/min; the worker used "
+          f"s; {got.playing} games playing, {got.refused} creates refused of "
+          f"{got.created + got.refused}; {got.hands * 60 / got.seconds:.1f} hands/min; the "
+          f"worker used "
           f"{got.worker_cores:.2f} cores, other processes {got.other_cores:.2f}; load average "
           f"{os.getloadavg()[0]:.2f}; worker CPU per reply {per_reply * 1000:.0f} ms (a whole "
           f"core busy: {args.human_seconds / per_reply:.0f} games)", flush=True)
@@ -282,11 +316,15 @@ def _print_step(got: Step, args: argparse.Namespace) -> None:
 def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
     """Ramp the games on one worker of this process's engine path; the figures found."""
     env = {**os.environ, "SIXTYSIX_LOG_LEVEL": "warning", "SIXTYSIX_WORKER_POLICY": "nice",
-           "SIXTYSIX_WORKER_NICE": "0",
+           "SIXTYSIX_WORKER_NICE": "0", "SIXTYSIX_REPLY_TARGET": str(args.limit),
+           "SIXTYSIX_THINK_SCALE": str(args.think_scale),
+           "SIXTYSIX_MOVE_CPU_MS": str(args.cpu_cap_ms),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     print(f"engine path: {engine_path()}; level {args.level}; a human move every "
-          f"{args.human_seconds:g} s; one worker process; {os.cpu_count()} cores; load "
-          f"average {os.getloadavg()[0]:.2f}", flush=True)
+          f"{args.human_seconds:g} s; one worker process (reply target {args.limit:g} s, think "
+          f"scale {args.think_scale:g}, CPU cap {args.cpu_cap_ms or 'none'} ms a move); "
+          f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}", flush=True)
+    steps: list[dict[str, Any]] = []
     carried: Step | None = None
     failed: Step | None = None
     loads = [os.getloadavg()[0]]
@@ -310,14 +348,20 @@ def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
                     break
                 bar.clear()
                 _print_step(got, args)
-                if percentile(got.replies, 99) > args.limit:
+                steps.append({"games": games, "playing": got.playing, "refused": got.refused,
+                              "p50_s": percentile(got.replies, 50),
+                              "p99_s": percentile(got.replies, 99)})
+                if percentile(got.replies, 99) > args.limit and failed is None:
                     failed = got
+                if failed is not None and not args.whole_ramp:
                     break
-                carried = got
+                if failed is None and not got.refused:
+                    carried = got
         client.close()
     bar.close()
     out: dict[str, Any] = {"path": engine_path(), "games": carried.games if carried else 0,
-                           "load_average": [min(loads), max(loads)]}
+                           "load_average": [min(loads), max(loads)], "ramp": steps,
+                           "think_scale": args.think_scale, "cpu_cap_ms": args.cpu_cap_ms}
     if carried is not None:
         out |= {"p50_s": percentile(carried.replies, 50), "p99_s": percentile(carried.replies, 99),
                 "hands_per_minute": carried.hands * 60 / carried.seconds,
@@ -325,9 +369,13 @@ def ramp_up(args: argparse.Namespace, ramp: list[int]) -> dict[str, Any]:
     if failed is not None:
         out |= {"failed_games": failed.games, "failed_p99_s": percentile(failed.replies, 99),
                 "failed_worker_cores": failed.worker_cores}
+    refused = next((s for s in steps if s["refused"]), None)
     how = (f"the first step past {args.limit:g} s: {failed.games} games, p99 "
            f"{out['failed_p99_s']:.2f} s, the worker used {failed.worker_cores:.2f} cores"
-           if failed is not None else "the ramp ended within the limit: more games may fit")
+           if failed is not None else
+           f"from {refused['games']} games on new games were refused ({refused['playing']} "
+           f"playing)" if refused is not None
+           else "the ramp ended within the limit: more games may fit")
     print(f"capacity: {out['games']} games against {args.level} on one worker core with a "
           f"reply p99 within {args.limit:g} s ({engine_path()} path); {how}", flush=True)
     return out
@@ -380,6 +428,8 @@ def _report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         low, high = r["load_average"]
         print(f"  {r['path']}: {r['games']} games per core; {figures}; load average "
               f"{low:.1f}-{high:.1f}{model}")
+        print(f"  {r['path']} ramp (games: reply p99, games playing, creates refused): "
+              f"{ramp_text(r.get('ramp', []))}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -393,7 +443,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup-seconds", type=float, default=10.0)
     parser.add_argument("--human-seconds", type=float, default=3.0,
                         help="a human's mean time per move")
-    parser.add_argument("--limit", type=float, default=1.5, help="p99 of a reply, s")
+    parser.add_argument("--limit", type=float, default=1.5,
+                        help="p99 of a reply, s (also the worker's SIXTYSIX_REPLY_TARGET)")
+    parser.add_argument("--whole-ramp", action="store_true",
+                        help="play every step of the ramp, past the first over the limit")
+    parser.add_argument("--think-scale", type=float, default=1.0,
+                        help="the worker's SIXTYSIX_THINK_SCALE")
+    parser.add_argument("--cpu-cap-ms", type=int, default=0,
+                        help="the worker's SIXTYSIX_MOVE_CPU_MS (0: none)")
     parser.add_argument("--poll-ms", type=float, default=20.0)
     parser.add_argument("--model-hands", type=int, default=16,
                         help="hands sampled for the model (0: no model)")

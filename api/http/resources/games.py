@@ -25,7 +25,13 @@ from api.games.store import (
     OutcomeUnknown,
 )
 from api.games.tokens import seal, unseal
-from api.games.turns import clocked, computers_unavailable, enqueue_computers, require_queue
+from api.games.turns import (
+    clocked,
+    computers_unavailable,
+    enqueue_computers,
+    refuse_when_busy,
+    require_queue,
+)
 from api.http import examples, idempotency
 from api.http.limits import client_address
 from api.http.preconditions import IF_NONE_MATCH, condition, not_modified
@@ -152,6 +158,7 @@ class Games(MethodView):
     @blp.alt_response(401, response="PlayerUnauthorized")
     @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(409, response="CreateInProgress")
+    @blp.alt_response(503, response="ComputersBusy")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game and deal its first hand.
 
@@ -178,12 +185,18 @@ class Games(MethodView):
         takes a hint excepted. It is rated only if every other seat is a computer and no
         ``deck`` is given; without a player token it never counts. ``rated`` says which, and
         ``unrated_reason`` why not. A token that is no player's is a 401.
+
+        A game with a computer seat is refused with 503 ``computers-busy`` and
+        ``Retry-After`` (nothing is created) while the computers cannot answer the games under
+        way within their reply deadline even at their least work; those games keep being
+        served.
         """
         player = current_player(required=False)
         svc = services()
         # without seats the variant's default: one human, the others computers
-        require_queue(svc, body.get("seats") or [{"kind": "computer"}],
-                      body["settings"].get("think_time_s") is not None)
+        seats = body.get("seats") or [{"kind": "computer"}]
+        require_queue(svc, seats, body["settings"].get("think_time_s") is not None)
+        refuse_when_busy(svc, seats)
         key = idempotency.create_key()
         if key is not None:
             return _create_once(svc.games, body, key, player)

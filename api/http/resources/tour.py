@@ -7,7 +7,7 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
-from api.games.turns import enqueue_computers, require_queue
+from api.games.turns import enqueue_computers, refuse_when_busy, require_queue
 from api.http.limits import client_address
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import PLAYER_TOKEN, required_player
@@ -66,17 +66,21 @@ class TourStart(MethodView):
     @blp.alt_response(403, response="TooManyGames")
     @blp.alt_response(404, response="StationNotFound")
     @blp.alt_response(409, response="StationNotOpen")
+    @blp.alt_response(503, response="ComputersBusy")
     def post(self, station: str) -> Response:
         """Start a match against the station's opponent: the player sits at seat 0 with the
         answered seat token (play it as any game: ``/v1/games/{game_id}``).
 
         Open stations: the first, and each one after a stamped one; stamped and lost ones
         can be played again. Winning the match stamps the station and opens the next.
-        Counted against the same rate limit and per-address game cap as ``POST /v1/games``.
+        Counted against the same rate limit and per-address game cap as ``POST /v1/games``,
+        and refused as it is with 503 ``computers-busy`` while the computers cannot take
+        another game.
         """
         player = required_player()
         svc = services()
         require_queue(svc, [{"kind": "computer"}])  # every station's opponent is a computer
+        refuse_when_busy(svc, [{"kind": "computer"}])
         game, token = start(svc.games, svc.tour, player, _player_token(), station,
                             client_address())
         svc.after_save(game)  # hands finished at the start

@@ -534,11 +534,12 @@ class LevelSchema(Schema):
 
 
 class VariantLevelSchema(Schema):
-    name = fields.String(metadata={"example": "expert"})
+    name = fields.String(metadata={"example": "strong"})
     plays_as = fields.String(metadata={
         "description": "The level whose search decides in this variant: the level itself, or "
-                       "strong where expert's exact search does not fit (four-hand, no talon)",
-        "example": "expert"})
+                       "its fallback where the level's exact search does not fit (no offered "
+                       "level has one now)",
+        "example": "strong"})
     exact_search = fields.Boolean(metadata={
         "description": "Whether sampled deals are searched exactly (endgame solver, talon "
                        "search) in this variant"})

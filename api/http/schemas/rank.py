@@ -101,7 +101,7 @@ class StationSchema(Schema):
     city = fields.String()
     diner = fields.String()
     opponent = fields.String()
-    level = fields.String(metadata={"description": "easy, normal, strong or expert"})
+    level = fields.String(metadata={"description": "easy, normal or strong"})
     variant = fields.String()
     match_points = fields.Integer()
     stamped_at = fields.Integer(allow_none=True, metadata={

@@ -65,14 +65,19 @@ def test_capacity_figures_are_kept_and_rendered_apart_from_the_pairings(tmp_path
                "load_average": [3.5, 6.0], "level": "strong", "human_seconds": 3.0,
                "limit": 1.5, "measured": "2026-12-02 02:00 UTC",
                "command": "python -m tests.bench.bench_capacity --paths compiled"}
-    data.write_text(json.dumps({strength.CAPACITY: {"compiled": figures}}))
+    ramp = [{"games": 4, "playing": 4, "refused": 0, "p50_s": 0.2, "p99_s": 0.9},
+            {"games": 8, "playing": 6, "refused": 3, "p50_s": 0.4, "p99_s": 1.4}]
+    pure = {**figures, "path": "pure", "ramp": ramp}  # measured since replies have deadlines
+    data.write_text(json.dumps({strength.CAPACITY: {"compiled": figures, "pure": pure}}))
     assert strength.main(["--pairs", "random:random", "--hands", "2", "--json", str(data),
                           "--out", str(out), "--no-progress"]) == 0
-    assert json.loads(data.read_text())[strength.CAPACITY] == {"compiled": figures}
+    assert json.loads(data.read_text())[strength.CAPACITY] == {"compiled": figures, "pure": pure}
     table = out.read_text()
     assert ("| compiled | strong | 3 s, 1.5 s | 6 | 0.31 s, 1.20 s | 4.5 | 0.50 | 8 games: p99 "
-            "2.50 s, 0.75 cores | 8 | 3.5-6.0 | 2026-12-02 02:00 UTC | `python -m "
+            "2.50 s, 0.75 cores | 8 | n/a | 3.5-6.0 | 2026-12-02 02:00 UTC | `python -m "
             "tests.bench.bench_capacity --paths compiled` |") in table
+    assert ("| 8 | 4: 0.90 s, 4 playing, 0 refused; 8: 1.40 s, 6 playing, 3 refused | 3.5-6.0 "
+            "|") in table
     assert table.index("| random vs random |") < table.index("| compiled | strong |")
 
 

@@ -215,7 +215,7 @@ def test_help_shows_defaults_and_choices() -> None:
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])},
                          capture_output=True, text=True, check=True).stdout
     flat = " ".join(out.split())
-    assert "--level {random,easy,normal,strong,expert}" in flat
+    assert "--level {random,easy,normal,strong}" in flat
     assert "--variant {sixty-six,schnapsen,three-hand,four-hand,tausendeins}" in flat
     assert "--match-points {3,7,11}" in flat
     assert "--target-points 100-10001" in flat and "(default 1001)" in flat

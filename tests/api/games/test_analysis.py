@@ -236,8 +236,8 @@ def test_bad_text_records_are_422_on_their_field(client: FlaskClient, body: dict
     assert message in " ".join(problem["errors"][field]), problem
 
 
-def test_the_expert_analyses_on_request(client: FlaskClient) -> None:
-    response = analyse(client, {**POSITION_EXAMPLE, **KNOBS, "level": "expert"})
-    assert response.status_code == 200, response.json
-    assert response.json is not None and response.json["level"] == "expert"
-    assert_ranks_legal_actions(response.json, POSITION_EXAMPLE)
+def test_a_level_no_longer_offered_does_not_analyse(client: FlaskClient) -> None:
+    """``expert`` is not offered (docs/strength.md does not show it stronger than strong)."""
+    problem = assert_problem(analyse(client, {**POSITION_EXAMPLE, **KNOBS, "level": "expert"}),
+                             422, "validation-error")
+    assert "level" in problem["errors"], problem

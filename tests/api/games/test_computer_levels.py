@@ -2,17 +2,43 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
-from engine.ai import LEVELS
+from api.arena.strength import LADDER, decided_stronger
+from engine.ai import LEVELS, RETIRED
 from tests.api.helpers import bearer, create, view
+
+STRENGTH = Path(__file__).resolve().parents[3] / "docs" / "strength.json"
 
 
 def test_rules_list_every_level() -> None:
-    assert set(LEVELS) == {"random", "easy", "normal", "strong", "expert"}
+    assert set(LEVELS) == {"random", "easy", "normal", "strong"}
+
+
+def test_a_level_is_offered_only_if_decided_stronger_than_the_one_below() -> None:
+    """docs/strength.md's table (from docs/strength.json) decides each offered level stronger
+    than the level below it; ``expert`` is not (undecided against ``strong`` and
+    ``strong_v1``), so it is not offered, and a stored seat of it plays as ``strong``."""
+    entries = json.loads(STRENGTH.read_text())
+    offered = [a for a, _ in LADDER if a in LEVELS]
+    assert offered == [name for name in LEVELS if name != "random"]
+    for a, b in LADDER:
+        assert a not in LEVELS or decided_stronger(entries, a, b), (a, b)
+    assert not decided_stronger(entries, "expert", "strong")
+    assert RETIRED == {"expert": "strong"} and RETIRED["expert"] in LEVELS
+
+
+def test_a_level_no_longer_offered_is_refused_for_a_new_game(client: FlaskClient) -> None:
+    refused = client.post("/v1/games", json={"seats": [
+        {"kind": "human"}, {"kind": "computer", "level": "expert"}]})
+    assert refused.status_code == 422 and refused.json is not None
+    assert "no longer offered" in refused.json["errors"]["seats.1.level"][0]
+    assert refused.json["allowed"] == list(LEVELS)
 
 
 def test_rules_endpoint_publishes_the_levels(client: FlaskClient) -> None:

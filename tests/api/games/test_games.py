@@ -254,24 +254,24 @@ def test_rules_list_variants_options_and_levels(client: FlaskClient) -> None:
     by_variant = body["computer_levels_by_variant"]
     assert list(by_variant) == [v["name"] for v in body["variants"]]
     assert [lv["name"] for lv in by_variant["four-hand"]] == list(LEVELS)
-    expert = {v: next(lv for lv in levels if lv["name"] == "expert")
+    strong = {v: next(lv for lv in levels if lv["name"] == "strong")
               for v, levels in by_variant.items()}
-    assert expert["sixty-six"] == {"name": "expert", "plays_as": "expert",
-                                   "exact_search": True, "think_median_ms": 1000,
-                                   "think_p99_ms": 3000, "work_units": 1_800_000,
-                                   "cap_ms": 2800}
-    assert expert["four-hand"]["plays_as"] == "strong"
-    assert (expert["four-hand"]["work_units"], expert["four-hand"]["cap_ms"]) == (900_000, 1400)
-    assert not expert["four-hand"]["exact_search"]
-    assert (expert["tausendeins"]["plays_as"], expert["tausendeins"]["exact_search"]) == (
+    assert strong["sixty-six"] == {"name": "strong", "plays_as": "strong",
+                                   "exact_search": True, "think_median_ms": 500,
+                                   "think_p99_ms": 1500, "work_units": 900_000,
+                                   "cap_ms": 1400}
+    assert strong["four-hand"]["plays_as"] == "strong"
+    assert not strong["four-hand"]["exact_search"]
+    assert (strong["tausendeins"]["plays_as"], strong["tausendeins"]["exact_search"]) == (
         "strong", True)
+    assert all("expert" not in [lv["name"] for lv in levels] for levels in by_variant.values())
     by_deck = body["computer_levels_by_deck"]
     assert {v: list(packs) for v, packs in by_deck.items()} == {
         v["name"]: [str(d["deck"]) for d in v["decks"]] for v in body["variants"]}
     assert by_deck["sixty-six"]["24"] == by_variant["sixty-six"]
-    expert32 = next(lv for lv in by_deck["sixty-six"]["32"] if lv["name"] == "expert")
-    assert (expert32["plays_as"], expert32["exact_search"]) == ("expert", True)
-    four32 = next(lv for lv in by_deck["four-hand"]["32"] if lv["name"] == "expert")
+    strong32 = next(lv for lv in by_deck["sixty-six"]["32"] if lv["name"] == "strong")
+    assert (strong32["plays_as"], strong32["exact_search"]) == ("strong", True)
+    four32 = next(lv for lv in by_deck["four-hand"]["32"] if lv["name"] == "strong")
     assert (four32["plays_as"], four32["exact_search"]) == ("strong", False)
     assert {s["name"] for s in body["settings"]} == {
         "point_counter", "hint_66", "auto_continue", "think_time_s", "on_timeout",

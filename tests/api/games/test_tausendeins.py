@@ -45,8 +45,7 @@ def _human_choice(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, 
 
 
 @pytest.mark.parametrize(("level", "rules"), [
-    ("random", NO_AUCTION), ("easy", NO_AUCTION), ("normal", SMALL), ("strong", SMALL),
-    ("expert", SMALL)])
+    ("random", NO_AUCTION), ("easy", NO_AUCTION), ("normal", SMALL), ("strong", SMALL)])
 def test_a_match_against_each_level_plays_to_the_end_and_replays(
         client: FlaskClient, level: str, rules: dict[str, Any], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -74,10 +74,6 @@ def test_a_view_at_the_auction_is_analysed(client: FlaskClient) -> None:
     assert {a["action"]["type"] for a in answer["actions"]} == {"pass", "bid"}
 
 
-def test_expert_analyses_as_strong_does_in_tausendeins(client: FlaskClient) -> None:
-    checked_analysis(client, {**auction_view(client), "level": "expert"})
-
-
 def test_a_view_at_the_musik_is_analysed(client: FlaskClient) -> None:
     seat_view = musik_view(client)
     assert seat_view["musik"]["cards"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -32,6 +33,8 @@ TWO: list[dict[str, str]] = [{"kind": "player"}, {"kind": "open"}]
     ({"seats": [{"kind": "player"}, {"kind": "player"}]}, "seats"),
     ({"seats": [{"kind": "player"}]}, "seats"),
     ({"seats": [{"kind": "player"}, {"kind": "computer", "level": "genius"}]}, "seats.1.level"),
+    # no longer offered (docs/strength.md): not for a new table
+    ({"seats": [{"kind": "player"}, {"kind": "computer", "level": "expert"}]}, "seats.1.level"),
     ({"seats": [{"kind": "player"}, {"kind": "open", "level": "easy"}]}, "seats.1.level"),
     ({"seats": TWO, "rules": {"no_such_rule": 1}}, "rules.no_such_rule"),
     ({"seats": TWO, "match_points": 4}, "match_points"),
@@ -260,3 +263,21 @@ def test_rematch_continues_the_dealer_rotation_and_keeps_the_history(
         assert first == (last + 1) % 2
     stats = client.get(f"/v1/players/{ann_id}").json["stats"]  # type: ignore[index]
     assert stats["sixty-six"]["played"] == 2
+
+
+def test_a_table_opened_with_a_level_no_longer_offered_starts_with_its_successor(
+        client: FlaskClient, redis_client: redis.Redis) -> None:
+    """A table opened with an ``expert`` seat before ``expert`` was no longer offered starts
+    its game with that seat playing as ``strong`` (engine.ai.RETIRED)."""
+    _, ann = new_player(client, "Ann")
+    _, bob = new_player(client, "Bob")
+    made = new_table(client, ann, variant="three-hand", seats=[
+        {"kind": "player"}, {"kind": "computer", "level": "strong"}, {"kind": "open"}])
+    key = table_key(made["table_id"])
+    doc = json.loads(redis_client.hget(key, "doc") or b"{}")
+    doc["seats"][1]["level"] = "expert"  # as it was stored before
+    redis_client.hset(key, "doc", json.dumps(doc))
+    started = join(client, bob, made["table_id"])
+    assert started["status"] == "playing"
+    game = GameStore(redis_client, 60).load(started["game_id"])
+    assert game.meta["seats"][1]["level"] == "strong"

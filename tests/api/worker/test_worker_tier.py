@@ -11,7 +11,7 @@ import requests
 from rq.job import Job, JobStatus
 
 from api.clients.client import SixtySixClient
-from api.games.service import prepare_game
+from api.games.service import new_game_id, prepare_game, request_computers, save_created
 from api.games.spec import GameSettings, GameSpec, SeatSpec
 from api.games.store import GameStore
 from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id
@@ -194,3 +194,22 @@ def test_a_delayed_job_runs_when_due(live_url: str, redis_client: redis.Redis,
     assert job.get_status() == JobStatus.SCHEDULED
     assert _result(queue, job_id) == "done"
     assert store.version("delayed") > 1
+
+
+def test_a_stored_game_of_a_level_no_longer_offered_loads_and_plays(
+        live_url: str, redis_client: redis.Redis, redis_server: Any) -> None:
+    """A game stored with an ``expert`` seat (offered until docs/strength.md showed it no
+    stronger than ``strong``) reads with its level as stored, and its computer plays (as
+    ``strong``, engine.ai.RETIRED)."""
+    new = prepare_game(GameSpec(seats=(SeatSpec("human"), SeatSpec("computer", level="strong")),
+                                first_dealer=0))
+    new.meta["seats"][1]["level"] = "expert"  # as the game was stored before
+    game = save_created(GameStore(redis_client, 60), new_game_id(), new)
+    assert request_computers(TaskQueue(redis.Redis.from_url(redis_server.url)), game)
+    me = SixtySixClient(live_url, new.tokens[0])
+    view = me.view(game.game_id)
+    deadline = time.monotonic() + 30
+    while not view["legal_actions"] and time.monotonic() < deadline:
+        view = me.view(game.game_id, view["version"], wait=5)
+    assert view["legal_actions"] and view["version"] > game.version
+    assert [s["level"] for s in view["seats"]] == [None, "expert"]

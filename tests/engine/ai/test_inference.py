@@ -30,8 +30,7 @@ def test_strong_v1_keeps_the_frozen_settings_and_is_not_public() -> None:
     assert (v1.work, v1.budget_ms, v1.max_samples, v1.solve_from, v1.search_talon,
             v1.search_from, v1.feel, v1.forget, v1.close_hedge, v1.infer_depth) == (
         900_000, 1400, 1000, 6, 2, 4, 0.0, 0.0, 2.0, 0)
-    assert "strong_v1" not in LEVELS and set(LEVELS) == {"random", "easy", "normal", "strong",
-                                                          "expert"}
+    assert "strong_v1" not in LEVELS and set(LEVELS) == {"random", "easy", "normal", "strong"}
     assert level_variant("strong_v1:budget_ms=50").budget_ms == 50
     assert level_variant("strong:infer_depth=3").infer_depth == 3
 
