@@ -1,9 +1,11 @@
 """Build: the engine's hot modules (``engine.native.COMPILED``) compiled by mypyc from their own
-typed source, as an optional extension beside the ``.py`` files.
+typed source, as an optional extension beside the ``.py`` files, and the native search core
+(``engine.native.CORE``, ``engine/ai/_core.c``, plain C).
 
-Skipped, with a one-line notice, where no C compiler or no Python headers exist, where mypyc
-is missing (``engine.native.build_blocker``), or with ``SIXTYSIX_PURE=1``; the install never
-fails for it (each extension is ``optional``: a failed compile leaves the pure Python module
+Skipped, with a one-line notice, where no C compiler or no Python headers exist
+(``engine.native.compiler_blocker``), mypyc's modules also where mypyc is missing
+(``engine.native.build_blocker``), both with ``SIXTYSIX_PURE=1``; the install never
+fails for them (each extension is ``optional``: a failed compile leaves the pure Python module
 in use). Everything else is configured in ``pyproject.toml``.
 """
 
@@ -45,16 +47,31 @@ def _say(message: str) -> None:
 
 def ext_modules() -> list[Any]:
     """The extension modules, as names only: :class:`BuildExt` compiles them, or keeps a
-    current build (so that reading the metadata never compiles)."""
+    current build (so that reading the metadata never compiles). The native search core
+    (``engine.native.CORE``) needs a C compiler only; mypyc's modules need mypyc too."""
     native = _native()
-    why = f"{native.PURE_VARIABLE} is set" if native.pure_requested() else native.build_blocker()
+    if native.pure_requested():
+        print(f"sixtysix: compiled engine and native search core skipped "
+              f"({native.PURE_VARIABLE} is set); the pure Python engine is used", file=sys.stderr)
+        return []
+    out: list[Any] = []
+    why = native.compiler_blocker()
+    if why is None:
+        # the C source's digest is compiled in: engine.native passes over a stale build
+        out.append(Extension(native.CORE, [native.CORE_SOURCE], optional=True,
+                             define_macros=[("SIXTYSIX_CORE_DIGEST",
+                                             f'"{native.core_digest()}"')]))
+    else:
+        print(f"sixtysix: native search core skipped ({why}); the Python search is used",
+              file=sys.stderr)
+    why = native.build_blocker()
     if why is not None:
         print(f"sixtysix: compiled engine skipped ({why}); the pure Python engine is used",
               file=sys.stderr)
-        return []
+        return out
     sources = [name.replace(".", "/") + ".py" for name in native.COMPILED]
     # a failed compile leaves the pure modules in use
-    return [Extension(name, sources, optional=True) for name in native.extension_names()]
+    return out + [Extension(name, sources, optional=True) for name in native.extension_names()]
 
 
 def _compiled(native: Any) -> dict[str, Any]:
@@ -74,18 +91,21 @@ class BuildExt(build_ext):
     as they are) is kept: a second ``pip install -e`` does not compile again."""
 
     def run(self) -> None:
-        if not self.extensions:
+        native = _native()
+        mypyc = [extension for extension in self.extensions if extension.name != native.CORE]
+        if not mypyc:  # the native core alone, or nothing
             super().run()
             return
-        native = _native()
         if self.inplace and native.current_build():
             _say("sixtysix: compiled engine reused: built from the engine's sources as they "
                  f"are (engine/{native.MANIFEST})")
+            self.extensions = [e for e in self.extensions if e.name == native.CORE]
+            super().run()
             return
         _say("sixtysix: compiling the engine with mypyc: a few minutes on two cores (pip "
              "shows only that the build is still running)")
         made = _compiled(native)
-        for extension in self.extensions:  # as named (build_ext has annotated them)
+        for extension in mypyc:  # as named (build_ext has annotated them)
             vars(extension).update({key: value for key, value in vars(made[extension.name])
                                     .items() if not key.startswith("_") and key != "optional"})
         super().run()

@@ -57,7 +57,7 @@ class TalonSolver:
     card first and the top card last, as :attr:`engine.state.GameState.talon`.
     """
 
-    def __init__(self, rules: Rules, trump: int) -> None:
+    def __init__(self, rules: Rules, trump: int, native: bool = True) -> None:
         self.trump = trump
         self.ten_low = rules.ten_rank == "low"
         self._beaters = (BEATERS_TEN_LOW if self.ten_low else BEATERS)[trump]
@@ -75,11 +75,12 @@ class TalonSolver:
         self.may_close = rules.closing
         self.pending_melds = rules.meld_before_first_trick == "pending"
         self.next_trick_melds = rules.meld_credit == "next_trick"
-        #: Keyword options of every phase-2 :class:`Solver` of the hand.
+        #: Keyword options of every phase-2 :class:`Solver` of the hand (``native``: searching
+        #: with the native core where it is built).
         self._options = {"automatic_66": rules.automatic_66,
                          "next_trick_melds": self.next_trick_melds,
                          "played_out_one": rules.played_out_points == "one",
-                         "ten_low": self.ten_low}
+                         "ten_low": self.ten_low, "native": native}
         self._meld_value = MELD_VALUES[trump]
         self._trump_mask = SUIT_MASKS[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
