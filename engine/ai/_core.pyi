@@ -30,3 +30,22 @@ class Core:
              pend1: int, alpha: int, beta: int, melded: int | None = None, /) -> int: ...
     def follow(self, f: int, led: int, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int, /) -> int: ...
+
+class Talon:
+    """One hand's talon search and its tables (trump and rules fixed), with its phase-2
+    searches (the open one, one per closer and snapshot)."""
+
+    def __init__(self, trump: int, bonus: int, last_trick_wins: bool, pending_melds: bool,
+                 next_trick_melds: bool, played_out_one: bool, ten_low: bool,
+                 low_trump: int | None, exchange_min: int, exchange_needs_trick: bool,
+                 close_min: int, may_close: bool) -> None: ...
+    @property
+    def nodes(self) -> int:
+        """Phase-1 nodes searched, as :attr:`engine.ai.talon.TalonSolver.nodes`."""
+    @property
+    def solver_nodes(self) -> int:
+        """Nodes of the phase-2 searches, as :attr:`engine.ai.talon.TalonSolver.solver_nodes`."""
+    def lead(self, p: int, h0: int, h1: int, talon: tuple[int, ...], p0: int, p1: int, tk: int,
+             e0: int, e1: int, alpha: int, beta: int, melded: int | None = None, /) -> int: ...
+    def follow(self, f: int, led: int, h0: int, h1: int, talon: tuple[int, ...], p0: int,
+               p1: int, tk: int, e0: int, e1: int, alpha: int, beta: int, /) -> int: ...

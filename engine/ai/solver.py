@@ -58,7 +58,7 @@ from engine.scoring import DECLARE_TARGET, table
 from engine.state import GameState
 
 if TYPE_CHECKING:
-    from engine.ai._core import Core
+    from engine.ai._core import Core, Talon
 
 _WIN: Final = 4
 #: Below this many credited points even a trump marriage cannot reach 66.
@@ -706,9 +706,9 @@ def solve(state: GameState, native: bool = True) -> int:
     return Solver.for_position(pos, native).value(pos)
 
 
-def _native_core() -> type[Core] | None:
-    """The native search core's :class:`~engine.ai._core.Core` (:func:`engine.native.
-    search_core`), given this module's tables, or ``None`` (the search is this module's)."""
+def _native_core() -> tuple[type[Core], type[Talon]] | None:
+    """The native search core's classes (:func:`engine.native.search_core`), given this
+    module's tables, or ``None`` (the searches are the Python ones)."""
     module = search_core()
     if module is None:
         return None
@@ -721,8 +721,12 @@ def _native_core() -> type[Core] | None:
         [table(t, p)[0] for t in (0, 1) for p in range(256)],
         (DECLARE_TARGET, _MELD_REACH, TRUMP_MELD_POINTS, MELD_POINTS, _KINGS))
     core: type[Core] = module.Core
-    return core
+    talon: type[Talon] = module.Talon
+    return core, talon
 
 
-#: The native core's class, or ``None``: :class:`Solver` searches with it when it is built.
-NATIVE_CORE: Final = _native_core()
+_NATIVE: Final = _native_core()
+#: The native core's classes, or ``None``: :class:`Solver` and
+#: :class:`~engine.ai.talon.TalonSolver` search with them when it is built.
+NATIVE_CORE: Final = None if _NATIVE is None else _NATIVE[0]
+NATIVE_TALON: Final = None if _NATIVE is None else _NATIVE[1]

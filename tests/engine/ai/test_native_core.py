@@ -1,8 +1,9 @@
-"""The native search core (engine/ai/_core.c) against the Python solver it replaces: the same
-values, the same value of every card (so the same best moves) and the same node counts, over
-thousands of random phase-2 positions of every variant, pack and scoring option the solver
-serves (two- and three-hand, 24 and 32 cards, Schnapsen; four-hand has no talon and
-Tausendeins its own solver, so neither reaches it)."""
+"""The native search core (engine/ai/_core.c) against the Python searches it replaces: the
+same values, the same value of every card (so the same best moves) and the same node counts,
+over thousands of random phase-2 positions (the solver) and positions with a short talon (the
+talon search) of every variant, pack and scoring option they serve (two- and three-hand, 24
+and 32 cards, Schnapsen; four-hand has no talon and Tausendeins its own solver, so neither
+reaches them)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 
 from engine import GameState, native
 from engine.ai.solver import NATIVE_CORE, Position, Solver
+from engine.ai.talon import TalonSolver
 from tests.engine.ai.helpers import random_action_states
 
 needs_core = pytest.mark.skipif(NATIVE_CORE is None, reason="the native core is not built here")
@@ -71,8 +73,8 @@ def test_native_core_equals_the_python_solver(variant: str, options: dict[str, o
     """Fresh solvers: each card's value and the nodes spent; shared solvers (as a player
     keeps one per rules context over its deals): each value and the nodes, the tables
     kept from position to position."""
-    positions = phase2_positions(variant, options, most, 7, 800)
-    assert len(positions) == 800
+    positions = phase2_positions(variant, options, most, 7, 600)
+    assert len(positions) == 600
     assert any(s.closed_by is not None for s in positions)
     assert any(s.trick for s in positions) and any(not s.trick for s in positions)
     shared: dict[tuple[Any, ...], tuple[Solver, Solver]] = {}
@@ -90,6 +92,67 @@ def test_native_core_equals_the_python_solver(variant: str, options: dict[str, o
             pair = shared[ctx] = _solvers(pos)
         assert pair[1].value(pos) == pair[0].value(pos), pos
         assert pair[1].nodes == pair[0].nodes, pos
+    assert len(values) >= 4
+
+
+#: (variant, rule options) of the talon search: every variant with a talon, both packs, and
+#: the options it reads (closing, exchange and meld rules, scoring).
+TALON_CASES: list[tuple[str, dict[str, object]]] = [
+    ("sixty-six", {}),
+    ("sixty-six", {"automatic_66": True, "meld_credit": "next_trick",
+                   "played_out_points": "one"}),
+    ("sixty-six", {"closing": False, "meld_before_first_trick": "forbidden"}),
+    ("schnapsen", {}),
+    ("three-hand", {}),
+    ("sixty-six", {"deck": 32}),
+    ("sixty-six", {"deck": 32, "ten_rank": "low"}),
+]
+
+
+def short_talon_positions(variant: str, options: dict[str, object], seed: int,
+                          count: int) -> list[GameState]:
+    """``count`` random two-hand positions with the talon open and 2 or 4 cards in it (the
+    longer one a quarter of the time: its search costs the Python reference ten times
+    more)."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states(variant, rng, 40 * count, close_chance=0.0,
+                                      options=options):
+        size = len(state.talon)
+        if (state.talon_open and len(state.active) == 2
+                and (size == 2 or (size == 4 and rng.random() < 0.15))):
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize(("variant", "options"), TALON_CASES,
+                         ids=[f"{v}-{o}" for v, o in TALON_CASES])
+def test_native_talon_search_equals_the_python_one(variant: str,
+                                                   options: dict[str, object]) -> None:
+    """Fresh searches and searches shared over the positions of one trump (as a player
+    keeps one over its deals): each value, the phase-1 nodes and the phase-2 ones."""
+    positions = short_talon_positions(variant, options, 5, 150)
+    assert len(positions) == 150
+    assert any(len(s.talon) == 4 for s in positions) and any(s.trick for s in positions)
+    shared: dict[int, tuple[TalonSolver, TalonSolver]] = {}
+    values = set()
+    for state in positions:
+        pure = TalonSolver(state.rules, state.trump, native=False)
+        core = TalonSolver(state.rules, state.trump)
+        assert core.native and not pure.native
+        expected = pure.value(state)
+        assert core.value(state) == expected, (state.hands, state.talon, state.trick)
+        assert (core.nodes, core.solver_nodes) == (pure.nodes, pure.solver_nodes)
+        values.add(expected)
+        pair = shared.get(state.trump)
+        if pair is None:
+            pair = shared[state.trump] = (TalonSolver(state.rules, state.trump, native=False),
+                                          TalonSolver(state.rules, state.trump))
+        assert pair[1].value(state) == pair[0].value(state)
+        assert (pair[1].nodes, pair[1].solver_nodes) == (pair[0].nodes, pair[0].solver_nodes)
     assert len(values) >= 4
 
 
