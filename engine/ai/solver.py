@@ -706,12 +706,12 @@ def solve(state: GameState, native: bool = True) -> int:
     return Solver.for_position(pos, native).value(pos)
 
 
-def _native_core() -> tuple[type[Core], type[Talon]] | None:
+def _native_core() -> tuple[type[Core] | None, type[Talon] | None]:
     """The native search core's classes (:func:`engine.native.search_core`), given this
     module's tables, or ``None`` (the searches are the Python ones)."""
     module = search_core()
     if module is None:
-        return None
+        return None, None
     every = (1 << CARDS) - 1
     module.configure(
         POINTS, SUIT_OF, SUIT_MASKS, HIGHER_IN_SUIT, HIGHER_IN_SUIT_TEN_LOW,
@@ -725,8 +725,7 @@ def _native_core() -> tuple[type[Core], type[Talon]] | None:
     return core, talon
 
 
-_NATIVE: Final = _native_core()
 #: The native core's classes, or ``None``: :class:`Solver` and
-#: :class:`~engine.ai.talon.TalonSolver` search with them when it is built.
-NATIVE_CORE: Final = None if _NATIVE is None else _NATIVE[0]
-NATIVE_TALON: Final = None if _NATIVE is None else _NATIVE[1]
+#: :class:`~engine.ai.talon.TalonSolver` search with them when it is built. (Not ``Final``:
+#: mypyc 2.4 miscompiles a ``Final`` optional tuple.)
+NATIVE_CORE, NATIVE_TALON = _native_core()

@@ -23,7 +23,8 @@ from engine.ai.solver import NATIVE_CORE, Position, Solver
 from engine.ai.talon import TalonSolver
 from tests.engine.ai.helpers import random_action_states
 
-needs_core = pytest.mark.skipif(NATIVE_CORE is None, reason="the native core is not built here")
+needs_core = pytest.mark.skipif(NATIVE_CORE is None,
+                                reason=f"search core: {native.describe_core()}")
 
 #: (variant, rule options, most cards in a hand): every variant and pack the phase-2 solver
 #: serves, with the options its search reads.
