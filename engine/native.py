@@ -167,11 +167,13 @@ def _built(name: str, suffixes: Sequence[str]) -> bool:
 def stale_build() -> str | None:
     """Why the extension modules beside the sources must not be used, or ``None`` (none
     built, or all built from the sources as they are)."""
-    built = [name for name in COMPILED if _built(name, importlib.machinery.EXTENSION_SUFFIXES)]
-    if not built:
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    if not any(_built(name, suffixes) for name in COMPILED):
         return None
-    if len(built) < len(COMPILED):
-        return "the build lacks " + ", ".join(n for n in COMPILED if n not in built)
+    # the group's shared library too: a module without it cannot even be imported
+    lacking = [name for name in extension_names() if not _built(name, suffixes)]
+    if lacking:
+        return "the build lacks " + ", ".join(lacking)
     try:
         with open(os.path.join(_ROOT, "engine", MANIFEST), encoding="utf-8") as manifest:
             recorded = json.load(manifest)
