@@ -161,7 +161,9 @@ class Position:
         to_act = state.to_act()
         assert to_act is not None and not state.talon_open
         closer = None if state.closed_by is None else state.active.index(state.closed_by)
-        return cls(
+        # Position(...), not cls(...): compiled, a call of the class itself is a native one
+        # (a call through ``cls`` parses its eighteen keywords, most of this method's time)
+        return Position(
             hands=(state.hands[a], state.hands[b]),
             trump=state.trump,
             to_move=state.active.index(to_act),
@@ -229,10 +231,10 @@ class Solver:
 
     @classmethod
     def for_position(cls, pos: Position, native: bool = True) -> Solver:
-        return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
-                   pos.pending_melds, automatic_66=pos.automatic_66,
-                   next_trick_melds=pos.next_trick_melds, played_out_one=pos.played_out_one,
-                   ten_low=pos.ten_low, native=native)
+        return Solver(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
+                      pos.pending_melds, automatic_66=pos.automatic_66,
+                      next_trick_melds=pos.next_trick_melds,
+                      played_out_one=pos.played_out_one, ten_low=pos.ten_low, native=native)
 
     @property
     def native(self) -> bool:
