@@ -121,7 +121,7 @@ _SUIT_MASK_OF: Final = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(CARDS))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Position:
     """A two-hand phase-2 position; players are 0 and 1 (indices into ``GameState.active``).
 
