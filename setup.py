@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -83,15 +84,32 @@ def _compiled(native: Any) -> dict[str, Any]:
     return {extension.name: extension for extension in made}
 
 
+def _core_current(native: Any) -> bool:
+    """Whether the native search core beside its source was built for this Python from
+    ``engine/ai/_core.c`` as it is: the digest the build compiles into it (its
+    ``SOURCE_DIGEST``) is read from the file's bytes, not imported (a module loaded here
+    could not be overwritten safely by the build that follows)."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    built = HERE.joinpath(*native.CORE.split(".")).with_name(
+        native.CORE.rpartition(".")[2] + suffix)
+    digest = native.core_digest()
+    return digest is not None and built.is_file() and digest.encode() in built.read_bytes()
+
+
 class BuildExt(build_ext):
     """Compiles the engine's modules with mypyc and records the digests of the sources
     compiled (``engine.native.MANIFEST``), so that a build older than its sources is passed
     over at import instead of run. In place (an editable install) a build that is current
     (``engine.native.current_build``: every module built for this Python from the sources
-    as they are) is kept: a second ``pip install -e`` does not compile again."""
+    as they are) is kept, and so is a current native search core (:func:`_core_current`): a
+    second ``pip install -e`` does not compile again."""
 
     def run(self) -> None:
         native = _native()
+        if self.inplace and _core_current(native) and any(
+                extension.name == native.CORE for extension in self.extensions):
+            _say("sixtysix: native search core reused: built from engine/ai/_core.c as it is")
+            self.extensions = [e for e in self.extensions if e.name != native.CORE]
         mypyc = [extension for extension in self.extensions if extension.name != native.CORE]
         if not mypyc:  # the native core alone, or nothing
             super().run()

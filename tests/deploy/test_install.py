@@ -136,6 +136,7 @@ def test_the_second_editable_install_keeps_the_engine_the_first_compiled(
     stamps = {path: path.stat().st_mtime_ns for path in built}
     second = _install(venv, source, ".[test]")
     assert "sixtysix: compiled engine reused" in second
+    assert "sixtysix: native search core reused" in second
     assert "compiling the engine" not in second
     assert {path: path.stat().st_mtime_ns for path in built} == stamps
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", native.PURE_VARIABLE)}
