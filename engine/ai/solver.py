@@ -162,7 +162,6 @@ class Position:
         assert to_act is not None and not state.talon_open
         closer = None if state.closed_by is None else state.active.index(state.closed_by)
         # Position(...), not cls(...): compiled, a call of the class itself is a native one
-        # (a call through ``cls`` parses its eighteen keywords, most of this method's time)
         return Position(
             hands=(state.hands[a], state.hands[b]),
             trump=state.trump,

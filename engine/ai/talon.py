@@ -104,10 +104,11 @@ class TalonSolver:
         self.nodes = 0
         self._core: Talon | None = None
         if native and NATIVE_TALON is not None:
-            self._core = NATIVE_TALON(trump, self.bonus, self.last_trick_wins, self.pending_melds,
-                               self.next_trick_melds, rules.played_out_points == "one",
-                               self.ten_low, self.low_trump, self.exchange_min,
-                               self.exchange_needs_trick, self.close_min, self.may_close)
+            self._core = NATIVE_TALON(
+                trump, self.bonus, self.last_trick_wins, self.pending_melds,
+                self.next_trick_melds, rules.played_out_points == "one", self.ten_low,
+                self.low_trump, self.exchange_min, self.exchange_needs_trick, self.close_min,
+                self.may_close)
 
     @property
     def native(self) -> bool:
