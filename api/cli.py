@@ -467,13 +467,14 @@ class _Version(argparse.Action):
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="show the version and which engine runs, and exit")
+                         help="show the version and which engine and search core run, and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
         from engine import native
 
-        print(f"{parser.prog} {package_version()} (engine: {native.describe()})")
+        print(f"{parser.prog} {package_version()} (engine: {native.describe()}; search core: "
+              f"{native.describe_core()})")
         parser.exit()
 
 

@@ -52,6 +52,12 @@ def build_blocker() -> str | None:
     """What the compiled engine's build lacks here (``setup.py`` then skips it), or ``None``."""
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc (mypy) is not installed"
+    return compiler_blocker()
+
+
+def compiler_blocker() -> str | None:
+    """What a build of C extensions lacks here (no compiler, no Python headers), or ``None``:
+    the native search core (:data:`CORE`) needs nothing else."""
     compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[:1]
     if not compiler or shutil.which(compiler[0]) is None:
         return "no C compiler"
@@ -91,6 +97,57 @@ def source_digests() -> dict[str, str]:
     return out
 
 
+#: The native search core: the phase-2 solver's search in C (``engine/ai/_core.c``), built
+#: by ``setup.py`` beside mypyc's modules wherever a C compiler exists (it needs no mypyc).
+CORE: Final = "engine.ai._core"
+#: Its C source, whose SHA-256 the build compiles into the module (``SOURCE_DIGEST``).
+CORE_SOURCE: Final = os.path.join("engine", "ai", "_core.c")
+
+
+def core_digest() -> str | None:
+    """The SHA-256 of :data:`CORE_SOURCE` as it is, or ``None`` where it is absent (an
+    install without its sources)."""
+    try:
+        with open(os.path.join(_ROOT, CORE_SOURCE), "rb") as source:
+            return hashlib.sha256(source.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _load_core() -> tuple[ModuleType | None, str]:
+    try:
+        module = importlib.import_module(CORE)
+    except ImportError:
+        return None, "not built"
+    digest = core_digest()
+    if digest is not None and getattr(module, "SOURCE_DIGEST", None) != digest:
+        return None, f"{CORE_SOURCE} changed since the build"
+    return module, ""
+
+
+_core_loaded: list[tuple[ModuleType | None, str]] = []
+
+
+def search_core() -> ModuleType | None:
+    """The native search core (:data:`CORE`), or ``None``: with ``SIXTYSIX_PURE`` set, where
+    it is not built, or where its C source changed since the build (the search is then the
+    pure Python reference, compiled by mypyc or not)."""
+    if pure_requested():
+        return None
+    if not _core_loaded:
+        _core_loaded.append(_load_core())
+    return _core_loaded[0][0]
+
+
+def describe_core() -> str:
+    """Which search core runs: ``native C`` or ``Python`` (with why, when not native)."""
+    if pure_requested():
+        return f"Python ({PURE_VARIABLE} is set)"
+    if search_core() is not None:
+        return "native C"
+    return f"Python; native core {_core_loaded[0][1]}"
+
+
 #: mypyc's group of the build (``setup.py``): the compiled modules share its library, the
 #: top-level extension module ``<GROUP>__mypyc`` beside ``engine/``.
 GROUP: Final = "sixtysix_engine"
@@ -110,11 +167,13 @@ def _built(name: str, suffixes: Sequence[str]) -> bool:
 def stale_build() -> str | None:
     """Why the extension modules beside the sources must not be used, or ``None`` (none
     built, or all built from the sources as they are)."""
-    built = [name for name in COMPILED if _built(name, importlib.machinery.EXTENSION_SUFFIXES)]
-    if not built:
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    if not any(_built(name, suffixes) for name in COMPILED):
         return None
-    if len(built) < len(COMPILED):
-        return "the build lacks " + ", ".join(n for n in COMPILED if n not in built)
+    # the group's shared library too: a module without it cannot even be imported
+    lacking = [name for name in extension_names() if not _built(name, suffixes)]
+    if lacking:
+        return "the build lacks " + ", ".join(lacking)
     try:
         with open(os.path.join(_ROOT, "engine", MANIFEST), encoding="utf-8") as manifest:
             recorded = json.load(manifest)

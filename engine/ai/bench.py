@@ -4,6 +4,11 @@
   just exhausted after random phase-1 play), fresh transposition table each time: median, p99.
 * ``talon``: CPU time of the exact search (:mod:`engine.ai.talon`) of positions on lead with
   4 talon cards left (random phase-1 play), fresh solver each time: median, p99.
+
+  Both side by side on each path, in one run: the native search core (where built), the
+  Python search as this process runs it (compiled by mypyc where built), and the pure Python
+  reference (a fresh interpreter with ``SIXTYSIX_PURE=1``), with the speed-up of the medians
+  over the compiled (or else the pure) one.
 * ``deals``: deals ``strong`` samples per decision within its budget, on ``--n`` positions on
   lead with 8 talon cards (random phase-1 play): mean.
 * ``levels``: CPU time per move of each level (hands played by that level on every seat):
@@ -29,16 +34,22 @@ Strength between levels is measured by ``sixtysix arena`` (:mod:`api.arena`).
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from engine import native
 from engine.actions import DECLARE
 from engine.ai.knowledge import Knowledge
 from engine.ai.player import LEVEL_TABLE, can_declare_66, choose, evaluate, level_variant
-from engine.ai.solver import solve
+from engine.ai.solver import NATIVE_CORE, solve
 from engine.ai.talon import TalonSolver
 from engine.cards import CARD_CODES
 from engine.deal import new_game, shuffled_deck
@@ -72,38 +83,66 @@ def first_phase2_positions(n: int, seed: int, variant: str = "sixty-six",
     return out
 
 
-def solver_times(n: int, seed: int) -> list[float]:
-    """CPU ms of :func:`solve` on each of ``n`` first phase-2 positions (fresh table each)."""
+def solver_times(n: int, seed: int, native_core: bool = True) -> list[float]:
+    """CPU ms of :func:`solve` on each of ``n`` first phase-2 positions (fresh table each),
+    by the native core where built unless ``native_core`` is false."""
     times: list[float] = []
     for state in first_phase2_positions(n, seed):
         start = time.thread_time()
-        solve(state)
+        solve(state, native_core)
         times.append((time.thread_time() - start) * 1000)
     return times
 
 
-def talon_times(n: int, seed: int) -> list[float]:
-    """CPU ms of the exact search of each of ``n`` positions on lead with 4 talon cards."""
+def talon_times(n: int, seed: int, native_core: bool = True) -> list[float]:
+    """CPU ms of the exact search of each of ``n`` positions on lead with 4 talon cards (its
+    phase-2 solves by the native core where built unless ``native_core`` is false)."""
     times: list[float] = []
     for state in first_phase2_positions(n, seed, talon=4):
         start = time.thread_time()
-        TalonSolver(state.rules, state.trump).value(state)
+        TalonSolver(state.rules, state.trump, native_core).value(state)
         times.append((time.thread_time() - start) * 1000)
     return times
 
 
-def bench_solver(n: int, seed: int) -> None:
-    times = solver_times(n, seed)
-    med, p99 = _quantiles(times)
-    print(f"solver, first phase-2 position 6+6 cards, {n} positions: "
-          f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
+_TIMERS: dict[str, Callable[[int, int, bool], list[float]]] = {
+    "solver": solver_times, "talon": talon_times}
 
 
-def bench_talon(n: int, seed: int) -> None:
-    times = talon_times(n, seed)
-    med, p99 = _quantiles(times)
-    print(f"talon search, on lead with 4 talon cards, {n} positions: "
-          f"median {med:.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms")
+def path_times(what: str, n: int, seed: int) -> dict[str, list[float]]:
+    """CPU ms of each position of bench ``what`` (``solver``, ``talon``) by path: ``native``
+    (the native core, where built), ``mypyc`` or ``pure`` (the Python search as this process
+    runs it), and ``pure`` in a fresh interpreter with ``SIXTYSIX_PURE=1`` (unless this one
+    is already pure)."""
+    timer = _TIMERS[what]
+    out: dict[str, list[float]] = {}
+    if NATIVE_CORE is not None:
+        out["native"] = timer(n, seed, True)
+    here = "mypyc" if native.path() == native.COMPILED_PATH else "pure"
+    out[here] = timer(n, seed, False)
+    if here != "pure":
+        env = {**os.environ, native.PURE_VARIABLE: "1"}
+        code = (f"import json; from engine.ai.bench import {timer.__name__} as t; "
+                f"print(json.dumps(t({n}, {seed}, False)))")
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True)
+        out["pure"] = json.loads(done.stdout)
+    return out
+
+
+def bench_paths(what: str, n: int, seed: int) -> None:
+    """Prints bench ``what`` on every path (:func:`path_times`), side by side."""
+    title = {"solver": "solver, first phase-2 position 6+6 cards",
+             "talon": "talon search, on lead with 4 talon cards"}[what]
+    print(f"{title}, {n} positions ({native.describe()}; search core: "
+          f"{native.describe_core()}):")
+    times = path_times(what, n, seed)
+    base = statistics.median(times.get("mypyc") or times["pure"])
+    for name, ms in times.items():
+        med, p99 = _quantiles(ms)
+        print(f"  {name:7} median {med:.3f} ms, p99 {p99:.3f} ms, max {max(ms):.3f} ms, "
+              f"total {sum(ms):.0f} ms; median {base / med:.1f}x the "
+              f"{'mypyc' if 'mypyc' in times else 'pure'} one")
 
 
 def measure(what: list[str], n: int, seed: int, hands: int, levels: list[str],
@@ -261,10 +300,9 @@ def main() -> None:
                                       "passes": args.passes},
                 args.against, args.rounds, {"strong deals per move, 8 talon cards": True})
         return
-    if "solver" in args.what:
-        bench_solver(args.n, args.seed)
-    if "talon" in args.what:
-        bench_talon(args.n, args.seed)
+    for what in ("solver", "talon"):
+        if what in args.what:
+            bench_paths(what, args.n, args.seed)
     if "deals" in args.what:
         deals = strong_deals(args.n, args.seed)
         print(f"strong, on lead with 8 talon cards, {args.n} positions: mean "

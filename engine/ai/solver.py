@@ -32,7 +32,7 @@ else any card — :func:`engine.play.playable` for two cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.cards import (
     BEATERS,
@@ -53,8 +53,12 @@ from engine.cards import (
     Card,
     cards_of,
 )
+from engine.native import search_core
 from engine.scoring import DECLARE_TARGET, table
 from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.ai._core import Core, Talon
 
 _WIN: Final = 4
 #: Below this many credited points even a trump marriage cannot reach 66.
@@ -117,7 +121,7 @@ _SUIT_MASK_OF: Final = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(CARDS))
 _TABLE: Final = tuple(tuple(table(t, p)[0] for p in range(200)) for t in (0, 1))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Position:
     """A two-hand phase-2 position; players are 0 and 1 (indices into ``GameState.active``).
 
@@ -157,7 +161,8 @@ class Position:
         to_act = state.to_act()
         assert to_act is not None and not state.talon_open
         closer = None if state.closed_by is None else state.active.index(state.closed_by)
-        return cls(
+        # Position(...), not cls(...): compiled, a call of the class itself is a native one
+        return Position(
             hands=(state.hands[a], state.hands[b]),
             trump=state.trump,
             to_move=state.active.index(to_act),
@@ -183,12 +188,18 @@ class Solver:
 
     The transposition table is keyed by the full position, so it stays valid between calls
     with the same rules context (trump, closer, snapshot, bonus, variant).
+
+    :meth:`lead` and :meth:`follow` run the native core (:data:`NATIVE_CORE`) where it is
+    built, unless ``native`` is false; the Python methods ``_lead`` and ``_follow`` are the
+    reference it must equal, value for value and node for node (tests/engine/ai/
+    test_native_core.py).
     """
 
     def __init__(self, trump: int, closer: int | None, snapshot: tuple[int, int] | None,
                  bonus: int, last_trick_wins: bool, pending_melds: bool = True, *,
                  automatic_66: bool = False, next_trick_melds: bool = False,
-                 played_out_one: bool = False, ten_low: bool = False) -> None:
+                 played_out_one: bool = False, ten_low: bool = False,
+                 native: bool = True) -> None:
         self.trump = trump
         self._beaters = (BEATERS_TEN_LOW if ten_low else BEATERS)[trump]
         #: ``_higher[c]``: the cards of ``c``'s suit that beat it.
@@ -204,19 +215,30 @@ class Solver:
         #: Transposition tables, ``_tts[p << 2 | tk]`` for player ``p`` on lead and tricks
         #: ``tk``, keyed by :func:`position_key`; an entry packs (lower bound, upper bound,
         #: best lead) as ``_entry(lo, hi) | lead << 8``. Positions of two tricks are not kept.
-        self._tts: list[dict[int, int]] = [{}, {}, {}, {}, {}, {}, {}, {}]
+        self._tts: list[dict[int, int]] = []
         self._order_key = trump << CARDS
         #: Nodes searched (calls of :meth:`lead`: a trick each), for work budgets.
         self.nodes = 0
         self._trump_mask = SUIT_MASKS[trump]
         self._meld_value = MELD_VALUES[trump]
+        self._core: Core | None = None
+        if native and NATIVE_CORE is not None:  # the core holds the tables
+            self._core = NATIVE_CORE(trump, closer, snapshot, bonus, last_trick_wins,
+                                     pending_melds, next_trick_melds, played_out_one, ten_low)
+        else:
+            self._tts = [{}, {}, {}, {}, {}, {}, {}, {}]
 
     @classmethod
-    def for_position(cls, pos: Position) -> Solver:
-        return cls(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
-                   pos.pending_melds, automatic_66=pos.automatic_66,
-                   next_trick_melds=pos.next_trick_melds, played_out_one=pos.played_out_one,
-                   ten_low=pos.ten_low)
+    def for_position(cls, pos: Position, native: bool = True) -> Solver:
+        return Solver(pos.trump, pos.closer, pos.snapshot, pos.bonus, pos.last_trick_wins,
+                      pos.pending_melds, automatic_66=pos.automatic_66,
+                      next_trick_melds=pos.next_trick_melds,
+                      played_out_one=pos.played_out_one, ten_low=pos.ten_low, native=native)
+
+    @property
+    def native(self) -> bool:
+        """Whether this solver searches with the native core."""
+        return self._core is not None
 
     # ------------------------------------------------------------------ outcomes
 
@@ -273,7 +295,17 @@ class Solver:
 
     def lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
              pend1: int, alpha: int, beta: int, melded: int | None = None) -> int:
-        """Value for ``p`` on lead (negamax); declares at once when he can reach 66.
+        """Value for ``p`` on lead (negamax); declares at once when he can reach 66."""
+        core = self._core
+        if core is None:
+            return self._lead(p, h0, h1, p0, p1, tk, pend0, pend1, alpha, beta, melded)
+        v = core.lead(p, h0, h1, p0, p1, tk, pend0, pend1, alpha, beta, melded)
+        self.nodes = core.nodes
+        return v
+
+    def _lead(self, p: int, h0: int, h1: int, p0: int, p1: int, tk: int, pend0: int,
+              pend1: int, alpha: int, beta: int, melded: int | None = None) -> int:
+        """:meth:`lead` in Python.
 
         The follower's answers are searched here too (as :meth:`follow` would, with the same
         order and windows), one call per trick instead of two.
@@ -408,9 +440,9 @@ class Solver:
                     if w != p:
                         v = -v
                 elif w == p:
-                    v = self.lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
+                    v = self._lead(p, n0, n1, s0, s1, t, g0, g1, alpha, b)
                 else:
-                    v = -self.lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
+                    v = -self._lead(f, n0, n1, s0, s1, t, g0, g1, -b, -alpha)
                 if v < worst:
                     worst = v
                     if v < b:
@@ -454,6 +486,16 @@ class Solver:
     def follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
                pend0: int, pend1: int, alpha: int, beta: int) -> int:
         """Value for follower ``f`` answering ``led``."""
+        core = self._core
+        if core is None:
+            return self._follow(f, led, h0, h1, p0, p1, tk, pend0, pend1, alpha, beta)
+        v = core.follow(f, led, h0, h1, p0, p1, tk, pend0, pend1, alpha, beta)
+        self.nodes = core.nodes
+        return v
+
+    def _follow(self, f: int, led: Card, h0: int, h1: int, p0: int, p1: int, tk: int,
+                pend0: int, pend1: int, alpha: int, beta: int) -> int:
+        """:meth:`follow` in Python."""
         hand = h0 if f == 0 else h1
         legal = self.follows(hand, led)
         beaters = self._beaters[led]
@@ -475,9 +517,9 @@ class Solver:
                 v0 = self.played_out_value(w, q0, q1, t)
                 v = v0 if f == 0 else -v0
             elif w == f:
-                v = self.lead(f, n0, n1, q0, q1, t, e0, e1, alpha, beta)
+                v = self._lead(f, n0, n1, q0, q1, t, e0, e1, alpha, beta)
             else:
-                v = -self.lead(other, n0, n1, q0, q1, t, e0, e1, -beta, -alpha)
+                v = -self._lead(other, n0, n1, q0, q1, t, e0, e1, -beta, -alpha)
             if v > best:
                 best = v
                 if v > alpha:
@@ -658,7 +700,33 @@ def rank_major(hand: int) -> int:
     return c[hand & 63] | s[hand >> 6 & 63] | h[hand >> 12 & 63] | d[hand >> 18 & 63]
 
 
-def solve(state: GameState) -> int:
-    """Exact game points for the side to move of a two-hand state in phase 2."""
+def solve(state: GameState, native: bool = True) -> int:
+    """Exact game points for the side to move of a two-hand state in phase 2 (``native``:
+    by the native core where it is built)."""
     pos = Position.from_state(state)
-    return Solver.for_position(pos).value(pos)
+    return Solver.for_position(pos, native).value(pos)
+
+
+def _native_core() -> tuple[type[Core] | None, type[Talon] | None]:
+    """The native search core's classes (:func:`engine.native.search_core`), given this
+    module's tables, or ``None`` (the searches are the Python ones)."""
+    module = search_core()
+    if module is None:
+        return None, None
+    every = (1 << CARDS) - 1
+    module.configure(
+        POINTS, SUIT_OF, SUIT_MASKS, HIGHER_IN_SUIT, HIGHER_IN_SUIT_TEN_LOW,
+        [m for row in BEATERS for m in row], [m for row in BEATERS_TEN_LOW for m in row],
+        MARRIAGE_OF, MARRIAGES, [v for row in MELD_VALUES for v in row], cards_of(every),
+        by_points(every, True), by_points(every, False),
+        [table(t, p)[0] for t in (0, 1) for p in range(256)],
+        (DECLARE_TARGET, _MELD_REACH, TRUMP_MELD_POINTS, MELD_POINTS, _KINGS))
+    core: type[Core] = module.Core
+    talon: type[Talon] = module.Talon
+    return core, talon
+
+
+#: The native core's classes, or ``None``: :class:`Solver` and
+#: :class:`~engine.ai.talon.TalonSolver` search with them when it is built. (Not ``Final``:
+#: mypyc 2.4 miscompiles a ``Final`` optional tuple.)
+NATIVE_CORE, NATIVE_TALON = _native_core()

@@ -19,11 +19,12 @@ talon is short (see ``Level.search_talon`` in :mod:`engine.ai.player`).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.ai.solver import (
     _CACHE_LIMIT,
     _CHEAPEST_FIRST,
+    NATIVE_TALON,
     UP,
     Solver,
     _entry,
@@ -47,6 +48,9 @@ from engine.rules import Rules
 from engine.scoring import DECLARE_TARGET
 from engine.state import GameState
 
+if TYPE_CHECKING:
+    from engine.ai._core import Talon
+
 _WIN: Final = 4
 
 
@@ -55,9 +59,14 @@ class TalonSolver:
 
     Players are 0 and 1 (indices into ``GameState.active``); ``talon`` tuples hold the bottom
     card first and the top card last, as :attr:`engine.state.GameState.talon`.
+
+    :meth:`lead` and :meth:`follow` run the native core's :class:`~engine.ai._core.Talon`
+    where it is built, unless ``native`` is false; ``_lead``, ``_follow`` and
+    ``_lead_options`` are the Python reference it must equal, value for value and node for
+    node (tests/engine/ai/test_native_core.py).
     """
 
-    def __init__(self, rules: Rules, trump: int) -> None:
+    def __init__(self, rules: Rules, trump: int, native: bool = True) -> None:
         self.trump = trump
         self.ten_low = rules.ten_rank == "low"
         self._beaters = (BEATERS_TEN_LOW if self.ten_low else BEATERS)[trump]
@@ -75,11 +84,12 @@ class TalonSolver:
         self.may_close = rules.closing
         self.pending_melds = rules.meld_before_first_trick == "pending"
         self.next_trick_melds = rules.meld_credit == "next_trick"
-        #: Keyword options of every phase-2 :class:`Solver` of the hand.
+        #: Keyword options of every phase-2 :class:`Solver` of the hand (``native``: searching
+        #: with the native core where it is built).
         self._options = {"automatic_66": rules.automatic_66,
                          "next_trick_melds": self.next_trick_melds,
                          "played_out_one": rules.played_out_points == "one",
-                         "ten_low": self.ten_low}
+                         "ten_low": self.ten_low, "native": native}
         self._meld_value = MELD_VALUES[trump]
         self._trump_mask = SUIT_MASKS[trump]
         self._open = Solver(trump, None, None, self.bonus, self.last_trick_wins,
@@ -92,10 +102,24 @@ class TalonSolver:
         self._tables: dict[tuple[Card, ...], list[dict[int, int]]] = {}
         #: Nodes searched (lead and follow decisions of phase 1), for budgets and tests.
         self.nodes = 0
+        self._core: Talon | None = None
+        if native and NATIVE_TALON is not None:
+            self._core = NATIVE_TALON(
+                trump, self.bonus, self.last_trick_wins, self.pending_melds,
+                self.next_trick_melds, rules.played_out_points == "one", self.ten_low,
+                self.low_trump, self.exchange_min, self.exchange_needs_trick, self.close_min,
+                self.may_close)
+
+    @property
+    def native(self) -> bool:
+        """Whether this search runs on the native core."""
+        return self._core is not None
 
     @property
     def solver_nodes(self) -> int:
         """Nodes of the phase-2 solvers this search used (:attr:`Solver.nodes`)."""
+        if self._core is not None:
+            return self._core.solver_nodes
         return self._open.nodes + sum(s.nodes for s in self._closed.values())
 
     def value(self, state: GameState) -> int:
@@ -129,6 +153,17 @@ class TalonSolver:
     def lead(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int, p1: int,
              tk: int, e0: int, e1: int, alpha: int, beta: int, melded: int | None = None) -> int:
         """Value for ``p`` on lead with the talon open; ``melded``: he must lead K or Q of it."""
+        core = self._core
+        if core is None:
+            return self._lead(p, h0, h1, talon, p0, p1, tk, e0, e1, alpha, beta, melded)
+        v = core.lead(p, h0, h1, talon, p0, p1, tk, e0, e1, alpha, beta, melded)
+        self.nodes = core.nodes
+        return v
+
+    def _lead(self, p: int, h0: int, h1: int, talon: tuple[Card, ...], p0: int, p1: int,
+              tk: int, e0: int, e1: int, alpha: int, beta: int, melded: int | None = None
+              ) -> int:
+        """:meth:`lead` in Python."""
         self.nodes += 1
         mine = h0 if p == 0 else h1
         my_pts = p0 if p == 0 else p1
@@ -173,11 +208,11 @@ class TalonSolver:
                 else:
                     f0, f1 = (f0 + mv, f1) if p == 0 else (f0, f1 + mv)
             if p == 0:
-                v = -self.follow(1, c, h0 & ~(1 << c), h1, talon, q0, q1, tk, f0, f1,
-                                 -beta, -alpha)
+                v = -self._follow(1, c, h0 & ~(1 << c), h1, talon, q0, q1, tk, f0, f1,
+                                  -beta, -alpha)
             else:
-                v = -self.follow(0, c, h0, h1 & ~(1 << c), talon, q0, q1, tk, f0, f1,
-                                 -beta, -alpha)
+                v = -self._follow(0, c, h0, h1 & ~(1 << c), talon, q0, q1, tk, f0, f1,
+                                  -beta, -alpha)
             if v > best:
                 best = v
                 if v > alpha:
@@ -210,8 +245,8 @@ class TalonSolver:
                 and (tk >> p & 1 or not self.exchange_needs_trick)):
             swap = (1 << low) | (1 << talon[0])
             n0, n1 = (h0 ^ swap, h1) if p == 0 else (h0, h1 ^ swap)
-            out.append(self.lead(p, n0, n1, (low, *talon[1:]), p0, p1, tk, e0, e1, alpha,
-                                 beta))
+            out.append(self._lead(p, n0, n1, (low, *talon[1:]), p0, p1, tk, e0, e1, alpha,
+                                  beta))
         if self.may_close and len(talon) >= self.close_min:
             o = 1 - p
             solver = self._closed_solver(p, p1 if o == 1 else p0, (tk >> o) & 1)
@@ -221,6 +256,16 @@ class TalonSolver:
     def follow(self, f: int, led: Card, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
                p1: int, tk: int, e0: int, e1: int, alpha: int, beta: int) -> int:
         """Value for follower ``f`` answering ``led`` with the talon open (no duty)."""
+        core = self._core
+        if core is None:
+            return self._follow(f, led, h0, h1, talon, p0, p1, tk, e0, e1, alpha, beta)
+        v = core.follow(f, led, h0, h1, talon, p0, p1, tk, e0, e1, alpha, beta)
+        self.nodes = core.nodes
+        return v
+
+    def _follow(self, f: int, led: Card, h0: int, h1: int, talon: tuple[Card, ...], p0: int,
+                p1: int, tk: int, e0: int, e1: int, alpha: int, beta: int) -> int:
+        """:meth:`follow` in Python."""
         self.nodes += 1
         hand = h0 if f == 0 else h1
         beaters = self._beaters[led]
@@ -250,7 +295,7 @@ class TalonSolver:
                 n0 |= 1 << second
                 n1 |= 1 << top
             if rest:
-                vw = self.lead(w, n0, n1, rest, q0, q1, t, g0, g1,
+                vw = self._lead(w, n0, n1, rest, q0, q1, t, g0, g1,
                                alpha if w == f else -beta, beta if w == f else -alpha)
             else:
                 vw = self._open.lead(w, n0, n1, q0, q1, t, g0, g1,

@@ -111,7 +111,8 @@ def test_the_second_editable_install_keeps_the_engine_the_first_compiled(
         tmp_path: Path) -> None:
     """The README's serve and test installs compile the engine once: the second finds the
     build current (``engine.native.current_build``), says so, and leaves its files as
-    they were; the venv then runs the compiled engine."""
+    they were (the native search core's too); the venv then runs the compiled engine and
+    the native core."""
     blocker = native.build_blocker()
     if blocker is not None:
         assert os.environ.get("CI") != "true", blocker  # .ci/run installs gcc and headers
@@ -127,17 +128,20 @@ def test_the_second_editable_install_keeps_the_engine_the_first_compiled(
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     built = [source.joinpath(*name.split(".")).with_name(name.split(".")[-1] + suffix)
-             for name in native.extension_names()] + [source / "engine" / native.MANIFEST]
+             for name in [*native.extension_names(), native.CORE]] + [
+                 source / "engine" / native.MANIFEST]
 
     first = _install(venv, source, ".")
     assert "sixtysix: compiling the engine with mypyc" in first
     stamps = {path: path.stat().st_mtime_ns for path in built}
     second = _install(venv, source, ".[test]")
     assert "sixtysix: compiled engine reused" in second
+    assert "sixtysix: native search core reused" in second
     assert "compiling the engine" not in second
     assert {path: path.stat().st_mtime_ns for path in built} == stamps
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", native.PURE_VARIABLE)}
     engine = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import engine.native as n; print(n.describe())"],
+        [str(venv / "bin" / "python"), "-c",
+         "import engine.native as n; print(n.describe()); print(n.describe_core())"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
-    assert engine.stdout.strip() == "compiled, mypyc"
+    assert engine.stdout.splitlines() == ["compiled, mypyc", "native C"]

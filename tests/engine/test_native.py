@@ -81,6 +81,21 @@ def test_a_build_older_than_its_source_is_passed_over_whole(tmp_path: Path) -> N
     assert isinstance(files, dict) and all(str(f).endswith(".py") for f in files.values())
 
 
+def test_a_build_without_its_shared_library_is_passed_over(tmp_path: Path) -> None:
+    """A build whose group library failed (each extension is optional: the modules can be
+    built and the library not) would not even import: it runs every module from source,
+    and says why."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    loaded = _probe(None, tmp_path)  # the modules without the library beside ROOT
+    if _probe(None)["describe"] == "compiled, mypyc":
+        assert loaded["describe"] == f"pure Python; the build lacks {native.GROUP}__mypyc"
+    else:
+        assert loaded["describe"] == "pure Python" and loaded["path"] == native.PURE_PATH
+    files = loaded["files"]
+    assert isinstance(files, dict) and all(str(f).endswith(".py") for f in files.values())
+
+
 def _native_at(root: Path) -> ModuleType:
     """``engine/native.py`` loaded from a copy under ``root``, as ``setup.py`` loads it: its
     build is the one beside that copy's sources."""

@@ -67,10 +67,15 @@ def test_version_names_the_engine_path(pure: str | None) -> None:
         env["SIXTYSIX_PURE"] = pure
     done = subprocess.run([sys.executable, "-m", "api.cli", "--version"], env=env,
                           capture_output=True, text=True, check=True)
-    named = re.fullmatch(r"sixtysix \S+ \(engine: (.*)\)\n", done.stdout)
+    named = re.fullmatch(r"sixtysix \S+ \(engine: (.*); search core: (.*)\)\n", done.stdout)
     assert named is not None
-    # which one the build gives without SIXTYSIX_PURE: tests/engine/test_native.py
+    # which one the build gives without SIXTYSIX_PURE: tests/engine/test_native.py and
+    # tests/engine/ai/test_native_core.py
     assert (named[1] == "pure Python") if pure else (named[1] in ("pure Python", "compiled, mypyc"))
+    if pure:
+        assert named[2] == "Python (SIXTYSIX_PURE is set)"
+    else:
+        assert named[2] == "native C" or named[2].startswith("Python; native core ")
 
 
 #: A line that tells who won the match (or set): said once at the end of a game.

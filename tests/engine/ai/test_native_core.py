@@ -1,0 +1,235 @@
+"""The native search core (engine/ai/_core.c) against the Python searches it replaces: the
+same values, the same value of every card (so the same best moves) and the same node counts,
+over thousands of random phase-2 positions (the solver) and positions with a short talon (the
+talon search) of every variant, pack and scoring option they serve (two- and three-hand, 24
+and 32 cards, Schnapsen; four-hand has no talon and Tausendeins its own solver, so neither
+reaches them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import GameState, native
+from engine.ai.solver import NATIVE_CORE, Position, Solver
+from engine.ai.talon import TalonSolver
+from tests.engine.ai.helpers import random_action_states
+
+needs_core = pytest.mark.skipif(NATIVE_CORE is None,
+                                reason=f"search core: {native.describe_core()}")
+
+#: (variant, rule options, most cards in a hand): every variant and pack the phase-2 solver
+#: serves, with the options its search reads.
+CASES: list[tuple[str, dict[str, object], int]] = [
+    ("sixty-six", {}, 6),
+    ("sixty-six", {"automatic_66": True, "meld_credit": "next_trick",
+                   "played_out_points": "one"}, 6),
+    ("sixty-six", {"meld_before_first_trick": "forbidden"}, 6),
+    ("schnapsen", {}, 5),
+    ("three-hand", {}, 6),
+    ("sixty-six", {"deck": 32}, 6),
+    ("sixty-six", {"deck": 32, "ten_rank": "low"}, 6),
+    ("three-hand", {"deck": 32}, 6),
+]
+
+
+def phase2_positions(variant: str, options: dict[str, object], most: int, seed: int,
+                     count: int) -> list[GameState]:
+    """``count`` random positions of two-hand play with the talon closed or exhausted and at
+    most ``most`` cards in the hand to act, the more cards the likelier (leads and answers,
+    closed hands and not)."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states(variant, rng, 40 * count, close_chance=0.15,
+                                      options=options):
+        seat = state.to_act()
+        assert seat is not None
+        if (not state.talon_open and len(state.active) == 2
+                and rng.random() < state.hands[seat].bit_count() / most <= 1):
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    return out
+
+
+def _solvers(pos: Position) -> tuple[Solver, Solver]:
+    pure, core = Solver.for_position(pos, native=False), Solver.for_position(pos)
+    assert not pure.native and core.native
+    return pure, core
+
+
+@needs_core
+@pytest.mark.parametrize(("variant", "options", "most"), CASES,
+                         ids=[f"{v}-{o}" for v, o, _ in CASES])
+def test_native_core_equals_the_python_solver(variant: str, options: dict[str, object],
+                                              most: int) -> None:
+    """Fresh solvers: each card's value and the nodes spent; shared solvers (as a player
+    keeps one per rules context over its deals): each value and the nodes, the tables
+    kept from position to position."""
+    positions = phase2_positions(variant, options, most, 7, 600)
+    assert len(positions) == 600
+    assert any(s.closed_by is not None for s in positions)
+    assert any(s.trick for s in positions) and any(not s.trick for s in positions)
+    shared: dict[tuple[Any, ...], tuple[Solver, Solver]] = {}
+    values = set()
+    for state in positions:
+        pos = Position.from_state(state)
+        pure, core = _solvers(pos)
+        expected = pure.card_values(pos)
+        assert core.card_values(pos) == expected, pos
+        assert core.nodes == pure.nodes, pos
+        values.update(expected.values())
+        ctx = (pos.trump, pos.closer, pos.snapshot)
+        pair = shared.get(ctx)
+        if pair is None:
+            pair = shared[ctx] = _solvers(pos)
+        assert pair[1].value(pos) == pair[0].value(pos), pos
+        assert pair[1].nodes == pair[0].nodes, pos
+    assert len(values) >= 4
+
+
+#: (variant, rule options) of the talon search: every variant with a talon, both packs, and
+#: the options it reads (closing, exchange and meld rules, scoring).
+TALON_CASES: list[tuple[str, dict[str, object]]] = [
+    ("sixty-six", {}),
+    ("sixty-six", {"automatic_66": True, "meld_credit": "next_trick",
+                   "played_out_points": "one"}),
+    ("sixty-six", {"closing": False, "meld_before_first_trick": "forbidden"}),
+    ("schnapsen", {}),
+    ("three-hand", {}),
+    ("sixty-six", {"deck": 32}),
+    ("sixty-six", {"deck": 32, "ten_rank": "low"}),
+]
+
+
+def short_talon_positions(variant: str, options: dict[str, object], seed: int,
+                          count: int) -> list[GameState]:
+    """``count`` random two-hand positions with the talon open and 2 or 4 cards in it (the
+    longer one a quarter of the time: its search costs the Python reference ten times
+    more)."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for state in random_action_states(variant, rng, 40 * count, close_chance=0.0,
+                                      options=options):
+        size = len(state.talon)
+        if (state.talon_open and len(state.active) == 2
+                and (size == 2 or (size == 4 and rng.random() < 0.15))):
+            out.append(state.copy())
+            if len(out) == count:
+                break
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize(("variant", "options"), TALON_CASES,
+                         ids=[f"{v}-{o}" for v, o in TALON_CASES])
+def test_native_talon_search_equals_the_python_one(variant: str,
+                                                   options: dict[str, object]) -> None:
+    """Fresh searches and searches shared over the positions of one trump (as a player
+    keeps one over its deals): each value, the phase-1 nodes and the phase-2 ones."""
+    positions = short_talon_positions(variant, options, 5, 150)
+    assert len(positions) == 150
+    assert any(len(s.talon) == 4 for s in positions) and any(s.trick for s in positions)
+    shared: dict[int, tuple[TalonSolver, TalonSolver]] = {}
+    values = set()
+    for state in positions:
+        pure = TalonSolver(state.rules, state.trump, native=False)
+        core = TalonSolver(state.rules, state.trump)
+        assert core.native and not pure.native
+        expected = pure.value(state)
+        assert core.value(state) == expected, (state.hands, state.talon, state.trick)
+        assert (core.nodes, core.solver_nodes) == (pure.nodes, pure.solver_nodes)
+        values.add(expected)
+        pair = shared.get(state.trump)
+        if pair is None:
+            pair = shared[state.trump] = (TalonSolver(state.rules, state.trump, native=False),
+                                          TalonSolver(state.rules, state.trump))
+        assert pair[1].value(state) == pair[0].value(state)
+        assert (pair[1].nodes, pair[1].solver_nodes) == (pair[0].nodes, pair[0].solver_nodes)
+    assert len(values) >= 4
+
+
+@needs_core
+def test_every_window_gives_the_same_bound() -> None:
+    """The talon search calls the solver with narrow windows: a fail-low or fail-high bound
+    must be the Python one too."""
+    for state in phase2_positions("sixty-six", {}, 6, 11, 150):
+        pos = Position.from_state(state)
+        if pos.table_card is not None:
+            continue
+        h0, h1 = pos.hands
+        tk = (pos.tricks[0] > 0) | (pos.tricks[1] > 0) << 1
+        args = (pos.to_move, h0, h1, *pos.points, tk, *pos.pending)
+        for alpha in range(-4, 4):
+            beta = alpha + 1
+            pure, core = _solvers(pos)
+            assert (core.lead(*args, alpha, beta, pos.melded)
+                    == pure.lead(*args, alpha, beta, pos.melded)), (pos, alpha)
+            assert core.nodes == pure.nodes
+
+
+@needs_core
+def test_the_core_refuses_what_is_no_position() -> None:
+    pos = Position.from_state(phase2_positions("sixty-six", {}, 6, 3, 1)[0])
+    solver = Solver.for_position(pos)
+    with pytest.raises(ValueError, match="disjoint"):
+        solver.lead(0, 3, 1, 0, 0, 0, 0, 0, -4, 4)
+    with pytest.raises(ValueError, match="window"):
+        solver.lead(0, 1, 2, 0, 0, 0, 0, 0, 4, -4)
+
+
+def test_the_core_is_built_wherever_a_compiler_is() -> None:
+    """CI installs with a C compiler: the core must be there and in use (without
+    ``SIXTYSIX_PURE``)."""
+    if native.pure_requested():
+        assert NATIVE_CORE is None and native.describe_core().startswith("Python")
+    elif os.environ.get("CI") == "true" and native.compiler_blocker() is None:
+        assert NATIVE_CORE is not None and native.describe_core() == "native C"
+
+
+_PROBE = """
+import json
+import engine.native as n
+from engine.ai.solver import NATIVE_CORE
+print(json.dumps({"core": n.describe_core(), "loaded": NATIVE_CORE is not None}))
+"""
+
+
+def _probe(root: Path, pure: str | None = None) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+    env["PYTHONPATH"] = str(root)
+    if pure is not None:
+        env[native.PURE_VARIABLE] = pure
+    done = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
+                          text=True, check=True, cwd=root)
+    loaded: dict[str, object] = json.loads(done.stdout)
+    return loaded
+
+
+ROOT = Path(native.__file__).resolve().parents[1]
+
+
+@needs_core
+def test_sixtysix_pure_and_a_stale_core_run_the_python_search(tmp_path: Path) -> None:
+    """``SIXTYSIX_PURE=1`` keeps the Python reference; a core whose C source changed since
+    its build is passed over, and ``sixtysix --version`` says why."""
+    assert _probe(ROOT) == {"core": "native C", "loaded": True}
+    assert _probe(ROOT, "1") == {"core": "Python (SIXTYSIX_PURE is set)", "loaded": False}
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ROOT.glob("*__mypyc*"):  # mypyc's modules, where built, need their library
+        shutil.copy2(shared, tmp_path / shared.name)
+    source = tmp_path / native.CORE_SOURCE
+    assert _probe(tmp_path)["core"] == "native C"
+    source.write_text(source.read_text() + "\n")
+    assert _probe(tmp_path) == {
+        "core": "Python; native core engine/ai/_core.c changed since the build",
+        "loaded": False}
