@@ -29,6 +29,7 @@ from engine.play import apply as family_apply
 from engine.play import illegal_reason as family_illegal_reason
 from engine.play import legal_actions as family_legal_actions
 from engine.play import may_abort as family_may_abort
+from engine.plugin import check_members
 from engine.rules import VARIANTS, Rules, Settings
 from engine.state import GameState
 from engine.tausendeins import T1001Action, T1001Rules, T1001State
@@ -96,12 +97,7 @@ def parse_action(state: HostedState, body: Mapping[str, Any]) -> HostedAction:
         action, members = T1001Action.from_dict(dict(body)), T1001_MEMBERS
     else:
         action, members = Action.from_dict(dict(body)), FAMILY_MEMBERS
-    allowed = members.get(action.kind)
-    for name in body:
-        if name not in ("type", allowed):
-            takes = f"takes only {allowed!r}" if allowed else "takes no other member"
-            raise InvalidAction(f"{name!r} is not a member of {action.kind}: {action.kind} "
-                                f"{takes}", name)
+    check_members(action.kind, body, members)
     return action
 
 
