@@ -6,8 +6,12 @@ tables' results (``null`` in its place), and notes him in ``forgotten_players`` 
 SHA-256 of his id only. Every write of :mod:`api.archive.durable` (an outbox's drain, a copy
 of Redis) passes its rows through :func:`living` first, so an entry naming him that was
 noted before his deletion and drained after it writes nothing of him, and a rebuild or a
-cache load (both from the database) cannot bring him back. :func:`stored` is what the
-database holds of a player (his export).
+cache load (both from the database) cannot bring him back. On PostgreSQL a write takes a
+shared transaction-level advisory lock (:data:`LOCK`) before it asks who is forgotten, and
+:func:`forget` takes it exclusively first: a drain that asked before the deletion commits
+before the deletion's rows go (and the deletion removes what it wrote), one that asks after
+sees him forgotten. (SQLite has one writer at a time.) :func:`stored` is what the database
+holds of a player (his export).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, String, Table, cast, delete, insert, select, update
+from sqlalchemy import Connection, String, Table, cast, delete, func, insert, select, update
 
 from api.archive.schema import (
     forgotten_players,
@@ -38,6 +42,15 @@ OWNED: Final[tuple[tuple[Table, str], ...]] = (
 PLAYER_KINDS: Final = ("human", "bot")
 #: Most ids one ``IN`` asks about (below every SQLite's variable limit).
 CHUNK: Final = 500
+#: The PostgreSQL advisory lock between deletions (exclusive) and writes of standings (shared).
+LOCK: Final = 0x5166_6F72_6765_74  # "Qforget"
+
+
+def _lock(conn: Connection, shared: bool) -> None:
+    """Take :data:`LOCK` until the transaction ends (PostgreSQL; nothing on SQLite)."""
+    if conn.dialect.name == "postgresql":
+        take = func.pg_advisory_xact_lock_shared if shared else func.pg_advisory_xact_lock
+        conn.execute(select(take(LOCK)))
 
 
 def id_digest(player_id: str) -> str:
@@ -58,21 +71,24 @@ def forgotten(conn: Connection, player_ids: Iterable[str | None]) -> set[str]:
 
 def living(conn: Connection, table: Table, rows: Sequence[Row]) -> list[Row]:
     """``rows`` for ``table`` without a deleted player's: his rows of :data:`OWNED` dropped,
-    his id in a table result's ``players`` made ``None``; other tables' rows as they are."""
-    if table is table_results:
+    his id in a table result's ``players`` made ``None``; other tables' rows as they are.
+    Takes :data:`LOCK` shared when it asks."""
+    column = dict((t.name, c) for t, c in OWNED).get(table.name)
+    if not rows or (column is None and table is not table_results):
+        return list(rows)
+    _lock(conn, shared=True)
+    if column is None:  # table_results
         gone = forgotten(conn, (p for r in rows for p in r["players"]))
         return [{**r, "players": [None if p in gone else p for p in r["players"]]}
                 if gone.intersection(r["players"]) else r for r in rows]
-    column = dict((t.name, c) for t, c in OWNED).get(table.name)
-    if column is None:
-        return list(rows)
     gone = forgotten(conn, (r[column] for r in rows))
     return [r for r in rows if r[column] not in gone]
 
 
 def forget(conn: Connection, player_id: str) -> None:
     """Delete ``player_id``'s standings, anonymise his tables' results and note him as
-    deleted (a repeat is harmless)."""
+    deleted (a repeat is harmless); call it first in its transaction (it takes :data:`LOCK`)."""
+    _lock(conn, shared=False)
     if not forgotten(conn, [player_id]):
         conn.execute(insert(forgotten_players).values(id_sha256=id_digest(player_id),
                                                       forgotten_at=int(time.time())))

@@ -238,6 +238,7 @@ def _delete_rows(svc: Services, player_id: str, game_ids: set[str]) -> None:
     """In one transaction: his archived games anonymised, the other players' results of
     them too, his results, standings and row deleted, he noted as deleted."""
     def work(conn: Connection) -> None:
+        forget(conn, player_id)  # first: it waits for the standings' writes under way
         ids = game_ids | set(conn.execute(select(player_results.c.game_id).where(
             player_results.c.player_id == player_id)).scalars())
         for row in conn.execute(select(finished_games.c.game_id, finished_games.c.seats,
@@ -259,7 +260,6 @@ def _delete_rows(svc: Services, player_id: str, game_ids: set[str]) -> None:
                     player_results.c.game_id == row.game_id).values(entry=entry))
         conn.execute(delete(player_results).where(player_results.c.player_id == player_id))
         conn.execute(delete(players).where(players.c.player_id == player_id))
-        forget(conn, player_id)
 
     _database(svc, work)
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import bz2
 import json
+import threading
+import time
 from typing import Any
 
 import redis
 from flask import Flask
 from sqlalchemy import Connection, Engine, delete, select
 
-from api.archive.durable import drain_now
+from api.archive.durable import drain_now, write_ratings
 from api.archive.schema import (
     finished_games,
     forgotten_players,
@@ -30,6 +32,8 @@ from api.archive.sweep import Archiver
 from api.cli import main
 from api.outbox import BOXES, push
 from api.players.accounts import ANONYMOUS
+from api.ratings.model import Rating
+from api.ratings.store import rating_entry
 from api.runtime.redis_server import EmbeddedRedis
 from api.tour.store import TourStore
 from tests.api.archive.test_players_db import _match
@@ -176,3 +180,26 @@ def test_a_player_at_a_game_in_play_is_not_deleted(db_app: Flask) -> None:
                           "player-busy")
     assert busy["game_id"] == game_id
     assert client.get(f"/v1/players/{ann_id}").status_code == 200
+
+
+def test_a_drain_under_way_at_the_deletion_leaves_nothing_of_him(db_app: Flask) -> None:
+    client = db_app.test_client()
+    zelda_id, zelda = new_player(client, NAME)
+    archiver: Archiver = db_app.extensions["sixtysix"].archiver
+    engine = archiver.archive.engine
+    entry = json.loads(rating_entry("rate", "sixty-six", [("g.1", "match:1")],
+                                    [(("human", zelda_id), Rating(27.0, 7.0, 1))]))
+    answers: list[int] = []
+    with engine.connect() as drain:
+        with drain.begin():  # a drain that asked who is forgotten before the deletion
+            write_ratings(drain, [entry])
+            deleting = threading.Thread(target=lambda: answers.append(client.delete(
+                f"/v1/players/{zelda_id}", headers=bearer(zelda)).status_code))
+            deleting.start()
+            time.sleep(0.5)
+            assert deleting.is_alive()  # waits for the drain's transaction
+        deleting.join(10)
+    assert answers == [204]
+    with engine.connect() as conn:
+        assert _standings(conn, zelda_id) == []
+        assert conn.execute(select(rated_matches)).all()  # the match's marker stays
