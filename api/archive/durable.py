@@ -31,6 +31,7 @@ from sqlalchemy import Connection, Engine, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from api.archive.forgotten import living
 from api.archive.schema import (
     leaderboard_awards,
     leaderboard_hands,
@@ -93,7 +94,8 @@ def _insert(conn: Connection, table: Table) -> Any:
 
 def _keep(conn: Connection, table: Table, rows: Sequence[Row]) -> None:
     """Insert ``rows`` where their key is absent (a row there stays; of two with one key, the
-    first), in the order of their keys."""
+    first), in the order of their keys; a deleted player's left out (:func:`living`)."""
+    rows = living(conn, table, rows)
     if rows:
         conn.execute(_insert(conn, table).on_conflict_do_nothing(),
                      _unique(table, rows, lambda a, b: False))
@@ -117,8 +119,10 @@ def _unique(table: Table, rows: Iterable[Row], better: Callable[[Row, Row], bool
 
 
 def _ratings_newer(conn: Connection, rows: Sequence[Row]) -> None:
-    """Upsert ratings, a row kept unless the new one has more matches."""
-    rows = _unique(ratings, rows, lambda a, b: bool(a["matches"] > b["matches"]))
+    """Upsert ratings, a row kept unless the new one has more matches (a deleted player's
+    left out)."""
+    rows = _unique(ratings, living(conn, ratings, rows),
+                   lambda a, b: bool(a["matches"] > b["matches"]))
     if not rows:
         return
     stmt = _insert(conn, ratings)
@@ -131,7 +135,9 @@ def _ratings_newer(conn: Connection, rows: Sequence[Row]) -> None:
 
 def _set(conn: Connection, table: Table, rows: Sequence[Row], column: str,
          add: bool) -> None:
-    """Upsert ``column`` of ``rows``: replaced, or with ``add`` added to the stored one."""
+    """Upsert ``column`` of ``rows``: replaced, or with ``add`` added to the stored one (a
+    deleted player's left out)."""
+    rows = living(conn, table, rows)
     rows = _unique(table, rows, lambda a, b: False) if not add else _summed(table, rows, column)
     if not rows:
         return

@@ -155,3 +155,14 @@ player_results: Final = Table(
     Index("ix_player_results_player_id_finished_at", "player_id", "finished_at"),
     Index("ix_player_results_player_id_started_at", "player_id", "started_at"),
 )
+
+# --- deleted players (api.archive.forgotten) -----------------------------------------------
+
+#: ``forgotten_players``: a deleted player, by the SHA-256 of his id only (never the id), so
+#: an outbox's entry naming him that is drained after his deletion writes nothing of him
+#: (:func:`api.archive.forgotten.living`); ``forgotten_at`` Unix seconds.
+forgotten_players: Final = Table(
+    "forgotten_players", metadata,
+    Column("id_sha256", String(64), primary_key=True),
+    Column("forgotten_at", BigInteger, nullable=False),
+)

@@ -3,11 +3,17 @@ its deletion (``DELETE /v1/players/{id}``), his token only.
 
 Deleting a player removes his Redis keys (hash, token, name claims, game lists, history, tour,
 open tables; his leaderboard, hands-won and rating entries, his pairs' rated games) and his
-database rows (``players``, ``player_results``). His finished games stay, anonymised: each is
-archived first (:meth:`api.archive.sweep.Archiver.archive_one`; its Redis keys then go, so
-every read comes from the archive), and in the archive the seats he sat in get the name
-:data:`ANONYMOUS` and no player id (the ``seats`` column and the game's meta in its body), as
-do those seats in the other players' results and in the finished tables he sat at. A player
+database rows (``players``, ``player_results``, and his standings: ratings, board points,
+hands won, tour stamps; :func:`api.archive.forgotten.forget`). In order, so nothing brings him
+back: his finished games are archived, the outboxes drained (every change noted so far is in
+the database), then one transaction deletes his rows and notes him as deleted (an outbox's
+entry naming him drained later writes nothing of him), and only then go his Redis keys (a
+rebuild or a cache load reads the database, which no longer holds him). His finished games
+stay, anonymised: each is archived first (:meth:`api.archive.sweep.Archiver.archive_one`; its
+Redis keys then go, so every read comes from the archive), and in the archive the seats he
+sat in get the name :data:`ANONYMOUS` and no player id (the ``seats`` column and the game's
+meta in its body), as do those seats in the other players' results, in the finished tables
+he sat at and in their results (``table_results``, his id ``null``). A player
 sitting at a game in play or holding an open table is refused (409 ``player-busy``): finish or
 resign first. Without a database only his Redis keys go; his finished games keep his name until
 they expire.
@@ -17,14 +23,16 @@ from __future__ import annotations
 
 import bz2
 import time
-from typing import Any, Final, cast
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from api.archive.errors import ArchiveUnavailable
+from api.archive.durable import drain_now
+from api.archive.forgotten import forget, stored
 from api.archive.schema import finished_games, player_results, players
-from api.archive.store import LEVEL
+from api.archive.store import LEVEL, unreachable
 from api.composition import Services
 from api.errors import Conflict, Forbidden
 from api.fastjson import dumps, loads
@@ -56,12 +64,16 @@ from api.tables.store import TableConflict
 from api.tour.store import STAMP
 from engine import VARIANTS
 
+T = TypeVar("T")
+
 #: The name a deleted player's seats get.
 ANONYMOUS: Final = "Anonymous"
 #: Matches a history page reads at a time for an export.
 PAGE: Final = 500
 #: Attempts of a finished table's rewrite against concurrent changes.
 RETRIES: Final = 10
+#: Most drains of the outboxes before a deletion or an export (each up to 500 per outbox).
+DRAINS: Final = 20
 
 
 class NotYourPlayer(Forbidden):
@@ -85,8 +97,13 @@ class PlayerBusy(Conflict):
 def export(svc: Services, player: Player) -> dict[str, Any]:
     """Everything held about ``player``: his profile (counts, hands won, ratings, ranks,
     tour stamps), every finished match of his history, his games and open tables, his tour's
-    games (never a token or a digest)."""
+    games, and what the database holds of his standings (``stored``, after the outboxes'
+    drain; ``None`` without a database); never a token or a digest."""
     pid = player.player_id
+    kept = None
+    if svc.archiver is not None:
+        _drain(svc)
+        kept = _database(svc, lambda conn: stored(conn, pid))
     history = _all_history(svc, pid)
     progress = svc.tour.progress(pid)
     return {
@@ -101,6 +118,7 @@ def export(svc: Services, player: Player) -> dict[str, Any]:
                        if k.startswith("game:")},
         "tour_stamped_at": {k[len(STAMP):]: int(v) for k, v in progress.items()
                             if k.startswith(STAMP)},
+        "stored": kept,
     }
 
 
@@ -144,6 +162,7 @@ def delete_player(svc: Services, player: Player) -> None:
             svc.archiver.archive_one(game_id)  # its players' results too
             svc.games.redis.delete(game_key(game_id), events_key(game_id))
     if svc.archiver is not None:
+        _drain(svc)
         _delete_rows(svc, pid, game_ids)
     for table_id in sorted(tables):
         _anonymise_table(svc, table_id, pid)
@@ -189,37 +208,60 @@ def anonymised_body(body: bytes, player_id: str) -> bytes:
     return bz2.compress(dumps(data), LEVEL)
 
 
+def _database(svc: Services, work: Callable[[Connection], T]) -> T:
+    """``work`` in one transaction of the archive's database;
+    :class:`~api.archive.errors.ArchiveUnavailable` if it cannot be reached."""
+    assert svc.archiver is not None
+    try:
+        with svc.archiver.archive.engine.begin() as conn:
+            return work(conn)
+    except SQLAlchemyError as exc:
+        raise unreachable(exc) from exc
+
+
+def _drain(svc: Services) -> None:
+    """Drain the outboxes into the database until they are empty (:data:`DRAINS` times at
+    most: what comes in later waits for the sweep, and is kept out of a deleted player's
+    rows there); :class:`~api.archive.errors.ArchiveUnavailable`."""
+    assert svc.archiver is not None
+    archive = svc.archiver.archive
+    archive.ready()
+    for _ in range(DRAINS):
+        try:
+            if not any(drain_now(svc.games.redis, archive.engine).values()):
+                return
+        except SQLAlchemyError as exc:
+            raise unreachable(exc) from exc
+
+
 def _delete_rows(svc: Services, player_id: str, game_ids: set[str]) -> None:
     """In one transaction: his archived games anonymised, the other players' results of
-    them too, his results and row deleted."""
-    assert svc.archiver is not None
-    engine = svc.archiver.archive.engine
-    try:
-        with engine.begin() as conn:
-            game_ids |= set(conn.execute(select(player_results.c.game_id).where(
-                player_results.c.player_id == player_id)).scalars())
-            for row in conn.execute(select(finished_games.c.game_id, finished_games.c.seats,
-                                           finished_games.c.body).where(
-                    finished_games.c.game_id.in_(game_ids))).all():
-                conn.execute(update(finished_games).where(
-                    finished_games.c.game_id == row.game_id).values(
-                    seats=anonymised_seats(row.seats, player_id),
-                    body=anonymised_body(row.body, player_id)))
-            for row in conn.execute(select(player_results.c.player_id, player_results.c.game_id,
-                                           player_results.c.entry).where(
-                    player_results.c.game_id.in_(game_ids),
-                    player_results.c.player_id != player_id)).all():
-                if "seats" in row.entry:
-                    entry = {**row.entry, "seats": anonymised_seats(row.entry["seats"],
-                                                                    player_id)}
-                    conn.execute(update(player_results).where(
-                        player_results.c.player_id == row.player_id,
-                        player_results.c.game_id == row.game_id).values(entry=entry))
-            conn.execute(delete(player_results).where(player_results.c.player_id == player_id))
-            conn.execute(delete(players).where(players.c.player_id == player_id))
-    except SQLAlchemyError as exc:
-        raise ArchiveUnavailable(f"the archive cannot be reached ({type(exc).__name__})",
-                                 retry_after=5) from exc
+    them too, his results, standings and row deleted, he noted as deleted."""
+    def work(conn: Connection) -> None:
+        forget(conn, player_id)  # first: it waits for the standings' writes under way
+        ids = game_ids | set(conn.execute(select(player_results.c.game_id).where(
+            player_results.c.player_id == player_id)).scalars())
+        for row in conn.execute(select(finished_games.c.game_id, finished_games.c.seats,
+                                       finished_games.c.body).where(
+                finished_games.c.game_id.in_(ids))).all():
+            conn.execute(update(finished_games).where(
+                finished_games.c.game_id == row.game_id).values(
+                seats=anonymised_seats(row.seats, player_id),
+                body=anonymised_body(row.body, player_id)))
+        for row in conn.execute(select(player_results.c.player_id, player_results.c.game_id,
+                                       player_results.c.entry).where(
+                player_results.c.game_id.in_(ids),
+                player_results.c.player_id != player_id)).all():
+            if "seats" in row.entry:
+                entry = {**row.entry, "seats": anonymised_seats(row.entry["seats"],
+                                                                player_id)}
+                conn.execute(update(player_results).where(
+                    player_results.c.player_id == row.player_id,
+                    player_results.c.game_id == row.game_id).values(entry=entry))
+        conn.execute(delete(player_results).where(player_results.c.player_id == player_id))
+        conn.execute(delete(players).where(players.c.player_id == player_id))
+
+    _database(svc, work)
 
 
 def _anonymise_table(svc: Services, table_id: str, player_id: str) -> None:

@@ -67,7 +67,17 @@ CREATED_EXAMPLE: Final = {**PLAYER_EXAMPLE, "stats": _STATS,
 EXPORT_EXAMPLE: Final = {
     "profile": PROFILE_EXAMPLE, "history": HISTORY_EXAMPLE["games"],
     "games": {"active": [], "finished": ["tB7q2WcXk9Lp.1"]}, "open_tables": [],
-    "tour_games": {"chicago": "gC4h9Tq0Wm2E"}, "tour_stamped_at": {"chicago": 1738325400}}
+    "tour_games": {"chicago": "gC4h9Tq0Wm2E"}, "tour_stamped_at": {"chicago": 1738325400},
+    "stored": {
+        "ratings": [{"variant": "sixty-six", "kind": "human", "mu": 26.27, "sigma": 6.1,
+                     "matches": 3}],
+        "leaderboard_points": [{"kind": "human", "period": "all", "variant": "sixty-six",
+                                "points": 87}],
+        "leaderboard_hands": [{"variant": "sixty-six", "hands_won": 14}],
+        "tour_stamps": [{"station": "chicago", "stamped_at": 1738325400}],
+        "table_results": [{"game_id": "tB7q2WcXk9Lp.1", "table_id": "tB7q2WcXk9Lp",
+                           "variant": "sixty-six", "result": "points",
+                           "finished_at": 1738326000}]}}
 MY_GAMES_EXAMPLE: Final = {"games": [{
     "game_id": "tB7q2WcXk9Lp.1", "table_id": "tB7q2WcXk9Lp", "variant": "sixty-six",
     "status": "playing", "seat": 0, "opponents": [{"seat": 1, "name": "Bob", "kind": "human"}],
@@ -169,7 +179,9 @@ class PlayerExport(MethodView):
     def get(self, player_id: str) -> Response:
         """Everything held about the player (his own token only): his profile, every
         finished match of his history (private ones too), his games and open tables, his
-        tour's games and stamps. Never a token or its digest."""
+        tour's games and stamps, and what the database holds of his standings (``stored``:
+        ratings, board points, hands won, tour stamps, his tables' results). Never a token
+        or its digest."""
         svc = services()
         caller = required_player()
         return json_response(export(svc, owned(load_player(svc.players, player_id), caller)))

@@ -194,6 +194,51 @@ class HistoryPageSchema(Schema):
     next_cursor = fields.String(allow_none=True, metadata={"description": "Null at the end"})
 
 
+class StoredRatingSchema(Schema):
+    variant = fields.String()
+    kind = fields.String(metadata={"description": "human or bot"})
+    mu = fields.Float()
+    sigma = fields.Float()
+    matches = fields.Integer()
+
+
+class StoredPointsSchema(Schema):
+    kind = fields.String(metadata={"description": "The board: human or bot"})
+    period = fields.String(metadata={"description": "all, or a month YYYY-MM"})
+    variant = fields.String(metadata={"description": "all, or one"})
+    points = fields.Integer()
+
+
+class StoredHandsSchema(Schema):
+    variant = fields.String()
+    hands_won = fields.Integer()
+
+
+class StoredStampSchema(Schema):
+    station = fields.String()
+    stamped_at = fields.Integer(metadata={"description": "Unix seconds"})
+
+
+class StoredTableSchema(Schema):
+    game_id = fields.String()
+    table_id = fields.String()
+    variant = fields.String()
+    result = fields.String(allow_none=True, metadata={
+        "description": "points, resigned or aborted"})
+    finished_at = fields.Integer(metadata={"description": "Unix seconds"})
+
+
+class StoredSchema(Schema):
+    """What the database holds of a player's standings."""
+
+    ratings = fields.List(fields.Nested(StoredRatingSchema))
+    leaderboard_points = fields.List(fields.Nested(StoredPointsSchema))
+    leaderboard_hands = fields.List(fields.Nested(StoredHandsSchema))
+    tour_stamps = fields.List(fields.Nested(StoredStampSchema))
+    table_results = fields.List(fields.Nested(StoredTableSchema), metadata={
+        "description": "The finished tables' matches he sat at"})
+
+
 class ExportSchema(Schema):
     """Everything held about a player (``GET /v1/players/{player_id}/export``)."""
 
@@ -208,3 +253,5 @@ class ExportSchema(Schema):
         "description": "Tour station → the id of his last game there"})
     tour_stamped_at = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
         "description": "Tour station → when he stamped it (Unix seconds)"})
+    stored = fields.Nested(StoredSchema, allow_none=True, metadata={
+        "description": "What the database holds of his standings (null without one)"})

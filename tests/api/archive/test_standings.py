@@ -71,10 +71,14 @@ def _engine(app: Flask) -> Engine:
     return engine
 
 
-def _human_match(client: FlaskClient, seed: int = 1) -> tuple[list[tuple[str, str]], str]:
-    """A rated sixty-six table match of two new human players, played to its end through
-    ``client`` alone (no worker's save): the players (id, token) and the table id."""
-    players = [new_player(client, f"Player {seed}{i}") for i in range(2)]
+def _human_match(client: FlaskClient, seed: int = 1,
+                 players: list[tuple[str, str]] | None = None,
+                 ) -> tuple[list[tuple[str, str]], str]:
+    """A rated sixty-six table match of two human players (``players``, by default new ones),
+    played to its end through ``client`` alone (no worker's save): the players (id, token)
+    and the table id."""
+    if players is None:
+        players = _new_players(client, seed)
     table_id = new_table(client, players[0][1], variant="sixty-six", match_points=3,
                          seats=[{"kind": "player"}, {"kind": "open"}])["table_id"]
     join(client, players[1][1], table_id)
@@ -82,6 +86,10 @@ def _human_match(client: FlaskClient, seed: int = 1) -> tuple[list[tuple[str, st
     play_to_end(client, game_id, tokens, random.Random(seed))
     table(client, table_id)
     return players, table_id
+
+
+def _new_players(client: FlaskClient, seed: int) -> list[tuple[str, str]]:
+    return [new_player(client, f"Player {seed}{i}") for i in range(2)]
 
 
 def _rows(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
@@ -218,15 +226,18 @@ def test_ratings_go_on_in_redis_with_the_database_down_and_land_once_it_is_back(
         engine = _engine(app)
         client.get("/v1/ratings?variant=sixty-six")  # the cache loaded, the seed noted
         _drain_all(redis_client, engine)
+        players = _new_players(client, 1)  # a new account needs the database (its source)
         postgres_server.stop()
         try:
-            players, _ = _human_match(client)  # every action answered 200
-            rated = {p: me(client, t)["ratings"]["sixty-six"] for p, t in players}
-            assert all(r["matches"] == 1 for r in rated.values())
+            _human_match(client, 1, players)  # every action answered 200
             assert durable.drain(redis_client, engine) == {}
             assert redis_client.llen(RATINGS.key) == 1
         finally:
             postgres_server.start()
+        # the profiles (their counts from the database) read before the drain: Redis's
+        rated = {p: me(client, t)["ratings"]["sixty-six"] for p, t in players}
+        assert all(r["matches"] == 1 for r in rated.values())
+        assert redis_client.llen(RATINGS.key) == 1
         _drain_all(redis_client, engine)
         rows = {r[2]: r for r in _rows(engine)["ratings"] if r[1] == "human"}
         assert {p: (round(rows[p][3], 3), rows[p][5]) for p in rated} == {
