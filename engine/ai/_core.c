@@ -490,15 +490,12 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
     int hi = declare_value(s, p, p0, p1, tk);
     if (hi <= alpha)
         return hi;
-    int lo = -declare_value(s, 1 - p, p0, p1, tk);
-    if (lo >= beta)
-        return lo;
     uint32_t theirs = p == 0 ? h1 : h0;
+    int lo;
+    uint32_t sure = 0;
     if (melded < 0) {
-        /* sure tricks: leading the cards nothing of theirs beats, one after the other, wins
-         * each trick; if their points (no meld counted) reach the target before the last
-         * trick, p declares with their side's points and tricks as they are: the bound hi */
-        uint32_t sure = 0;
+        /* sure tricks: the cards nothing of theirs beats, led one after the other, win each
+         * trick (their points, no meld counted, and p's pending melds go to p) */
         int gain = my_pts + (p == 0 ? pend0 : pend1);
         for (uint32_t m = mine; m; m &= m - 1) {
             int c = __builtin_ctz(m);
@@ -507,9 +504,20 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
                 gain += points[c];
             }
         }
-        if (sure && sure != mine && gain >= declare_target)
-            return hi;
+        if (sure) {
+            /* reaching the target before the last trick p declares, the other side's
+             * points and tricks as they are: hi; short of it, the other side scores at most
+             * what it would declaring against p's gain */
+            if (sure != mine && gain >= declare_target)
+                return hi;
+            lo = -declare_value(s, 1 - p, p == 0 ? gain : p0, p == 1 ? gain : p1,
+                                tk | 1 << p);
+        }
     }
+    if (!sure)
+        lo = -declare_value(s, 1 - p, p0, p1, tk);
+    if (lo >= beta)
+        return lo;
     if (hi < beta)
         beta = hi;
     if (lo > alpha)

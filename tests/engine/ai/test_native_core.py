@@ -1,9 +1,10 @@
 """The native search core (engine/ai/_core.c) against the Python searches it replaces: the
-same values and the same value of every card (so the same best moves), over thousands of random phase-2 positions (the solver) and positions with a short talon (the
-talon search) of every variant, pack and scoring option they serve (two- and three-hand, 24
-and 32 cards, Schnapsen; four-hand has no talon and Tausendeins its own solver, so neither
-reaches them). Node counts may differ: the core cuts its search at sure bounds the Python
-search does not try, so it visits fewer nodes (never more here)."""
+same values and the same value of every card (so the same best moves), over thousands of random
+phase-2 positions (the solver) and positions with a short talon (the talon search) of every
+variant, pack and scoring option they serve (two- and three-hand, 24 and 32 cards, Schnapsen;
+four-hand has no talon and Tausendeins its own solver, so neither reaches them). Node counts
+may differ: the core cuts its search at sure bounds the Python search does not try, so it
+visits fewer nodes (never more here)."""
 
 from __future__ import annotations
 
