@@ -11,11 +11,14 @@
  * orders (phase 2: leads by points, most first, then trumps high to low, the table's best
  * lead first; replies the cheapest card of the suit first, discards the fewest points first;
  * phase 1: side cards then trumps, cheapest first, answers as talon._follow_order), the same
- * windows, so they return the same values, with one addition: a phase-2 lead first tries
- * its sure bounds (what either side would score declaring at once: no outcome can give it
- * more), and a bound outside the window ends the search there (next_lead, lead). That
- * visits fewer nodes than the Python search (whose node counts a work budget is measured
- * in) and may return other bounds on a fail low or high, never another value or best move.
+ * windows, so they return the same values, with two additions. A lead first tries its sure
+ * bounds (what either side would score declaring at once: no outcome gives it more; in
+ * phase 2 also the sure tricks, the cards nothing of the other hand beats, which may reach
+ * the target or bound the other side's score), and a bound outside the window ends the
+ * search there (next_lead, lead, talon_lead); and a phase-2 lead tries its sure tricks
+ * first. That visits fewer nodes than the Python search (whose node counts a work budget
+ * is measured in) and may return other bounds on a fail low or high, never another value
+ * or best move.
  *
  * The card model is not restated here: configure() takes engine.cards' tables (points,
  * suit masks, beaters, marriages, the orders) and scoring's game-point table once, from
@@ -545,9 +548,14 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
     }
     uint32_t leads = melded < 0 ? mine : mine & marriages[melded];
     int moves[NCARDS];
-    uint32_t trumps = leads & s->trump_mask;
-    int nm = in_order(leads ^ trumps, MOST, moves);
-    nm += in_order(trumps, BY_SEQ, moves + nm);
+    /* the sure winners first (side cards by points, then trumps high to low), then the
+     * rest alike */
+    uint32_t first = leads & sure;
+    uint32_t rest_leads = leads ^ first;
+    int nm = in_order(first & ~s->trump_mask, MOST, moves);
+    nm += in_order(first & s->trump_mask, BY_SEQ, moves + nm);
+    nm += in_order(rest_leads & ~s->trump_mask, MOST, moves + nm);
+    nm += in_order(rest_leads & s->trump_mask, BY_SEQ, moves + nm);
     if (best_move >= 0 && moves[0] != best_move) {
         int i = 1;
         while (i < nm && moves[i] != best_move)
@@ -841,6 +849,21 @@ cheap_first(const Talon *t, uint32_t mask, int *out)
 static int talon_follow(Talon *t, int f, int led, uint32_t h0, uint32_t h1, const int *talon,
                         int n, int p0, int p1, int tk, int e0, int e1, int alpha, int beta);
 
+/* The most side ``d`` can score from a phase-1 position: declaring now (its outcomes only
+ * fall as the other side's points and tricks grow), or where a close may still come (the
+ * other side closing and failing) 3 without a trick and 2 with one, if more. */
+static inline int
+talon_most(const Talon *t, int d, int p0, int p1, int tk, int may_close)
+{
+    int v = declare_value(&t->open, d, p0, p1, tk);
+    if (may_close) {
+        int failed = (tk >> d & 1) ? 2 : 3;
+        if (failed > v)
+            v = failed;
+    }
+    return v;
+}
+
 static int
 talon_lead(Talon *t, int p, uint32_t h0, uint32_t h1, const int *talon, int n, int p0, int p1,
            int tk, int e0, int e1, int alpha, int beta, int melded)
@@ -863,6 +886,19 @@ talon_lead(Talon *t, int p, uint32_t h0, uint32_t h1, const int *talon, int n, i
             }
         }
     }
+    /* sure bounds, as lead's: no more than declaring now, or while a close may still come,
+     * than what the closer's failure gives the other side */
+    int may_close = t->may_close && n >= t->close_min;
+    int hi = talon_most(t, p, p0, p1, tk, may_close);
+    if (hi <= alpha)
+        return hi;
+    int lo = -talon_most(t, 1 - p, p0, p1, tk, may_close);
+    if (lo >= beta)
+        return lo;
+    if (hi < beta)
+        beta = hi;
+    if (lo > alpha)
+        alpha = lo;
     uint64_t key[4];
     position_key(key, p, tk, h0, h1, p0, p1, e0, e1, melded, t->next_trick_melds);
     talon_key(key, talon, n);
