@@ -240,10 +240,13 @@ tt_find(const Table *t, const uint64_t *k)
     }
 }
 
+/* A table starts at 32 slots (1.3 KB; a solve of 6+6 cards stores a few dozen entries at
+ * most, and allocating and zeroing the 256 slots it started at cost more than its search)
+ * and doubles when half full. */
 static int
 tt_grow(Table *t)
 {
-    size_t cap = t->slots == NULL ? 1 << 8 : (t->mask + 1) * 2;
+    size_t cap = t->slots == NULL ? 1 << 5 : (t->mask + 1) * 2;
     Slot *fresh = PyMem_Calloc(cap, sizeof(Slot));
     if (fresh == NULL)
         return -1;
