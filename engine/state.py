@@ -246,14 +246,13 @@ class GameState:
         return self.closed_by is None and bool(self.talon)
 
     def meld_points(self, side: int, credited: bool = True) -> int:
-        if not self.melds:
-            return 0
-        trump = self.trump
-        return sum(
-            meld_value(suit, trump)
-            for seat, suit, cred in self.melds
-            if cred == credited and self.side_of(seat) == side
-        )
+        total = 0
+        if self.melds:  # a loop, not sum() of a generator: compiled, no generator object
+            trump = self.trump
+            for seat, suit, cred in self.melds:
+                if cred == credited and self.side_of(seat) == side:
+                    total += meld_value(suit, trump)
+        return total
 
     def credited_points(self, side: int) -> int:
         """Trick points plus credited melds: what a declaration and the table count."""

@@ -11,8 +11,14 @@
  * orders (phase 2: leads by points, most first, then trumps high to low, the table's best
  * lead first; replies the cheapest card of the suit first, discards the fewest points first;
  * phase 1: side cards then trumps, cheapest first, answers as talon._follow_order), the same
- * windows and the same table entries, so they return the same values and count the same
- * nodes (a work budget is spent alike on every path).
+ * windows, so they return the same values, with two additions. A lead first tries its sure
+ * bounds (what either side would score declaring at once: no outcome gives it more; in
+ * phase 2 also the sure tricks, the cards nothing of the other hand beats, which may reach
+ * the target or bound the other side's score), and a bound outside the window ends the
+ * search there (next_lead, lead, talon_lead); and a phase-2 lead tries its sure tricks
+ * first. That visits fewer nodes than the Python search (whose node counts a work budget
+ * is measured in) and may return other bounds on a fail low or high, never another value
+ * or best move.
  *
  * The card model is not restated here: configure() takes engine.cards' tables (points,
  * suit masks, beaters, marriages, the orders) and scoring's game-point table once, from
@@ -170,6 +176,15 @@ core_configure(PyObject *module, PyObject *args)
                 permuted[o][b][v] = bits;
             }
     }
+    for (int t = 0; t < 2; t++)   /* the sure bounds (lead) need outcomes that only fall */
+        for (int v = 0; v < NTABLE; v++)
+            if (game_table[t][v] < game_table[1][v]
+                || (v > 0 && game_table[t][v] > game_table[t][v - 1])) {
+                PyErr_SetString(PyExc_ValueError,
+                                "table: game points must fall as the loser's points or "
+                                "tricks grow");
+                return NULL;
+            }
     declare_target = rules[0];
     meld_reach = rules[1];
     trump_meld_points = rules[2];
@@ -225,10 +240,13 @@ tt_find(const Table *t, const uint64_t *k)
     }
 }
 
+/* A table starts at 32 slots (1.3 KB; a solve of 6+6 cards stores a few dozen entries at
+ * most, and allocating and zeroing the 256 slots it started at cost more than its search)
+ * and doubles when half full. */
 static int
 tt_grow(Table *t)
 {
-    size_t cap = t->slots == NULL ? 1 << 8 : (t->mask + 1) * 2;
+    size_t cap = t->slots == NULL ? 1 << 5 : (t->mask + 1) * 2;
     Slot *fresh = PyMem_Calloc(cap, sizeof(Slot));
     if (fresh == NULL)
         return -1;
@@ -434,6 +452,24 @@ in_order(uint32_t mask, int o, int *out)
 
 #define ERR (-100)   /* a Python error is set (out of memory): unwind */
 
+static int lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pend0,
+                int pend1, int alpha, int beta, int melded);
+
+/* lead() after a trick, its sure bounds tried first (a bound outside the window ends the
+ * search without a node: see lead) */
+static inline int
+next_lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pend0,
+          int pend1, int alpha, int beta)
+{
+    int hi = declare_value(s, p, p0, p1, tk);
+    if (hi <= alpha)
+        return hi;
+    int lo = -declare_value(s, 1 - p, p0, p1, tk);
+    if (lo >= beta)
+        return lo;
+    return lead(s, p, h0, h1, p0, p1, tk, pend0, pend1, alpha, beta, -1);
+}
+
 static int
 lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pend0, int pend1,
      int alpha, int beta, int melded)
@@ -455,6 +491,43 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
     uint32_t others = mine & (mine - 1);
     if (!others)
         return last_trick(s, p, h0, h1, p0, p1, tk, pend0, pend1);
+    /* Sure bounds: what either side would score declaring now is the most it can score
+     * (outcomes only fall as the other side's points and tricks grow) */
+    int hi = declare_value(s, p, p0, p1, tk);
+    if (hi <= alpha)
+        return hi;
+    uint32_t theirs = p == 0 ? h1 : h0;
+    int lo;
+    uint32_t sure = 0;
+    if (melded < 0) {
+        /* sure tricks: the cards nothing of theirs beats, led one after the other, win each
+         * trick (their points, no meld counted, and p's pending melds go to p) */
+        int gain = my_pts + (p == 0 ? pend0 : pend1);
+        for (uint32_t m = mine; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            if (!(s->beaters[c] & theirs)) {
+                sure |= 1u << c;
+                gain += points[c];
+            }
+        }
+        if (sure) {
+            /* reaching the target before the last trick p declares, the other side's
+             * points and tricks as they are: hi; short of it, the other side scores at most
+             * what it would declaring against p's gain */
+            if (sure != mine && gain >= declare_target)
+                return hi;
+            lo = -declare_value(s, 1 - p, p == 0 ? gain : p0, p == 1 ? gain : p1,
+                                tk | 1 << p);
+        }
+    }
+    if (!sure)
+        lo = -declare_value(s, 1 - p, p0, p1, tk);
+    if (lo >= beta)
+        return lo;
+    if (hi < beta)
+        beta = hi;
+    if (lo > alpha)
+        alpha = lo;
     uint32_t tabled = others & (others - 1);
     uint64_t key[4] = {0, 0, 0, 0};
     int best_move = -1;
@@ -478,9 +551,14 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
     }
     uint32_t leads = melded < 0 ? mine : mine & marriages[melded];
     int moves[NCARDS];
-    uint32_t trumps = leads & s->trump_mask;
-    int nm = in_order(leads ^ trumps, MOST, moves);
-    nm += in_order(trumps, BY_SEQ, moves + nm);
+    /* the sure winners first (side cards by points, then trumps high to low), then the
+     * rest alike */
+    uint32_t first = leads & sure;
+    uint32_t rest_leads = leads ^ first;
+    int nm = in_order(first & ~s->trump_mask, MOST, moves);
+    nm += in_order(first & s->trump_mask, BY_SEQ, moves + nm);
+    nm += in_order(rest_leads & ~s->trump_mask, MOST, moves + nm);
+    nm += in_order(rest_leads & s->trump_mask, BY_SEQ, moves + nm);
     if (best_move >= 0 && moves[0] != best_move) {
         int i = 1;
         while (i < nm && moves[i] != best_move)
@@ -493,7 +571,6 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
     int bm = moves[0];
     int may_meld = melded < 0 && (has_trick || s->pending_melds);
     int f = 1 - p;
-    uint32_t theirs = p == 0 ? h1 : h0;
     for (int i = 0; i < nm; i++) {
         int c = moves[i];
         int q0 = p0, q1 = p1, e0 = pend0, e1 = pend1;
@@ -576,12 +653,12 @@ lead(Search *s, int p, uint32_t h0, uint32_t h1, int p0, int p1, int tk, int pen
                     v = -v;
             }
             else if (w == p) {
-                v = lead(s, p, n0, n1, s0, s1, t, g0, g1, alpha, b, -1);
+                v = next_lead(s, p, n0, n1, s0, s1, t, g0, g1, alpha, b);
                 if (v == ERR)
                     return ERR;
             }
             else {
-                v = lead(s, f, n0, n1, s0, s1, t, g0, g1, -b, -alpha, -1);
+                v = next_lead(s, f, n0, n1, s0, s1, t, g0, g1, -b, -alpha);
                 if (v == ERR)
                     return ERR;
                 v = -v;
@@ -682,12 +759,12 @@ follow_value(Search *s, int f, int led, uint32_t h0, uint32_t h1, int p0, int p1
             v = f == 0 ? v0 : -v0;
         }
         else if (w == f) {
-            v = lead(s, f, n0, n1, q0, q1, t, e0, e1, alpha, beta, -1);
+            v = next_lead(s, f, n0, n1, q0, q1, t, e0, e1, alpha, beta);
             if (v == ERR)
                 return ERR;
         }
         else {
-            v = lead(s, other, n0, n1, q0, q1, t, e0, e1, -beta, -alpha, -1);
+            v = next_lead(s, other, n0, n1, q0, q1, t, e0, e1, -beta, -alpha);
             if (v == ERR)
                 return ERR;
             v = -v;
@@ -775,6 +852,21 @@ cheap_first(const Talon *t, uint32_t mask, int *out)
 static int talon_follow(Talon *t, int f, int led, uint32_t h0, uint32_t h1, const int *talon,
                         int n, int p0, int p1, int tk, int e0, int e1, int alpha, int beta);
 
+/* The most side ``d`` can score from a phase-1 position: declaring now (its outcomes only
+ * fall as the other side's points and tricks grow), or where a close may still come (the
+ * other side closing and failing) 3 without a trick and 2 with one, if more. */
+static inline int
+talon_most(const Talon *t, int d, int p0, int p1, int tk, int may_close)
+{
+    int v = declare_value(&t->open, d, p0, p1, tk);
+    if (may_close) {
+        int failed = (tk >> d & 1) ? 2 : 3;
+        if (failed > v)
+            v = failed;
+    }
+    return v;
+}
+
 static int
 talon_lead(Talon *t, int p, uint32_t h0, uint32_t h1, const int *talon, int n, int p0, int p1,
            int tk, int e0, int e1, int alpha, int beta, int melded)
@@ -797,6 +889,19 @@ talon_lead(Talon *t, int p, uint32_t h0, uint32_t h1, const int *talon, int n, i
             }
         }
     }
+    /* sure bounds, as lead's: no more than declaring now, or while a close may still come,
+     * than what the closer's failure gives the other side */
+    int may_close = t->may_close && n >= t->close_min;
+    int hi = talon_most(t, p, p0, p1, tk, may_close);
+    if (hi <= alpha)
+        return hi;
+    int lo = -talon_most(t, 1 - p, p0, p1, tk, may_close);
+    if (lo >= beta)
+        return lo;
+    if (hi < beta)
+        beta = hi;
+    if (lo > alpha)
+        alpha = lo;
     uint64_t key[4];
     position_key(key, p, tk, h0, h1, p0, p1, e0, e1, melded, t->next_trick_melds);
     talon_key(key, talon, n);

@@ -37,7 +37,10 @@ What a move spends is a *work budget* (``Level.work``, in the units of :class:`W
 playouts, policy moves and search nodes, each weighed by its CPU cost on the pure path), not
 time: sampling stops before a deal that would pass it, so the same view, generator and budget
 give the same move on a quiet or a loaded machine and on the pure or the compiled path (which
-spends about half the time on it). The CPU time (``Level.budget_ms``) is only a cap.
+spends about half the time on it). The native search core (:mod:`engine.ai.solver`) counts
+fewer nodes for the same values, so there the budget buys more deals and the moves are its
+own, the same for the same view, generator and budget. The CPU time (``Level.budget_ms``) is
+only a cap.
 
 A seat on lead holding 66 credited points after a trick always declares (``easy`` sometimes
 forgets); no level ever declares with fewer. Declaring at once is also the most it can score:

@@ -62,8 +62,9 @@ class TalonSolver:
 
     :meth:`lead` and :meth:`follow` run the native core's :class:`~engine.ai._core.Talon`
     where it is built, unless ``native`` is false; ``_lead``, ``_follow`` and
-    ``_lead_options`` are the Python reference it must equal, value for value and node for
-    node (tests/engine/ai/test_native_core.py).
+    ``_lead_options`` are the Python reference it must equal value for value, in fewer
+    nodes (it cuts at sure bounds the reference does not try; tests/engine/ai/
+    test_native_core.py).
     """
 
     def __init__(self, rules: Rules, trump: int, native: bool = True) -> None:

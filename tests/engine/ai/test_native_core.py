@@ -1,9 +1,10 @@
 """The native search core (engine/ai/_core.c) against the Python searches it replaces: the
-same values, the same value of every card (so the same best moves) and the same node counts,
-over thousands of random phase-2 positions (the solver) and positions with a short talon (the
-talon search) of every variant, pack and scoring option they serve (two- and three-hand, 24
-and 32 cards, Schnapsen; four-hand has no talon and Tausendeins its own solver, so neither
-reaches them)."""
+same values and the same value of every card (so the same best moves), over thousands of random
+phase-2 positions (the solver) and positions with a short talon (the talon search) of every
+variant, pack and scoring option they serve (two- and three-hand, 24 and 32 cards, Schnapsen;
+four-hand has no talon and Tausendeins its own solver, so neither reaches them). Node counts
+may differ: the core cuts its search at sure bounds the Python search does not try, so it
+visits fewer nodes."""
 
 from __future__ import annotations
 
@@ -71,29 +72,31 @@ def _solvers(pos: Position) -> tuple[Solver, Solver]:
                          ids=[f"{v}-{o}" for v, o, _ in CASES])
 def test_native_core_equals_the_python_solver(variant: str, options: dict[str, object],
                                               most: int) -> None:
-    """Fresh solvers: each card's value and the nodes spent; shared solvers (as a player
-    keeps one per rules context over its deals): each value and the nodes, the tables
-    kept from position to position."""
+    """Fresh solvers: each card's value, in fewer nodes in all; shared solvers (as a player
+    keeps one per rules context over its deals): each value, the tables kept from position
+    to position."""
     positions = phase2_positions(variant, options, most, 7, 600)
     assert len(positions) == 600
     assert any(s.closed_by is not None for s in positions)
     assert any(s.trick for s in positions) and any(not s.trick for s in positions)
     shared: dict[tuple[Any, ...], tuple[Solver, Solver]] = {}
     values = set()
+    nodes = [0, 0]  # the Python search's, the core's
     for state in positions:
         pos = Position.from_state(state)
         pure, core = _solvers(pos)
         expected = pure.card_values(pos)
         assert core.card_values(pos) == expected, pos
-        assert core.nodes == pure.nodes, pos
+        nodes[0] += pure.nodes
+        nodes[1] += core.nodes
         values.update(expected.values())
         ctx = (pos.trump, pos.closer, pos.snapshot)
         pair = shared.get(ctx)
         if pair is None:
             pair = shared[ctx] = _solvers(pos)
         assert pair[1].value(pos) == pair[0].value(pos), pos
-        assert pair[1].nodes == pair[0].nodes, pos
     assert len(values) >= 4
+    assert nodes[1] < nodes[0]
 
 
 #: (variant, rule options) of the talon search: every variant with a talon, both packs, and
@@ -134,7 +137,7 @@ def short_talon_positions(variant: str, options: dict[str, object], seed: int,
 def test_native_talon_search_equals_the_python_one(variant: str,
                                                    options: dict[str, object]) -> None:
     """Fresh searches and searches shared over the positions of one trump (as a player
-    keeps one over its deals): each value, the phase-1 nodes and the phase-2 ones."""
+    keeps one over its deals): each value."""
     positions = short_talon_positions(variant, options, 5, 150)
     assert len(positions) == 150
     assert any(len(s.talon) == 4 for s in positions) and any(s.trick for s in positions)
@@ -146,34 +149,30 @@ def test_native_talon_search_equals_the_python_one(variant: str,
         assert core.native and not pure.native
         expected = pure.value(state)
         assert core.value(state) == expected, (state.hands, state.talon, state.trick)
-        assert (core.nodes, core.solver_nodes) == (pure.nodes, pure.solver_nodes)
         values.add(expected)
         pair = shared.get(state.trump)
         if pair is None:
             pair = shared[state.trump] = (TalonSolver(state.rules, state.trump, native=False),
                                           TalonSolver(state.rules, state.trump))
         assert pair[1].value(state) == pair[0].value(state)
-        assert (pair[1].nodes, pair[1].solver_nodes) == (pair[0].nodes, pair[0].solver_nodes)
     assert len(values) >= 4
 
 
 @needs_core
 def test_every_window_gives_the_same_bound() -> None:
-    """The talon search calls the solver with narrow windows: a fail-low or fail-high bound
-    must be the Python one too."""
+    """The talon search calls the solver with windows: in every window the core fails low,
+    fails high or answers the value as the Python search does, and a bound it returns holds
+    (the value is at most a fail-low answer, at least a fail-high one)."""
     for state in phase2_positions("sixty-six", {}, 6, 11, 150):
         pos = Position.from_state(state)
-        if pos.table_card is not None:
-            continue
-        h0, h1 = pos.hands
-        tk = (pos.tricks[0] > 0) | (pos.tricks[1] > 0) << 1
-        args = (pos.to_move, h0, h1, *pos.points, tk, *pos.pending)
+        exact = Solver.for_position(pos, native=False).value(pos)
         for alpha in range(-4, 4):
-            beta = alpha + 1
-            pure, core = _solvers(pos)
-            assert (core.lead(*args, alpha, beta, pos.melded)
-                    == pure.lead(*args, alpha, beta, pos.melded)), (pos, alpha)
-            assert core.nodes == pure.nodes
+            for beta in range(alpha + 1, 5):
+                pure, core = _solvers(pos)
+                got, want = core._node(pos, alpha, beta), pure._node(pos, alpha, beta)
+                assert min(max(got, alpha), beta) == min(max(want, alpha), beta), (pos, alpha)
+                assert exact >= got if got >= beta else exact <= got if got <= alpha else (
+                    exact == got), (pos, alpha, beta)
 
 
 @needs_core

@@ -1,5 +1,7 @@
 """The work budget (``Level.work``): a move depends on the seed and the budget, not on how
-loaded the machine is nor on the engine path (pure Python or compiled)."""
+loaded the machine is nor on the engine path of the Python search (pure Python or compiled).
+The native search core visits fewer nodes for the same values, so there a budget buys more
+search and the moves are its own (the same in every process)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from engine import PLAYING, Rules, apply, native, new_game, view
 from engine.ai import choose, evaluate, level_variant
 from engine.ai.catalogue import listing
 from engine.ai.player import LEVEL_TABLE, LEVELS
+from engine.ai.solver import NATIVE_CORE
 from tests.engine.ai.test_talon import short_talon_positions
 from tests.engine.test_native import ROOT
 
@@ -44,16 +47,36 @@ def test_the_same_seed_and_work_budget_choose_the_same_moves() -> None:
     assert hand_moves(SMALL, 5) == first
 
 
-def test_pure_and_compiled_choose_the_same_moves() -> None:
-    """This process runs the path CI chose (compiled, or pure with ``SIXTYSIX_PURE=1``);
-    a child runs the pure path: the same hand, move for move."""
-    env = {**os.environ, native.PURE_VARIABLE: "1", "PYTHONPATH": str(ROOT),
-           "PYTHONHASHSEED": "random"}
-    code = ("import json; from tests.engine.ai.test_work_budget import SMALL, hand_moves; "
+def child_moves(pure: bool, core: bool) -> list[dict[str, Any]]:
+    """:func:`hand_moves` of ``SMALL`` and seed 7 in a fresh interpreter (another hash seed):
+    on the pure path (``pure``), or on the path built here with the native search core
+    (``core``) or with the Python search (its loader told the core is absent)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "random"}
+    env.pop(native.PURE_VARIABLE, None)
+    if pure:
+        env[native.PURE_VARIABLE] = "1"
+    code = ("import json; import engine.native as n; "
+            + ("" if core else "n._core_loaded.append((None, 'left out')); ")
+            + "from tests.engine.ai.test_work_budget import SMALL, hand_moves; "
             "print(json.dumps(hand_moves(SMALL, 7)))")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True, cwd=ROOT)
-    assert json.loads(done.stdout) == hand_moves(SMALL, 7)
+    moves: list[dict[str, Any]] = json.loads(done.stdout)
+    return moves
+
+
+def test_pure_and_compiled_python_searches_choose_the_same_moves() -> None:
+    """The Python search, pure and compiled (where built): the same hand, move for move (its
+    nodes are the same on both paths)."""
+    assert child_moves(pure=True, core=False) == child_moves(pure=False, core=False)
+
+
+@pytest.mark.skipif(NATIVE_CORE is None, reason=f"search core: {native.describe_core()}")
+def test_the_native_core_chooses_the_same_moves_in_every_process() -> None:
+    """The native search core cuts its search at sure bounds, so a budget buys it more
+    search than the Python one (its moves may differ from theirs): in every process the same
+    seed and budget still choose the same moves."""
+    assert child_moves(pure=False, core=True) == hand_moves(SMALL, 7)
 
 
 @pytest.mark.parametrize("options", [{}, {"deck": 32}])
