@@ -57,7 +57,7 @@ from typing import Any, Final, NamedTuple
 import redis
 from redis.cluster import RedisCluster
 
-from api.keys import NOTIFY_PATTERN, PREFIX, TABLE_NOTIFY_PATTERN
+from api.keys import NOTIFY_PATTERN, TABLE_NOTIFY_PATTERN, listener_channel
 from api.runtime.redis_connect import Client
 
 #: What every notice channel starts with (the patterns without their ``*``).
@@ -137,7 +137,7 @@ class Subscriber:
         #: Cluster: its reads are per master); its confirmation says the session is live
         self.own: str | None = None
         if not (self.shard and self.cluster):
-            self.own = f"{PREFIX}:listener:{{{uuid.uuid4().hex}}}"
+            self.own = listener_channel(uuid.uuid4().hex)
             self.pubsub.subscribe(self.own)
 
     def add(self, channel: str) -> None:

@@ -14,12 +14,12 @@ ways:
 It then saves ``--saves`` times with the game store's own save script
 (:data:`api.games.store.SAVE_SCRIPT`: state, recent events, two event lines, write record,
 TTLs, the notice; ``pattern`` with the classic ``PUBLISH`` it used: :data:`BEFORE_SCRIPT`),
-round-robin over the K × ``--watched`` games (each watched by one process), pipelined 100 at
-a time, while one thread reads every subscriber's socket and counts the notices delivered. Printed per K and way: Redis's CPU per save in µs (``used_cpu_sys`` +
-``used_cpu_user`` of ``INFO cpu``: the script and the writes to the subscribers' sockets), the
-script's own µs per call (``INFO commandstats``, ``evalsha``), and the notices delivered per
-save (each one costs the process receiving it 20–30 µs of Python). Figures only: nothing is
-asserted.
+round-robin over the K × ``--watched`` games (each watched by one process), pipelined 100 at a
+time, while one thread reads every subscriber's socket and counts the notices delivered.
+Printed per K and way: Redis's CPU per save in µs (``used_cpu_sys`` + ``used_cpu_user`` of
+``INFO cpu``: the script and the writes to the subscribers' sockets), the script's own µs per
+call (``INFO commandstats``, ``evalsha``), and the notices delivered per save (each one costs
+the process receiving it 20–30 µs of Python). Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -35,8 +35,15 @@ from typing import Final
 import redis
 
 from api.games.store import SAVE_SCRIPT, WRITE_TTL
-from api.keys import NOTIFY_PATTERN, PREFIX, TABLE_NOTIFY_PATTERN, events_key, game_key
-from api.keys import notify_channel, write_key
+from api.keys import (
+    NOTIFY_PATTERN,
+    TABLE_NOTIFY_PATTERN,
+    events_key,
+    game_key,
+    listener_channel,
+    notify_channel,
+    write_key,
+)
 from api.live.notify import NOTIFY_LUA, sharded
 from api.runtime.redis_server import EmbeddedRedis
 
@@ -124,7 +131,7 @@ def _subscriptions(way: str, processes: int, watched: int, shard: bool) -> list[
     if way == "pattern":
         return [[_command("PSUBSCRIBE", NOTIFY_PATTERN, TABLE_NOTIFY_PATTERN)]] * processes
     subscribe = "SSUBSCRIBE" if shard else "SUBSCRIBE"
-    return [[_command("SUBSCRIBE", f"{PREFIX}:listener:{{bench-{p}}}"),
+    return [[_command("SUBSCRIBE", listener_channel(f"bench-{p}")),
              *(_command(subscribe, notify_channel(f"fan-{p}-{g}")) for g in range(watched))]
             for p in range(processes)]
 
