@@ -21,8 +21,9 @@ listeners' load spreads over every master. On Redis 6.2 (no sharded pub/sub) the
 listener asks the server's version each time it connects, so both agree once the servers do).
 
 A stream or long-poll registers before it reads the version: :meth:`VersionWaiter.watching`
-returns once the channel's subscription is confirmed (at most :data:`SUBSCRIBE_WAIT` seconds:
-while Redis is away a wait falls back to rechecks), so no notice after that read is missed.
+returns once the channel's subscription is confirmed (at most :data:`SUBSCRIBE_WAIT` seconds;
+at once while the listener has lost Redis, when waits fall back to rechecks), so no notice
+after that read is missed.
 
 A long-poll (:meth:`VersionWaiter.wait`) also re-reads the version with a plain ``HGET``: at
 once whenever its channel is subscribed again (its subscription confirmed) or the listener has
