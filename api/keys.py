@@ -80,7 +80,11 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:ticket:{<game_id>}:<sha256 of the ticket>", RedisType.STRING,
             "60 s (`TICKET_TTL`), deleted when used", "the seat a stream ticket admits"),
     KeySpec("sixtysix:notify:{<game_id>}", RedisType.CHANNEL, "—",
-            "the game's version on every save and chat message"),
+            "the game's version on every save and chat message (`SPUBLISH` on Redis 7, "
+            "`PUBLISH` on 6.2), heard by the web processes watching the game"),
+    KeySpec("sixtysix:listener:{<random id>}", RedisType.CHANNEL, "—",
+            "a web process's own, never published: its subscription confirmed says the "
+            "process's notice listener is connected"),
     # api.archive.sweep
     KeySpec("sixtysix:archive-pending", RedisType.ZSET, "never",
             "ids of finished games not yet in the archive (`DATABASE_URL`) by the Unix time "
@@ -103,7 +107,7 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     KeySpec("sixtysix:lobby:{<status>:<variant or all>}", RedisType.ZSET, "never",
             "public tables, members `<inverted creation ms>:<table_id>`"),
     KeySpec("sixtysix:table-notify:{<table_id>}", RedisType.CHANNEL, "—",
-            "the table's version on every change"),
+            "the table's version on every change (as a game's notices)"),
     KeySpec("sixtysix:player-tables:{<player_id>}:open", RedisType.ZSET,
             "until its last table's expiry", "the open tables a player created, by expiry"),
     # api.players.store, api.players.history
@@ -202,7 +206,8 @@ def _sha256(value: str) -> str:
 
 # ------------------------------------------------------------------------------------ games
 
-#: The channels of :func:`notify_channel`, for a pattern subscription.
+#: The channels of :func:`notify_channel` as a pattern (no process subscribes to it: each
+#: subscribes to the games it watches, :mod:`api.live.notify`).
 NOTIFY_PATTERN: Final = f"{PREFIX}:notify:*"
 
 
@@ -216,6 +221,11 @@ def events_key(game_id: str) -> str:
 
 def notify_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:{tagged(game_id)}"
+
+
+def listener_channel(process_id: str) -> str:
+    """A web process's own channel (:class:`api.live.notify.Subscriber`)."""
+    return f"{PREFIX}:listener:{{{process_id}}}"
 
 
 def game_id_of_channel(channel: bytes | str) -> str:
@@ -281,7 +291,7 @@ def write_key(ident: str, write_id: str) -> str:
 
 # ----------------------------------------------------------------------------------- tables
 
-#: The channels of :func:`table_channel`, for a pattern subscription.
+#: The channels of :func:`table_channel` as a pattern (as :data:`NOTIFY_PATTERN`).
 TABLE_NOTIFY_PATTERN: Final = f"{PREFIX}:table-notify:*"
 
 

@@ -82,6 +82,7 @@ from api.keys import (
     ticket_key,
     write_key,
 )
+from api.live.notify import NOTIFY_LUA
 from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
@@ -117,7 +118,7 @@ FENCED_LUA: Final = f"'{FENCED}'"
 # conflict; {-1, 0} for no game; {-2, current} if the write was fenced off; {3, event count}
 # if chat messages were logged since the load.
 #: The compare-and-set save (:meth:`GameStore.save`); ``tests/bench/bench_bare_app.py`` runs it too.
-SAVE_SCRIPT: Final = """
+SAVE_SCRIPT: Final = NOTIFY_LUA + """
 local done = redis.call('GET', KEYS[3])
 if done == """ + FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v')) or 0}
@@ -148,7 +149,7 @@ if #KEYS > 3 then
   redis.call('HSET', KEYS[4], ARGV[15], ARGV[9])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
 end
-redis.call('PUBLISH', ARGV[8], ARGV[2])
+notify(ARGV[8], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
 
@@ -175,7 +176,7 @@ return {2, tonumber(done)}
 # are. Answers {1, seq}; {2, seq} if this write ran before; {4, seq} if the idempotency key
 # logged message seq before; {-1, 0} for no game; {-2, 0} if it was fenced off;
 # {-3, messages} if the game holds the most chat messages already.
-_CHAT: Final = """
+_CHAT: Final = NOTIFY_LUA + """
 local done = redis.call('GET', KEYS[3])
 if done == """ + FENCED_LUA + """ then
   return {-2, 0}
@@ -200,7 +201,7 @@ if #KEYS > 3 then
   redis.call('HSET', KEYS[4], ARGV[6], seq)
   redis.call('EXPIRE', KEYS[4], ARGV[5])
 end
-redis.call('PUBLISH', ARGV[3], v .. ':' .. seq)
+notify(ARGV[3], v .. ':' .. seq)
 return {1, seq}
 """
 

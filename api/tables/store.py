@@ -51,6 +51,7 @@ from api.keys import (
     watchers_key,
     write_key,
 )
+from api.live.notify import NOTIFY_LUA
 from api.players.store import INVERT
 from api.runtime.redis_connect import Client
 from api.unique import new_id
@@ -63,7 +64,7 @@ WATCH_WINDOW: Final = 60
 #       channel[, game ttl, state, meta, recent, n, game channel, events...]
 # Answers {1, new v}; {2, v} if this write ran before; {-2, current} if it was fenced off;
 # {0, current} on a version conflict; {-1, current} if the game exists already.
-_COMMIT: Final = """
+_COMMIT: Final = NOTIFY_LUA + """
 local done = redis.call('GET', KEYS[2])
 if done == """ + FENCED_LUA + """ then
   return {-2, tonumber(redis.call('HGET', KEYS[1], 'v') or '0')}
@@ -81,10 +82,10 @@ if #KEYS > 2 then
   if #ARGV > 11 then redis.call('RPUSH', KEYS[4], unpack(ARGV, 12, #ARGV)) end
   redis.call('EXPIRE', KEYS[3], ARGV[6])
   redis.call('EXPIRE', KEYS[4], ARGV[6])
-  redis.call('PUBLISH', ARGV[11], 1)
+  notify(ARGV[11], 1)
 end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', """ + str(WRITE_TTL) + """)
-redis.call('PUBLISH', ARGV[5], ARGV[2])
+notify(ARGV[5], ARGV[2])
 return {1, tonumber(ARGV[2])}
 """
 

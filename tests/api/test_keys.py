@@ -19,6 +19,7 @@ BUILT: list[tuple[str, str]] = [
     (keys.game_key("t1.2"), "sixtysix:game:{t1}.2"),
     (keys.events_key("t1.2"), "sixtysix:events:{t1}.2"),
     (keys.notify_channel("t1.2"), "sixtysix:notify:{t1}.2"),
+    (keys.listener_channel("p1"), "sixtysix:listener:{p1}"),
     (keys.ticket_key("g1", "tk"),
      "sixtysix:ticket:{g1}:1ec22d56dbbc91e849b00643bc4f10eb764441c93bde5c6090fe81db55cf6932"),
     (keys.owner_key("10.0.0.1"), "sixtysix:owner:{f5047344122f0dee9974ba6761e61c6b}"),

@@ -18,7 +18,8 @@ import redis
 from redis.cluster import RedisCluster
 
 from api.clients.client import ApiError, SixtySixClient, View
-from api.keys import NOTIFY_PATTERN, events_key, game_id_of_channel, game_key
+from api.keys import events_key, game_id_of_channel, game_key, notify_channel
+from api.live.notify import Subscriber
 from api.runtime.redis_connect import connect
 from tests.cluster.conftest import MASTERS, LocalCluster
 
@@ -161,25 +162,42 @@ def test_racing_actions_through_both_instances_lose_no_update(
 def test_change_notices_from_every_master_reach_one_subscriber(
     instances: tuple[SixtySixClient, SixtySixClient], cluster_client: RedisCluster
 ) -> None:
-    """The long-poll waiter pattern-subscribes on one node; saves on any master must reach it."""
+    """A web process subscribes to the games it watches: sharded (Redis 7), each on the master
+    owning the game, so its notices come from every master; saves on any master reach it."""
     client_a, _ = instances
-    pubsub = cluster_client.pubsub(ignore_subscribe_messages=True)
+    subscriber = Subscriber(cluster_client)
     try:
-        pubsub.psubscribe(NOTIFY_PATTERN)
-        expected: dict[str, int] = {}
+        games: dict[str, dict[str, Any]] = {}
         owners: set[int] = set()
         while len(owners) < MASTERS:  # games until one lives on each master
-            game_id = client_a.create_game(seats=HUMANS)["game_id"]
-            owner = cluster_client.get_node_from_key(game_key(game_id))
+            game = client_a.create_game(seats=HUMANS)
+            owner = cluster_client.get_node_from_key(game_key(game["game_id"]))
             assert owner is not None
             owners.add(owner.port)
-            expected[game_id] = 1
+            games[game["game_id"]] = game
+            subscriber.add(notify_channel(game["game_id"]))
+        confirmed = 0
+        deadline = time.monotonic() + 10
+        while confirmed < len(games) and time.monotonic() < deadline:
+            message = subscriber.read()
+            confirmed += message is not None and message[0] in ("subscribe", "ssubscribe") and (
+                message[1] != subscriber.own)
+        assert confirmed == len(games)
+        for game_id, game in games.items():  # a move in each: its version 2
+            seats = _seats(client_a, game)
+            views = [seat.view(game_id) for seat in seats]
+            seat = next(i for i, v in enumerate(views) if v["legal_actions"])
+            seats[seat].act(game_id, views[seat]["legal_actions"][0], views[seat]["version"])
+        expected = dict.fromkeys(games, 2)
         seen: dict[str, int] = {}
         deadline = time.monotonic() + 10  # bounded: a lost notice fails the test, not hangs it
         while seen != expected and time.monotonic() < deadline:
-            message = pubsub.get_message(timeout=0.5)
-            if message is not None and (game := game_id_of_channel(message["channel"])) in expected:
-                seen[game] = int(message["data"])
+            message = subscriber.read()
+            if message is not None and message[0] in ("message", "smessage") and (
+                    gid := game_id_of_channel(message[1])) in expected:
+                seen[gid] = int(message[2])
         assert seen == expected
+        if subscriber.shard:  # one connection to each master, each with its games
+            assert len(subscriber.pubsub.node_pubsub_mapping) == MASTERS
     finally:
-        pubsub.close()
+        subscriber.close()

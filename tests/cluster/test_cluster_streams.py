@@ -1,7 +1,8 @@
 """Event streams on a Redis Cluster: two app instances; a game's stream is open on one while
-the game is played through the other, for games on every master. The one pattern
-subscription of the streaming instance hears the saves of every master; a ticket issued by
-one instance opens a stream on the other; presence is read with the game from its slot."""
+the game is played through the other, for games on every master. The streaming instance
+subscribes to each game it streams (sharded on Redis 7: on the game's master) and hears the
+saves of every master; a ticket issued by one instance opens a stream on the other; presence
+is read with the game from its slot."""
 
 from __future__ import annotations
 

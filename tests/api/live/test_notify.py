@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from api.keys import notify_channel
-from api.live.notify import VersionWaiter
+from api.live.notify import VersionWaiter, publish
 from tests.waiting import until
 
 DEADLINE = 20.0  # seconds; far less than the wait's own timeout below
@@ -41,13 +41,13 @@ def test_a_malformed_notice_is_logged_and_the_listener_goes_on(
         deadline = time.monotonic() + DEADLINE
         while not any(r.levelno == logging.ERROR and r.exc_info for r in records.records):
             assert time.monotonic() < deadline, "the listener's failure was not logged"
-            redis_client.publish(notify_channel("g1"), "not a version")
+            publish(redis_client, notify_channel("g1"), "not a version")
             time.sleep(0.05)
         assert "subscribing again" in records.records[-1].getMessage()
         redis_client.set("probe", 2)
         while waiting.is_alive():  # until the subscribed-again listener hears the notice
             assert time.monotonic() < deadline, "the listener did not come back"
-            redis_client.publish(notify_channel("g1"), "2")
+            publish(redis_client, notify_channel("g1"), "2")
             waiting.join(0.1)
         assert answered == [2]
     finally:

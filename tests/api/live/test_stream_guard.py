@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import redis
 
 from api.keys import notify_channel
-from api.live.notify import Notice, VersionWaiter
+from api.live.notify import Notice, VersionWaiter, publish
 from api.live.streams import MIN_GAP, follow
 from tests.waiting import until
 
@@ -73,12 +73,12 @@ def test_a_notice_the_rendering_does_not_catch_up_with_wakes_the_stream_once(
     source = Stale()
     with streaming(redis_client, source) as chunks:
         def woken() -> bool:  # once the listener is subscribed, the notice wakes the stream
-            redis_client.publish(CHANNEL, "1:5")  # a chat message at the same version
+            publish(redis_client, CHANNEL, "1:5")  # a chat message at the same version
             return source.calls > 0
         until(woken, "stream woken by the chat's notice", interval=0.05)
         watched = time.monotonic() + WATCHED
         while time.monotonic() < watched:
-            redis_client.publish(CHANNEL, "1:5")  # the same notice again: nothing new
+            publish(redis_client, CHANNEL, "1:5")  # the same notice again: nothing new
             time.sleep(0.05)
         assert source.calls == 1
         assert chunks == [b"first"]  # nothing new was rendered: nothing sent
@@ -92,14 +92,14 @@ def test_a_stream_wakes_at_most_once_per_min_gap(redis_client: redis.Redis) -> N
         def woken() -> bool:
             nonlocal version
             version += 1
-            redis_client.publish(CHANNEL, str(version))
+            publish(redis_client, CHANNEL, str(version))
             return source.calls > 0
         until(woken, "stream woken by a save's notice", interval=0.05)
         calls = source.calls
         watched = time.monotonic() + WATCHED
         while time.monotonic() < watched:  # a save every 5 ms
             version += 1
-            redis_client.publish(CHANNEL, str(version))
+            publish(redis_client, CHANNEL, str(version))
             time.sleep(0.005)
         until(lambda: source.version == version, "the last save sent")
         assert source.calls - calls <= WATCHED / MIN_GAP + 2
