@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import runpy
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ MAX_WAIT: int = DEFAULTS["SIXTYSIX_MAX_WAIT"]
 GUNICORN_ENV = {"SIXTYSIX_BIND", "WEB_CONCURRENCY", "SIXTYSIX_THREADS", "SIXTYSIX_LOG_LEVEL",
                 "SIXTYSIX_ACCESS_LOG", "SIXTYSIX_WORKER_CLASS",
                 "SIXTYSIX_WORKER_CONNECTIONS"}  # fmt: skip
+#: Settings the image's entrypoint reads from a mounted secret (deploy/docker-entrypoint.sh).
+SECRET_FILES = {"REDIS_URL_FILE", "QUEUE_URL_FILE", "DATABASE_URL_FILE"}
 
 
 def _load(name: str) -> Any:
@@ -77,14 +80,6 @@ def test_nginx_passes_event_streams_through_unbuffered() -> None:
     assert "$args" not in log_format and "$request\"" not in log_format
 
 
-def test_ingress_matches_nginx_settings() -> None:
-    notes = _load("k8s/ingress.yaml")["metadata"]["annotations"]
-    prefix = "nginx.ingress.kubernetes.io/"
-    assert _size(notes[prefix + "proxy-body-size"]) == MAX_BODY
-    assert int(notes[prefix + "proxy-read-timeout"]) > MAX_WAIT
-    assert notes[prefix + "proxy-buffering"] == "off"
-
-
 def test_gunicorn_outwaits_long_polls() -> None:
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["timeout"] > MAX_WAIT and conf["graceful_timeout"] > MAX_WAIT
@@ -100,7 +95,7 @@ def test_probes_hit_routes_of_the_app_and_config_names_are_known() -> None:
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz" in routes
     assert set(_load("k8s/configmap.yaml")["data"]) <= set(DEFAULTS) | GUNICORN_ENV
     assert set(_load("compose.yaml")["services"]["app"]["environment"]) <= (
-        set(DEFAULTS) | GUNICORN_ENV
+        set(DEFAULTS) | GUNICORN_ENV | SECRET_FILES
     )
 
 
@@ -116,7 +111,8 @@ def test_every_redis_is_capped_without_eviction() -> None:
     """compose, systemd and the k8s chart values give Redis a maxmemory and noeviction; the
     configurable ones default to the cap of ``sixtysix serve``'s embedded Redis."""
     command = _load("compose.yaml")["services"]["redis"]["command"]
-    flags = dict(zip(command[1::2], command[2::2], strict=True))
+    assert command[:2] == ["redis-server", "/run/secrets/redis.conf"]  # its password only
+    flags = dict(zip(command[2::2], command[3::2], strict=True))
     assert flags["--maxmemory"] == f"${{SIXTYSIX_REDIS_MAXMEMORY:-{DEFAULT_REDIS_MAXMEMORY}}}"
     assert flags["--maxmemory-policy"] == "noeviction"
 
@@ -125,11 +121,12 @@ def test_every_redis_is_capped_without_eviction() -> None:
     assert re.search(r"--maxmemory \$\{SIXTYSIX_REDIS_MAXMEMORY\} --maxmemory-policy noeviction",
                      unit)
 
-    values = _load("k8s/redis-values.yaml")
-    config = dict(line.split(" ", 1) for line in values["commonConfiguration"].splitlines()
-                  if line and not line.startswith("#"))
-    assert config["maxmemory-policy"] == "noeviction"
-    limit = _size_bytes(values["replica"]["resources"]["limits"]["memory"])
+    scripts, _, _, redis_set, _ = yaml.safe_load_all((DEPLOY / "k8s/redis.yaml").read_text())
+    config = dict(line.split(" ", 1) for line in re.findall(
+        r'^\s*echo "([a-z-]+ [^"$]+)"$', scripts["data"]["redis.sh"], re.MULTILINE))
+    assert config["maxmemory-policy"] == "noeviction" and config["appendonly"] == "yes"
+    container = redis_set["spec"]["template"]["spec"]["containers"][0]
+    limit = _size_bytes(container["resources"]["limits"]["memory"])
     assert 0 < _size_bytes(config["maxmemory"]) <= limit // 2  # room for an AOF rewrite's fork
 
 
@@ -160,10 +157,9 @@ def test_compose_runs_workers_on_the_apps_redis() -> None:
     _is_worker_command(worker["command"])
     assert worker["image"] == app["image"]
     env = worker["environment"]
-    assert env["REDIS_URL"] == app["environment"]["REDIS_URL"]
-    assert env.get("QUEUE_URL", env["REDIS_URL"]) == app["environment"].get(
-        "QUEUE_URL", app["environment"]["REDIS_URL"])
-    assert set(env) <= set(DEFAULTS) | WORKER_ENV
+    assert env["REDIS_URL_FILE"] == app["environment"]["REDIS_URL_FILE"]
+    assert not {"REDIS_URL", "QUEUE_URL", "QUEUE_URL_FILE"} & (set(env) | set(app["environment"]))
+    assert set(env) <= set(DEFAULTS) | WORKER_ENV | SECRET_FILES
     assert "redis" in worker["depends_on"]
 
 
@@ -183,3 +179,47 @@ def test_systemd_worker_unit_runs_sixtysix_worker() -> None:
     _is_worker_command(start.group(1).split())
     settings = "EnvironmentFile=-/etc/sixtysix/sixtysix.env"
     assert settings in unit and settings in api_unit  # the same REDIS_URL and QUEUE_URL
+
+
+def test_compose_worker_checks_its_own_heartbeat_not_the_images_http() -> None:
+    """The worker serves no HTTP: the image's HEALTHCHECK (GET /healthz) would leave it
+    unhealthy. Its own runs ``python -m api.worker.probe`` through the entrypoint (which puts
+    REDIS_URL from its secret file in the environment)."""
+    services = _load("compose.yaml")["services"]
+    check = services["worker"]["healthcheck"]
+    assert check["test"] == ["CMD", "/app/deploy/docker-entrypoint.sh",
+                             "python", "-m", "api.worker.probe"]
+    assert "/readyz" in str(services["app"]["healthcheck"]["test"])
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert 'ENTRYPOINT ["/app/deploy/docker-entrypoint.sh"]' in dockerfile
+    assert "COPY --chmod=0755 deploy/docker-entrypoint.sh deploy/docker-entrypoint.sh" in dockerfile
+
+
+def test_compose_redis_is_the_official_image_behind_a_password_checked_by_its_answer() -> None:
+    redis = _load("compose.yaml")["services"]["redis"]
+    assert re.fullmatch(r"redis:\d+\.\d+-alpine", redis["image"])
+    assert redis["secrets"] == ["redis.conf"]
+    test = redis["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL" and "REDISCLI_AUTH=" in test[1]
+    assert test[1].endswith("redis-cli ping | grep -qx PONG")  # NOAUTH exits 0 too
+
+
+def test_compose_holds_no_secret_in_any_environment() -> None:
+    for name, service in _load("compose.yaml")["services"].items():
+        for key, value in (service.get("environment") or {}).items():
+            assert "PASSWORD" not in key or key.endswith("_FILE"), (name, key)
+            assert "@" not in str(value) and "${" not in str(value), (name, key)
+
+
+def test_the_entrypoint_reads_each_name_file_into_name(tmp_path: Path) -> None:
+    secret = tmp_path / "redis_url"
+    secret.write_text("redis://:s3cret@redis:6379/0")
+    env = {"PATH": os.environ["PATH"], "REDIS_URL_FILE": str(secret)}
+    done = subprocess.run(["sh", str(DEPLOY / "docker-entrypoint.sh"), "sh", "-c",
+                           'printf "%s|%s" "$REDIS_URL" "${REDIS_URL_FILE-unset}"'],
+                          env=env, capture_output=True, text=True, timeout=10, check=True)
+    assert done.stdout == "redis://:s3cret@redis:6379/0|unset"
+    missing = subprocess.run(["sh", str(DEPLOY / "docker-entrypoint.sh"), "true"],
+                             env={**env, "REDIS_URL_FILE": str(tmp_path / "none")},
+                             capture_output=True, text=True, timeout=10, check=False)
+    assert missing.returncode != 0  # a secret that is not mounted stops the container

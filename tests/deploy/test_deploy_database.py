@@ -1,12 +1,14 @@
 """The deployments' PostgreSQL (the archive, ``DATABASE_URL``): compose runs it with a named
-volume and a health check, its password never in clear; Kubernetes runs a StatefulSet with a
-claim, probes and its Secret, and the web and worker pods take ``DATABASE_URL`` from that
-Secret. The manifests are checked against the structure Kubernetes requires of them (no
-kubeconform here: it is on neither PyPI nor npm)."""
+volume and a health check, its password a compose secret, never in clear; Kubernetes runs a
+StatefulSet with a claim, probes and its Secret, and the web and worker pods take
+``DATABASE_URL`` from that Secret. The manifests are checked against the structure Kubernetes
+requires of them here, and against its schemas in tests/deploy/test_k8s_manifests.py."""
 
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, Final
 
@@ -14,13 +16,13 @@ import yaml
 from sqlalchemy.engine import make_url
 
 DEPLOY: Final = Path(__file__).resolve().parents[2] / "deploy"
-#: ``${POSTGRES_PASSWORD:?...}``: compose refuses to run without the password (deploy/.env).
-PASSWORD_VARIABLE: Final = re.compile(r"\$\{POSTGRES_PASSWORD:\?[^}]+\}")
 #: Every resource kind the manifests hold, and its ``apiVersion``.
 API_VERSIONS: Final = {
     "Namespace": "v1", "ConfigMap": "v1", "Service": "v1", "Secret": "v1",
     "Deployment": "apps/v1", "StatefulSet": "apps/v1",
-    "PodDisruptionBudget": "policy/v1", "Ingress": "networking.k8s.io/v1",
+    "PodDisruptionBudget": "policy/v1", "NetworkPolicy": "networking.k8s.io/v1",
+    "HorizontalPodAutoscaler": "autoscaling/v2",
+    "Gateway": "gateway.networking.k8s.io/v1", "HTTPRoute": "gateway.networking.k8s.io/v1",
 }
 
 
@@ -41,28 +43,46 @@ def _k8s(kind: str, name: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} {name} in deploy/k8s")
 
 
-def test_compose_runs_postgres_with_a_volume_a_health_check_and_no_password_in_clear() -> None:
+def _made_secrets(tmp_path: Path) -> Path:
+    """deploy/secrets/ as make-secrets.sh makes it, in a copy of deploy/ under ``tmp_path``."""
+    script = tmp_path / "make-secrets.sh"
+    shutil.copy(DEPLOY / "make-secrets.sh", script)
+    subprocess.run(["sh", str(script)], check=True, capture_output=True, timeout=30)
+    return tmp_path / "secrets"
+
+
+def test_compose_runs_postgres_with_a_volume_a_health_check_and_no_password_in_clear(
+        tmp_path: Path) -> None:
+    """PostgreSQL reads its password from a compose secret and the app and worker their
+    DATABASE_URL from another; make-secrets.sh makes both, the same password in each."""
     compose = _load("compose.yaml")
     services = compose["services"]
     db = services["postgres"]
     assert re.fullmatch(r"postgres:\d+(\.\d+)?(-alpine)?", db["image"]), db["image"]
     env = db["environment"]
-    assert PASSWORD_VARIABLE.fullmatch(env["POSTGRES_PASSWORD"])
+    assert "POSTGRES_PASSWORD" not in env
+    assert env["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
     volume, mount = db["volumes"][0].split(":")
     assert mount == "/var/lib/postgresql/data" and volume in compose["volumes"]
     assert db["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    secrets = _made_secrets(tmp_path)
+    password = (secrets / "postgres_password").read_text()
+    assert re.fullmatch(r"[0-9a-f]{48}", password)
+    assert "postgres_password" in db["secrets"]
     for name in ("app", "worker"):
         service = services[name]
-        url = service["environment"]["DATABASE_URL"]
-        assert PASSWORD_VARIABLE.search(url), name
-        parsed = make_url(PASSWORD_VARIABLE.sub("secret", url))
+        assert "DATABASE_URL" not in service["environment"], name
+        assert service["environment"]["DATABASE_URL_FILE"] == "/run/secrets/database_url"
+        assert "database_url" in service["secrets"], name
+        parsed = make_url((secrets / "database_url").read_text())
         assert parsed.drivername == "postgresql+psycopg" and parsed.host == "postgres"
         assert (parsed.username, parsed.database) == (env["POSTGRES_USER"], env["POSTGRES_DB"])
+        assert parsed.password == password
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
-    example = (DEPLOY / "env.example").read_text()
-    assert re.search(r"^POSTGRES_PASSWORD=change-me$", example, re.MULTILINE)
+    for name, secret in compose["secrets"].items():
+        assert secret["file"] == f"./secrets/{name}" and (secrets / name).is_file(), name
     ignored = (DEPLOY.parent / ".gitignore").read_text().splitlines()
-    assert "deploy/.env" in ignored
+    assert "deploy/secrets/" in ignored
 
 
 def test_k8s_manifests_have_the_structure_kubernetes_requires() -> None:
