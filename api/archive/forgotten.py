@@ -1,6 +1,6 @@
 """A deleted player's standings in the database: removed, and kept out for good.
 
-:func:`forget` (in the transaction that deletes a player, :mod:`api.players.accounts`) deletes
+:func:`forget` (in the transaction that deletes a player, :mod:`api.accounts.service`) deletes
 his ratings, board points, hands won and tour stamps, takes his id out of the finished
 tables' results (``null`` in its place), and notes him in ``forgotten_players`` by the
 SHA-256 of his id only. Every write of :mod:`api.archive.durable` (an outbox's drain, a copy

@@ -7,6 +7,7 @@ from typing import Any, Final
 from flask import Response
 from flask.views import MethodView
 
+from api.accounts.service import delete_player, export, owned
 from api.games.turns import clocked
 from api.http.resources.blueprint import Blueprint
 from api.http.resources.lobby_support import (
@@ -28,7 +29,6 @@ from api.http.schemas.rank import (
     ProfileSchema,
 )
 from api.http.support import json_response, services
-from api.players.accounts import delete_player, export, owned
 from api.players.service import create_player, load_player, profile
 from api.profiles import full_profile
 from api.tables.service import my_games

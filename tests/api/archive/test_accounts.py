@@ -14,6 +14,7 @@ import redis
 from flask import Flask
 from sqlalchemy import Connection, Engine, delete, select
 
+from api.accounts.service import ANONYMOUS
 from api.archive.durable import drain_now, write_ratings
 from api.archive.schema import (
     finished_games,
@@ -31,7 +32,6 @@ from api.archive.schema import (
 from api.archive.sweep import Archiver
 from api.cli import main
 from api.outbox import BOXES, push
-from api.players.accounts import ANONYMOUS
 from api.ratings.model import Rating
 from api.ratings.store import rating_entry
 from api.runtime.redis_server import EmbeddedRedis
