@@ -23,7 +23,6 @@ from dataclasses import dataclass
 import redis
 
 from api.archive.durable import Cache
-from api.archive.results import PlayerResults
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
 from api.games.service import AfterSave
@@ -33,6 +32,7 @@ from api.leaderboard.store import LeaderboardStore
 from api.live.notify import VersionWaiter
 from api.players.history import HistoryStore
 from api.players.records import PlayerRecords
+from api.players.results import PlayerResults
 from api.players.store import PlayerStore
 from api.ratings.store import RatingStore
 from api.runtime.redis_connect import Client

@@ -24,7 +24,7 @@ and oldest note are on ``/metrics`` and ``/readyz`` (:meth:`Archiver.backlog`), 
 ``backlog`` above ``SIXTYSIX_ARCHIVE_PENDING_WARN``.
 
 With ``results`` the game's players' results go into the database in the game's own
-transaction and then leave their Redis histories (:mod:`api.archive.results`).
+transaction and then leave their Redis histories (:mod:`api.players.results`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from typing import Final
 from prometheus_client import Counter
 
 from api.archive.durable import drain as drain_outboxes
-from api.archive.results import PlayerResults, Result
 from api.archive.store import Archive, ArchiveUnavailable
 from api.games.store import ARCHIVED_FIELD, Game, GameNotFound, GameStore
 from api.keys import (
@@ -49,6 +48,7 @@ from api.keys import (
     game_id_of_channel,
     game_key,
 )
+from api.players.results import PlayerResults, Result
 from api.unique import new_id
 
 log = logging.getLogger(__name__)
