@@ -13,6 +13,11 @@ API: Final = Path(__file__).resolve().parent.parent / "api"
 
 #: The two-way pairs of ``api/*`` packages that remain, each with its reason.
 TWO_WAY: Final = {
+    ("admin", "runtime"): "runtime's serve runs admin's migrate at its start, while admin's "
+                          "commands connect to Redis through runtime",
+    ("archive", "runtime"): "runtime's serve migrates the archive's schema before its processes "
+                            "start, while the archive's outbox drain takes runtime's Redis "
+                            "client",
     ("games", "live"): "the game store writes live presence and the service runs the clock, "
                        "while live's streams, chat and clock read games and their levels",
     ("games", "worker"): "the computers' turn (games/turns.py) enqueues on the worker tier's "

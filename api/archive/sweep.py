@@ -24,7 +24,8 @@ and oldest note are on ``/metrics`` and ``/readyz`` (:meth:`Archiver.backlog`), 
 ``backlog`` above ``SIXTYSIX_ARCHIVE_PENDING_WARN``.
 
 With ``results`` the game's players' results go into the database in the game's own
-transaction and then leave their Redis histories (:mod:`api.players.results`).
+transaction and then leave their Redis histories (:class:`ResultsOf`, which
+:mod:`api.players.results` implements).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Protocol, TypeVar
 
 from prometheus_client import Counter
 
@@ -48,7 +49,6 @@ from api.keys import (
     game_id_of_channel,
     game_key,
 )
-from api.players.results import PlayerResults, Result
 from api.unique import new_id
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,25 @@ class Backlog:
     oldest: float
 
 
+class Written(Protocol):
+    """A player's result to archive: its ``player_results`` row."""
+
+    @property
+    def row(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Written)
+
+
+class ResultsOf(Protocol[R]):
+    """The players' results of a game being archived (:mod:`api.players.results`): ``of`` a
+    game, and ``forget`` them in Redis once the database holds them."""
+
+    def of(self, game: Game) -> list[R]: ...
+
+    def forget(self, results: list[R]) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Archiver:
     """Finished games of ``games`` into ``archive``; their Redis keys then live ``grace``
@@ -117,7 +136,7 @@ class Archiver:
     games: GameStore
     archive: Archive
     grace: int
-    results: PlayerResults | None = None
+    results: ResultsOf[Any] | None = None
 
     def note(self, game: Game) -> None:
         """Note a saved game for the archive if it is over (a repeat keeps the first time)."""
@@ -193,11 +212,11 @@ class Archiver:
         self.games.redis.zrem(ARCHIVE_PENDING, game_id)
         return wrote
 
-    def _results(self, game: Game) -> list[Result]:
+    def _results(self, game: Game) -> list[Any]:
         """The players' results to write with the game (none without ``results``)."""
         return [] if self.results is None else self.results.of(game)
 
-    def _forget(self, results: list[Result]) -> None:
+    def _forget(self, results: list[Any]) -> None:
         """Remove written results from the Redis histories."""
         if self.results is not None:
             self.results.forget(results)

@@ -1,8 +1,8 @@
 """The players' results of a game being archived: taken from their Redis histories (where
 the standings listed them when the game ended) or, missing there, built from the game; and
-removed from Redis once the database holds them (:class:`api.archive.sweep.Archiver`): from
-their histories, and a table's match from their lists of finished games ("my games"), which
-the database answers then too."""
+removed from Redis once the database holds them: from their histories, and a table's match
+from their lists of finished games ("my games"), which the database answers then too. The
+archive's sweep asks for them through :class:`api.archive.sweep.ResultsOf`."""
 
 from __future__ import annotations
 
