@@ -12,7 +12,7 @@ variant. A database that cannot be reached raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final, TypeVar
 
@@ -29,6 +29,10 @@ T = TypeVar("T")
 
 #: Columns of a ``player_results`` row that its history item repeats (not in ``entry``).
 ITEM_COLUMNS: Final = ("game_id", "variant", "result", "finished_at", "record")
+#: Fields of a history item every player of the game shares: kept once, in the game's
+#: ``finished_games.shared``, not in each player's ``entry`` (:func:`split_shared`).
+SHARED: Final = ("reason", "points", "matches_won", "rated", "private", "table_id",
+                 "tour_station", "kinds")
 
 
 class PlayerRecords:
@@ -125,12 +129,14 @@ class PlayerRecords:
         id)``), newest first (ties by game id), each as its cursor member and history item."""
         columns = select(player_results.c.finished_at, player_results.c.game_id,
                          player_results.c.variant, player_results.c.result,
-                         player_results.c.entry, finished_games.c.seats).outerjoin(
+                         player_results.c.entry, finished_games.c.seats,
+                         finished_games.c.shared).outerjoin(
             finished_games, finished_games.c.game_id == player_results.c.game_id)
         query = self._after(columns, player_id, player_results.c.finished_at, cursor, limit)
         rows = self._read(lambda conn: list(conn.execute(query)))
         return [(member(r.finished_at, r.game_id), item_of(
-            r.finished_at, r.game_id, r.variant, r.result, r.entry, r.seats)) for r in rows]
+            r.finished_at, r.game_id, r.variant, r.result, {**(r.shared or {}), **r.entry},
+            r.seats)) for r in rows]
 
     def table_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
                     ) -> list[str]:
@@ -186,6 +192,31 @@ def result_row(player_id: str, finished_ms: int, item: dict[str, Any],
             "variant": item["variant"], "result": item["result"],
             "counted": item["result"] != "aborted", "won": item["result"] == "won",
             "started_at": started_ms, "entry": entry}
+
+
+def shared_of(results: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The :data:`SHARED` fields of the first of a game's ``results`` rows written with the
+    archived game (its entry has ``kinds``), else ``None``."""
+    for result in results:
+        entry = result["entry"]
+        if "kinds" in entry:
+            return {k: entry[k] for k in SHARED if k in entry}
+    return None
+
+
+def split_shared(results: Iterable[Mapping[str, Any]],
+                 shared: Mapping[str, Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+    """The ``results`` rows without the fields their game's row keeps (``shared``, by game
+    id): an entry loses them only if it holds every one of them with the same value, so
+    :meth:`PlayerRecords.page` (the game's fields, then the entry's) reads it back as it was."""
+    out = []
+    for result in results:
+        kept = shared.get(result["game_id"])
+        entry = result["entry"]
+        if kept and all(k in entry and entry[k] == v for k, v in kept.items()):
+            entry = {k: v for k, v in entry.items() if k not in kept}
+        out.append({**result, "entry": entry})
+    return out
 
 
 def item_of(finished_ms: int, game_id: str, variant: str, result: str,
