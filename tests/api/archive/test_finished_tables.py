@@ -9,7 +9,9 @@ from typing import Any
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
+from api.archive.schema import table_results
 from api.archive.sweep import Archiver
 from api.keys import table_key
 from tests.api.helpers import bearer
@@ -100,3 +102,28 @@ def test_a_rematch_asked_after_the_archive_is_kept_before_redis_lets_go(
     redis_client.delete(table_key(table_id))
     assert table(client, table_id, players[0]) == before
     assert before["rematch"] == [0]
+
+
+def test_a_deleted_player_leaves_no_name_in_a_finished_table_redis_let_go(
+        db_app: Flask, redis_client: redis.Redis) -> None:
+    client = db_app.test_client()
+    archiver: Archiver = db_app.extensions["sixtysix"].archiver
+    (ann_id, ann), (zed_id, zed) = new_player(client, "Ann"), new_player(client, "Zelda Zed")
+    table_id = new_table(client, ann, seats=[{"kind": "player"}, {"kind": "open"}])["table_id"]
+    join(client, zed, table_id)
+    game_id, tokens = seat_tokens(client, table_id, [ann, zed])
+    play_to_end(client, game_id, tokens, random.Random(9))
+    table(client, table_id)
+    archiver.store_standings()
+    archiver.drain()
+    redis_client.delete(table_key(table_id))  # its grace passed: the database's doc answers
+
+    assert client.delete(f"/v1/players/{zed_id}", headers=bearer(zed)).status_code == 204
+    archiver.drain()
+    redis_client.delete(table_key(table_id))
+    seats = table(client, table_id, ann)["seats"]
+    assert [(s["player_id"], s["name"]) for s in seats] == [(ann_id, "Ann"), (None, "Anonymous")]
+    engine = archiver.archive.engine
+    with engine.connect() as conn:
+        doc = conn.execute(select(table_results.c.doc)).scalar_one()
+    assert "Zelda" not in repr(doc) and zed_id not in repr(doc)
