@@ -10,7 +10,7 @@ from typing import Any
 from alembic import command
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, String, cast, select
 
 from api.archive.migrations import config
 from api.archive.schema import finished_games, player_results
@@ -53,7 +53,9 @@ def test_the_shared_fields_are_kept_once_a_game_and_move_with_the_migration(
     assert len(entries) == 2 and all(set(e) == {"seat"} for e in entries)
     with engine.connect() as conn:
         shared = conn.execute(select(finished_games.c.shared)).scalar_one()
+        stored = conn.execute(select(cast(finished_games.c.shared, String))).scalar_one()
     assert set(shared) == set(SHARED)
+    assert ", " not in stored and ": " not in stored  # compact JSON: no blank to store
 
     command.downgrade(config(engine), "0003_standings")  # the layout of rows written before
     assert all(set(SHARED) <= set(e) for e in _entries(engine))
