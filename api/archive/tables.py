@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, Select, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.archive.errors import ArchiveUnavailable
-from api.archive.schema import table_results
+from api.archive.schema import finished_games, table_results
 from api.games.store import Game
 from api.keys import table_key
 from api.tables.store import Table, TableDoc, TableStore
@@ -73,16 +73,18 @@ class TableArchive:
         key = first_game(table.table_id)
         try:
             with self.engine.begin() as conn:
-                found = conn.execute(select(*_ROW, table_results.c.doc)
-                                     .where(table_results.c.game_id == key)).first()
+                found = conn.execute(_rows(key)).first()
                 if found is None:
                     if doc["game_id"] != key:
                         return False
                     row = {"players": [s.get("player_id") for s in doc["seats"]],
                            "result": doc["result"], "finished_at": doc.get("finished_at") or 0}
+                    game = conn.execute(select(finished_games.c.seats, finished_games.c.shared)
+                                        .where(finished_games.c.game_id == key)).first()
                     conn.execute(insert(table_results).values(
                         game_id=key, table_id=table.table_id, variant=doc["variant"], **row,
-                        doc=_compact(doc, key, row) | {"v": table.version}))
+                        doc=_compact(doc, key, row | (game._asdict() if game else {}))
+                        | {"v": table.version}))
                 elif found.doc is None or found.doc["v"] < table.version:
                     kept = _compact(doc, key, found._asdict()) | {"v": table.version}
                     conn.execute(update(table_results).where(
@@ -96,9 +98,7 @@ class TableArchive:
         key = first_game(table_id)
         try:
             with self.engine.connect() as conn:
-                found = conn.execute(select(table_results.c.variant, *_ROW, table_results.c.doc)
-                                     .where(table_results.c.game_id == key,
-                                            table_results.c.doc.is_not(None))).first()
+                found = conn.execute(_rows(key).where(table_results.c.doc.is_not(None))).first()
         except SQLAlchemyError as exc:
             raise _unreachable(exc) from exc
         if found is None or found.doc is None:
@@ -111,27 +111,58 @@ class TableArchive:
         doc = {"table_id": table_id, "variant": found.variant, "status": FINISHED,
                "expires_at": None, "games": [f"{table_id}.{n}" for n in range(1, last + 1)],
                "created_at": kept["created_ms"] // 1000, **json.loads(USUAL), **kept}
+        if "seats" not in kept:  # its first game's
+            doc["seats"] = _seats(found._asdict())
         doc["seats"] = [{**s, "player_id": p} if s["kind"] == "player" and "player_id" not in s
                         else s for s, p in zip(doc["seats"], found.players, strict=True)]
+        doc.setdefault("creator", _first_player(doc["seats"]))
         return Table(table_id, version, TableDoc.from_dict(doc), restored=True)
 
 
-#: The columns of a table's first game's row that its kept doc may leave to it.
-_ROW: Final = (table_results.c.players, table_results.c.result, table_results.c.finished_at)
+def _rows(key: str) -> Select[Any]:
+    """The ``table_results`` row of a table's first game ``key`` with that game's seats and
+    shared fields (``finished_games``), what a kept doc may leave to them."""
+    return select(table_results.c.variant, table_results.c.players, table_results.c.result,
+                  table_results.c.finished_at, table_results.c.doc, finished_games.c.seats,
+                  finished_games.c.shared).outerjoin(
+        finished_games, finished_games.c.game_id == table_results.c.game_id).where(
+        table_results.c.game_id == key)
+
+
+def _seats(row: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """A table's seats as its first game's row says them (its seats, their players' kinds),
+    or ``None`` without that row."""
+    seats, shared = row.get("seats"), row.get("shared")
+    if seats is None or shared is None or "kinds" not in shared:
+        return None
+    return [{"kind": "player", "player_id": s["player_id"], "name": s["name"],
+             "bot": kind == "bot"} if s["kind"] == "human"
+            else {"kind": s["kind"], "level": s["level"]}
+            for s, kind in zip(seats, shared["kinds"], strict=True)]
+
+
+def _first_player(seats: list[dict[str, Any]]) -> str | None:
+    return next((s.get("player_id") for s in seats if s["kind"] == "player"), None)
 
 
 def _compact(doc: dict[str, Any], key: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """What ``doc`` keeps of a finished table's doc (``key``: its first game, whose ``row``
-    has ``players``, ``result`` and ``finished_at``): not the :data:`DERIVED` fields, nor those
-    with their :data:`USUAL` value, nor ``created_at`` when it is ``created_ms``'s second, nor
-    the player seats' ids when they are the row's ``players``, nor the last game, its result
-    and end when they are the row's."""
+    has ``players``, ``result``, ``finished_at`` and the game's ``seats`` and ``shared``): not
+    the :data:`DERIVED` fields, nor those with their :data:`USUAL` value, nor ``created_at``
+    when it is ``created_ms``'s second, nor the ``creator`` when he is the first player seated,
+    nor the seats when the first game's say them (:func:`_seats`), else nor their player ids
+    when they are the row's ``players``, nor the last game, its result and end when they are
+    the row's."""
     usual = json.loads(USUAL)
     kept = {k: v for k, v in doc.items()
             if k not in DERIVED and not (k in usual and usual[k] == v)}
     if kept["created_at"] == kept["created_ms"] // 1000:
         del kept["created_at"]
-    if row["players"] == [s.get("player_id") for s in doc["seats"]]:
+    if kept["creator"] == _first_player(doc["seats"]):
+        del kept["creator"]
+    if _seats(row) == doc["seats"]:
+        del kept["seats"]
+    elif row["players"] == [s.get("player_id") for s in doc["seats"]]:
         kept["seats"] = [{k: v for k, v in s.items() if k != "player_id"} for s in doc["seats"]]
     if (doc["game_id"], doc["result"], doc.get("finished_at")) == (
             key, row["result"], row["finished_at"]):
