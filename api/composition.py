@@ -25,6 +25,7 @@ import redis
 from api.archive.durable import Cache
 from api.archive.store import Archive
 from api.archive.sweep import Archiver
+from api.archive.tables import FinishedTables, TableArchive
 from api.games.service import AfterSave
 from api.games.store import Game, GameStore
 from api.keys import LEADERBOARD_TAG, RATINGS_TAG
@@ -96,11 +97,14 @@ def compose(client: Client, queue: TaskQueue | None, *, game_ttl: int, settle_wa
                       presence_window=presence_window, archive=archive)
     records = None if archive is None else PlayerRecords(archive.engine)
     engine = None if archive is None else archive.engine
-    tables = TableStore(client, game_ttl, settle_wait=settle_wait, noted=engine is not None)
+    kept = None if engine is None else TableArchive(engine)
+    tables = TableStore(client, game_ttl, settle_wait=settle_wait, noted=engine is not None,
+                        archived=None if kept is None else kept.load)
     players = PlayerStore(client, records)
     history = HistoryStore(client, records)
     archiver = None if archive is None else Archiver(
-        games, archive, archive_grace, PlayerResults(history, players))
+        games, archive, archive_grace, PlayerResults(history, players),
+        None if kept is None else FinishedTables(tables, kept, archive_grace))
     tour = TourStore(client, None if engine is None else Cache.of_tour(client, engine))
     leaderboard = LeaderboardStore(client, game_ttl, None if engine is None else Cache.of_slot(
         client, engine, LEADERBOARD_TAG, game_ttl))

@@ -101,7 +101,8 @@ KEYS: Final[tuple[KeySpec, ...]] = (
     # api.tables.store
     KeySpec("sixtysix:table:{<table_id>}", RedisType.HASH,
             "`SIXTYSIX_TABLE_OPEN_TTL` while open, then `SIXTYSIX_GAME_TTL` after its last "
-            "change", "version `v`, the table as JSON `doc`"),
+            "change; finished, with `DATABASE_URL`: `SIXTYSIX_ARCHIVE_GRACE` once its last game "
+            "is archived (then read from the database)", "version `v`, the table as JSON `doc`"),
     KeySpec("sixtysix:watchers:{<table_id>}", RedisType.ZSET, "60 s (`WATCH_WINDOW`) after "
             "the last look", "spectators (address digests) by the time they last looked"),
     KeySpec("sixtysix:lobby:{<status>:<variant or all>}", RedisType.ZSET, "never",

@@ -276,10 +276,14 @@ def _anonymise_table(svc: Services, table_id: str, player_id: str) -> None:
         if doc.creator == player_id:
             doc.creator = ""
         left = svc.tables.redis.ttl(table_key(table_id))
+        if table.restored:  # Redis let it go: back until the database keeps it anonymised
+            left = svc.tables.game_ttl
         try:
             svc.tables.commit(table, max(1, left))
         except TableConflict:
             continue
+        if svc.tables.archived is not None and doc.status == "finished" and doc.game_id:
+            svc.tables.note_finished(doc.game_id)  # its doc in the database, anonymised too
         return
 
 

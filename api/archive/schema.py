@@ -41,6 +41,9 @@ finished_games: Final = Table(
     Column("version", Integer, nullable=False),  # the game's last version
     Column("event_count", Integer, nullable=False),  # events logged, chat messages included
     Column("body", LargeBinary, nullable=False),  # bzip2 of the stored game's JSON
+    # The fields its players' history items share (api.archive.shared.SHARED), kept once
+    # here rather than in each ``player_results`` row (0004); null: none archived with it.
+    Column("shared", JSON, nullable=True),
 )
 
 
@@ -105,7 +108,9 @@ tour_stamps: Final = Table(
 )
 
 #: A table's finished match: its game, how it ended (``points``, ``resigned``, ``aborted``),
-#: when (Unix seconds) and the seats' player ids.
+#: when (Unix seconds) and the seats' player ids. ``doc``, on the row of the table's first
+#: game only (``<table_id>.1``): the finished table as Redis last held it, once Redis let it
+#: go (:mod:`api.archive.tables`, 0004).
 table_results: Final = Table(
     "table_results", metadata,
     Column("game_id", String(80), primary_key=True),
@@ -114,6 +119,7 @@ table_results: Final = Table(
     Column("result", String(16), nullable=True),
     Column("finished_at", BigInteger, nullable=False),
     Column("players", JSON, nullable=False),
+    Column("doc", JSON, nullable=True),
 )
 
 # --- players and their finished matches (api.players.records) -----------------------------

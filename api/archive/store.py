@@ -31,6 +31,7 @@ from api.archive.engine import open_engine
 from api.archive.errors import ArchiveUnavailable
 from api.archive.migrations import upgrade
 from api.archive.schema import finished_games, player_results
+from api.archive.shared import shared_of, split_shared
 from api.fastjson import dumps, loads
 from api.games.service import public_seats
 from api.games.store import Game, Logged
@@ -141,11 +142,14 @@ class Archive:
         values = row(game, log)
         try:
             with self.engine.begin() as conn:
-                insert_results(conn, results)
-                kept = conn.execute(select(finished_games.c.event_count).where(
-                    finished_games.c.game_id == game.game_id)).scalar_one_or_none()
+                found = conn.execute(select(finished_games.c.event_count,
+                                            finished_games.c.shared).where(
+                    finished_games.c.game_id == game.game_id)).first()
+                shared = shared_of(results) if found is None else found.shared
+                insert_results(conn, split_shared(results, {game.game_id: shared}))
+                kept = None if found is None else found.event_count
                 if kept is None:
-                    conn.execute(insert(finished_games).values(**values))
+                    conn.execute(insert(finished_games).values(**values, shared=shared))
                     return True
                 written = conn.execute(update(finished_games).where(
                     finished_games.c.game_id == game.game_id,
@@ -162,7 +166,10 @@ class Archive:
         archived before, or one Redis let go); how many. :class:`ArchiveUnavailable`."""
         try:
             with self.engine.begin() as conn:
-                return insert_results(conn, results)
+                shared = {game_id: kept for game_id, kept in conn.execute(select(
+                    finished_games.c.game_id, finished_games.c.shared).where(
+                    finished_games.c.game_id.in_({r["game_id"] for r in results})))}
+                return insert_results(conn, split_shared(results, shared))
         except IntegrityError:  # another process inserted them meanwhile
             return 0
         except SQLAlchemyError as exc:

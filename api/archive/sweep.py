@@ -25,7 +25,8 @@ and oldest note are on ``/metrics`` and ``/readyz`` (:meth:`Archiver.backlog`), 
 
 With ``results`` the game's players' results go into the database in the game's own
 transaction and then leave their Redis histories (:class:`ResultsOf`, which
-:mod:`api.players.results` implements).
+:mod:`api.players.results` implements); with ``tables`` a finished table whose last game this
+is goes into the database and its Redis hash gets the grace too (:mod:`api.archive.tables`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from prometheus_client import Counter
 
 from api.archive.durable import drain as drain_outboxes
 from api.archive.store import Archive, ArchiveUnavailable
+from api.archive.tables import FinishedTables
 from api.games.store import ARCHIVED_FIELD, Game, GameNotFound, GameStore
 from api.keys import (
     ARCHIVE_DRAIN_LOCK,
@@ -137,6 +139,8 @@ class Archiver:
     archive: Archive
     grace: int
     results: ResultsOf[Any] | None = None
+    #: A finished table whose last game is archived: kept in the database, let go by Redis.
+    tables: FinishedTables | None = None
 
     def note(self, game: Game) -> None:
         """Note a saved game for the archive if it is over (a repeat keeps the first time)."""
@@ -209,6 +213,8 @@ class Archiver:
         elif results:
             self.archive.put_results([r.row for r in results])
         self._forget(results)
+        if self.tables is not None:
+            self.tables.let_go(game)
         self.games.redis.zrem(ARCHIVE_PENDING, game_id)
         return wrote
 

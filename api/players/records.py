@@ -29,8 +29,6 @@ T = TypeVar("T")
 
 #: Columns of a ``player_results`` row that its history item repeats (not in ``entry``).
 ITEM_COLUMNS: Final = ("game_id", "variant", "result", "finished_at", "record")
-
-
 class PlayerRecords:
     """The players and results of the database behind ``engine``."""
 
@@ -125,12 +123,14 @@ class PlayerRecords:
         id)``), newest first (ties by game id), each as its cursor member and history item."""
         columns = select(player_results.c.finished_at, player_results.c.game_id,
                          player_results.c.variant, player_results.c.result,
-                         player_results.c.entry, finished_games.c.seats).outerjoin(
+                         player_results.c.entry, finished_games.c.seats,
+                         finished_games.c.shared).outerjoin(
             finished_games, finished_games.c.game_id == player_results.c.game_id)
         query = self._after(columns, player_id, player_results.c.finished_at, cursor, limit)
         rows = self._read(lambda conn: list(conn.execute(query)))
         return [(member(r.finished_at, r.game_id), item_of(
-            r.finished_at, r.game_id, r.variant, r.result, r.entry, r.seats)) for r in rows]
+            r.finished_at, r.game_id, r.variant, r.result, {**(r.shared or {}), **r.entry},
+            r.seats)) for r in rows]
 
     def table_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
                     ) -> list[str]:

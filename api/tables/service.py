@@ -251,6 +251,8 @@ def _after(tables: TableStore, players: PlayerStore, before: str | None, table: 
                 tables.unindex(table.table_id, doc.created_ms, before, doc.variant)
             if doc.status in (OPEN, PLAYING):
                 tables.index(table.table_id, doc.created_ms, doc.status, doc.variant)
+        if before == FINISHED == doc.status and tables.archived is not None and doc.game_id:
+            tables.note_finished(doc.game_id)  # its doc in the database is behind now
         if doc.status == PLAYING and doc.game_id is not None and doc.started_ms is not None:
             for seat in doc.seats:
                 if seat["kind"] == "player":

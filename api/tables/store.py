@@ -9,7 +9,9 @@ share the table's slot):
   No seat token: a player's is minted into his game's hash on his first fetch, as a digest
   and a sealed copy (:mod:`api.tables.seat_tokens`).
   TTL: ``SIXTYSIX_TABLE_OPEN_TTL`` from its creation while open, then ``SIXTYSIX_GAME_TTL``
-  from its last change (as long as a game lives; finished and closed tables too).
+  from its last change (as long as a game lives; finished and closed tables too). With a
+  database, a finished table lives as long as its archived game (``SIXTYSIX_ARCHIVE_GRACE``),
+  kept in the database and read back from it then (:mod:`api.archive.tables`).
 * ``sixtysix:watchers:{table_id}`` — sorted set: spectators (a digest of their address) by
   the Unix time they last looked; counted over :data:`WATCH_WINDOW` seconds.
 * ``sixtysix:lobby:{<status>:<variant or all>}`` — sorted sets of public tables, all scores 0,
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
@@ -41,6 +44,7 @@ import redis
 
 from api.games.store import FENCED_LUA, WRITE_TTL, Game, Logged, Settler, never_sent, text
 from api.keys import (
+    ARCHIVE_PENDING,
     events_key,
     game_key,
     index_key,
@@ -60,7 +64,8 @@ from engine.hosted import to_stored
 #: Seconds a spectator's look counts as watching.
 WATCH_WINDOW: Final = 60
 
-# KEYS: table, write record[, game, events]; ARGV: expected v (0: new), new v, doc, ttl,
+# KEYS: table, write record[, game, events]; ARGV: expected v (0: new; -v: v or gone, a table
+#       read back from the database), new v, doc, ttl,
 #       channel[, game ttl, state, meta, recent, n, game channel, events...]
 # Answers {1, new v}; {2, v} if this write ran before; {-2, current} if it was fenced off;
 # {0, current} on a version conflict; {-1, current} if the game exists already.
@@ -72,7 +77,8 @@ elseif done then
   return {2, tonumber(done)}
 end
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+local want = tonumber(ARGV[1])
+if cur ~= math.abs(want) and not (want < 0 and cur == 0) then return {0, cur} end
 if #KEYS > 2 and redis.call('EXISTS', KEYS[3]) == 1 then return {-1, cur} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
@@ -158,6 +164,9 @@ class Table:
     table_id: str
     version: int
     doc: TableDoc
+    #: Read back from the database (Redis let the finished table go): a commit writes it
+    #: anew if Redis still has none, as if it were at ``version``.
+    restored: bool = False
 
 
 def index_member(created_ms: int, table_id: str) -> str:
@@ -170,16 +179,27 @@ def _dump(value: Any) -> str:
 
 class TableStore:
     def __init__(self, client: Client, game_ttl: int, settle_wait: float = 5.0,
-                 noted: bool = False) -> None:
+                 noted: bool = False,
+                 archived: Callable[[str], Table | None] | None = None) -> None:
         self.redis = client
         #: With a database: a finished match's result is noted for it (api.tables.results).
         self.noted = noted
+        #: With a database: a finished table Redis let go, read from it (api.archive.tables).
+        self.archived = archived
         self.game_ttl = game_ttl
         self._commit = client.register_script(_COMMIT)
         self._hold = client.register_script(_HOLD)
         self._settler = Settler(client, settle_wait)
 
     def load(self, table_id: str) -> Table | None:
+        """The table from Redis or, a finished one Redis let go, from the database."""
+        table = self.live(table_id)
+        if table is None and self.archived is not None:
+            return self.archived(table_id)
+        return table
+
+    def live(self, table_id: str) -> Table | None:
+        """The table as Redis holds it (``None``: not there)."""
         raw = self.redis.hmget(table_key(table_id), "v", "doc")
         if raw[0] is None:
             return None
@@ -195,7 +215,8 @@ class TableStore:
         :class:`~api.games.store.OutcomeUnknown`."""
         written = write_key(table.table_id, new_id())
         keys = [table_key(table.table_id), written]
-        args: list[str | int] = [table.version, table.version + 1, _dump(table.doc.to_dict()), ttl,
+        expected = -table.version if table.restored else table.version
+        args: list[str | int] = [expected, table.version + 1, _dump(table.doc.to_dict()), ttl,
                                  table_channel(table.table_id)]
         if game is not None:
             logged = [Logged(i, e.event) for i, e in enumerate(game.recent, 1)]
@@ -218,6 +239,12 @@ class TableStore:
         return Table(table.table_id, table.version + 1, table.doc)
 
     # ----------------------------------------------------------------- open tables per player
+
+    def note_finished(self, game_id: str) -> None:
+        """Note a finished table's changed doc (a rematch asked) for the archive's drain,
+        which keeps it in the database before Redis lets it go (:mod:`api.archive.tables`):
+        its last game is noted again (:data:`~api.keys.ARCHIVE_PENDING`)."""
+        self.redis.zadd(ARCHIVE_PENDING, {game_id: time.time()}, nx=True)
 
     def hold_open(self, player_id: str, table_id: str, expires_at: int, cap: int) -> list[str]:
         """Count ``table_id`` among the player's open tables, in one step, if he holds fewer
