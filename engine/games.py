@@ -42,7 +42,7 @@ def make_rules(variant: str, options: Mapping[str, object] | None = None
     return Rules.make(variant, options)
 
 
-def _option(o: Option) -> dict[str, object]:
+def option_json(o: Option) -> dict[str, object]:
     return {"name": o.name, "type": {bool: "boolean", int: "integer", str: "string"}[o.type],
             "default": o.default, "allowed": list(o.allowed),
             "range": isinstance(o, IntRange), "description": o.description,
@@ -54,6 +54,6 @@ def describe() -> dict[str, object]:
     out = describe_sixty_six()
     variants = out["variants"]
     assert isinstance(variants, list)
-    out["variants"] = [*variants, {**tausendeins.describe_variant(),
-                                   "options": [_option(o) for o in tausendeins.OPTIONS.values()]}]
+    options = [option_json(o) for o in tausendeins.OPTIONS.values()]
+    out["variants"] = [*variants, {**tausendeins.describe_variant(), "options": options}]
     return out
