@@ -63,6 +63,7 @@ from api.profiles import full_profile
 from api.tables.store import TableConflict
 from api.tour.store import STAMP
 from engine import VARIANTS
+from engine.hosted import is_over
 
 T = TypeVar("T")
 
@@ -158,7 +159,7 @@ def delete_player(svc: Services, player: Player) -> None:
         info = game.meta.get("table")
         if info is not None:
             tables.add(info["table_id"])
-        if svc.archiver is not None and game.log is None and game.state.over:
+        if svc.archiver is not None and game.log is None and is_over(game.state):
             svc.archiver.archive_one(game_id)  # its players' results too
             svc.games.redis.delete(game_key(game_id), events_key(game_id))
     if svc.archiver is not None:
@@ -178,7 +179,7 @@ def _check_idle(svc: Services, player_id: str) -> None:
             game = svc.games.load(game_id)
         except GameNotFound:
             continue
-        if not game.state.over:
+        if not is_over(game.state):
             raise PlayerBusy(f"player {player_id!r} sits at the game {game.game_id!r}, in "
                              "play: finish or resign it first", game_id=game.game_id)
     if svc.tables.redis.zcount(open_tables_key(player_id), int(time.time()), "+inf"):
