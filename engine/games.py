@@ -36,10 +36,11 @@ def make_rules(variant: str, options: Mapping[str, object] | None = None
                ) -> Rules | T1001Rules:
     """Validated rules of ``variant``; an unknown variant or option, a wrong type or value
     raises :class:`~engine.errors.InvalidOption`."""
+    from engine import registry  # it registers the games, whose describe() this module serves
+
     check_variant(variant)
-    if variant == tausendeins.NAME:
-        return T1001Rules.make(options)
-    return Rules.make(variant, options)
+    rules: Rules | T1001Rules = registry.for_variant(variant).make_rules(variant, options)
+    return rules
 
 
 def option_json(o: Option) -> dict[str, object]:
