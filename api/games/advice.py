@@ -64,7 +64,7 @@ class Adviser:
     rank: Callable[[dict[str, Any], str, float | None, int | None, bool], dict[str, Any]]
 
 
-def _adviser(view: Mapping[str, Any]) -> Adviser:
+def adviser_of(view: Mapping[str, Any]) -> Adviser:
     """The adviser of a position's game (an unknown variant: the Sixty-Six family's, whose
     check names the fault); a game without one is a 422 on ``variant``."""
     variant = view.get("variant")
@@ -76,7 +76,7 @@ def _adviser(view: Mapping[str, Any]) -> Adviser:
 
 def required_of(view: Mapping[str, Any]) -> tuple[str, ...]:
     """The members a position of ``view``'s game must have."""
-    return _adviser(view).required
+    return adviser_of(view).required
 
 
 def _seat_in(value: Any, seats: tuple[int, ...]) -> bool:
@@ -205,7 +205,7 @@ def check_position(view: Any) -> dict[str, Any]:
     """
     if not isinstance(view, dict):
         raise FieldError("body", "must be a seat's view (a JSON object)")
-    return _adviser(view).check(view)
+    return adviser_of(view).check(view)
 
 
 def _check_family_position(view: dict[str, Any]) -> dict[str, Any]:
@@ -282,7 +282,7 @@ def advise(position: dict[str, Any], level: str, budget_ms: float | None,
     :func:`advise_tausendeins` instead, by the level ``level`` plays as there (``expert``:
     ``strong``).
     """
-    return _adviser(position).rank(position, level, budget_ms, samples, reveal_declare)
+    return adviser_of(position).rank(position, level, budget_ms, samples, reveal_declare)
 
 
 def _advise_family(position: dict[str, Any], level: str, budget_ms: float | None,

@@ -48,6 +48,9 @@ def test_the_toy_is_created_viewed_played_to_the_end_and_replayed(
     assert views[0]["hand"] == ["AH", "QH", "KS"] and views[1]["hand"] == ["KH", "AS", "QS"]
     watcher = view(client, game_id)
     assert watcher["hand"] is None and not {"AH", "KH"} & set(str(watcher))
+    hint = client.post(f"/v1/games/{game_id}/hint", headers=bearer(tokens[1]))
+    assert assert_problem(hint, 422, "validation-error")["errors"] == {
+        "variant": ["positions of toy cannot be analysed"]}
 
     assert act(client, game_id, tokens[1], {"type": "play", "card": "QS"}).status_code == 200
     refused = assert_problem(act(client, game_id, tokens[0], {"type": "play", "card": "AH"}),
