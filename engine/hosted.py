@@ -42,6 +42,12 @@ def capabilities_of(variant: str) -> Capabilities:
     return registry.for_variant(variant).capabilities
 
 
+def rated_variants() -> tuple[str, ...]:
+    """The variants of every rated game (:attr:`~engine.plugin.Capabilities.rated`): those the
+    leaderboard and the ratings count."""
+    return tuple(v for g in registry.games() if g.capabilities.rated for v in g.variants())
+
+
 def players_of(variant: str) -> int:
     """Seats of ``variant`` (an unknown name raises :class:`~engine.errors.InvalidOption`)."""
     return registry.for_variant(variant).players(variant)

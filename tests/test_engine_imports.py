@@ -19,13 +19,12 @@ KERNEL: Final = ("engine.registry", "engine.hosted", "engine.plugin", "engine.er
                  "engine.events", "engine.cards", "engine.numerals")
 
 _AI = "a computer's search and its levels are each game's own (the protocol has no AI yet)"
-_FAMILY_RATED = ("the leaderboard, ratings and tour score only the Sixty-Six family's "
-                 "variants (rated games) and read its Variant data")
+_FAMILY_RATED = ("the leaderboard's scoring and the tour read the Sixty-Six family's "
+                 "states and Variant data (its rated games)")
 _VOCABULARY = ("the shared words of play (statuses playing/hand_over/aborted, action kinds "
                "continue/abort/timeout) still live in the family's engine.state/actions")
 #: Each api file that imports more of the engine than the kernel, with why.
 BEYOND_KERNEL: Final = {
-    "api/accounts/service.py": _FAMILY_RATED,
     "api/arena/__init__.py": "the arena is the Sixty-Six family's bench for its computer",
     "api/arena/strength.py": "the strength table measures each game's computer levels",
     "api/cli.py": "the command line's replay, bench and arena tools are the engine's own",
@@ -44,12 +43,8 @@ BEYOND_KERNEL: Final = {
                                     "members",
     "api/http/schemas/ai.py": _AI,
     "api/http/schemas/lobby.py": "a table's rules are checked by engine.games",
-    "api/http/schemas/rank.py": _FAMILY_RATED,
     "api/leaderboard/scoring.py": _FAMILY_RATED,
-    "api/leaderboard/service.py": _FAMILY_RATED,
     "api/live/clock.py": _VOCABULARY,
-    "api/players/service.py": _FAMILY_RATED,
-    "api/profiles.py": _FAMILY_RATED,
     "api/ratings/arena.py": _AI,
     "api/standings.py": _VOCABULARY,
     "api/tables/service.py": "a table's rules and default levels (engine.games, engine.ai)",

@@ -62,8 +62,7 @@ from api.players.store import Player
 from api.profiles import full_profile
 from api.tables.store import TableConflict
 from api.tour.store import STAMP
-from engine import VARIANTS
-from engine.hosted import is_over
+from engine.hosted import is_over, rated_variants
 
 T = TypeVar("T")
 
@@ -293,13 +292,13 @@ def _delete_keys(svc: Services, player: Player) -> None:
     redis.delete(player_key(pid), token_key(player.token_sha256), games_key(pid, "active"),
                  games_key(pid, "finished"), history_key(pid), results_key(pid), tour_key(pid),
                  open_tables_key(pid))
-    redis.hdel(hands_key(), *[f"{pid}:{v}" for v in VARIANTS])
-    for variant in (*VARIANTS, None):
+    redis.hdel(hands_key(), *[f"{pid}:{v}" for v in rated_variants()])
+    for variant in (*rated_variants(), None):
         redis.zrem(board_key(player.kind, "all", variant), pid)
     months = f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:{player.kind}:month:*"
     for key in redis.scan_iter(match=months, count=1000):
         redis.zrem(key, pid)
-    for variant in VARIANTS:
+    for variant in rated_variants():
         redis.hdel(ratings_key(variant), f"{player.kind}:{pid}")
         redis.zrem(listing_key(variant, player.kind), pid)
     for raw in redis.scan_iter(match=f"{PREFIX}:rated-pairs:{PAIRS_TAG}:*", count=1000):
