@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from api.arena import ArenaResult
+    from engine.rules import Option
 
 #: Your name in a game against the computer when ``--name`` is not given.
 COMPUTER_GAME_NAME = "You"
@@ -230,28 +231,41 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _variant_mismatch(args: argparse.Namespace) -> str | None:
-    """Why the options do not fit the variant (``None``: they do)."""
-    from engine.rules import OPTIONS
-    from engine.tausendeins import NAME as TAUSENDEINS
-    from engine.tausendeins import OPTIONS as T1001_OPTIONS
+    """Why the options do not fit the variant (``None``: they do): an option the variant's
+    game has not (naming the variants that have it), or a value out of its range."""
+    from engine import InvalidOption, registry
 
-    if args.variant == TAUSENDEINS and args.match_points is not None:
-        return f"--match-points is not an option of {TAUSENDEINS} (see --target-points)"
-    if args.variant != TAUSENDEINS and args.target_points is not None:
-        return f"--target-points is an option of {TAUSENDEINS} only"
-    low, high = T1001_OPTIONS["target_points"].allowed
-    if args.target_points is not None and not low <= args.target_points <= high:
-        return f"--target-points must be from {low} to {high}"
-    if args.deck is not None and args.variant not in OPTIONS["deck"].variants:
-        return f"--deck is an option of {', '.join(OPTIONS['deck'].variants)} only"
+    given = {"match_points": args.match_points, "target_points": args.target_points,
+             "deck": args.deck}
+    for name, value in given.items():
+        if value is None:
+            continue
+        flag = "--" + name.replace("_", "-")
+        option = _option_of(args.variant, name)
+        if option is None:
+            owners = [v for v in registry.variants() if _option_of(v, name) is not None]
+            return f"{flag} is an option of {', '.join(owners)} only"
+        try:
+            option.check(value)
+        except InvalidOption as exc:
+            return f"{flag} {str(exc).removeprefix(name + ' ')}"
     return None
 
 
-def _play_settings(args: argparse.Namespace) -> dict[str, object]:
-    """The table settings of ``play``: Tausendeins has no point counter."""
-    from engine.tausendeins import NAME as TAUSENDEINS
+def _option_of(variant: str, name: str) -> Option | None:
+    """The rule option ``name`` of ``variant`` (``None``: its game has none)."""
+    from engine import registry
 
-    return {} if args.variant == TAUSENDEINS else {"point_counter": args.point_counter}
+    return next((o for o in registry.for_variant(variant).options(variant)
+                 if o.name == name), None)
+
+
+def _play_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The table settings of ``play``: the point counter, for a game that has it."""
+    from engine import registry
+
+    settings = registry.for_variant(args.variant).capabilities.settings
+    return {"point_counter": args.point_counter} if "point_counter" in settings else {}
 
 
 def _play_rules(args: argparse.Namespace) -> dict[str, object] | None:

@@ -15,7 +15,7 @@ from api.ratings.service import rating_doc
 from api.ratings.store import RatingStore
 from api.tour.stations import STATIONS
 from api.tour.store import STAMP, TourStore
-from engine import VARIANTS
+from engine.hosted import rated_variants
 
 
 def full_profile(board: LeaderboardStore, ratings: RatingStore, tours: TourStore,
@@ -24,9 +24,9 @@ def full_profile(board: LeaderboardStore, ratings: RatingStore, tours: TourStore
     """:func:`api.players.service.profile` (with ``stats``) plus hands won, ratings, ranks
     and tour stamps."""
     out = profile(player, stats)
-    out["hands_won"] = board.hands_won(player.player_id, list(VARIANTS))
+    out["hands_won"] = board.hands_won(player.player_id, list(rated_variants()))
     out["ratings"] = {}
-    for variant in VARIANTS:
+    for variant in rated_variants():
         raw = ratings.read(variant, [(player.kind, player.player_id)])[0]
         out["ratings"][variant] = None if raw is None else rating_doc(Rating.decode(raw))
     out["leaderboard"] = standings(board, player.player_id, player.kind)

@@ -40,8 +40,18 @@ from api.ratings.service import RatingBusy, entity_of_seat, rank_sides, rate_mat
 from api.ratings.store import RatingStore
 from api.tour.results import stamp_if_won
 from api.tour.store import TourStore
-from engine import ABORTED, RESIGNED, GameState
-from engine.hosted import HostedState, final_points, seat_won, variant_of
+from engine import ABORTED, RESIGNED
+from engine.hosted import (
+    HostedState,
+    end_reason,
+    final_points,
+    game_of,
+    hand_no_of,
+    is_over,
+    seat_won,
+    status_of,
+    variant_of,
+)
 from engine.state import TIMED_OUT
 
 log = logging.getLogger(__name__)
@@ -81,18 +91,18 @@ class Standings:
 
     def _record(self, game: Game, players: list[str | None]) -> None:
         state = game.state
-        if state.over:
+        if is_over(state):
             events = [e.event for e in self.games.all_events(game)]
             before = 0
         else:
             events = [e.event for e in game.recent]
-            before = state.hand_no - sum(1 for e in events if e.type == "hand_dealt")
+            before = hand_no_of(state) - sum(1 for e in events if e.type == "hand_dealt")
         found = awards(state, game.meta, events, before, players) if game.meta.get(
-            "rated") and isinstance(state, GameState) else []
-        if not found and not state.over:
+            "rated") and game_of(state).capabilities.rated else []
+        if not found and not is_over(state):
             return
         kinds = player_kinds(self.players, players)
-        if state.over:  # first the cheap steps, which need no retries
+        if is_over(state):  # first the cheap steps, which need no retries
             if game.meta.get("tour") is not None:
                 stamp_if_won(self.tour, game)
             write_history(self.history, game, players, kinds)
@@ -129,7 +139,7 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
                 players: Sequence[str | None], kinds: dict[str, str]) -> None:
     """Rate every match that ended in ``found`` (the awards with places)."""
     state = game.state
-    if not isinstance(state, GameState):  # only the Sixty-Six family's games are rated
+    if not game_of(state).capabilities.rated:  # only a rated game's are
         return
     sides = state.rules.variant.sides
     teams = [[entity_of_seat(game.meta["seats"][seat], players[seat], kinds)
@@ -143,7 +153,7 @@ def rate_awards(ratings: RatingStore, game_ttl: int, game: Game, found: Sequence
 
 def result_of(state: HostedState, seat: int) -> str:
     """``won``, ``lost`` or ``aborted``: a seat's result in a finished game."""
-    if state.status == ABORTED:
+    if status_of(state) == ABORTED:
         return "aborted"
     return "won" if seat_won(state, seat) else "lost"
 
@@ -164,7 +174,7 @@ def history_items(game: Game, players: Sequence[str | None], kinds: dict[str, st
     """Each seated player's history item of a finished game that ended at ``finished_ms``."""
     state = game.state
     meta = game.meta
-    reason = state.ended[0] if state.ended is not None else "points"
+    reason = end_reason(state) or "points"
     points, matches_won = final_points(state)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], "level": s["level"],
               "player_id": players[i],

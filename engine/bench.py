@@ -34,11 +34,11 @@ from collections.abc import Callable
 
 from engine.deal import deal, new_game
 from engine.play import apply, legal_actions
-from engine.rules import Rules
+from engine.rules import VARIANTS, Rules
 from engine.state import PLAYING
 
 #: The variant name of :mod:`engine.tausendeins` (imported only to bench it: ``--against`` runs
-#: this file on older checkouts that do not have it).
+#: this file on older checkouts that do not have it, nor :mod:`engine.registry`).
 TAUSENDEINS = "tausendeins"
 
 
@@ -53,8 +53,8 @@ def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixt
     """Play ``hands`` random hands of ``variant`` with the pack of option ``deck``
     ``deck_size``; return (hands/s, µs/action, actions). ``shuffle_ahead``: the decks are
     shuffled before the clock starts."""
-    if variant == TAUSENDEINS:
-        return run_tausendeins(hands, seed)
+    if variant not in VARIANTS:  # another game's variant: that game's bench
+        return _bench_of(variant)(hands, seed)
     rng = random.Random(seed)
     options = {} if deck_size == 24 else {"deck": deck_size}
     state, _ = new_game(Rules.make(variant, options), first_dealer=0, rng=rng)
@@ -84,6 +84,25 @@ def run(hands: int, seed: int, shuffle_ahead: bool = False, variant: str = "sixt
             actions += 1
     elapsed = time.process_time() - start
     return hands / elapsed, elapsed / actions * 1e6, actions
+
+
+def _bench_of(variant: str) -> Callable[[int, int], tuple[float, float, int]]:
+    """The bench of the game of ``variant``, one not of the Sixty-Six family (``hands``,
+    ``seed`` to its figures); a game without one raises :class:`SystemExit`."""
+    from engine import registry  # only here: see TAUSENDEINS
+
+    game = registry.for_variant(variant).name
+    benches = {TAUSENDEINS: run_tausendeins}
+    if game not in benches:
+        raise SystemExit(f"engine.bench: no bench for {game}")
+    return benches[game]
+
+
+def _words(variant: str) -> tuple[str, str]:
+    """The word for one deal of ``variant``'s game and its plural (``hand``, ``hands``)."""
+    from engine import registry  # only here: see TAUSENDEINS
+
+    return registry.for_variant(variant).capabilities.hand_word
 
 
 def run_tausendeins(deals: int, seed: int) -> tuple[float, float, int]:
@@ -134,8 +153,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating runs per side with --against")
     args = parser.parse_args()
-    if args.variant == TAUSENDEINS and args.deck != 24:
-        parser.error("tausendeins is played with 24 cards")
+    if args.deck != 24 and args.variant not in VARIANTS:
+        parser.error(f"{args.variant} is played with 24 cards")
     if args.against:
         from engine.benchcmp import compare  # only here: the bench itself runs on any engine
 
@@ -150,11 +169,11 @@ def main() -> None:
         runs = sorted((run(args.hands, args.seed, args.shuffle_ahead, variant, deck_size)
                        for _ in range(args.repeat)), reverse=True)
         best, median = runs[0], runs[len(runs) // 2]
-        print(f"{args.hands} random {'deals' if variant == TAUSENDEINS else 'hands'} of "
+        unit = _words(variant)[1]
+        print(f"{args.hands} random {unit} of "
               f"{variant} with {deck_size} cards, {best[2]} "
               f"actions, {args.repeat} runs")
         for label, (per_sec, us_per_action, _) in (("best", best), ("median", median)):
-            unit = "deals" if variant == TAUSENDEINS else "hands"
             print(f"{label:>6}: {per_sec:,.0f} {unit}/s, {us_per_action:.2f} µs/action "
                   "(legal_actions + apply)")
 

@@ -94,6 +94,9 @@ class SixtySixFamily:
     def over(self, state: GameState) -> bool:
         return state.over
 
+    def status(self, state: GameState) -> str:
+        return state.status
+
     def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 

@@ -36,13 +36,14 @@ def make_rules(variant: str, options: Mapping[str, object] | None = None
                ) -> Rules | T1001Rules:
     """Validated rules of ``variant``; an unknown variant or option, a wrong type or value
     raises :class:`~engine.errors.InvalidOption`."""
+    from engine import registry  # it registers the games, whose describe() this module serves
+
     check_variant(variant)
-    if variant == tausendeins.NAME:
-        return T1001Rules.make(options)
-    return Rules.make(variant, options)
+    rules: Rules | T1001Rules = registry.for_variant(variant).make_rules(variant, options)
+    return rules
 
 
-def _option(o: Option) -> dict[str, object]:
+def option_json(o: Option) -> dict[str, object]:
     return {"name": o.name, "type": {bool: "boolean", int: "integer", str: "string"}[o.type],
             "default": o.default, "allowed": list(o.allowed),
             "range": isinstance(o, IntRange), "description": o.description,
@@ -54,6 +55,6 @@ def describe() -> dict[str, object]:
     out = describe_sixty_six()
     variants = out["variants"]
     assert isinstance(variants, list)
-    out["variants"] = [*variants, {**tausendeins.describe_variant(),
-                                   "options": [_option(o) for o in tausendeins.OPTIONS.values()]}]
+    options = [option_json(o) for o in tausendeins.OPTIONS.values()]
+    out["variants"] = [*variants, {**tausendeins.describe_variant(), "options": options}]
     return out

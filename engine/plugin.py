@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from engine.errors import InvalidAction
 from engine.events import Event
@@ -67,6 +67,14 @@ class Outcome:
     winners: tuple[int, ...]
     points: tuple[int, ...]
     matches_won: tuple[int, ...] = field(default=())
+
+
+@runtime_checkable
+class JsonAction(Protocol):
+    """What every game's action is: its JSON form (``type`` and the member it takes), as an
+    :class:`~engine.errors.IllegalAction`'s ``legal`` actions are listed."""
+
+    def as_dict(self) -> Mapping[str, Any]: ...
 
 
 class Game(Protocol[S, A]):
@@ -132,6 +140,10 @@ class Game(Protocol[S, A]):
     def may_abort(self, state: S, seat: int, seats: Sequence[int]) -> bool: ...
 
     def over(self, state: S) -> bool: ...
+
+    def status(self, state: S) -> str:
+        """``playing``, ``hand_over`` (a finished hand waits to be acknowledged),
+        ``match_over`` or ``aborted``."""
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
 

@@ -62,7 +62,7 @@ from api.players.store import Player
 from api.profiles import full_profile
 from api.tables.store import TableConflict
 from api.tour.store import STAMP
-from engine import VARIANTS
+from engine.hosted import is_over, rated_variants
 
 T = TypeVar("T")
 
@@ -158,7 +158,7 @@ def delete_player(svc: Services, player: Player) -> None:
         info = game.meta.get("table")
         if info is not None:
             tables.add(info["table_id"])
-        if svc.archiver is not None and game.log is None and game.state.over:
+        if svc.archiver is not None and game.log is None and is_over(game.state):
             svc.archiver.archive_one(game_id)  # its players' results too
             svc.games.redis.delete(game_key(game_id), events_key(game_id))
     if svc.archiver is not None:
@@ -178,7 +178,7 @@ def _check_idle(svc: Services, player_id: str) -> None:
             game = svc.games.load(game_id)
         except GameNotFound:
             continue
-        if not game.state.over:
+        if not is_over(game.state):
             raise PlayerBusy(f"player {player_id!r} sits at the game {game.game_id!r}, in "
                              "play: finish or resign it first", game_id=game.game_id)
     if svc.tables.redis.zcount(open_tables_key(player_id), int(time.time()), "+inf"):
@@ -296,13 +296,13 @@ def _delete_keys(svc: Services, player: Player) -> None:
     redis.delete(player_key(pid), token_key(player.token_sha256), games_key(pid, "active"),
                  games_key(pid, "finished"), history_key(pid), results_key(pid), tour_key(pid),
                  open_tables_key(pid))
-    redis.hdel(hands_key(), *[f"{pid}:{v}" for v in VARIANTS])
-    for variant in (*VARIANTS, None):
+    redis.hdel(hands_key(), *[f"{pid}:{v}" for v in rated_variants()])
+    for variant in (*rated_variants(), None):
         redis.zrem(board_key(player.kind, "all", variant), pid)
     months = f"{PREFIX}:leaderboard:{LEADERBOARD_TAG}:{player.kind}:month:*"
     for key in redis.scan_iter(match=months, count=1000):
         redis.zrem(key, pid)
-    for variant in VARIANTS:
+    for variant in rated_variants():
         redis.hdel(ratings_key(variant), f"{player.kind}:{pid}")
         redis.zrem(listing_key(variant, player.kind), pid)
     for raw in redis.scan_iter(match=f"{PREFIX}:rated-pairs:{PAIRS_TAG}:*", count=1000):

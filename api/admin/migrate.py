@@ -50,6 +50,7 @@ from api.keys import (
 from api.players.records import result_row
 from api.players.store import CACHE_TTL, NameTaken, Player, PlayerStore, cursor_of
 from api.runtime.redis_connect import connect
+from engine.hosted import is_over
 
 #: Keys one ``SCAN`` call asks for.
 SCAN_COUNT: Final = 1000
@@ -120,7 +121,7 @@ def move_finished_games(svc: Services) -> int:
             game = svc.games.load(game_id)
         except GameNotFound:  # expired meanwhile
             continue
-        if game.state.over and game.log is None:
+        if is_over(game.state) and game.log is None:
             moved += archiver.archive_one(game_id)
     return moved
 

@@ -37,7 +37,7 @@ from api.games.service import public_seats
 from api.games.store import Game, Logged
 from api.live.chat import is_chat
 from api.standings import seat_players
-from engine.hosted import build_record, from_stored, to_stored
+from engine.hosted import build_record, from_stored, is_over, status_of, to_stored
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def row(game: Game, log: list[Logged]) -> dict[str, Any]:
     return {"game_id": game.game_id, "variant": record["variant"],
             "seats": [{**s, "player_id": p}
                       for s, p in zip(public_seats(game.meta), players, strict=True)],
-            "status": game.state.status, "result": record.get("result"),
+            "status": status_of(game.state), "result": record.get("result"),
             "finished_at": int(time.time()), "version": game.version,
             "event_count": game.event_count, "body": pack(game, log)}
 
@@ -136,7 +136,7 @@ class Archive:
         transaction, those of its players' ``results`` (``player_results`` rows) not there
         yet; whether this call wrote the game. :class:`ArchiveUnavailable` if the database
         cannot be reached."""
-        if not game.state.over:
+        if not is_over(game.state):
             raise ValueError(f"game {game.game_id!r} is not over: only finished games are kept")
         self.ready()
         values = row(game, log)

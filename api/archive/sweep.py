@@ -52,6 +52,7 @@ from api.keys import (
     game_key,
 )
 from api.unique import new_id
+from engine.hosted import is_over
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class Archiver:
 
     def note(self, game: Game) -> None:
         """Note a saved game for the archive if it is over (a repeat keeps the first time)."""
-        if game.state.over and game.log is None:  # one read from the archive is there
+        if is_over(game.state) and game.log is None:  # one read from the archive is there
             self.games.redis.zadd(ARCHIVE_PENDING, {game.game_id: time.time()}, nx=True)
 
     def sweep(self) -> int:

@@ -51,12 +51,13 @@ from api import arena
 from api.arena.sequential import SequentialShare
 from engine.ai.player import LEVELS, RETIRED
 from engine.errors import InvalidOption
+from engine.family import SIXTY_SIX_FAMILY
+from engine.hosted import game_name, make_rules
 
 # The engine paths (pure Python or compiled) as engine.native tells them.
 from engine.native import COMPILED_PATH as COMPILED
 from engine.native import PURE_PATH as PURE
 from engine.native import path as engine_path
-from engine.rules import Rules
 from engine.tausendeins.ai import level as t1001_level
 from engine.tausendeins.arena import Result, Think, deal_score, duplicate_deals, parse_option
 from engine.tausendeins.options import T1001Rules
@@ -80,6 +81,9 @@ CAPACITY: Final = "capacity"
 SIXTY_SIX: Final = "sixty-six"
 #: The variant name of Tausendeins in a pairing's game.
 TAUSENDEINS: Final = "tausendeins"
+#: The games :mod:`api.arena` measures, on ``jobs`` processes (the Sixty-Six family's);
+#: Tausendeins' arena is :func:`measure_tausendeins`, in one process.
+PARALLEL_GAMES: Final = frozenset({SIXTY_SIX_FAMILY.name})
 
 
 def pair_key(a: str, b: str, engine: str = PURE, game: str = SIXTY_SIX) -> str:
@@ -103,10 +107,7 @@ def parse_game(text: str) -> tuple[str, dict[str, object]]:
             raise SystemExit(f"@GAME names its variant first, then options name=value; got "
                              f"{text!r}")
     try:
-        if variant == TAUSENDEINS:
-            T1001Rules.make(options)
-        else:
-            Rules.make(variant, options)
+        make_rules(variant, options)
     except InvalidOption as exc:
         raise SystemExit(f"api.arena.strength: @{text}: {exc}") from None
     return variant, options
@@ -124,12 +125,13 @@ def measure(a: str, b: str, hands: int, max_minutes: float, seed: int,
     :func:`measure_tausendeins`, in one process)."""
     start = time.monotonic()
     options = options or {}
-    if variant == TAUSENDEINS:
-        entry = measure_tausendeins(a, b, hands, max_minutes, seed, progress, options)
-    else:
+    parallel = game_name(variant) in PARALLEL_GAMES
+    if parallel:
         entry = arena.run(a, b, hands, variant, seed=seed, jobs=jobs, progress=progress,
                           sequential=True, max_minutes=max_minutes,
                           options=options).as_dict()
+    else:
+        entry = measure_tausendeins(a, b, hands, max_minutes, seed, progress, options)
     minutes = (time.monotonic() - start) / 60
     if variant != SIXTY_SIX or options:
         entry["game"] = game_label(variant, options)
@@ -137,7 +139,7 @@ def measure(a: str, b: str, hands: int, max_minutes: float, seed: int,
     entry["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     entry["cap_hands"] = hands
     entry["engine"] = engine_path()
-    entry["jobs"] = 1 if variant == TAUSENDEINS else jobs
+    entry["jobs"] = jobs if parallel else 1
     entry["minutes"] = round(minutes, 2)
     entry["hands_per_minute"] = round(result_hands / minutes, 2) if minutes > 0 else 0.0
     return entry

@@ -46,7 +46,6 @@ from api.clients.terminal import (
 POLL_WAIT = 30
 #: Events whose line already tells the result of the match (or set, or Tausendeins game).
 RESULT_EVENTS = ("match_won", "set_won", "game_won")
-TAUSENDEINS = "tausendeins"
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -94,9 +93,14 @@ T1001_TEXTS = Texts(
     hint_values=terminal1001.HINT_VALUES)
 
 
+#: Each game's texts, by the ``game`` of its views (the variant's name for a server that
+#: names no game); any other game's: Sixty-Six's.
+TEXTS_BY_GAME: dict[str, Texts] = {"sixty-six": SIXTY_SIX_TEXTS, "tausendeins": T1001_TEXTS}
+
+
 def texts_of(view: View) -> Texts:
     """The texts of the view's game."""
-    return T1001_TEXTS if view.get("variant") == TAUSENDEINS else SIXTY_SIX_TEXTS
+    return TEXTS_BY_GAME.get(str(view.get("game", view.get("variant"))), SIXTY_SIX_TEXTS)
 
 
 def play_against_computer(

@@ -12,12 +12,14 @@ through the engine and the seat's view of the position reached is the position.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from api.errors import FieldError
 from api.games.computers import TAUSENDEINS_PLAYS_AS
 from api.games.positions import card_list, is_int
+from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
 from api.games.tausendeins_position import check_tausendeins_position
 from engine import (
     Action,
@@ -31,10 +33,13 @@ from engine.ai import Knowledge, evaluate
 from engine.ai.sampling import Sampler, to_state
 from engine.cards import CARD_CODES
 from engine.deal import deal_order
-from engine.hosted import TAUSENDEINS, is_tausendeins
+from engine.family import SIXTY_SIX_FAMILY
+from engine.hosted import capabilities_of, game_name
 from engine.record import parse_text
+from engine.registry import variants
 from engine.replay import replay
 from engine.tausendeins.ai import rank
+from engine.tausendeins.registration import TAUSENDEINS
 
 #: Longest time budget a request may ask for, ms.
 MAX_BUDGET_MS: Final = 2000
@@ -48,6 +53,30 @@ REQUIRED: Final = ("seat", "variant", "rules", "status", "dealer", "to_act", "ha
                    "closed_after_tricks", "leader", "trick", "tricks", "melds")
 #: The members of an analysis body that gives a record instead of a view.
 RECORD_REQUIRED: Final = ("record_text", "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class Adviser:
+    """A game's advice: the members its positions must have, their check and ranking."""
+
+    required: tuple[str, ...]
+    check: Callable[[dict[str, Any]], dict[str, Any]]
+    rank: Callable[[dict[str, Any], str, float | None, int | None, bool], dict[str, Any]]
+
+
+def adviser_of(view: Mapping[str, Any]) -> Adviser:
+    """The adviser of a position's game (an unknown variant: the Sixty-Six family's, whose
+    check names the fault); a game without one is a 422 on ``variant``."""
+    variant = view.get("variant")
+    game = game_name(variant) if variant in variants() else SIXTY_SIX_FAMILY.name
+    if game not in ADVISERS:
+        raise FieldError("variant", f"positions of {game} cannot be analysed")
+    return ADVISERS[game]
+
+
+def required_of(view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The members a position of ``view``'s game must have."""
+    return adviser_of(view).required
 
 
 def _seat_in(value: Any, seats: tuple[int, ...]) -> bool:
@@ -176,8 +205,11 @@ def check_position(view: Any) -> dict[str, Any]:
     """
     if not isinstance(view, dict):
         raise FieldError("body", "must be a seat's view (a JSON object)")
-    if is_tausendeins(view.get("variant", "")):
-        return check_tausendeins_position(view)
+    return adviser_of(view).check(view)
+
+
+def _check_family_position(view: dict[str, Any]) -> dict[str, Any]:
+    """:func:`check_position` of a Sixty-Six family's position."""
     for name in REQUIRED:
         if name not in view:
             raise FieldError(name, "missing: a position is a seat's view of a hand in play")
@@ -228,9 +260,10 @@ def position_of_record(text: Any, seat: Any) -> dict[str, Any]:
     ``record_text``."""
     if not isinstance(text, str):
         raise FieldError("record_text", "must be the text form of a record")
-    if _header_variant(text) == TAUSENDEINS:
-        raise FieldError("record_text", "a Tausendeins record has no text form; paste the "
-                         "seat's view instead")
+    variant = _header_variant(text)
+    if variant in variants() and not capabilities_of(variant).text_record:
+        raise FieldError("record_text", f"a {variant.capitalize()} record has no text "
+                         "form; paste the seat's view instead")
     try:
         state = replay(parse_text(text)).state
     except EngineError as exc:
@@ -249,8 +282,12 @@ def advise(position: dict[str, Any], level: str, budget_ms: float | None,
     :func:`advise_tausendeins` instead, by the level ``level`` plays as there (``expert``:
     ``strong``).
     """
-    if is_tausendeins(position.get("variant", "")):
-        return advise_tausendeins(position, TAUSENDEINS_PLAYS_AS[level])
+    return adviser_of(position).rank(position, level, budget_ms, samples, reveal_declare)
+
+
+def _advise_family(position: dict[str, Any], level: str, budget_ms: float | None,
+                   samples: int | None, reveal_declare: bool) -> dict[str, Any]:
+    """:func:`advise` on a Sixty-Six family's position."""
     try:
         ev = evaluate(position, level, budget_ms=budget_ms, samples=samples,
                       declare=reveal_declare)
@@ -273,3 +310,15 @@ def advise_tausendeins(position: dict[str, Any], level: str) -> dict[str, Any]:
     except (EngineError, ValueError, LookupError) as exc:
         raise FieldError("body", f"the position cannot be analysed: {exc}") from None
     return ranking.as_dict()
+
+
+def _advise_tausendeins(position: dict[str, Any], level: str, budget_ms: float | None,
+                        samples: int | None, reveal_declare: bool) -> dict[str, Any]:
+    return advise_tausendeins(position, TAUSENDEINS_PLAYS_AS[level])
+
+
+#: Each game's adviser, by the game's name.
+ADVISERS: Final[dict[str, Adviser]] = {
+    SIXTY_SIX_FAMILY.name: Adviser(REQUIRED, _check_family_position, _advise_family),
+    TAUSENDEINS.name: Adviser(T1001_REQUIRED, check_tausendeins_position, _advise_tausendeins),
+}

@@ -21,9 +21,7 @@ from api.games.meta import GameMeta
 from api.games.store import Game, GameStore
 from api.live.chat import CHAT
 from engine import EngineError, Event
-from engine.actions import Action
-from engine.hosted import HostedAction, HostedState, apply, build_record, new_game
-from engine.tausendeins import T1001Action, T1001State
+from engine.hosted import HostedAction, HostedState, apply, build_record, game_of, new_game
 
 #: The event that deals a hand (its deck in its private part).
 DEALT: Final = "hand_dealt"
@@ -111,8 +109,9 @@ def state_after(current: HostedState, events: list[Event]) -> HostedState | None
         hands = record["hands"]
         if not hands:
             return None
-        settings = None if isinstance(current, T1001State) else current.settings
-        state, produced = new_game(current.rules, settings, first_dealer=hands[0]["dealer"],
+        game = game_of(current)
+        state, produced = new_game(record["variant"], current.rules, game.settings_of(current),
+                                   first_dealer=hands[0]["dealer"],
                                    decks=[hand["deck"] for hand in hands])
         for hand in hands:
             for entry in hand["actions"]:
@@ -133,9 +132,9 @@ def _dealt(events: list[Event]) -> list[Event]:
 
 
 def _action(state: HostedState, entry: dict[str, Any]) -> HostedAction:
-    if isinstance(state, T1001State):
-        return T1001Action.from_dict(entry)
-    return Action.from_dict(entry)
+    """The action of a record's ``entry`` (its ``seat`` and ``timeout`` mark aside)."""
+    return game_of(state).parse_action(
+        {k: v for k, v in entry.items() if k not in ("seat", "timeout")})
 
 
 def _plain(events: list[Event]) -> Any:

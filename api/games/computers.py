@@ -23,9 +23,11 @@ from typing import Any, Final
 from api.games.think import Think, scaled, scaled_1001
 from engine.ai import LEVELS, RETIRED, choose
 from engine.ai.player import LEVEL_TABLE
-from engine.hosted import TAUSENDEINS, HostedAction
+from engine.family import SIXTY_SIX_FAMILY
+from engine.hosted import HostedAction, game_name
 from engine.tausendeins.ai.player import LEVEL_TABLE as T1001_TABLE
 from engine.tausendeins.ai.player import choose as choose_1001
+from engine.tausendeins.registration import TAUSENDEINS
 
 Chooser = Callable[[dict[str, Any], Think], HostedAction]
 
@@ -66,10 +68,21 @@ def unknown_level(level: str) -> str:
 def choose_move(level: str, view: dict[str, Any], think: Think) -> HostedAction:
     """``level``'s action in the position of ``view``, by the search of the view's game, with
     its work as ``think`` sets it (:func:`api.games.think.scaled`)."""
-    if view["variant"] == TAUSENDEINS:
-        lv = T1001_TABLE[TAUSENDEINS_PLAYS_AS[level]]
-        return choose_1001(view, scaled_1001(lv, think), random.Random())
+    return SEARCHES[game_name(view["variant"])](level, view, think)
+
+
+def _choose_family(level: str, view: dict[str, Any], think: Think) -> HostedAction:
     return choose(view, level=scaled(LEVEL_TABLE[level], think), until=think.until)
+
+
+def _choose_tausendeins(level: str, view: dict[str, Any], think: Think) -> HostedAction:
+    lv = T1001_TABLE[TAUSENDEINS_PLAYS_AS[level]]
+    return choose_1001(view, scaled_1001(lv, think), random.Random())
+
+
+#: Each game's search, by the game's name: ``(level, view, think)`` to an action.
+SEARCHES: Final[dict[str, Callable[[str, dict[str, Any], Think], HostedAction]]] = {
+    SIXTY_SIX_FAMILY.name: _choose_family, TAUSENDEINS.name: _choose_tausendeins}
 
 
 for _name, _description in LEVELS.items():

@@ -19,7 +19,7 @@ from api.games.service import public_seats
 from api.games.store import Game, GameStore
 from api.live.chat import is_chat, record_entry
 from api.live.clock import SETTINGS
-from engine.hosted import build_record, is_tausendeins
+from engine.hosted import build_record, capabilities_of, is_over, status_of
 from engine.record import to_text
 
 
@@ -29,16 +29,16 @@ def may_read_record(game: Game, seat: int | None) -> bool:
     the game once it is over. Who may watch is the resource's check, made first
     (:func:`api.http.resources.lobby_support.admit`: a private table's game needs its invite
     code, else it is a 404)."""
-    return seat is not None or game.state.over
+    return seat is not None or is_over(game.state)
 
 
 def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any]:
     """The record of ``game`` as ``seat`` may see it (check :func:`may_read_record` first)."""
     logged = store.all_events(game)
     record = build_record(game.state, [e.event for e in logged if not is_chat(e)],
-                   reveal=game.state.over, seat=seat)
+                   reveal=is_over(game.state), seat=seat)
     timing = game.meta.get("clock")
-    return {"game_id": game.game_id, "version": game.version, "status": game.state.status,
+    return {"game_id": game.game_id, "version": game.version, "status": status_of(game.state),
             "seats": public_seats(game.meta),
             "clock": None if timing is None else {k: timing[k] for k in SETTINGS},
             **record, "chat": [record_entry(e) for e in logged if is_chat(e)]}
@@ -46,9 +46,9 @@ def game_record(store: GameStore, game: Game, seat: int | None) -> dict[str, Any
 
 def record_text(record: dict[str, Any]) -> str:
     """The text form of a served record, headed by a comment naming the game; a 422 on
-    ``format`` for a Tausendeins record, which has the JSON form only."""
-    if is_tausendeins(record["variant"]):
-        raise FieldError("format", "a Tausendeins record has the JSON form only; ask for "
-                         "format=json")
+    ``format`` for a record of a game without the text form (Tausendeins: JSON only)."""
+    if not capabilities_of(record["variant"]).text_record:
+        raise FieldError("format", f"a {record['variant'].capitalize()} record has the JSON "
+                         "form only; ask for format=json")
     return (f"# sixtysix record of game {record['game_id']} at version {record['version']} "
             f"({record['status']})\n" + to_text(record))

@@ -48,8 +48,10 @@ from engine.hosted import (
     HostedState,
     action_of,
     apply,
+    capabilities_of,
     illegal_reason,
-    is_tausendeins,
+    is_over,
+    kind_of,
     legal_actions,
     may_abort,
     new_game,
@@ -99,15 +101,15 @@ def prepare_game(spec: GameSpec, extra_meta: ExtraMeta | None = None,
     checked = check_spec(spec)
     deck = spec.deck
     try:
-        state, events = new_game(checked.rules, checked.settings, first_dealer=spec.first_dealer,
+        state, events = new_game(spec.variant, checked.rules, checked.settings,
+                                 first_dealer=spec.first_dealer,
                                  decks=None if deck is None else [list(deck)])
     except InvalidOption as exc:
         raise FieldError(exc.option, str(exc), exc.allowed) from None
     except (InvalidDeck, InvalidCard) as exc:
         raise FieldError("deck", str(exc)) from None
     seats = checked.seats
-    unrated = rated.DECK if deck is not None else (
-        rated.TAUSENDEINS if is_tausendeins(spec.variant) else None)
+    unrated = rated.DECK if deck is not None else capabilities_of(spec.variant).unrated
     tokens = [new_token() if s["kind"] == "human" and seat_tokens else None for s in seats]
     meta: GameMeta = {
         "seats": [{"kind": s["kind"], "name": s["name"], "level": s["level"],
@@ -213,7 +215,7 @@ def act(store: GameStore, game: Game, seat: int, action: HostedAction,
     :class:`~engine.IllegalAction` (nothing saved) or :class:`~api.games.store.VersionConflict`
     (someone saved first; nothing saved). ``seen``: the seat's presence, written by the save.
     """
-    if action.kind == ABORT and (refusal := abort_refusal(game, seat)) is not None:
+    if kind_of(action) == ABORT and (refusal := abort_refusal(game, seat)) is not None:
         raise IllegalAction(refusal, legal_actions(game.state, seat))
     events = apply(game.state, seat, action)
     if timed_out:
@@ -319,9 +321,13 @@ def abort_refusal(game: Game, seat: int) -> str | None:
     humans = human_seats(game.meta)
     if may_abort(game.state, seat, humans):
         return None
-    if len(humans) < 2 and not game.state.over:
+    if len(humans) < 2 and not is_over(game.state):
         return "only a game between two or more human players can be aborted; resign instead"
-    return illegal_reason(game.state, seat, action_of(game.state, ABORT))
+    try:
+        abort = action_of(game.state, ABORT)
+    except InvalidAction as exc:  # a game without the action
+        return str(exc)
+    return illegal_reason(game.state, seat, abort)
 
 
 def public_seats(meta: GameMeta) -> list[dict[str, Any]]:

@@ -14,9 +14,8 @@ from typing import Any, Final
 from api.errors import FieldError
 from api.games.computers import COMPUTER_LEVELS, unknown_level
 from api.live import clock
-from engine import InvalidOption, Settings
-from engine.games import make_rules
-from engine.hosted import HostedRules, is_tausendeins, players_of
+from engine import InvalidOption
+from engine.hosted import HostedRules, capabilities_of, make_rules, players_of
 
 #: Rule options that the create request also takes at top level.
 TOP_LEVEL_OPTIONS: Final = ("match_points", "set_bummerl")
@@ -104,8 +103,8 @@ class CheckedSpec:
     human)."""
 
     rules: HostedRules
-    #: The Sixty-Six family's table settings; ``None`` for Tausendeins, which has none.
-    settings: Settings | None
+    #: The game's table settings (those of its capabilities; none for a game without).
+    settings: dict[str, bool]
     seats: list[dict[str, Any]]
     #: The clock's state of a new game (:func:`api.live.clock.check_settings`), or ``None``.
     clock: dict[str, Any] | None
@@ -157,15 +156,15 @@ def _rules(spec: GameSpec) -> HostedRules:
         raise FieldError(field_name, str(exc), exc.allowed) from None
 
 
-def _settings(spec: GameSpec) -> Settings | None:
-    """The engine's table settings; Tausendeins has neither, nor a clock yet (a 422)."""
-    if not is_tausendeins(spec.variant):
-        return Settings.make({"point_counter": spec.settings.point_counter,
-                              "hint_66": spec.settings.hint_66})
+def _settings(spec: GameSpec) -> dict[str, bool]:
+    """The game's table settings of ``spec``; one the game has not, or a clock for a game
+    without one, is a 422."""
+    offers = capabilities_of(spec.variant)
     for name in ("point_counter", "hint_66", "think_time_s"):
-        if getattr(spec.settings, name):
+        has = offers.clock if name == "think_time_s" else name in offers.settings
+        if getattr(spec.settings, name) and not has:
             raise FieldError(f"settings.{name}", f"{spec.variant} games have no {name}")
-    return None
+    return {name: bool(getattr(spec.settings, name)) for name in offers.settings}
 
 
 def check_spec(spec: GameSpec) -> CheckedSpec:

@@ -87,7 +87,7 @@ from api.live.presence import SEEN_FIELD, Presence, Seen
 from api.runtime.redis_connect import Client
 from api.unique import new_id
 from engine import Event, InvalidState
-from engine.hosted import HostedState, from_stored, to_stored
+from engine.hosted import HostedState, from_stored, is_over, to_stored
 
 log = logging.getLogger(__name__)
 
@@ -617,7 +617,7 @@ class GameStore:
         renew = False
         if owner is not None:
             now = int(time.time())
-            if game.state.over:  # match over or aborted
+            if is_over(game.state):  # match over or aborted
                 game.meta["owner"] = None
                 write_meta = True
             elif owner.get("until", 0) < now + self.ttl:
@@ -670,7 +670,7 @@ class GameStore:
             dumps(game.meta) if write_meta else "",
             "[" + ",".join(lines) + "]", saved.event_count, notify_channel(game.game_id),
             "", 0, WRITE_TTL, base, *(("", "") if seen is None else (seen.field, seen.value)),
-            "", "1" if game.state.over else "", *lines,
+            "", "1" if is_over(game.state) else "", *lines,
         ]
         if idempotent is not None:
             keys.append(idempotent.slot.key)

@@ -36,8 +36,8 @@ from api.http import metrics
 from api.http.observability import request_id
 from api.http.schemas import ProblemSchema
 from api.text_policy import TextRefused
-from engine import Action, IllegalAction
-from engine.tausendeins import T1001Action
+from engine import IllegalAction
+from engine.hosted import actions_json
 
 PROBLEM_BASE: Final = "https://sixtysix.dev/problems/"
 PROBLEM_JSON: Final = "application/problem+json"
@@ -234,7 +234,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(IllegalAction)
     def _illegal(error: IllegalAction) -> Response:
-        legal = [a.as_dict() for a in error.legal if isinstance(a, Action | T1001Action)]
+        legal = actions_json(error.legal)
         return problem_response(ILLEGAL_ACTION, error.reason, reason=error.reason,
                                 legal_actions=legal)
 

@@ -50,7 +50,7 @@ RULES: Final[dict[str, Any]] = Rules.from_dict({"variant": "sixty-six"}).as_dict
 VIEW: Final[dict[str, Any]] = {
     "game_id": GAME_ID, "version": 1, "rated": False, "unrated_reason": rated.DECK,
     "seats": [{**s, "connected": True} for s in _SEATS], "hinted_hands": [],
-    "seat": 0, "variant": "sixty-six",
+    "seat": 0, "game": "sixty-six", "variant": "sixty-six",
     "rules": RULES,
     "settings": {"point_counter": False, "hint_66": False, "auto_continue": False},
     "status": "playing", "hand_no": 1, "dealer": 1, "forehand": 0, "sitting_out": None,

@@ -13,7 +13,7 @@ from typing import Any
 from api.keys import board_key
 from api.leaderboard.store import ALL, PERIODS, LeaderboardStore, month_of
 from api.players.store import PlayerStore
-from engine import VARIANTS
+from engine.hosted import rated_variants
 
 
 def board_page(board: LeaderboardStore, players: PlayerStore, kind: str, period: str,
@@ -46,7 +46,7 @@ def standings(board: LeaderboardStore, player_id: str, kind: str,
     out: dict[str, dict[str, dict[str, int] | None]] = {}
     for period in PERIODS:
         row: dict[str, dict[str, int] | None] = {}
-        for variant in (None, *VARIANTS):
+        for variant in (None, *rated_variants()):
             found = board.standing(board_key(kind, period, variant, month), player_id)
             row[variant or ALL] = None if found is None else {"points": found[0],
                                                               "rank": found[1]}

@@ -24,7 +24,7 @@ from api.errors import Conflict, FieldError, NotFound
 from api.games.tokens import digest, new_token
 from api.players.store import NameTaken, Player, PlayerStore
 from api.text_policy import checked
-from engine import VARIANTS
+from engine.hosted import rated_variants
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 20
@@ -100,5 +100,5 @@ def profile(player: Player, stats: Mapping[str, tuple[int, int]] | None = None,
         "kind": player.kind,
         "created_at": iso(player.created_at),
         "stats": {v: dict(zip(("played", "won"), counts.get(v, (0, 0)), strict=True))
-                  for v in VARIANTS},
+                  for v in rated_variants()},
     }

@@ -27,7 +27,7 @@ from api.games.store import Game
 from api.outbox import FACTS, push
 from api.players.store import PlayerStore
 from api.tables.store import Table, TableConflict, TableStore
-from engine.hosted import HostedState, variant_of
+from engine.hosted import HostedState, end_reason, is_over, variant_of
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +42,13 @@ def table_of(meta: GameMeta) -> TableInfo | None:
 
 def result_of(state: HostedState) -> str:
     """How a game that is over ended: ``points``, ``resigned`` or ``aborted``."""
-    return state.ended[0] if state.ended is not None else "points"
+    return end_reason(state) or "points"
 
 
 def record_match(tables: TableStore, players: PlayerStore, game: Game) -> None:
     """Record a table game's finished match (no-op for another game or one still running)."""
     info = table_of(game.meta)
-    if info is None or not game.state.over:
+    if info is None or not is_over(game.state):
         return
     state = game.state
     variant = variant_of(state)
@@ -94,7 +94,7 @@ def after_save(tables: TableStore, players: PlayerStore, game: Game) -> None:
     A failure here is logged, not raised: the game is saved and its answer must say so; the
     next view of the table or of the player's games records the match.
     """
-    if not game.state.over or table_of(game.meta) is None:
+    if not is_over(game.state) or table_of(game.meta) is None:
         return
     try:
         record_match(tables, players, game)

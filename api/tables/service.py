@@ -48,7 +48,7 @@ from api.tables.store import Table, TableConflict, TableDoc, TableStore
 from engine import Rules
 from engine.ai import RETIRED
 from engine.games import make_rules
-from engine.hosted import legal_actions, players_of, variant_of
+from engine.hosted import is_over, legal_actions, players_of, status_of, variant_of
 
 log = logging.getLogger(__name__)
 
@@ -387,7 +387,7 @@ def finish_if_over(games: GameStore, table: Table, after_save: AfterSave) -> boo
         game = games.load(table.doc.game_id)
     except GameNotFound:
         return False
-    if not game.state.over:
+    if not is_over(game.state):
         return False
     after_save(game)
     return True
@@ -498,7 +498,7 @@ def my_games(games: GameStore, players: PlayerStore, player: Player, status: str
             players.forget_game(player.player_id, status, member)
             continue
         game = clocked(game)
-        if status == "active" and game.state.over:
+        if status == "active" and is_over(game.state):
             after_save(game)  # a result not yet recorded
         out.append(game_item(game, player))
     return out, members[-1] if len(members) == limit else None
@@ -512,7 +512,7 @@ def game_item(game: Game, player: Player) -> dict[str, Any]:
         "game_id": game.game_id,
         "table_id": info["table_id"],
         "variant": variant_of(state),
-        "status": state.status,
+        "status": status_of(state),
         "seat": seat,
         "opponents": [{"seat": i, "name": s["name"], "kind": s["kind"]}
                       for i, s in enumerate(game.meta["seats"]) if i != seat],

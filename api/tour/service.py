@@ -29,6 +29,7 @@ from api.players.store import Player
 from api.tour.stations import BY_SLUG, PARTNER_LEVEL, STATIONS, Station
 from api.tour.store import STAMP, TourStore
 from engine import find_variant
+from engine.hosted import is_over
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ def latest_unstamped_game(games: GameStore, tours: TourStore, player: Player) ->
         game = games.load(game_id)
     except GameNotFound:
         return None
-    return game if game.state.over else None
+    return game if is_over(game.state) else None
 
 
 def _seats(s: Station, name: str) -> tuple[SeatSpec, ...]:

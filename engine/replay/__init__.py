@@ -25,6 +25,7 @@ from engine.deal import new_game, parse_deck
 from engine.errors import EngineError, IllegalAction, InvalidAction
 from engine.play import apply
 from engine.record import InvalidRecord, parse_text, result_of, rules_of
+from engine.rules import VARIANTS
 from engine.serialize import json_object
 from engine.state import GameState
 
@@ -174,8 +175,8 @@ def run(path: str, show_hands: bool = False) -> int:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
         record = read(text)
-        if record.get("variant") == "tausendeins":
-            return _run_tausendeins(record)
+        if record.get("variant") not in VARIANTS:  # another game's record
+            return _run_other(record)
         if show_hands:
             print(show(record))
         done = replay(record)
@@ -195,17 +196,22 @@ def run(path: str, show_hands: bool = False) -> int:
     return 0
 
 
-def _run_tausendeins(record: Mapping[str, Any]) -> int:
-    """Replay a Tausendeins record (:func:`engine.tausendeins.replay`) and report it; raises
-    as :func:`run` catches."""
-    from engine.tausendeins import replay as replay_1001  # it imports this module
+def _run_other(record: Mapping[str, Any]) -> int:
+    """Replay the record of a game other than the Sixty-Six family's by its registered game
+    (:meth:`engine.plugin.Game.replay`) and report it; raises as :func:`run` catches."""
+    from engine import registry  # it registers the family, which imports this module
 
-    final = replay_1001(record)
-    actions = sum(len(h.get("actions", ())) for h in record["hands"])
-    print(f"tausendeins: {len(record['hands'])} deals, {actions} actions replayed; "
-          "settlements and result identical")
-    won = "" if final.winner is None else f"; seat {final.winner} won"
-    print(f"totals {final.totals[0]}:{final.totals[1]}{won}")
+    variant = str(record.get("variant"))
+    game = registry.for_variant(variant)
+    final = game.replay(record)
+    hands = record.get("hands", ())
+    actions = sum(len(h.get("actions", ())) for h in hands)
+    print(f"{variant}: {len(hands)} {game.capabilities.hand_word[1]}, {actions} actions "
+          "replayed; settlements and result identical")
+    outcome = game.outcome(final)
+    if outcome is not None:
+        won = "".join(f"; seat {s} won" for s in outcome.winners)
+        print(f"totals {':'.join(str(p) for p in outcome.points)}{won}")
     return 0
 
 

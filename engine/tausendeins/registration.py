@@ -107,6 +107,9 @@ class Tausendeins:
     def over(self, state: T1001State) -> bool:
         return state.over
 
+    def status(self, state: T1001State) -> str:
+        return state.status
+
     def view(self, state: T1001State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 

@@ -36,7 +36,7 @@ def _play_out(variant: str, options: dict[str, object], seed: int
     computer: random contracts would drive both totals down for ever), each state stored and
     loaded again before the next action; the final state and the number of actions."""
     rng = random.Random(seed)
-    state, _ = new_game(make_rules(variant, options), first_dealer=0)
+    state, _ = new_game(variant, make_rules(variant, options), first_dealer=0)
     actions = 0
     while not state.over:
         state = from_stored(json.loads(json.dumps(to_stored(state))))
@@ -66,16 +66,16 @@ def test_whole_games_of_both_kinds_survive_storing_at_every_step(
 
 
 def test_the_stored_forms_are_told_apart() -> None:
-    family, _ = new_game(Rules.make("sixty-six"))
-    t1001, _ = new_game(T1001Rules.make({}))
+    family, _ = new_game("sixty-six", Rules.make("sixty-six"))
+    t1001, _ = new_game("tausendeins", T1001Rules.make({}))
     assert isinstance(to_stored(family), list) and to_stored(t1001)["var"] == "tausendeins"
     assert isinstance(from_stored(to_stored(family)), GameState)
     assert isinstance(from_stored(to_stored(t1001)), T1001State)
 
 
 def test_actions_are_parsed_for_the_state_s_game_and_never_mixed() -> None:
-    family, _ = new_game(Rules.make("sixty-six"), first_dealer=1)
-    t1001, _ = new_game(T1001Rules.make({}), first_dealer=0)
+    family, _ = new_game("sixty-six", Rules.make("sixty-six"), first_dealer=1)
+    t1001, _ = new_game("tausendeins", T1001Rules.make({}), first_dealer=0)
     assert parse_action(t1001, {"type": "bid", "points": 110}) == T1001Action.bid(110)
     assert isinstance(parse_action(family, {"type": "close"}), Action)
     with pytest.raises(InvalidAction):
@@ -94,6 +94,6 @@ def test_an_unknown_variant_names_every_one() -> None:
     with pytest.raises(InvalidOption) as raised:
         players_of("skat")
     allowed = raised.value.allowed
-    assert allowed is not None and allowed[-1] == "tausendeins" and "four-hand" in allowed
+    assert allowed is not None and {"tausendeins", "four-hand"} <= set(allowed)
     with pytest.raises(InvalidOption, match="tausendeins"):
         make_rules("skat")

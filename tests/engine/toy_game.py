@@ -173,6 +173,9 @@ class Toy:
     def over(self, state: ToyState) -> bool:
         return _to_act(state) is None
 
+    def status(self, state: ToyState) -> str:
+        return "match_over" if self.over(state) else "playing"
+
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
         return {"variant": NAME, "seat": seat, "to_act": _to_act(state),
                 "hand": None if seat is None else list(state.hands[seat]),

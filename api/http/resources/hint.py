@@ -16,7 +16,7 @@ from typing import Any, Final
 from flask import Response, current_app
 from flask.views import MethodView
 
-from api.games.advice import HINT_LEVEL
+from api.games.advice import HINT_LEVEL, adviser_of
 from api.games.meta import HintedHand
 from api.games.store import Game, GameStore
 from api.games.turns import clocked
@@ -34,9 +34,8 @@ from api.http.support import (
     services,
 )
 from api.live import clock
-from engine import PLAYING, GameState
-from engine.hosted import HostedState, legal_actions, view
-from engine.tausendeins import T1001State
+from engine import PLAYING
+from engine.hosted import HostedState, game_of, hand_no_of, legal_actions, status_of, view
 
 blp = Blueprint("hint", __name__, url_prefix="/v1/games",
                 description="Ask the strong computer for advice (the hand then counts as hinted)")
@@ -59,12 +58,10 @@ HINT_EXAMPLE: Final = {
 
 
 def hinted_mark(state: HostedState, seat: int) -> HintedHand:
-    """The mark of ``seat``'s current hand: of the Sixty-Six family its hand and match
-    numbers; of Tausendeins its deal number (``hand_no``) and ``match_no`` 1 (a game of
-    Tausendeins is one match)."""
-    if isinstance(state, T1001State):
-        return {"seat": seat, "hand_no": state.hand_no, "match_no": 1}
-    return {"seat": seat, "hand_no": state.hand_no, "match_no": state.match_no}
+    """The mark of ``seat``'s current hand: its game's hand and match numbers
+    (:meth:`~engine.plugin.Game.hand_mark`; ``match_no`` 1 in a game of one match)."""
+    hand_no, match_no = game_of(state).hand_mark(state)
+    return {"seat": seat, "hand_no": hand_no, "match_no": match_no}
 
 
 def mark_hinted(store: GameStore, game: Game, seat: int) -> Game:
@@ -115,13 +112,15 @@ class Hint(MethodView):
             raise Problem(NO_DECISION, "the time to move ran out: the clock's move is being "
                           "made; read the view")
         state = game.state
-        if state.status != PLAYING or not legal_actions(state, seat):
+        if status_of(state) != PLAYING or not legal_actions(state, seat):
             raise Problem(NO_DECISION, f"seat {seat} has no card to play or action to take "
                           "now; ask when it is your turn")
-        hint_66 = isinstance(state, GameState) and state.settings.hint_66
-        advice = advise_on_worker(view(state, seat), HINT_LEVEL, query.get("budget_ms"),
+        hint_66 = bool(game_of(state).settings_of(state).get("hint_66"))
+        position = view(state, seat)
+        adviser_of(position)  # a game without advice: a 422 before the worker is asked
+        advice = advise_on_worker(position, HINT_LEVEL, query.get("budget_ms"),
                                   None, reveal_declare=hint_66)
         saved = mark_hinted(store, game, seat)
         out = {"game_id": game_id, "version": saved.version, "seat": seat,
-               "hand_no": saved.state.hand_no, **advice}
+               "hand_no": hand_no_of(saved.state), **advice}
         return json_response(out, 200, {"ETag": etag(saved.version)})

@@ -33,7 +33,8 @@ RECORD_EXAMPLE: Final = {
     "game_id": "1d0QITWlkkAbh5EN", "version": 3, "status": "match_over",
     "seats": [{"seat": 0, "kind": "human", "name": "Ann", "level": None},
               {"seat": 1, "kind": "computer", "name": "Computer (random)", "level": "random"}],
-    "format": "sixtysix-record", "format_version": 1, "variant": "sixty-six",
+    "format": "sixtysix-record", "format_version": 1, "game": "sixty-six",
+    "variant": "sixty-six",
     "rules": RULES,
     "complete": True,
     "hands": [{"hand_no": 1, "dealer": 1, "deck": _DECK, "actions": [

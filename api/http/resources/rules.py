@@ -13,10 +13,11 @@ from api.http.schemas import RulesSchema
 from api.leaderboard.pairs import PAIR_LIMIT, PAIR_WINDOW
 from api.leaderboard.scoring import BONUS, LEAVE_PENALTY, MIN_SETTLED
 from api.live.clock import clock_settings
-from engine import describe
+from engine import describe, registry
 from engine.ai.catalogue import THINK_BUDGETS, listing, listing_by_deck
-from engine.hosted import TAUSENDEINS
+from engine.games import option_json
 from engine.tausendeins.ai.player import LEVELS as T1001_LEVELS
+from engine.tausendeins.registration import TAUSENDEINS
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules",
                 description="What can be played: variants, options, settings, computer levels, "
@@ -37,21 +38,38 @@ class RulesResource(MethodView):
                            "dealt at once."}, *clock_settings()]
         return {
             **described,
+            "variants": _variants(cast(list[dict[str, Any]], described["options"])),
             "settings": settings,
             "computer_levels": [_level(lv.name, lv.description) for lv in COMPUTER_LEVELS.values()],
             "computer_levels_by_variant": {
                 **{variant: [lv.as_dict() for lv in levels]
                    for variant, levels in listing().items()},
-                TAUSENDEINS: _tausendeins_levels()},
+                TAUSENDEINS.name: _tausendeins_levels()},
             "computer_levels_by_deck": {
                 **{variant: {deck: [lv.as_dict() for lv in levels]
                              for deck, levels in packs.items()}
                    for variant, packs in listing_by_deck().items()},
-                TAUSENDEINS: {}},
+                TAUSENDEINS.name: {}},
             "leaderboard": {"placement_bonus": list(BONUS), "leave_penalty": LEAVE_PENALTY,
                             "min_settled_hands": MIN_SETTLED, "rated_pair_limit": PAIR_LIMIT,
                             "rated_pair_window_s": PAIR_WINDOW},
         }
+
+
+def _variants(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every variant of every registered game, each with its ``game``; its own ``options``
+    unless the top-level list (``listed``) names them all for it."""
+    top = {(o["name"], v) for o in listed for v in o["variants"]}
+    out = []
+    for game in registry.games():
+        for variant in game.variants():
+            entry = game.describe(variant)
+            entry = {"name": entry.get("name", variant), "game": game.name, **entry}
+            options = game.options(variant)
+            if "options" not in entry and any((o.name, variant) not in top for o in options):
+                entry["options"] = [option_json(o) for o in options]
+            out.append(entry)
+    return out
 
 
 def _tausendeins_levels() -> list[dict[str, Any]]:

@@ -425,6 +425,9 @@ class GameViewSchema(Schema):
         "description": "{seat, hand_no, match_no} of every hand a seat asked for a hint in "
                        "(it does not count for the leaderboard)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "Null for a spectator"})
+    game = fields.String(metadata={
+        "description": "The game the variant is of (GET /v1/rules lists each variant's)",
+        "example": "sixty-six"})
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
     settings = fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={

@@ -6,12 +6,11 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from api.games.advice import MAX_BUDGET_MS, MAX_SAMPLES, REQUIRED
-from api.games.tausendeins_position import REQUIRED as T1001_REQUIRED
+from api.errors import FieldError
+from api.games.advice import MAX_BUDGET_MS, MAX_SAMPLES, required_of
 from api.http.schemas import ActionOutSchema, BodyInteger, BodyNumber
 from engine.ai import LEVELS
 from engine.ai.player import CLOSE_HEDGE
-from engine.hosted import is_tausendeins
 
 _BUDGET: dict[str, object] = {
     "description": f"Cap of the computer's CPU time in ms (at most {MAX_BUDGET_MS}); default: "
@@ -94,7 +93,10 @@ class AnalysisRequestSchema(Schema):
     def _a_view_or_a_record(self, data: dict[str, Any], **_: Any) -> None:
         if "record_text" in data:  # its seat is checked with the record (a 422 naming it)
             return
-        required = T1001_REQUIRED if is_tausendeins(str(data.get("variant"))) else REQUIRED
+        try:
+            required = required_of(data)
+        except FieldError as exc:
+            raise ValidationError({exc.field: [exc.message]}) from None
         missing = {name: ["Missing data for required field."] for name in required
                    if name not in data}
         if missing:

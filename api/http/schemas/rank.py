@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from api.http.schemas import QueryInteger
 from api.http.schemas.lobby import PlayerSchema
 from api.ratings.store import KINDS as RATED_KINDS
-from engine import VARIANTS
+from engine.hosted import rated_variants
 
 PLAYER_KINDS: Final = ("human", "bot")
 MAX_PAGE: Final = 100
@@ -35,7 +35,7 @@ class LeaderboardQuerySchema(OffsetPageSchema):
     month = fields.String(validate=validate.Regexp(r"^20[0-9]{2}-(0[1-9]|1[0-2])$"), metadata={
         "description": "period=month: which month (YYYY-MM, UTC); default the current one",
         "example": "2025-01"})
-    variant = fields.String(validate=validate.OneOf(tuple(VARIANTS)), metadata={
+    variant = fields.String(validate=validate.OneOf(rated_variants()), metadata={
         "description": "Only this variant's points; default all variants together"})
     kind = fields.String(load_default="human", validate=validate.OneOf(PLAYER_KINDS), metadata={
         "description": "human (default) or bot: bot accounts have their own board"})
@@ -58,7 +58,7 @@ class LeaderboardPageSchema(Schema):
 
 
 class RatingsQuerySchema(OffsetPageSchema):
-    variant = fields.String(load_default="sixty-six", validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(load_default="sixty-six", validate=validate.OneOf(rated_variants()))
     kind = fields.String(load_default="human", validate=validate.OneOf(RATED_KINDS), metadata={
         "description": "human (default), bot, or computer (the computer levels)"})
 

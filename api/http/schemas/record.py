@@ -62,6 +62,9 @@ class RecordSchema(Schema):
                        "without); the actions its clock made carry \"timeout\": true"})
     format = fields.String(metadata={"example": "sixtysix-record"})
     format_version = fields.Integer(metadata={"example": 1})
+    game = fields.String(metadata={
+        "description": "The game the variant is of (GET /v1/rules lists each variant's)",
+        "example": "sixty-six"})
     variant = fields.String()
     rules = fields.Dict(keys=fields.String(), values=fields.Raw())
     complete = fields.Boolean(metadata={"description": "The game is over: decks are shown"})

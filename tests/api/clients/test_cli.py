@@ -204,10 +204,10 @@ def test_unknown_variant_of_the_server_is_reported(
 
 @pytest.mark.parametrize(("argv", "why"), [
     (["--variant", "tausendeins", "--match-points", "3"],
-     "--match-points is not an option of tausendeins (see --target-points)"),
+     "--match-points is an option of sixty-six, schnapsen, three-hand, four-hand only"),
     (["--target-points", "300"], "--target-points is an option of tausendeins only"),
     (["--variant", "tausendeins", "--target-points", "99"],
-     "--target-points must be from 100 to 10001"),
+     "--target-points must be an integer from 100 to 10001; got 99"),
 ])
 def test_options_of_another_variant_are_refused(
         argv: list[str], why: str, capsys: pytest.CaptureFixture[str]) -> None:
