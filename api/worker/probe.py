@@ -3,10 +3,11 @@
 It answers whether a worker process of this host (the container's or the pod's hostname, the
 first part of each beat's member: :class:`api.worker.tier.Heartbeat`) beat within
 :data:`api.worker.tier.BEAT_WINDOW` seconds in the queue's Redis (``QUEUE_URL``, else
-``REDIS_URL``; with several shards, in any of them). Exit status 0: one did; 1: none did (the pool's processes died, hang before
-their first beat, or cannot reach Redis); with ``--redis-down-ok`` a Redis that cannot be asked
-exits 0 as well (a liveness probe: restarting the worker would not bring Redis back, and a
-restarted pod waits out the kubelet's back-off after Redis returns). One line on stdout says why.
+``REDIS_URL``; with several shards, in any of them). Exit status 0: one did; 1: none did
+(the pool's processes died, hang before their first beat, or cannot reach Redis); with
+``--redis-down-ok`` a Redis that cannot be asked exits 0 as well (a liveness probe: restarting
+the worker would not bring Redis back, and a restarted pod waits out the kubelet's back-off
+after Redis returns). One line on stdout says why.
 """
 
 from __future__ import annotations
