@@ -10,8 +10,12 @@ hint and analysis requests that wait for them. A delayed job may start up to a s
 results are serialised as JSON (:data:`SERIALIZER`), not pickled. ``sixtysix worker`` runs
 ``SimpleWorker``\\ s (one process per core), see :mod:`api.worker.run`.
 
-Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
-so ``QUEUE_URL`` names a single server when the games live on a cluster):
+Shards: ``QUEUE_URL`` lists one or more Redis servers (or Sentinel-managed primaries; RQ
+cannot use a Redis Cluster), each a :class:`Shard` with all the queues, registries and keys
+below; :class:`TaskQueue` puts each game's jobs, lease, awaiting and deadline entries on the
+shard its id hashes to (:func:`api.worker.routing.shard_index`), so every guarantee below
+holds per shard, and a worker process serves one shard (:mod:`api.worker.run`). One URL is
+one shard. Queues (on each shard):
 
 * ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
   game and version (job id :func:`move_job_id`), stamped with the time it was asked (its

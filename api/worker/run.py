@@ -13,7 +13,9 @@ even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`).
 scheduler is a process of the pool, not a child of a worker (RQ's ``--with-scheduler``), so
 a worker killed by SIGKILL leaves no orphan behind.
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
-``REDIS_URL``); a worker takes moves before hints and analyses and every
+``REDIS_URL``; several URLs: its shards, :class:`api.worker.queue.TaskQueue`, of which a
+worker or scheduler process serves one, ``--shard N``, and the pool runs at least one worker
+and one scheduler per shard); a worker takes moves before hints and analyses and every
 :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
 (a lease's time) for a move no worker holds or will run, and enqueues it again, and the
 games whose clock's deadline passed :data:`CLOCK_LATE` seconds ago with no clock job that
