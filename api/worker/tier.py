@@ -168,8 +168,10 @@ class ShardsWatch:
         """Whether ``game_id``'s shard did not answer its last read (several shards only:
         with one, the store's own errors answer for an unreachable Redis)."""
         watch = self.watches[shard_index(game_id, len(self.watches))]
+        if not watch.strict:
+            return False
         watch.missing()  # read again if the last read is older than WATCH_CACHE
-        return watch.strict and not watch.reachable
+        return not watch.reachable
 
     def workers_down(self, game_id: str | None = None) -> bool:
         """Whether no worker serves ``game_id``'s shard (none: no shard has one)."""

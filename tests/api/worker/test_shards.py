@@ -174,3 +174,9 @@ def test_a_shard_down_stops_only_its_own_games(tier: Tier) -> None:
 
     until(lambda: missing() == ["workers@1", "scheduler@1"], "/readyz names shard 1",
           SETTLE + 10)
+    scraped = requests.get(f"{tier.url}/metrics", timeout=10).text
+    assert 'sixtysix_queue_up{shard="0"} 1.0' in scraped
+    assert 'sixtysix_queue_up{shard="1"} 0.0' in scraped
+    assert 'sixtysix_queue_workers{shard="0"} 1.0' in scraped  # the pool's one per shard
+    assert 'sixtysix_queue_jobs{queue="moves",shard="0"}' in scraped
+    assert 'sixtysix_queue_workers{shard="1"}' not in scraped  # a down shard's: left out
