@@ -115,7 +115,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         archive_grace=app.config["SIXTYSIX_ARCHIVE_GRACE"])
     services = app.extensions["sixtysix"]
     observability.init(app)  # first: its request id and clock serve the other hooks
-    metrics.init(app, client, services.archiver)
+    metrics.init(app, client, services.archiver, services.queue)
     archive_drain.init(app, services.archiver, services.queue,
                        app.config["SIXTYSIX_ARCHIVE_WEB_DRAIN"])
     security.init(app)

@@ -36,7 +36,8 @@ Variable                       Meaning                                     Defau
 ``SIXTYSIX_PRESENCE_WINDOW``   seconds a seat counts as connected after    30
                                it was last seen
 ``QUEUE_URL``                  Redis of the task queue (one server or a    ``REDIS_URL``
-                               Sentinel primary, never a cluster)
+                               Sentinel primary, never a cluster); several
+                               separated by spaces: the queue's shards
 ``SIXTYSIX_COMPUTER_WAIT``     seconds a write waits for the computers'    10
                                replies by default (``Prefer`` changes it)
 ``SIXTYSIX_ADVICE_QUEUE``      hints and analyses waiting for a worker at  8

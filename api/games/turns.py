@@ -90,10 +90,23 @@ def refuse_when_busy(svc: Backends, seats: Sequence[Mapping[str, Any]]) -> None:
                             "(nothing was done)", retry_after=left)
 
 
+def require_shard(svc: Backends, game: Game) -> None:
+    """``redis.ConnectionError`` (503 ``store-unavailable`` with ``Retry-After``, before
+    anything is saved) for a write on a game with a computer seat or a clock whose shard of
+    the task queue (:class:`api.worker.queue.TaskQueue`) did not answer: its reply or deadline
+    could not be enqueued. The other shards' games go on; with one shard the store's own
+    errors answer, as ever."""
+    needs = game.meta.get("clock") is not None or any(
+        s["kind"] == "computer" for s in game.meta["seats"])
+    if svc.queue is not None and needs and svc.queue.tier.unreachable(game.game_id):
+        raise redis.ConnectionError(f"the task queue's shard of game {game.game_id} is "
+                                    "unreachable")
+
+
 def computers_unavailable(svc: Backends, game: Game) -> bool:
     """Whether a computer of ``game`` is to move and no worker process runs to move it."""
     return (svc.queue is not None and computer_to_move(game.state, game.meta) is not None
-            and svc.queue.tier.workers_down())
+            and svc.queue.tier.workers_down(game.game_id))
 
 
 def enqueue_computers(svc: Backends, game: Game, *, check: bool = False) -> bool:

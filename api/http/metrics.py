@@ -18,6 +18,9 @@
 * ``sixtysix_archive_pending`` and ``sixtysix_archive_oldest_pending_seconds`` — finished games
   waiting for the archive and how long the oldest has waited, read from Redis at scrape time
   (:meth:`api.archive.sweep.Archiver.backlog`; with an archive only).
+* ``sixtysix_queue_jobs{shard, queue}``, ``sixtysix_queue_workers{shard}`` and
+  ``sixtysix_queue_up{shard}`` — the task queue's shards, read at scrape time
+  (:mod:`api.worker.gauges`; with a task queue only).
 * ``sixtysix_archive_writes_total`` and ``sixtysix_archive_failures_total{error}`` — finished
   games written to the archive, and writes that failed (the game stays noted), by the
   processes that drain (the workers, a web process while none runs).
@@ -54,6 +57,8 @@ from api.http import observability
 from api.http.observability import Answered
 from api.keys import active_key
 from api.runtime.redis_connect import Client
+from api.worker.gauges import QueueCollector
+from api.worker.queue import TaskQueue
 
 EXTENSION: Final = "sixtysix_metrics"
 #: Minutes a game counts as active after a request about it.
@@ -224,10 +229,14 @@ def redis_error(error: BaseException) -> None:
         metrics.redis_errors.labels(type(error).__name__).inc()
 
 
-def init(app: Flask, client: Client, archiver: Archiver | None = None) -> Metrics:
-    """Collect ``app``'s metrics (the archive's too with an ``archiver``) and serve them at
-    ``/metrics``."""
+def init(app: Flask, client: Client, archiver: Archiver | None = None,
+         queue: TaskQueue | None = None) -> Metrics:
+    """Collect ``app``'s metrics (the archive's too with an ``archiver``, the task queue's
+    shards' with a ``queue``: :mod:`api.worker.gauges`) and serve them at ``/metrics``."""
     metrics = Metrics(client, archiver)
+    if queue is not None:
+        metrics.exposed.register(QueueCollector(
+            queue, lambda exc: metrics.redis_errors.labels(type(exc).__name__).inc()))
     app.extensions[EXTENSION] = metrics
     observability.listen(app, metrics.observe)
     app.add_url_rule("/metrics", "metrics", metrics.render, methods=["GET"])

@@ -100,7 +100,7 @@ def after_computers(svc: Services, saved: Game, to_move: bool, prefer: Preferenc
     else:
         bound = default_wait
     if not to_move or bound <= 0 or svc.queue is None or (
-            svc.queue.tier.workers_down()):  # no worker to wait for: the view says so
+            svc.queue.tier.workers_down(saved.game_id)):  # no worker to wait for: the view says so
         return saved, applied
     try:
         game = _wait(svc, saved, time.monotonic() + bound)

@@ -39,7 +39,7 @@ from api.games.store import Game, GameNotFound, GameStore, VersionConflict
 from api.games.think import ThinkSettings
 from api.live import clock
 from api.worker.deadline import BUSY_SECONDS, MARGIN, Pace
-from api.worker.queue import TaskQueue
+from api.worker.queue import Shard, TaskQueue
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,13 @@ class WorkerContext:
     after_save: AfterSave
     archiver: Archiver | None = None
     pace: Pace = field(default_factory=lambda: Pace(ThinkSettings()))
+    #: the shard of ``queue`` this worker serves (:class:`api.worker.queue.TaskQueue`)
+    shard: int = 0
+
+    @property
+    def own(self) -> Shard:
+        """The shard this worker serves: its RQ queues, its sweep and its scheduler."""
+        return self.queue.shards[self.shard]
 
 
 _bound = threading.local()
@@ -99,10 +106,10 @@ def play_computers(game_id: str, version: int, asked: float | None = None) -> st
     deadline, share = None, 1.0
     if asked is not None:
         deadline = asked + settings.reply_target
-        decided = ctx.pace.share(started - asked, *ctx.queue.move_load())
+        decided = ctx.pace.share(started - asked, *ctx.queue.move_load(game_id))
         share = decided.share
         if decided.busy:
-            ctx.queue.note_busy(BUSY_SECONDS)
+            ctx.queue.note_busy(game_id, BUSY_SECONDS)
     moves = 0
     ctx.queue.take_lease(game_id, version)
     try:

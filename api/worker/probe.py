@@ -3,10 +3,11 @@
 It answers whether a worker process of this host (the container's or the pod's hostname, the
 first part of each beat's member: :class:`api.worker.tier.Heartbeat`) beat within
 :data:`api.worker.tier.BEAT_WINDOW` seconds in the queue's Redis (``QUEUE_URL``, else
-``REDIS_URL``). Exit status 0: one did; 1: none did (the pool's processes died, hang before
-their first beat, or cannot reach Redis); with ``--redis-down-ok`` a Redis that cannot be asked
-exits 0 as well (a liveness probe: restarting the worker would not bring Redis back, and a
-restarted pod waits out the kubelet's back-off after Redis returns). One line on stdout says why.
+``REDIS_URL``; with several shards, in any of them). Exit status 0: one did; 1: none did
+(the pool's processes died, hang before their first beat, or cannot reach Redis); with
+``--redis-down-ok`` a Redis that cannot be asked exits 0 as well (a liveness probe: restarting
+the worker would not bring Redis back, and a restarted pod waits out the kubelet's back-off
+after Redis returns). One line on stdout says why.
 """
 
 from __future__ import annotations
@@ -50,16 +51,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     host = socket.gethostname()
     timeout = float(os.environ.get("SIXTYSIX_REDIS_TIMEOUT", DEFAULTS["SIXTYSIX_REDIS_TIMEOUT"]))
-    client = connect(probe_url(os.environ), socket_timeout=timeout,
-                     socket_connect_timeout=timeout)
-    try:
-        count = beating(client, host, time.time())
-    except redis.RedisError as exc:
-        print(f"redis unreachable ({type(exc).__name__}): the workers of {host} cannot be "
-              "judged")
-        return 0 if args.redis_down_ok else 1
-    finally:
-        client.close()
+    count = 0
+    for url in probe_url(os.environ).split():  # the shards (api.worker.queue.queue_urls)
+        client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            count += beating(client, host, time.time())
+        except redis.RedisError as exc:
+            print(f"redis unreachable ({type(exc).__name__}): the workers of {host} cannot "
+                  "be judged")
+            return 0 if args.redis_down_ok else 1
+        finally:
+            client.close()
     if count:
         print(f"ok: {count} worker process(es) of {host} beat within {BEAT_WINDOW:g} s")
         return 0

@@ -10,8 +10,12 @@ hint and analysis requests that wait for them. A delayed job may start up to a s
 results are serialised as JSON (:data:`SERIALIZER`), not pickled. ``sixtysix worker`` runs
 ``SimpleWorker``\\ s (one process per core), see :mod:`api.worker.run`.
 
-Queues (all on one Redis server, or a Sentinel-managed primary; RQ cannot use a Redis Cluster,
-so ``QUEUE_URL`` names a single server when the games live on a cluster):
+Shards: ``QUEUE_URL`` lists one or more Redis servers (or Sentinel-managed primaries; RQ
+cannot use a Redis Cluster), each a :class:`Shard` with all the queues, registries and keys
+below; :class:`TaskQueue` puts each game's jobs, lease, awaiting and deadline entries on the
+shard its id hashes to (:func:`api.worker.routing.shard_index`), so every guarantee below
+holds per shard, and a worker process serves one shard (:mod:`api.worker.run`). One URL is
+one shard. Queues (on each shard):
 
 * ``sixtysix-moves`` — computer moves (:func:`api.worker.jobs.play_computers`), one job per
   game and version (job id :func:`move_job_id`), stamped with the time it was asked (its
@@ -43,8 +47,10 @@ made meanwhile: no move is made twice.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
@@ -59,7 +65,8 @@ from rq.serializers import JSONSerializer
 from api.keys import AWAITING, COMPUTERS_BUSY, DEADLINES, lease_key
 from api.live.clock import SWEPT, clock_job_id, clock_job_ids
 from api.runtime.redis_connect import connect
-from api.worker.tier import TierWatch
+from api.worker.routing import shard_index
+from api.worker.tier import ShardsWatch, TierWatch
 
 MOVES: Final = "sixtysix-moves"
 ADVICE: Final = "sixtysix-advice"
@@ -121,7 +128,8 @@ if asked and tonumber(asked) <= tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1
 
 
 class QueueConfigError(ValueError):
-    """``QUEUE_URL`` names a Redis Cluster (RQ needs one server or a Sentinel primary)."""
+    """``QUEUE_URL`` names a Redis Cluster (RQ needs one server or a Sentinel primary per
+    shard), or no URL at all."""
 
 
 class QueueFull(Exception):
@@ -145,8 +153,9 @@ def move_job_id(game_id: str, version: int) -> str:
     return f"move-{hashlib.sha256(game_id.encode()).hexdigest()[:24]}-{version}"
 
 
-class TaskQueue:
-    """The queue as the service sees it: enqueue moves and delayed jobs, run advice jobs."""
+class Shard:
+    """The queue on one Redis server (a shard of :class:`TaskQueue`): enqueue moves and
+    delayed jobs, run advice jobs."""
 
     def __init__(self, client: redis.Redis, advice_limit: int = 8) -> None:
         self.redis = client
@@ -158,17 +167,6 @@ class TaskQueue:
         self.advice = Queue(ADVICE, connection=client, serializer=SERIALIZER)
         #: which parts of the worker tier are missing (:mod:`api.worker.tier`)
         self.tier = TierWatch(client)
-
-    @classmethod
-    def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
-        """The queue on ``url`` (any URL of :mod:`api.runtime.redis_connect` but a cluster)."""
-        if url.partition("://")[0].lower().endswith("+cluster"):
-            raise QueueConfigError("QUEUE_URL (default REDIS_URL) names a Redis Cluster; the "
-                                   "task queue needs one server or a Sentinel primary: set "
-                                   "QUEUE_URL")
-        client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                         health_check_interval=30)
-        return cls(cast(redis.Redis, client), advice_limit)  # one server, or a primary
 
     # ------------------------------------------------------------------ moves
 
@@ -284,7 +282,8 @@ class TaskQueue:
 
     # ------------------------------------------------------------------ advice
 
-    def submit_advice(self, func: str, *args: Any, timeout: int) -> str:
+    def submit_advice(self, func: str, *args: Any, timeout: int,
+                      job_id: str | None = None) -> str:
         """Enqueue a hint or analysis job that may run ``timeout`` seconds; the job id.
 
         :class:`QueueFull` when :attr:`advice_limit` jobs are waiting already (the count is
@@ -293,7 +292,8 @@ class TaskQueue:
         """
         if self.advice.count >= self.advice_limit:
             raise QueueFull(self.advice_limit)
-        job = self.advice.enqueue(func, *args, job_timeout=timeout, result_ttl=RESULT_TTL,
+        job = self.advice.enqueue(func, *args, job_id=job_id, job_timeout=timeout,
+                                  result_ttl=RESULT_TTL,
                                   failure_ttl=RESULT_TTL, ttl=timeout + 5)
         return str(job.id)
 
@@ -332,3 +332,130 @@ class TaskQueue:
 
     def close(self) -> None:
         self.redis.close()
+
+
+def queue_urls(value: str) -> list[str]:
+    """The shards' URLs of a ``QUEUE_URL`` value: one or more URLs separated by white space
+    (a comma belongs to a Sentinel URL); :class:`QueueConfigError` for none or a cluster."""
+    urls = value.split()
+    if not urls:
+        raise QueueConfigError("QUEUE_URL (default REDIS_URL) names no Redis")
+    for url in urls:
+        if url.partition("://")[0].lower().endswith("+cluster"):
+            raise QueueConfigError("QUEUE_URL (default REDIS_URL) names a Redis Cluster; the "
+                                   "task queue needs one server or a Sentinel primary per "
+                                   "shard: set QUEUE_URL")
+    return urls
+
+
+class TaskQueue:
+    """The queue as the service sees it: :class:`Shard`\\ s on one Redis each, a game's jobs,
+    lease, awaiting and deadline entries all on its shard (:func:`shard_index`); hints and
+    analyses go to any shard whose workers run, in turn."""
+
+    def __init__(self, clients: redis.Redis | list[redis.Redis], advice_limit: int = 8) -> None:
+        found = clients if isinstance(clients, list) else [clients]
+        self.shards = [Shard(client, advice_limit) for client in found]
+        self.advice_limit = advice_limit
+        #: which parts of the worker tier are missing, per shard (:mod:`api.worker.tier`)
+        self.tier = ShardsWatch([shard.tier for shard in self.shards])
+        self._turn = itertools.count()
+
+    @classmethod
+    def from_url(cls, url: str, timeout: float, advice_limit: int = 8) -> TaskQueue:
+        """The queue on the shards of ``url`` (:func:`queue_urls`; each any URL of
+        :mod:`api.runtime.redis_connect` but a cluster)."""
+        clients = [cast(redis.Redis, connect(u, socket_timeout=timeout,  # a server, a primary
+                                             socket_connect_timeout=timeout,
+                                             health_check_interval=30))
+                   for u in queue_urls(url)]
+        return cls(clients, advice_limit)
+
+    def shard(self, game_id: str) -> Shard:
+        """The shard of ``game_id``."""
+        return self.shards[shard_index(game_id, len(self.shards))]
+
+    # ------------------------------------------------------------------ a game's, on its shard
+
+    def enqueue_move(self, game_id: str, version: int) -> None:
+        self.shard(game_id).enqueue_move(game_id, version)
+
+    def move_in_hand(self, game_id: str, version: int, *, recover: bool = False) -> bool:
+        return self.shard(game_id).move_in_hand(game_id, version, recover=recover)
+
+    def settled(self, game_id: str, asked_before: float) -> None:
+        self.shard(game_id).settled(game_id, asked_before)
+
+    def take_lease(self, game_id: str, version: int) -> None:
+        self.shard(game_id).take_lease(game_id, version)
+
+    def drop_lease(self, game_id: str) -> None:
+        self.shard(game_id).drop_lease(game_id)
+
+    def move_load(self, game_id: str) -> tuple[int, int]:
+        """:meth:`Shard.move_load` of the game's shard."""
+        return self.shard(game_id).move_load()
+
+    def note_busy(self, game_id: str, seconds: int) -> None:
+        """The workers of the game's shard cannot answer its replies in time."""
+        self.shard(game_id).note_busy(seconds)
+
+    def busy_for(self) -> int:
+        """Seconds the busiest shard stays noted busy (a new game may land on any shard, so
+        new games against the computers are refused while one is); a shard that cannot be
+        asked counts as not busy: the others take new games, and one landing on it waits."""
+        left = 0
+        for shard in self.shards:
+            try:
+                left = max(left, shard.busy_for())
+            except redis.RedisError:
+                if len(self.shards) == 1:
+                    raise
+        return left
+
+    def enqueue_at(self, when: datetime, func: str | Callable[..., Any], *args: Any,
+                   job_id: str | None = None) -> str:
+        """:meth:`Shard.enqueue_at` on the shard of the game ``args[0]`` (the clock's jobs
+        name their game first)."""
+        return self.shard(str(args[0])).enqueue_at(when, func, *args, job_id=job_id)
+
+    def track_deadline(self, game_id: str, deadline: float) -> None:
+        self.shard(game_id).track_deadline(game_id, deadline)
+
+    def deadline_seen(self, game_id: str, noted: float, current: float | None) -> None:
+        self.shard(game_id).deadline_seen(game_id, noted, current)
+
+    def clock_in_hand(self, game_id: str, version: int) -> bool:
+        return self.shard(game_id).clock_in_hand(game_id, version)
+
+    # ------------------------------------------------------------------ advice, on any shard
+
+    def submit_advice(self, func: str, *args: Any, timeout: int) -> str:
+        """:meth:`Shard.submit_advice` on the next shard in turn whose workers run and that
+        has room (the job id names the shard); :class:`QueueFull` when none has, the last
+        Redis error when none can be asked."""
+        first = next(self._turn)
+        error: redis.RedisError | None = None
+        for step in range(len(self.shards)):
+            index = (first + step) % len(self.shards)
+            if len(self.shards) > 1 and self.tier.shard_down(index):
+                continue
+            try:
+                return self.shards[index].submit_advice(
+                    func, *args, timeout=timeout, job_id=f"advice-{index}-{uuid.uuid4().hex}")
+            except QueueFull:
+                continue
+            except redis.RedisError as exc:
+                error = exc
+        if error is not None:
+            raise error
+        raise QueueFull(self.advice_limit)
+
+    def result(self, job_id: str, wait: float) -> Any:
+        """:meth:`Shard.result` of ``job_id`` on the shard its id names."""
+        index = int(job_id.split("-")[1]) if job_id.startswith("advice-") else 0
+        return self.shards[index].result(job_id, wait)
+
+    def close(self) -> None:
+        for shard in self.shards:
+            shard.close()

@@ -13,7 +13,9 @@ even a parent killed by SIGKILL (:func:`api.runtime.supervise.die_with_parent`).
 scheduler is a process of the pool, not a child of a worker (RQ's ``--with-scheduler``), so
 a worker killed by SIGKILL leaves no orphan behind.
 A process reads ``REDIS_URL`` (the games) and ``QUEUE_URL`` (the queue; default
-``REDIS_URL``); a worker takes moves before hints and analyses and every
+``REDIS_URL``; several URLs: its shards, :class:`api.worker.queue.TaskQueue`, of which a
+worker or scheduler process serves one, ``--shard N``, and the pool runs at least one worker
+and one scheduler per shard); a worker takes moves before hints and analyses and every
 :data:`SWEEP_INTERVAL` seconds sweeps the games whose computers were asked to move long ago
 (a lease's time) for a move no worker holds or will run, and enqueues it again, and the
 games whose clock's deadline passed :data:`CLOCK_LATE` seconds ago with no clock job that
@@ -58,7 +60,7 @@ from api.runtime.supervise import Backoff, SettingError, die_with_parent
 from api.worker import jobs
 from api.worker.deadline import Pace
 from api.worker.priority import lower_priority
-from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue
+from api.worker.queue import LEASE_SECONDS, SERIALIZER, TaskQueue, queue_urls
 from api.worker.scheduler import Scheduler, StandByScheduler
 from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
 
@@ -110,12 +112,13 @@ def build_context(redis_url: str, queue: str,
                   timeout: float = DEFAULTS["SIXTYSIX_REDIS_TIMEOUT"],
                   game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"], database_url: str = "",
                   archive_grace: int = DEFAULTS["SIXTYSIX_ARCHIVE_GRACE"],
-                  think: ThinkSettings | None = None) -> jobs.WorkerContext:
+                  think: ThinkSettings | None = None, shard: int = 0) -> jobs.WorkerContext:
     """The worker's adapters on ``redis_url``, the task queue on ``queue`` and the archive at
     ``database_url`` (none: ``""``), built once by the composition root
     (:func:`api.composition.compose`); a game it saves lives ``game_ttl`` seconds, as one the
     web tier saves, and ``archive_grace`` seconds once archived; its computers think as
-    ``think`` sets (default: the defaults of :mod:`api.games.think`)."""
+    ``think`` sets (default: the defaults of :mod:`api.games.think`); it serves the queue's
+    shard ``shard``."""
     client = connect(redis_url, socket_timeout=timeout, socket_connect_timeout=timeout,
                      health_check_interval=30)
     tasks = TaskQueue.from_url(queue, timeout)
@@ -123,7 +126,7 @@ def build_context(redis_url: str, queue: str,
     built = compose(client, tasks, game_ttl=game_ttl, settle_wait=timeout, archive=archive,
                     archive_grace=archive_grace)
     return jobs.WorkerContext(built.games, tasks, built.after_save, built.archiver,
-                              Pace(think or ThinkSettings()))
+                              Pace(think or ThinkSettings()), shard)
 
 
 def _on_stop_signals(stopped: threading.Event,
@@ -176,7 +179,7 @@ class ThreadWorker(GameWorker):
 def make_worker(ctx: jobs.WorkerContext, stop: threading.Event,
                 cls: type[GameWorker] = GameWorker) -> GameWorker:
     # RQ blocks worker_ttl - 15 s on an empty queue
-    worker = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+    worker = cls([ctx.own.moves, ctx.own.advice], connection=ctx.own.redis,
                  serializer=SERIALIZER, worker_ttl=IDLE_BLOCK + 15)
     worker.context = ctx
     worker.stop = stop
@@ -205,7 +208,7 @@ def sweep(ctx: jobs.WorkerContext) -> int:
     but never started is put back in its queue: logged, not counted)."""
     enqueued = 0
     started = time.time()
-    for game_id in ctx.queue.awaiting(older_than=LEASE_SECONDS, limit=SWEEP_LIMIT):
+    for game_id in ctx.own.awaiting(older_than=LEASE_SECONDS, limit=SWEEP_LIMIT):
         try:
             game = ctx.store.load(game_id)
         except GameNotFound:
@@ -228,7 +231,7 @@ def sweep_clocks(ctx: jobs.WorkerContext, late: float = CLOCK_LATE,
     once for those still at that deadline with no clock job that will run; note the deadline
     a game has moved on to, and forget the games without one. The number enqueued."""
     enqueued = 0
-    for game_id, noted in ctx.queue.overdue(late, limit):
+    for game_id, noted in ctx.own.overdue(late, limit):
         try:
             game = ctx.store.load(game_id)
         except GameNotFound:
@@ -277,24 +280,26 @@ def _sweeper(ctx: jobs.WorkerContext, stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """One worker process (``python -m api.worker.run``), or with ``--scheduler`` the
-    scheduler: work until SIGTERM or SIGINT. It reads the web tier's configuration
-    (:func:`api.config.from_env`: ``REDIS_URL``, ``SIXTYSIX_REDIS_TIMEOUT``,
-    ``SIXTYSIX_GAME_TTL``)."""
+    scheduler, of the queue's shard ``--shard N`` (default 0): work until SIGTERM or SIGINT.
+    It reads the web tier's configuration (:func:`api.config.from_env`: ``REDIS_URL``,
+    ``SIXTYSIX_REDIS_TIMEOUT``, ``SIXTYSIX_GAME_TTL``)."""
     args = sys.argv[1:] if argv is None else argv
     logging.basicConfig(level=os.environ.get("SIXTYSIX_LOG_LEVEL", "info").upper(),
                         format="%(asctime)s worker[%(process)d] %(levelname)s %(message)s")
     settings = from_env(os.environ)
     timeout = float(settings["SIXTYSIX_REDIS_TIMEOUT"])
-    scheduler = args == ["--scheduler"]
+    scheduler = "--scheduler" in args
+    shard = int(args[args.index("--shard") + 1]) if "--shard" in args else 0
     stop = threading.Event()  # set by SIGINT or SIGTERM from here on, RQ's handlers or not
     _on_stop_signals(stop, lambda signum, frame: None)
     if not scheduler:  # the scheduler keeps the normal priority: clocks are due
         _lower_priority()
     ctx = build_context(settings["REDIS_URL"], queue_url(os.environ), timeout,
                         settings["SIXTYSIX_GAME_TTL"], settings["DATABASE_URL"],
-                        settings["SIXTYSIX_ARCHIVE_GRACE"], ThinkSettings.from_settings(settings))
+                        settings["SIXTYSIX_ARCHIVE_GRACE"], ThinkSettings.from_settings(settings),
+                        shard)
     if scheduler:
-        with Heartbeat(ctx.queue.redis, SCHEDULER):
+        with Heartbeat(ctx.own.redis, SCHEDULER):
             _schedule(ctx, stop)
         return
     threading.Thread(target=_sweeper, args=(ctx, stop), name="sixtysix-sweep",
@@ -302,7 +307,7 @@ def main(argv: list[str] | None = None) -> None:
     threading.Thread(target=_schedule, args=(ctx, stop, StandByScheduler),
                      name="sixtysix-scheduler", daemon=True).start()
     try:
-        with Heartbeat(ctx.queue.redis, WORKERS):
+        with Heartbeat(ctx.own.redis, WORKERS):
             work_until(ctx, stop)
     finally:
         stop.set()
@@ -323,7 +328,7 @@ def _schedule(ctx: jobs.WorkerContext, stopped: threading.Event,
     """Run a scheduler (``cls``: in a worker process, a stand-by) until ``stopped`` is set
     (SIGTERM or SIGINT); a Redis error pauses it, it never ends it."""
     while not stopped.is_set():
-        scheduler = cls([ctx.queue.moves, ctx.queue.advice], connection=ctx.queue.redis,
+        scheduler = cls([ctx.own.moves, ctx.own.advice], connection=ctx.own.redis,
                               logging_level="WARNING", serializer=SERIALIZER)
         scheduler.stopped = stopped
         try:
@@ -345,9 +350,13 @@ class WorkerPool(Started):
         self.env = dict(env)
         self.say = say
         self.clock = clock
-        self.commands = [[sys.executable, "-m", "api.worker.run"]] * processes + (
-            [[sys.executable, "-m", "api.worker.run", "--scheduler"]] if scheduler else [])
-        self.names = ["worker"] * processes + ["scheduler"] * scheduler
+        shards = len(queue_urls(queue_url(self.env)))
+        processes = max(processes, shards)  # every shard has a worker
+        run = [sys.executable, "-m", "api.worker.run"]
+        self.commands = [[*run, "--shard", str(i % shards)] for i in range(processes)] + (
+            [[*run, "--scheduler", "--shard", str(i)] for i in range(shards)] if scheduler
+            else [])
+        self.names = ["worker"] * processes + ["scheduler"] * (shards if scheduler else 0)
         cap = restart_cap(self.env)
         self.backoffs = [Backoff(RESTART_FIRST, cap, RESTART_STABLE) for _ in self.commands]
         self.children: list[subprocess.Popen[bytes] | None] = []
@@ -418,8 +427,10 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
         pool.signal(signum)
 
     pool = WorkerPool(processes, env, say).start()
-    say(f"{processes} worker process{'es' if processes > 1 else ''} on the queue at "
-        f"{redact(queue_url(env))}; press Ctrl-C to stop")
+    urls = queue_urls(queue_url(env))
+    workers = max(processes, len(urls))
+    say(f"{workers} worker process{'es' if workers > 1 else ''} on the queue at "
+        f"{' '.join(redact(u) for u in urls)}; press Ctrl-C to stop")
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         while not stopping.wait(POLL_INTERVAL):
@@ -434,7 +445,8 @@ def run_pool(processes: int, env: Mapping[str, str], say: Callable[[str], None])
 class WorkerThreads(Started):
     """``count`` workers as daemon threads of this process on ``redis_url`` (the games) and
     ``queue`` (the task queue; default ``redis_url``), saving games for ``game_ttl`` seconds,
-    thinking as ``think`` sets (default: the environment's settings, :mod:`api.games.think`)."""
+    thinking as ``think`` sets (default: the environment's settings, :mod:`api.games.think`);
+    worker ``i`` serves shard ``i`` modulo the shards, and every shard has one at least."""
 
     def __init__(self, redis_url: str, queue: str | None = None, count: int = 1,
                  game_ttl: int = DEFAULTS["SIXTYSIX_GAME_TTL"],
@@ -447,29 +459,30 @@ class WorkerThreads(Started):
         self._stop = threading.Event()
         self._contexts: list[jobs.WorkerContext] = []
         self._threads: list[threading.Thread] = []
-        self._beat: Heartbeat | None = None
+        self._beats: list[Heartbeat] = []
 
     def start(self) -> Self:
         self._stop.clear()
-        for i in range(self.count):
+        shards = len(queue_urls(self.queue))
+        for i in range(max(self.count, shards)):
             # connects lazily: never fails
             ctx = build_context(self.redis_url, self.queue, game_ttl=self.game_ttl,
-                                think=self.think)
+                                think=self.think, shard=i % shards)
             thread = threading.Thread(target=work_until, args=(ctx, self._stop, ThreadWorker),
                                       daemon=True, name=f"sixtysix-worker-{i}")
             thread.start()
             self._contexts.append(ctx)
             self._threads.append(thread)
-        if self._contexts:
-            self._beat = Heartbeat(self._contexts[0].queue.redis, WORKERS).start()
+        self._beats = [Heartbeat(ctx.own.redis, WORKERS).start()
+                       for ctx in self._contexts[:shards]]
         return self
 
     def stop(self) -> None:
         """Stop the workers after their current job (within about a second when idle)."""
         self._stop.set()
-        if self._beat is not None:
-            self._beat.stop()
-            self._beat = None
+        for beat in self._beats:
+            beat.stop()
+        self._beats = []
         for thread in self._threads:
             thread.join(timeout=30)
         for ctx in self._contexts:

@@ -29,6 +29,7 @@ import redis
 
 from api.keys import tier_key
 from api.runtime.started import Started
+from api.worker.routing import shard_index
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +110,13 @@ class TierWatch:
     for :data:`SETTLE` seconds, read at most every :data:`WATCH_CACHE` seconds; a Redis error
     reads as nothing missing (the store's own errors answer for an unreachable Redis)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, strict: bool = False) -> None:
         self.client = client
+        #: a Redis error reads as every part missing (a shard of several: its games' own
+        #: Redis answers for them, so nothing else would say its queue is away)
+        self.strict = strict
+        #: whether the last read answered
+        self.reachable = True
         self._lock = threading.Lock()
         self._read_at = -math.inf
         self._since: dict[str, float] = {}  # part -> when it was first read missing
@@ -121,11 +127,13 @@ class TierWatch:
         with self._lock:
             if now - self._read_at < WATCH_CACHE:
                 return self._missing
+        reachable = True
         try:
             found = missing(self.client, time.time())
         except redis.RedisError:
-            found = []
+            found, reachable = (list(PARTS) if self.strict else []), False
         with self._lock:
+            self.reachable = reachable
             self._since = {part: self._since.get(part, now) for part in found}
             self._missing = [p for p, since in self._since.items() if now - since >= SETTLE]
             self._read_at = now
@@ -134,3 +142,39 @@ class TierWatch:
     def workers_down(self) -> bool:
         """Whether no worker process runs (the computers' moves, hints and analyses wait)."""
         return WORKERS in self.missing()
+
+
+class ShardsWatch:
+    """The :class:`TierWatch` of each shard of the queue (:class:`api.worker.queue.TaskQueue`);
+    with several, an unreachable shard reads as its parts missing, named ``<part>@<shard>``
+    (``workers@1``: shard 1, counted from 0, has no worker or cannot be asked)."""
+
+    def __init__(self, watches: list[TierWatch]) -> None:
+        self.watches = watches
+        for watch in watches:
+            watch.strict = len(watches) > 1
+
+    def missing(self) -> list[str]:
+        if len(self.watches) == 1:
+            return self.watches[0].missing()
+        return [f"{part}@{index}" for index, watch in enumerate(self.watches)
+                for part in watch.missing()]
+
+    def shard_down(self, index: int) -> bool:
+        """Whether shard ``index`` has no worker process (or cannot be asked)."""
+        return WORKERS in self.watches[index].missing()
+
+    def unreachable(self, game_id: str) -> bool:
+        """Whether ``game_id``'s shard did not answer its last read (several shards only:
+        with one, the store's own errors answer for an unreachable Redis)."""
+        watch = self.watches[shard_index(game_id, len(self.watches))]
+        if not watch.strict:
+            return False
+        watch.missing()  # read again if the last read is older than WATCH_CACHE
+        return not watch.reachable
+
+    def workers_down(self, game_id: str | None = None) -> bool:
+        """Whether no worker serves ``game_id``'s shard (none: no shard has one)."""
+        if game_id is None:
+            return all(self.shard_down(i) for i in range(len(self.watches)))
+        return self.shard_down(shard_index(game_id, len(self.watches)))

@@ -25,7 +25,7 @@ from api.app import close_app, create_app
 from api.games.store import GameStore
 from api.live.clock import clock_job_id
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.queue import MOVES, TaskQueue
+from api.worker.queue import MOVES, Shard
 from api.worker.run import POLL_INTERVAL, WorkerPool
 from tests.api.helpers import DECK, create
 from tests.conftest import worker_env
@@ -84,7 +84,7 @@ def test_a_deadline_fires_on_time_when_the_schedulers_holder_is_killed(
         own: tuple[redis.Redis, FlaskClient, WorkerPool]) -> None:
     data, client, pool = own
     store = GameStore(data, 600)
-    registry = TaskQueue(data).moves.scheduled_job_registry
+    registry = Shard(data).moves.scheduled_job_registry
     late: list[float] = []
     for _ in range(KILLS):
         holder = _holder(data, pool)

@@ -15,7 +15,7 @@ from api.games.play_move import Replayed, play_move
 from api.games.service import PAUSE, game_view
 from api.games.store import Game, GameStore, IdempotentWrite, MarkSlot
 from api.games.tokens import digest
-from api.games.turns import computers_unavailable
+from api.games.turns import computers_unavailable, require_shard
 from api.http import idempotency
 from api.http.preconditions import IF_MATCH, check_if_match, condition
 from api.http.replies import waited
@@ -110,6 +110,7 @@ def act_on(load_body: Callable[[], dict[str, Any]], game_id: str) -> Response:
     if_match = condition(IF_MATCH)
     game = seated_game(game_id)  # loaded with the token's check, before the body
     seat = seat_of(game_id, game.meta, token)
+    require_shard(svc, game)  # a move with no reply or deadline enqueued: 503, not saved
     body = load_body()
     write = None
     if key is not None:  # the fingerprint is made only when there is a record to match

@@ -315,7 +315,7 @@ def test_a_workers_sweep_writes_the_outboxes(
         assert all(redis_client.llen(box.key) == 0 for box in BOXES)
         assert _rows(_engine(app))["rated_matches"]
     finally:
-        ctx.queue.redis.close()
+        ctx.queue.close()
         assert ctx.archiver is not None
         ctx.archiver.archive.close()
 

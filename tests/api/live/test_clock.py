@@ -17,7 +17,7 @@ from rq.job import Job
 
 from api.games.store import Game, GameStore
 from api.live.clock import clock_job_id
-from api.worker.queue import SERIALIZER, TaskQueue
+from api.worker.queue import SERIALIZER, Shard, TaskQueue
 from engine.replay import replay
 from tests.api.helpers import DECK, act, assert_problem, bearer, create, view
 from tests.api.lobby_helpers import new_player, new_table, table
@@ -69,7 +69,7 @@ def _lose_clock_job(store: GameStore, redis_client: redis.Redis, game_id: str) -
     game = store.load(game_id)
     job_id = clock_job_id(game_id, game.version)  # scheduled just after the save: wait for it
     until(lambda: redis_client.exists(Job.key_for(job_id)), f"clock job {job_id}")
-    if not redis_client.zrem(TaskQueue(redis_client).moves.scheduled_job_registry.key, job_id):
+    if not redis_client.zrem(Shard(redis_client).moves.scheduled_job_registry.key, job_id):
         return None
     Job.fetch(job_id, connection=redis_client, serializer=SERIALIZER).delete()
     time.sleep(max(0.0, game.meta["clock"]["deadline"] - time.time()) + 0.1)

@@ -17,7 +17,7 @@ import requests
 from api.http.resources.analysis import POSITION_EXAMPLE
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
-from api.worker.queue import TaskQueue
+from api.worker.queue import Shard
 from api.worker.run import WorkerThreads
 from api.worker.tier import SCHEDULER, WORKERS, Heartbeat
 from tests.waiting import until
@@ -50,7 +50,7 @@ def test_without_a_worker_process_advice_is_refused_at_once(tmp_path: Path) -> N
         refused = _analyse(api.url)
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "4"
         assert refused.json()["type"].endswith("/workers-unavailable")
-        assert TaskQueue(redis.Redis.from_url(server.url)).advice.count == 0  # nothing queued
+        assert Shard(redis.Redis.from_url(server.url)).advice.count == 0  # nothing queued
         with WorkerThreads(server.url):
             until(lambda: _missing(api.url) == [SCHEDULER], "/readyz sees the workers")
             answered = _analyse(api.url)
@@ -64,7 +64,7 @@ def _analyse(url: str) -> requests.Response:
 
 def test_a_full_advice_queue_is_a_503_with_retry_after(own: tuple[str, str]) -> None:
     url, redis_url = own
-    queue = TaskQueue(redis.Redis.from_url(redis_url))
+    queue = Shard(redis.Redis.from_url(redis_url))
     waiting: list[requests.Response] = []
     threads = [threading.Thread(target=lambda: waiting.append(_analyse(url)))
                for _ in range(LIMIT)]

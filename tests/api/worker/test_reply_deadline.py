@@ -18,7 +18,7 @@ from api.games.think import ThinkSettings
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from api.worker.deadline import BUSY_SECONDS, PLAN, Pace
-from api.worker.queue import TaskQueue
+from api.worker.queue import Shard
 from api.worker.run import WorkerThreads
 from api.worker.tier import WORKERS, Heartbeat
 from tests.waiting import until
@@ -63,7 +63,7 @@ def own(tmp_path: Path) -> Iterator[tuple[str, str]]:
 def test_replies_past_their_deadline_refuse_new_computer_games_and_serve_the_others(
         own: tuple[str, str]) -> None:
     url, redis_url = own
-    queue = TaskQueue(redis.Redis.from_url(redis_url))
+    queue = Shard(redis.Redis.from_url(redis_url))
     games = [_computer_leads(url) for _ in range(4)]
     assert queue.moves.count == 4
     time.sleep(2 * TARGET)  # every reply waits past its deadline before a worker comes
@@ -91,7 +91,7 @@ def test_replies_past_their_deadline_refuse_new_computer_games_and_serve_the_oth
 
 def test_a_reply_on_time_keeps_the_computers_open(own: tuple[str, str]) -> None:
     url, redis_url = own
-    queue = TaskQueue(redis.Redis.from_url(redis_url))
+    queue = Shard(redis.Redis.from_url(redis_url))
     with WorkerThreads(redis_url, think=ThinkSettings(reply_target=5.0)):
         assert _answered(url, _computer_leads(url))["legal_actions"]
         assert queue.busy_for() == 0

@@ -45,23 +45,23 @@ def test_the_sweep_enqueues_a_lost_move_once_and_forgets_settled_games(own: str)
     waiting, _ = create_game(ctx.store, {**BODY, "seats": COMPUTER_LEADS})
     settled, _ = create_game(ctx.store, {**BODY, "seats": HUMAN_LEADS})
     long_ago = time.time() - 60
-    ctx.queue.redis.zadd(AWAITING, {waiting.game_id: long_ago, settled.game_id: long_ago})
+    ctx.own.redis.zadd(AWAITING, {waiting.game_id: long_ago, settled.game_id: long_ago})
     assert sweep(ctx) == 1  # the computer's move had no job: enqueued
-    assert ctx.queue.moves.job_ids == [move_job_id(waiting.game_id, 1)]
-    assert ctx.queue.redis.zscore(AWAITING, settled.game_id) is None  # a human is to act
-    ctx.queue.redis.zadd(AWAITING, {waiting.game_id: long_ago})
+    assert ctx.own.moves.job_ids == [move_job_id(waiting.game_id, 1)]
+    assert ctx.own.redis.zscore(AWAITING, settled.game_id) is None  # a human is to act
+    ctx.own.redis.zadd(AWAITING, {waiting.game_id: long_ago})
     assert sweep(ctx) == 0  # its job still waits in the queue: nothing more
-    ctx.queue.moves.empty()
+    ctx.own.moves.empty()
     ctx.queue.take_lease(waiting.game_id, 1)
     assert sweep(ctx) == 0  # a worker holds it
     ctx.queue.drop_lease(waiting.game_id)
     assert sweep(ctx) == 1
-    asked = ctx.queue.redis.zscore(AWAITING, waiting.game_id)
+    asked = ctx.own.redis.zscore(AWAITING, waiting.game_id)
     assert asked is not None
     ctx.queue.settled(waiting.game_id, asked - 1)  # a job that began before this ask
-    assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) == asked  # keeps it
+    assert ctx.own.redis.zscore(AWAITING, waiting.game_id) == asked  # keeps it
     ctx.queue.settled(waiting.game_id, asked)
-    assert ctx.queue.redis.zscore(AWAITING, waiting.game_id) is None
+    assert ctx.own.redis.zscore(AWAITING, waiting.game_id) is None
 
 
 def test_the_sweep_enqueues_a_lost_clock_job_and_bounds_its_work(
@@ -74,42 +74,42 @@ def test_the_sweep_enqueues_a_lost_clock_job_and_bounds_its_work(
     kept, _ = create_game(ctx.store, timed)
     for game in (lost, kept):
         assert clock.schedule(ctx.queue, game.game_id, game.version, game.meta)
-    assert ctx.queue.redis.zscore(DEADLINES, lost.game_id) == lost.meta["clock"]["deadline"]
+    assert ctx.own.redis.zscore(DEADLINES, lost.game_id) == lost.meta["clock"]["deadline"]
     base = clock.clock_job_id(lost.game_id, lost.version)
-    Job.fetch(base, connection=ctx.queue.redis, serializer=SERIALIZER).delete()
+    Job.fetch(base, connection=ctx.own.redis, serializer=SERIALIZER).delete()
     assert sweep_clocks(ctx, late=0) == 0  # no deadline has passed yet
     later, _ = create_game(ctx.store, {**timed, "settings": {**timed["settings"],
                                                               "think_time_s": 60}})
     unclocked, _ = create_game(ctx.store, {**BODY, "seats": HUMAN_LEADS})
-    ctx.queue.redis.zadd(DEADLINES, {"gone-game-id": 1.0, later.game_id: 2.0,
+    ctx.own.redis.zadd(DEADLINES, {"gone-game-id": 1.0, later.game_id: 2.0,
                                      unclocked.game_id: 3.0})
     time.sleep(max(0.0, kept.meta["clock"]["deadline"] - time.time()) + 0.1)
     # the earliest noted first: with room for three, neither lost nor kept is looked at
     assert sweep_clocks(ctx, late=0, limit=3) == 0
-    assert ctx.queue.redis.zscore(DEADLINES, "gone-game-id") is None
-    assert ctx.queue.redis.zscore(DEADLINES, unclocked.game_id) is None  # no clock
-    assert ctx.queue.redis.zscore(DEADLINES, later.game_id) == later.meta["clock"]["deadline"]
+    assert ctx.own.redis.zscore(DEADLINES, "gone-game-id") is None
+    assert ctx.own.redis.zscore(DEADLINES, unclocked.game_id) is None  # no clock
+    assert ctx.own.redis.zscore(DEADLINES, later.game_id) == later.meta["clock"]["deadline"]
     assert sweep_clocks(ctx, late=0) == 1  # lost had no job; kept's still waits
-    swept = Job.fetch(f"{base}-swept", connection=ctx.queue.redis, serializer=SERIALIZER)
+    swept = Job.fetch(f"{base}-swept", connection=ctx.own.redis, serializer=SERIALIZER)
     assert swept.args == [lost.game_id, lost.version]
     assert swept.get_status() == JobStatus.SCHEDULED  # due now: RQ's scheduler moves it
     assert sweep_clocks(ctx, late=0) == 0  # its job is in hand now
     swept.delete()
-    Job.fetch(clock.clock_job_id(kept.game_id, kept.version), connection=ctx.queue.redis,
+    Job.fetch(clock.clock_job_id(kept.game_id, kept.version), connection=ctx.own.redis,
               serializer=SERIALIZER).delete()
     assert sweep_clocks(ctx, late=0, limit=1) == 1  # one game per sweep, earliest first
     assert sweep_clocks(ctx, late=0, limit=1) == 0  # the earliest is in hand: only it seen
     assert sweep_clocks(ctx, late=0) == 1
-    assert ctx.queue.redis.zscore(DEADLINES, lost.game_id) is not None  # still due
+    assert ctx.own.redis.zscore(DEADLINES, lost.game_id) is not None  # still due
 
 
 def _taken_by_a_killed_worker(ctx: WorkerContext, job_id: str) -> None:
     """What a worker killed between taking ``job_id`` and starting it leaves: it popped the
     id off the queue's list (RQ's ``BLPOP``); the job stays ``queued``, in no list or
     registry."""
-    assert ctx.queue.redis.lpop(ctx.queue.moves.key) == job_id.encode()
-    job = Job.fetch(job_id, connection=ctx.queue.redis, serializer=SERIALIZER)
-    assert job.get_status() == JobStatus.QUEUED and ctx.queue.moves.job_ids == []
+    assert ctx.own.redis.lpop(ctx.own.moves.key) == job_id.encode()
+    job = Job.fetch(job_id, connection=ctx.own.redis, serializer=SERIALIZER)
+    assert job.get_status() == JobStatus.QUEUED and ctx.own.moves.job_ids == []
 
 
 def test_the_sweep_puts_a_move_job_taken_by_a_killed_worker_back_once(own: str) -> None:
@@ -120,23 +120,23 @@ def test_the_sweep_puts_a_move_job_taken_by_a_killed_worker_back_once(own: str) 
     _taken_by_a_killed_worker(ctx, job_id)
     # a request takes it as waiting: a live worker may be about to start it
     assert ctx.queue.move_in_hand(game.game_id, game.version)
-    assert ctx.queue.moves.job_ids == []
-    ctx.queue.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
+    assert ctx.own.moves.job_ids == []
+    ctx.own.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
     for _ in range(3):  # the first sweep puts it back; the others find it waiting
         assert sweep(ctx) == 0
-        assert ctx.queue.moves.job_ids == [job_id]
-    assert ctx.queue.redis.zscore(AWAITING, game.game_id) is not None  # not settled
+        assert ctx.own.moves.job_ids == [job_id]
+    assert ctx.own.redis.zscore(AWAITING, game.game_id) is not None  # not settled
 
 
 def test_a_clock_job_taken_by_a_killed_worker_is_put_back_once(own: str) -> None:
     ctx = build_context(own, own)
     game, _ = create_game(ctx.store, {**BODY, "seats": HUMAN_LEADS})
     job_id = clock.clock_job_id(game.game_id, game.version)
-    ctx.queue.moves.enqueue(clock.CLOCK_JOB, game.game_id, game.version, job_id=job_id)
+    ctx.own.moves.enqueue(clock.CLOCK_JOB, game.game_id, game.version, job_id=job_id)
     _taken_by_a_killed_worker(ctx, job_id)
     for _ in range(3):  # the sweep's question: the first puts it back
         assert ctx.queue.clock_in_hand(game.game_id, game.version)
-        assert ctx.queue.moves.job_ids == [job_id]
+        assert ctx.own.moves.job_ids == [job_id]
 
 
 def test_a_game_whose_move_job_a_killed_worker_took_gets_its_move_once(own: str) -> None:
@@ -147,7 +147,7 @@ def test_a_game_whose_move_job_a_killed_worker_took_gets_its_move_once(own: str)
     game, _ = create_game(ctx.store, {**BODY, "seats": COMPUTER_LEADS})
     ctx.queue.enqueue_move(game.game_id, game.version)
     _taken_by_a_killed_worker(ctx, move_job_id(game.game_id, game.version))
-    ctx.queue.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
+    ctx.own.redis.zadd(AWAITING, {game.game_id: time.time() - 60})  # asked long ago
     pool = WorkerPool(1, worker_env(own), lambda line: print(line, file=sys.stderr),
                       scheduler=False).start()
 
@@ -163,7 +163,7 @@ def test_a_game_whose_move_job_a_killed_worker_took_gets_its_move_once(own: str)
     assert [t["seat"] for t in view["trick"]] == [0]
     played = [e.event.data for e in ctx.store.all_events(after) if e.event.type == "card_played"]
     assert [e["seat"] for e in played] == [0]  # one computer move, not two
-    assert ctx.queue.moves.job_ids == []
+    assert ctx.own.moves.job_ids == []
 
 
 def test_without_a_task_queue_a_game_with_computers_is_refused_unsaved(

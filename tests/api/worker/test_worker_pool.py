@@ -90,3 +90,14 @@ def test_sixtysix_worker_refuses_a_cluster_queue_in_one_line(
     assert main(["worker", "--processes", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "names a Redis Cluster" in err and "set QUEUE_URL" in err
+
+
+def test_every_shard_gets_a_worker_and_a_scheduler() -> None:
+    """``QUEUE_URL`` of three shards: one worker process at least and one scheduler for
+    each, the workers dealt round the shards."""
+    env = {**os.environ, "QUEUE_URL": "redis://a:1/0 redis://b:1/0 redis://c:1/0"}
+    shards = [cmd[-1] for cmd in WorkerPool(1, env, print).commands]
+    assert shards == ["0", "1", "2"] * 2
+    pool = WorkerPool(4, env, print)
+    assert pool.names == ["worker"] * 4 + ["scheduler"] * 3
+    assert [cmd[-1] for cmd in pool.commands[:4]] == ["0", "1", "2", "0"]

@@ -14,7 +14,7 @@ from api.clients.client import SixtySixClient
 from api.games.service import new_game_id, prepare_game, request_computers, save_created
 from api.games.spec import GameSettings, GameSpec, SeatSpec
 from api.games.store import GameStore
-from api.worker.queue import MOVE_JOB, SERIALIZER, TaskQueue, move_job_id
+from api.worker.queue import MOVE_JOB, SERIALIZER, Shard, TaskQueue, move_job_id
 from engine.replay import replay
 from tests.api.helpers import DECK
 
@@ -130,7 +130,7 @@ def test_create_waits_for_the_computers_opening_moves(live_url: str,
     assert at_once.headers["Preference-Applied"] == "respond-async"
 
 
-def _result(queue: TaskQueue, job_id: str) -> Any:
+def _result(queue: Shard, job_id: str) -> Any:
     return queue.result(job_id, wait=20)
 
 
@@ -140,7 +140,7 @@ def test_a_job_for_another_version_is_dropped(live_url: str, redis_client: redis
     me = client.with_token(token)
     view = me.act(game_id, {"type": "play", "card": "AC"})
     assert view["legal_actions"]  # the human is to act at view["version"]
-    queue = TaskQueue(redis.Redis.from_url(redis_server.url))
+    queue = Shard(redis.Redis.from_url(redis_server.url))
     store = GameStore(redis_client, 60)
     before = store.load(game_id)
     for old in (1, 2, view["version"] - 1):  # redelivered or duplicated jobs of the past
@@ -160,7 +160,7 @@ def test_duplicate_jobs_of_one_version_move_once(live_url: str, redis_client: re
     _, game_id, token = _forehand_game(live_url, "strong")
     answer = _post(live_url, f"/v1/games/{game_id}/actions", token,
                    {"type": "play", "card": "AC"}, ASYNC).json()
-    queue = TaskQueue(redis.Redis.from_url(redis_server.url))
+    queue = Shard(redis.Redis.from_url(redis_server.url))
     jobs = [f"twin-{i}-{time.monotonic_ns()}" for i in range(3)]
     for job in jobs:
         queue.moves.enqueue(MOVE_JOB, game_id, answer["version"], job_id=job)
@@ -188,7 +188,7 @@ def test_a_delayed_job_runs_when_due(live_url: str, redis_client: redis.Redis,
     new = prepare_game(spec)  # seat 0, the computer, leads: saved with no job enqueued
     store = GameStore(redis_client, 60)
     store.create("delayed", new.state, new.meta, new.events)
-    queue = TaskQueue(redis.Redis.from_url(redis_server.url))
+    queue = Shard(redis.Redis.from_url(redis_server.url))
     job_id = queue.enqueue_in(1.0, MOVE_JOB, "delayed", 1, job_id="delayed-move")
     job = Job.fetch(job_id, connection=queue.redis, serializer=SERIALIZER)
     assert job.get_status() == JobStatus.SCHEDULED
