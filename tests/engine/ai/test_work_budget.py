@@ -83,7 +83,7 @@ def test_the_native_core_chooses_the_same_moves_in_every_process() -> None:
 def test_a_level_with_native_0_plays_as_the_python_search() -> None:
     """``native=0`` (an arena of the core against the Python search in one process): the
     moves of a process whose core is left out, while the core is loaded here."""
-    python = tuple(f"{level},native=0" for level in SMALL)
+    python = (f"{SMALL[0]},native=0", f"{SMALL[1]},native=0")
     assert hand_moves(python, 7) == child_moves(pure=False, core=False)
 
 
