@@ -1469,7 +1469,77 @@ static PyTypeObject TalonType = {
     .tp_getset = Talon_getset,
 };
 
+/* ------------------------------------------------------------------ solve (one call) */
+
+/* The table of solve(): kept between calls (cleared, not freed, while small), so a solve of
+ * a few dozen entries neither allocates nor frees. */
+static Table solve_table;
+/* A kept table larger than this many slots is freed after its solve, not cleared. */
+#define SOLVE_TABLE_KEEP 1024
+
+/* solve(trump, closer, snap0, snap1, bonus, flags, to_move, h0, h1, p0, p1, tk, e0, e1,
+ * table_card, melded): solver.solve of a position given as ints (closer, table_card, melded:
+ * -1 for none; flags: bits 0-4 last_trick_wins, pending_melds, next_trick_melds,
+ * played_out_one, ten_low), a fresh table each call: no Python object is made but the
+ * result (solver._solve_native). */
+static PyObject *
+core_solve(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long v[16];
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "engine.ai._core: configure() first");
+        return NULL;
+    }
+    if (nargs != 16) {
+        PyErr_Format(PyExc_TypeError, "solve: 16 arguments, not %zd", nargs);
+        return NULL;
+    }
+    for (int i = 0; i < 16; i++) {
+        v[i] = PyLong_AsLong(args[i]);
+        if (v[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    long trump = v[0], closer = v[1], flags = v[5], to_move = v[6], h0 = v[7], h1 = v[8],
+         tk = v[11], table_card = v[14], melded = v[15];
+    if (trump < 0 || trump > 3 || closer < -1 || closer > 1 || flags < 0 || flags > 31
+        || melded < -1 || melded > 3 || table_card < -1 || table_card >= NCARDS) {
+        PyErr_SetString(PyExc_ValueError,
+                        "solve: trump 0..3, closer -1..1, flags 0..31, melded -1..3, "
+                        "table_card -1..31");
+        return NULL;
+    }
+    if (h0 < 0 || h1 < 0 || check_common((int)to_move, (int)tk, -WIN, WIN,
+                                         (unsigned long long)h0, (unsigned long long)h1) < 0)
+        return NULL;
+    Search s;
+    search_init(&s, (int)trump, (int)closer, (int)v[2], (int)v[3], (int)v[4], flags & 1,
+                flags >> 1 & 1, flags >> 2 & 1, flags >> 3 & 1, flags >> 4 & 1);
+    if (solve_table.slots != NULL) {
+        memset(solve_table.slots, 0, (solve_table.mask + 1) * sizeof(Slot));
+        solve_table.used = 0;
+    }
+    s.tt = solve_table;
+    int value;
+    if (table_card < 0)
+        value = lead(&s, (int)to_move, (uint32_t)h0, (uint32_t)h1, (int)v[9], (int)v[10],
+                     (int)tk, (int)v[12], (int)v[13], -WIN, WIN, (int)melded);
+    else
+        value = follow_value(&s, (int)to_move, (int)table_card, (uint32_t)h0, (uint32_t)h1,
+                             (int)v[9], (int)v[10], (int)tk, (int)v[12], (int)v[13], -WIN,
+                             WIN);
+    solve_table = s.tt;
+    if (solve_table.mask >= SOLVE_TABLE_KEEP) {
+        PyMem_Free(solve_table.slots);
+        solve_table.slots = NULL;
+        solve_table.mask = solve_table.used = 0;
+    }
+    return value == ERR ? NULL : PyLong_FromLong(value);
+}
+
 static PyMethodDef module_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))core_solve, METH_FASTCALL,
+     "solve(trump, closer, snap0, snap1, bonus, flags, to_move, h0, h1, p0, p1, tk, e0, e1, "
+     "table_card, melded): the exact value of a phase-2 position for the player to move"},
     {"configure", core_configure, METH_VARARGS,
      "configure(points, suit_of, suit_masks, higher, higher_ten_low, beaters, "
      "beaters_ten_low, marriage_of, marriages, meld_values, order, most_points, "

@@ -13,6 +13,14 @@ def configure(points: Sequence[int], suit_of: Sequence[int], suit_masks: Sequenc
               most_points: Sequence[int], fewest_points: Sequence[int], table: Sequence[int],
               rules: Sequence[int]) -> None: ...
 
+def solve(trump: int, closer: int, snap0: int, snap1: int, bonus: int, flags: int,
+          to_move: int, h0: int, h1: int, p0: int, p1: int, tk: int, e0: int, e1: int,
+          table_card: int, melded: int, /) -> int:
+    """The exact value of a phase-2 position for the player to move, in one call
+    (``engine.ai.solver.solve``): ``closer``, ``table_card``, ``melded`` -1 for none;
+    ``flags`` bits 0-4: last_trick_wins, pending_melds, next_trick_melds, played_out_one,
+    ten_low."""
+
 class Core:
     """One solver's search and transposition table (trump and rules fixed)."""
 

@@ -183,6 +183,11 @@ class Level:
     #: that would pass it, so the move depends on the seed and this budget, not on how
     #: loaded the machine is (0: no work budget, ``budget_ms`` binds).
     work: int = 0
+    #: 1: the exact searches run on the native search core where it is built; 0: the Python
+    #: search (compiled by mypyc where built), as before the core, so that an arena can play
+    #: both in one process (``strong:native=0``). The work budget counts the nodes of the
+    #: search that runs, so the core's fewer nodes buy more deals.
+    native: int = 1
 
 
 #: ``strong``'s work budget per move (units of :class:`Work`: the 900 ms of CPU it had before work
@@ -492,7 +497,7 @@ def _play_on(state: GameState, side: int, lv: Level, rng: random.Random,
                    pos.pending_melds)
             solver = solvers.get(ctx)
             if solver is None:
-                solver = solvers[ctx] = Solver.for_position(pos)
+                solver = solvers[ctx] = Solver.for_position(pos, bool(lv.native))
             v = solver.value(pos)
             return v if state.side_of(seat) == side else -v
         work.moves += 1
@@ -586,7 +591,7 @@ def _evaluate(k: Knowledge, lv: Level, rng: random.Random, budget_ms: float | No
             chances = [0.0] * len(plans)
             scores = [[] for _ in plans]
         solvers: dict[tuple[Any, ...], Solver] = {}
-        deep = TalonSolver(k.rules, k.trump) if search else None
+        deep = TalonSolver(k.rules, k.trump, bool(lv.native)) if search else None
         work.deals += 1
         work.playouts += len(plans)
         for i, plan in enumerate(plans):

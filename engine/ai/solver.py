@@ -31,6 +31,7 @@ else any card — :func:`engine.play.playable` for two cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -714,16 +715,53 @@ def rank_major(hand: int) -> int:
 def solve(state: GameState, native: bool = True) -> int:
     """Exact game points for the side to move of a two-hand state in phase 2 (``native``:
     by the native core where it is built)."""
+    if native and NATIVE_SOLVE is not None:
+        return _solve_native(state, NATIVE_SOLVE)
     pos = Position.from_state(state)
     return Solver.for_position(pos, native).value(pos)
 
 
-def _native_core() -> tuple[type[Core] | None, type[Talon] | None]:
-    """The native search core's classes (:func:`engine.native.search_core`), given this
-    module's tables, or ``None`` (the searches are the Python ones)."""
+def _solve_native(state: GameState, core_solve: Callable[..., int]) -> int:
+    """:func:`solve` by the native core in one call (``_core.solve``): the fields of
+    :meth:`Position.from_state` as ints (``-1`` for none; the rules as flag bits), no
+    ``Position``, ``Solver`` or table object made."""
+    a, b = active = state.active
+    to_act = state.to_act()
+    assert to_act is not None and not state.talon_open
+    rules = state.rules
+    variant = rules.variant
+    s0, s1 = (a % 2, b % 2) if variant.players == 4 else (a, b)
+    trick = state.trick
+    if state.melds:
+        p0, p1 = state.credited_points(s0), state.credited_points(s1)
+        e0, e1 = state.meld_points(s0, False), state.meld_points(s1, False)
+    else:
+        won = state.won_points
+        p0, p1, e0, e1 = won[s0], won[s1], 0, 0
+    tricks = state.won_tricks
+    closed_by = state.closed_by
+    snapshot = state.closed_snapshot
+    snap0, snap1 = (0, 0) if snapshot is None else snapshot
+    melded = state.melded_suit
+    flags = (variant.last_trick_wins | (rules.meld_before_first_trick == "pending") << 1
+             | (rules.meld_credit == "next_trick") << 2
+             | (rules.played_out_points == "one") << 3 | (rules.ten_rank == "low") << 4)
+    hands = state.hands
+    return core_solve(
+        state.trump, -1 if closed_by is None else active.index(closed_by), snap0, snap1,
+        rules.bonus, flags, 0 if to_act == a else 1, hands[a], hands[b], p0, p1,
+        (tricks[s0] > 0) | (tricks[s1] > 0) << 1, e0, e1, trick[0] if trick else -1,
+        -1 if trick or melded is None else melded)
+
+
+def _native_core() -> tuple[type[Core] | None, type[Talon] | None,
+                            Callable[..., int] | None]:
+    """The native search core's classes and its one-call :func:`solve`
+    (:func:`engine.native.search_core`), given this module's tables, or ``None`` (the
+    searches are the Python ones)."""
     module = search_core()
     if module is None:
-        return None, None
+        return None, None, None
     every = (1 << CARDS) - 1
     module.configure(
         POINTS, SUIT_OF, SUIT_MASKS, HIGHER_IN_SUIT, HIGHER_IN_SUIT_TEN_LOW,
@@ -734,10 +772,10 @@ def _native_core() -> tuple[type[Core] | None, type[Talon] | None]:
         (DECLARE_TARGET, _MELD_REACH, TRUMP_MELD_POINTS, MELD_POINTS, _KINGS))
     core: type[Core] = module.Core
     talon: type[Talon] = module.Talon
-    return core, talon
+    return core, talon, module.solve
 
 
-#: The native core's classes, or ``None``: :class:`Solver` and
-#: :class:`~engine.ai.talon.TalonSolver` search with them when it is built. (Not ``Final``:
-#: mypyc 2.4 miscompiles a ``Final`` optional tuple.)
-NATIVE_CORE, NATIVE_TALON = _native_core()
+#: The native core's classes and one-call solve, or ``None``: :class:`Solver`,
+#: :class:`~engine.ai.talon.TalonSolver` and :func:`solve` search with them when it is
+#: built. (Not ``Final``: mypyc 2.4 miscompiles a ``Final`` optional tuple.)
+NATIVE_CORE, NATIVE_TALON, NATIVE_SOLVE = _native_core()

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from engine import GameState, native
-from engine.ai.solver import NATIVE_CORE, Position, Solver
+from engine.ai.solver import NATIVE_CORE, NATIVE_SOLVE, Position, Solver, solve
 from engine.ai.talon import TalonSolver
 from tests.engine.ai.helpers import random_action_states
 
@@ -97,6 +97,25 @@ def test_native_core_equals_the_python_solver(variant: str, options: dict[str, o
         assert pair[1].value(pos) == pair[0].value(pos), pos
     assert len(values) >= 4
     assert nodes[1] < nodes[0]
+
+
+@needs_core
+@pytest.mark.parametrize(("variant", "options", "most"), CASES,
+                         ids=[f"{v}-{o}" for v, o, _ in CASES])
+def test_one_call_solve_equals_the_python_solver(variant: str, options: dict[str, object],
+                                                 most: int) -> None:
+    """:func:`solve` by the core's one call (the position read from the state as ints, its
+    table kept between calls) gives the Python search's value of every position."""
+    assert NATIVE_SOLVE is not None
+    positions = phase2_positions(variant, options, most, 11, 600)
+    assert any(s.closed_by is not None for s in positions)
+    assert any(s.trick for s in positions) and any(s.melded_suit is not None for s in positions)
+    values = set()
+    for state in positions:
+        expected = solve(state, native=False)
+        assert solve(state) == expected, Position.from_state(state)
+        values.add(expected)
+    assert len(values) >= 4
 
 
 #: (variant, rule options) of the talon search: every variant with a talon, both packs, and
@@ -183,6 +202,13 @@ def test_the_core_refuses_what_is_no_position() -> None:
         solver.lead(0, 3, 1, 0, 0, 0, 0, 0, -4, 4)
     with pytest.raises(ValueError, match="window"):
         solver.lead(0, 1, 2, 0, 0, 0, 0, 0, 4, -4)
+    assert NATIVE_SOLVE is not None
+    with pytest.raises(ValueError, match="disjoint"):
+        NATIVE_SOLVE(0, -1, 0, 0, 10, 3, 0, 3, 1, 0, 0, 0, 0, 0, -1, -1)
+    with pytest.raises(ValueError, match="trump"):
+        NATIVE_SOLVE(4, -1, 0, 0, 10, 3, 0, 1, 2, 0, 0, 0, 0, 0, -1, -1)
+    with pytest.raises(TypeError, match="16 arguments"):
+        NATIVE_SOLVE(0, -1)
 
 
 def test_the_core_is_built_wherever_a_compiler_is() -> None:

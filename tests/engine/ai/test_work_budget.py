@@ -79,6 +79,14 @@ def test_the_native_core_chooses_the_same_moves_in_every_process() -> None:
     assert child_moves(pure=False, core=True) == hand_moves(SMALL, 7)
 
 
+@pytest.mark.skipif(NATIVE_CORE is None, reason=f"search core: {native.describe_core()}")
+def test_a_level_with_native_0_plays_as_the_python_search() -> None:
+    """``native=0`` (an arena of the core against the Python search in one process): the
+    moves of a process whose core is left out, while the core is loaded here."""
+    python = (f"{SMALL[0]},native=0", f"{SMALL[1]},native=0")
+    assert hand_moves(python, 7) == child_moves(pure=False, core=False)
+
+
 @pytest.mark.parametrize("options", [{}, {"deck": 32}])
 def test_sampling_stops_at_the_work_budget(options: dict[str, object]) -> None:
     """Fewer deals under a smaller budget; the same generator, the same evaluation (with the
