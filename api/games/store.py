@@ -14,10 +14,11 @@ script, see :mod:`api.tables.store`):
   last seen (see :mod:`api.live.presence`), read with the game by the same ``HGETALL``.
 * ``sixtysix:events:{id}`` — list of events, full form (private parts included), ``seq`` 1, 2…;
   the engine's events and the seats' ``chat`` messages (:mod:`api.live.chat`) in one sequence.
-  Settled hands are packed: the list's first items are each a zlib-compressed JSON array of
-  the events of one or more whole hands (up to a ``hand_settled``, chat messages included),
-  the game hash's ``packed`` field lists their last ``seq`` (``"23,51"``; absent: none), and
-  the rest of the list is one event a line (see :meth:`GameStore.pack`).
+  Settled hands are packed: the list's first items are each a compressed JSON array
+  (:mod:`api.games.packed`) of the events of one or more whole hands (up to a
+  ``hand_settled``, chat messages included), the game hash's ``packed`` field lists their
+  last ``seq`` (``"23,51"``; absent: none), and the rest of the list is one event a line
+  (see :meth:`GameStore.pack`).
 * ``sixtysix:marks:{id}`` — hash of the game's idempotency records, field the first 16 bytes
   of the SHA-256 of an ``Idempotency-Key`` (:func:`api.keys.mark_field`): an action's status
   and mark (:mod:`api.http.idempotency`), or the ``seq`` of the chat message a key logged;
@@ -68,7 +69,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-import zlib
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,6 +77,7 @@ from typing import Any, Final, Protocol
 import redis
 
 from api.fastjson import dumps, dumps_text, loads
+from api.games import packed as packs
 from api.games.meta import GameMeta, Owner
 from api.keys import (
     events_key,
@@ -533,9 +534,10 @@ class GameStore:
 
     def pack(self, game_id: str) -> int:
         """Pack the events of the game's settled hands not packed yet (up to its last
-        ``hand_settled``, chat messages between included) into one zlib-compressed item: a
-        hand's events take some 4 times fewer bytes. The number of events packed (0: none;
-        also if another pack came meanwhile: the next settled hand packs them)."""
+        ``hand_settled``, chat messages between included) into one compressed item
+        (:mod:`api.games.packed`): a hand's events take some 6 times fewer bytes. The
+        number of events packed (0: none; also if another pack came meanwhile: the next
+        settled hand packs them)."""
         packed = self.redis.hget(game_key(game_id), PACKED_FIELD)
         ends = [int(end) for end in text(packed).split(",")] if packed else []
         lines = self.redis.lrange(events_key(game_id), len(ends), -1)
@@ -543,8 +545,7 @@ class GameStore:
         if not done:
             return 0
         count = done[-1] + 1
-        blob = zlib.compress(("[" + ",".join(text(line) for line in lines[:count]) + "]"
-                              ).encode(), 9)
+        blob = packs.pack([text(line) for line in lines[:count]])
         field = ",".join(str(end) for end in [*ends, (ends[-1] if ends else 0) + count])
         changed = self._pack(keys=[game_key(game_id), events_key(game_id)],
                              args=[text(packed) if packed else "", len(ends), count, blob, field])
@@ -821,4 +822,4 @@ def _index(ends: list[int], seq: int) -> int:
 
 def _unpack(item: bytes) -> list[Logged]:
     """The events of a packed item."""
-    return [Logged.from_dict(e) for e in loads(zlib.decompress(item))]
+    return [Logged.from_dict(e) for e in packs.unpack(item)]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import signal
-import zlib
 
 import redis
 
+from api.games.packed import unpack
 from api.games.store import PACKED_FIELD
 from api.keys import events_key, game_key
 from engine import from_json
@@ -39,7 +39,7 @@ def logged_lines(client: redis.Redis, game_id: str) -> list[bytes]:
     items = client.lrange(events_key(game_id), 0, -1)
     lines: list[bytes] = []
     for end, item in zip(ends, items, strict=False):
-        events = json.loads(zlib.decompress(item))
+        events = unpack(item)
         assert events[-1]["seq"] == end, (game_id, events[-1]["seq"], end)
         lines += [json.dumps(e, separators=(",", ":")).encode() for e in events]
     return lines + items[len(ends):]
