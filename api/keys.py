@@ -63,9 +63,10 @@ KEYS: Final[tuple[KeySpec, ...]] = (
             "archived); `SIXTYSIX_ARCHIVE_GRACE` once archived",
             "version `v`, `state`, `meta`, event count `n`, `recent` events, minted "
             "`seat_token:<seat>`, `chats`, presence `seen:<seat>`, once finished the events "
-            "`archived`"),
+            "`archived`, the last `seq` of each packed item of its events `packed`"),
     KeySpec("sixtysix:events:{<game_id>}", RedisType.LIST, "as its game",
-            "the game's events and chat messages, `seq` 1, 2…"),
+            "the game's events and chat messages, `seq` 1, 2…: first the settled hands "
+            "packed (a zlib-compressed JSON array an item), then one event an item"),
     KeySpec("sixtysix:marks:{<game_id>}", RedisType.HASH,
             "`SIXTYSIX_IDEMPOTENCY_TTL` after its last keyed action or chat message",
             "per `Idempotency-Key` (field: 16 bytes of the SHA-256 of the key) an action's "

@@ -13,7 +13,8 @@ Nothing here names a key: every figure is ``MEMORY USAGE`` (``SAMPLES 0``) summe
 keys of the Redis, scanned before and after (a key's bytes then less its bytes before), so it
 counts whatever keys a match leaves, under any layout. Per match, one match at a time:
 
-* **live game**: what Redis holds more at the end of the match, before it is archived;
+* **live game**: what Redis holds more at the end of the match, before it is archived, and
+  at mid-match (after half as many actions as the match before took);
 * **after its grace**: once archived and its grace (1 s) passed, and the idempotency window too,
   the bytes that outlive a real grace (keys without expiry, or with more than the shipped
   ``SIXTYSIX_ARCHIVE_GRACE`` left; those with less, a write's record of 300 s say, would be
@@ -47,7 +48,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,8 +135,9 @@ class Bots:
                    for side in "AB"]
         return cls(anon, players, random.Random(number))
 
-    def match(self) -> int:
-        """One match played to its end at a new table; the number of actions."""
+    def match(self, midway: int = 0, at_mid: Callable[[], None] | None = None) -> int:
+        """One match played to its end at a new table; the number of actions. ``at_mid`` is
+        called once ``midway`` actions were played (if the match lasts that long)."""
         ann, bob = self.players
         table = ann.create_table([{"kind": "player"}, {"kind": "open"}])
         joined = bob.join_table(table["table_id"])["you"]
@@ -148,6 +150,8 @@ class Bots:
         for actions in itertools.count():
             if views[0]["status"] in ("match_over", "aborted"):
                 return actions
+            if actions == midway and at_mid is not None:
+                at_mid()
             seat = next(s for s, v in views.items() if v["legal_actions"])
             views[seat] = seats[seat].act(game_id, self.rng.choice(views[seat]["legal_actions"]))
             for other in seats.keys() - {seat}:
@@ -226,21 +230,28 @@ class Figures:
 
     actions: int
     live: dict[str, int]
+    mid: dict[str, int]
     kept: dict[str, int]
     passing: dict[str, int]
     marks: int
     archive: tuple[int, int]
 
 
-def one_match(service: Service, bots: Bots, idempotency_ttl: int) -> Figures:
-    """Play one match alone and measure it (see the module docstring)."""
+def added(before: Snapshot, after: Snapshot) -> dict[str, int]:
+    """Per key kind, the bytes ``after`` holds more than ``before``, whatever their expiry."""
+    lasting, passing = left(before, after)
+    return {k: lasting.get(k, 0) + passing.get(k, 0) for k in lasting.keys() | passing.keys()}
+
+
+def one_match(service: Service, bots: Bots, idempotency_ttl: int, midway: int) -> Figures:
+    """Play one match alone and measure it (see the module docstring), at mid-match too
+    after ``midway`` actions (0: not)."""
     service.swept()
     base, archived = snapshot(service.redis), archive_bytes(service.database_url)
-    actions = bots.match()
+    mid: dict[str, int] = {}
+    actions = bots.match(midway or -1, lambda: mid.update(added(base, snapshot(service.redis))))
     ended = time.monotonic()
-    live = {k: lasting.get(k, 0) + passing.get(k, 0)
-            for lasting, passing in [left(base, snapshot(service.redis))]
-            for k in lasting.keys() | passing.keys()}
+    live = added(base, snapshot(service.redis))
     service.swept()  # archived: its keys get their grace
     time.sleep(GRACE + 0.5)
     service.swept()
@@ -250,7 +261,7 @@ def one_match(service: Service, bots: Bots, idempotency_ttl: int) -> Figures:
     after = snapshot(service.redis)
     kept, passing = left(base, after)
     grown = archive_bytes(service.database_url)
-    return Figures(actions, live, kept, passing, total(graced) - total(after),
+    return Figures(actions, live, mid, kept, passing, total(graced) - total(after),
                    (grown[0] - archived[0], grown[1] - archived[1]))
 
 
@@ -265,8 +276,11 @@ def per_match(args: argparse.Namespace) -> None:
                 url = stack.enter_context(Postgres()).url
             service = stack.enter_context(serving(Path(tmp), url, args.idempotency_ttl))
             bots = Bots.make(service.url, 0)
-            runs = [one_match(service, bots, args.idempotency_ttl)
-                    for _ in range(args.matches + 1)][1:]  # the first: players' first entries
+            runs: list[Figures] = []
+            for _ in range(args.matches + 1):
+                midway = runs[-1].actions // 2 if runs else 0
+                runs.append(one_match(service, bots, args.idempotency_ttl, midway))
+            runs = runs[1:]  # the first: players' first entries
         _report(name, runs)
     if "postgresql" not in databases:
         print("postgresql: skipped (no initdb: Debian's postgresql package)")
@@ -276,6 +290,9 @@ def _report(name: str, runs: list[Figures]) -> None:
     count = len(runs)
     actions = sum(r.actions for r in runs)
     print(f"\n[{name}] {count} matches, {actions / count:.0f} actions each; B a match")
+    mids = [r.mid for r in runs if r.mid]
+    if mids:
+        _kinds("live game at mid-match", mids, "")
     _kinds("live game at its end, before the archive", [r.live for r in runs], "")
     _kinds("after its grace, kept past a real grace", [r.kept for r in runs], "target <= 1024")
     _kinds("after its grace, gone within a real grace", [r.passing for r in runs], "")

@@ -86,7 +86,9 @@ def test_whole_matches_alternate_between_instances(
         direct = redis.Redis(host=owner.host, port=owner.port)
         try:
             assert int(direct.hget(game_key(game_id), "v") or 0) == final["version"]
-            assert direct.llen(events_key(game_id)) == len(on_a[0].all_events(game_id))
+            assert int(direct.hget(game_key(game_id), "n") or 0) == len(
+                on_a[0].all_events(game_id))
+            assert direct.exists(events_key(game_id))
         finally:
             direct.close()
     assert 1 <= len(owners) <= MASTERS

@@ -33,11 +33,11 @@ from api.clients import lobby_terminal
 from api.clients.client import SixtySixClient, TableView
 from api.games.store import SAVE_SCRIPT
 from api.http.examples_lobby import LOBBY_ERRORS, TABLE_ID
-from api.keys import events_key, game_key
+from api.keys import game_key
 from api.runtime.local import LocalServer
 from api.runtime.redis_server import EmbeddedRedis
 from api.tables.store import _COMMIT
-from tests.faults.integrity import stored_version
+from tests.faults.integrity import logged_lines, stored_version
 from tests.faults.play import TIMEOUT, UNLIMITED
 
 #: Socket timeout of the server's Redis connections, seconds (the store's settle wait too).
@@ -176,7 +176,7 @@ def _kind(answer: requests.Response) -> str:
 
 def _played(admin: redis.Redis, game_id: str, seat: int, card: str) -> int:
     """How often the log holds ``seat`` playing ``card`` (once at most, if true)."""
-    lines = [line for line in admin.lrange(events_key(game_id), 0, -1)
+    lines = [line for line in logged_lines(admin, game_id)
              if b'"card_played"' in line and f'"card":"{card}"'.encode() in line
              and f'"seat":{seat},'.encode() in line]
     return len(lines)
