@@ -7,13 +7,12 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 from types import ModuleType
 
 from engine import native
+from tests.engine.native_probe import run_probe
 
 _PROBE = """
 import json
@@ -28,14 +27,7 @@ ROOT = Path(native.__file__).resolve().parents[1]
 
 
 def _probe(pure: str | None, root: Path = ROOT) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
-    env["PYTHONPATH"] = str(root)
-    if pure is not None:
-        env[native.PURE_VARIABLE] = pure
-    done = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
-                          text=True, check=True, cwd=root)
-    loaded: dict[str, object] = json.loads(done.stdout)
-    return loaded
+    return run_probe(_PROBE, root, pure)
 
 
 def test_sixtysix_pure_loads_every_hot_module_from_its_source() -> None:

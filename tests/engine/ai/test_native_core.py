@@ -8,12 +8,9 @@ visits fewer nodes."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ from engine import GameState, native
 from engine.ai.solver import NATIVE_CORE, NATIVE_SOLVE, Position, Solver, solve
 from engine.ai.talon import TalonSolver
 from tests.engine.ai.helpers import random_action_states
+from tests.engine.native_probe import run_probe
 
 needs_core = pytest.mark.skipif(NATIVE_CORE is None,
                                 reason=f"search core: {native.describe_core()}")
@@ -229,14 +227,7 @@ print(json.dumps({"core": n.describe_core(), "loaded": NATIVE_CORE is not None})
 
 
 def _probe(root: Path, pure: str | None = None) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
-    env["PYTHONPATH"] = str(root)
-    if pure is not None:
-        env[native.PURE_VARIABLE] = pure
-    done = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
-                          text=True, check=True, cwd=root)
-    loaded: dict[str, object] = json.loads(done.stdout)
-    return loaded
+    return run_probe(_PROBE, root, pure)
 
 
 ROOT = Path(native.__file__).resolve().parents[1]
